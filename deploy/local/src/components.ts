@@ -1,0 +1,108 @@
+// The processes of Engram and how each is configured locally, following ARCHITECTURE.md's port
+// conventions. One table, so `npm start` and the end-to-end tests start the same system.
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export type ComponentName = 'identity' | 'organizations' | 'cards' | 'billing' | 'ai' | 'gateway';
+
+export interface Ports {
+  gateway: number;
+  gatewayMetrics: number;
+  identityHttp: number;
+  billingHttp: number;
+  grpc: Record<Exclude<ComponentName, 'gateway'>, number>;
+  metrics: Record<Exclude<ComponentName, 'gateway'>, number>;
+}
+
+export const DEFAULT_PORTS: Ports = {
+  gateway: 3000,
+  gatewayMetrics: 9460,
+  identityHttp: 3001,
+  billingHttp: 3004,
+  grpc: { identity: 50051, organizations: 50052, cards: 50053, billing: 50054, ai: 50055 },
+  metrics: { identity: 9461, organizations: 9462, cards: 9463, billing: 9464, ai: 9465 },
+};
+
+/** Services with a database schema, in the order their migrations run. */
+export const MIGRATED_SERVICES = ['identity', 'cards'] as const;
+
+export interface StackSecrets {
+  BETTER_AUTH_SECRET: string;
+  INTERNAL_TOKEN_PRIVATE_KEY: string;
+  INTERNAL_TOKEN_PUBLIC_KEYS: string;
+}
+
+export interface StackSettings {
+  /** A database URL (without schema); each service gets `?schema=<service>` of it. */
+  databaseUrl: string;
+  redisUrl: string;
+  natsUrl: string;
+  ports: Ports;
+  secrets: StackSecrets;
+  publicBaseUrl: string;
+  streamName: string;
+  subjectPrefix: string;
+  logLevel: string;
+}
+
+export function serviceDatabaseUrl(databaseUrl: string, service: string): string {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('schema', service);
+  return url.toString();
+}
+
+/** The environment of each component, in start order (services before the gateway). */
+export function componentEnvironments(s: StackSettings): [ComponentName, Record<string, string>][] {
+  const common = { NODE_ENV: 'development', LOG_LEVEL: s.logLevel };
+  const keys = { INTERNAL_TOKEN_PUBLIC_KEYS: s.secrets.INTERNAL_TOKEN_PUBLIC_KEYS };
+  const events = { NATS_URL: s.natsUrl, EVENTS_STREAM: s.streamName, EVENTS_SUBJECT_PREFIX: s.subjectPrefix };
+  const grpc = (name: keyof Ports['grpc']) => ({
+    GRPC_PORT: String(s.ports.grpc[name]),
+    METRICS_PORT: String(s.ports.metrics[name]),
+  });
+  const addr = (name: keyof Ports['grpc']) => `127.0.0.1:${s.ports.grpc[name]}`;
+  return [
+    [
+      'identity',
+      {
+        ...common,
+        ...keys,
+        ...grpc('identity'),
+        HTTP_PORT: String(s.ports.identityHttp),
+        DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'identity'),
+        BETTER_AUTH_SECRET: s.secrets.BETTER_AUTH_SECRET,
+        PUBLIC_BASE_URL: s.publicBaseUrl,
+      },
+    ],
+    [
+      'cards',
+      { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
+    ],
+    ['organizations', { ...common, ...keys, ...grpc('organizations'), IDENTITY_ADDR: addr('identity') }],
+    ['billing', { ...common, ...keys, ...grpc('billing'), HTTP_PORT: String(s.ports.billingHttp) }],
+    ['ai', { ...common, ...keys, ...grpc('ai'), CARDS_ADDR: addr('cards'), BILLING_ADDR: addr('billing') }],
+    [
+      'gateway',
+      {
+        ...common,
+        PORT: String(s.ports.gateway),
+        METRICS_PORT: String(s.ports.gatewayMetrics),
+        PUBLIC_BASE_URL: s.publicBaseUrl,
+        INTERNAL_TOKEN_PRIVATE_KEY: s.secrets.INTERNAL_TOKEN_PRIVATE_KEY,
+        IDENTITY_HTTP_URL: `http://127.0.0.1:${s.ports.identityHttp}`,
+        BILLING_HTTP_URL: `http://127.0.0.1:${s.ports.billingHttp}`,
+        IDENTITY_ADDR: addr('identity'),
+        CARDS_ADDR: addr('cards'),
+      },
+    ],
+  ];
+}
+
+export function metricsPortOf(name: ComponentName, ports: Ports): number {
+  return name === 'gateway' ? ports.gatewayMetrics : ports.metrics[name];
+}
+
+export function entryPointOf(name: ComponentName): string {
+  return name === 'gateway' ? `${repoRoot}gateway/dist/main.js` : `${repoRoot}services/${name}/dist/main.js`;
+}

@@ -1,0 +1,90 @@
+// Starting Engram's processes, waiting until each reports ready, and stopping them all (SIGTERM, then
+// SIGKILL after a grace period). Every output line is handed to `onLine` with the component's name.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import {
+  type ComponentName,
+  componentEnvironments,
+  entryPointOf,
+  metricsPortOf,
+  type StackSettings,
+} from './components.ts';
+
+export type LineHandler = (component: ComponentName, line: string) => void;
+
+export interface RunningStack {
+  url: string;
+  settings: StackSettings;
+  stop(): Promise<void>;
+  /** Stops one component with SIGTERM and resolves with its exit code. */
+  stopComponent(name: ComponentName): Promise<number | null>;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+
+async function waitReady(name: ComponentName, port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function terminate(child: ChildProcess, graceMs = 15_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  const code = await exited(child);
+  clearTimeout(timer);
+  return code;
+}
+
+export async function startProcesses(settings: StackSettings, onLine: LineHandler): Promise<RunningStack> {
+  const children = new Map<ComponentName, ChildProcess>();
+  const stop = async () => {
+    // The gateway first, so no new request reaches a service that is stopping.
+    const gateway = children.get('gateway');
+    if (gateway) await terminate(gateway);
+    await Promise.all([...children.values()].map((child) => terminate(child)));
+  };
+  try {
+    for (const [name, env] of componentEnvironments(settings)) {
+      const entry = entryPointOf(name);
+      if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (pnpm run build:all)`);
+      const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.set(name, child);
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => onLine(name, line));
+      }
+      await waitReady(name, metricsPortOf(name, settings.ports), child);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url: settings.publicBaseUrl,
+    settings,
+    stop,
+    async stopComponent(name) {
+      const child = children.get(name);
+      return child ? terminate(child) : null;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// One outgoing call on behalf of the signed-in user: signs the internal token for the called service,
+// passes the request's cancellation on, and maps a failure to the tRPC error once.
+import { type CallSettings, unary } from '@engram/kit/grpc/client';
+import type { CallOptions, Client, ClientUnaryCall, Metadata, ServiceError } from '@grpc/grpc-js';
+import { type ProtectedContext, toTrpcError } from './trpc.js';
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+export async function callAsUser<Req, Res>(
+  ctx: ProtectedContext,
+  service: string,
+  client: Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  settings: Omit<CallSettings, 'token' | 'signal'> = {},
+): Promise<Res> {
+  try {
+    const token = await ctx.services.signer.sign(ctx.session.caller, service);
+    return await unary(client, method, request, { ...settings, token, signal: ctx.signal });
+  } catch (error) {
+    const mapped = toTrpcError(error);
+    if (mapped.code !== 'CLIENT_CLOSED_REQUEST') ctx.logger.warn({ err: error, service }, 'service call failed');
+    throw mapped;
+  }
+}

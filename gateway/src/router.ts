@@ -1,0 +1,10 @@
+// The gateway's tRPC router at /api/trpc, one sub-router per domain. The web app imports its type.
+import { cardsRouter } from './routers/cards.js';
+import { router } from './trpc.js';
+
+export const appRouter = router({
+  cards: cardsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export type { Card } from './handlers/cards/card-json.js';

@@ -1,0 +1,75 @@
+// Configuration from environment variables, parsed once at start-up with zod. A service's
+// src/config.ts is the only place that reads process.env; it calls loadConfig with its schema.
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  readonly service: string;
+  readonly problems: string[];
+  constructor(service: string, problems: string[]) {
+    super(`${service}: invalid configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.service = service;
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses `env` against `shape` and throws a ConfigError naming every missing or malformed variable. */
+export function parseConfig<S extends z.ZodRawShape>(service: string, shape: S, env: Env): z.infer<z.ZodObject<S>> {
+  // Empty strings count as unset, so `FOO=` in a shell behaves like a missing FOO.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = z.object(shape).safeParse(cleaned);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const missing = issue.code === 'invalid_type' && cleaned[name] === undefined;
+    return missing ? `${name}: is required but not set` : `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(service, problems);
+}
+
+/** parseConfig for a process entry point: on a bad environment it prints the problems and exits at once. */
+export function loadConfig<S extends z.ZodRawShape>(service: string, shape: S, env: Env): z.infer<z.ZodObject<S>> {
+  try {
+    return parseConfig(service, shape, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
+// Reusable variable schemas, so every service reads the same names the same way.
+export const vars = {
+  nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: (protocols: string[]) =>
+    z
+      .url({ message: `must be a URL (${protocols.join(', ')})` })
+      .refine(
+        (value) => protocols.some((p) => value.startsWith(`${p}://`)),
+        `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+      ),
+  /** host:port of a gRPC peer, the microservices-demo <SERVICE>_ADDR convention. */
+  address: z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port'),
+  optionalUrl: z.url({ message: 'must be a URL' }).optional(),
+  /** Comma-separated list. */
+  list: z.string().transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+  bool: z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+};
+
+/** The variables every service shares (ARCHITECTURE.md, Conventions). */
+export const commonVars = {
+  NODE_ENV: vars.nodeEnv,
+  LOG_LEVEL: vars.logLevel,
+  OTEL_EXPORTER_OTLP_ENDPOINT: vars.optionalUrl,
+  /** The deployed version (the image tag in Kubernetes). */
+  SERVICE_VERSION: z.string().default('dev'),
+};

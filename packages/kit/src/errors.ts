@@ -1,0 +1,36 @@
+// Typed domain errors. Domain code throws these; exactly one gRPC server interceptor turns them into
+// status codes (grpc/server.ts), and the gateway maps status codes to tRPC codes once. `reason` is a
+// stable machine code (e.g. USAGE_LIMIT_REACHED) carried to the web app in the error data.
+import { status } from '@grpc/grpc-js';
+
+export class DomainError extends Error {
+  readonly code: status = status.UNKNOWN;
+  readonly reason: string | undefined;
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.reason = reason;
+  }
+}
+
+export class NotFound extends DomainError {
+  override readonly code = status.NOT_FOUND;
+}
+export class Conflict extends DomainError {
+  override readonly code = status.ALREADY_EXISTS;
+}
+export class Invalid extends DomainError {
+  override readonly code = status.INVALID_ARGUMENT;
+}
+export class FailedPrecondition extends DomainError {
+  override readonly code = status.FAILED_PRECONDITION;
+}
+export class PermissionDenied extends DomainError {
+  override readonly code = status.PERMISSION_DENIED;
+}
+export class Unauthenticated extends DomainError {
+  override readonly code = status.UNAUTHENTICATED;
+}
+
+/** The metadata key under which a DomainError's reason travels. */
+export const REASON_METADATA_KEY = 'engram-reason';

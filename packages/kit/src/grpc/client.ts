@@ -1,0 +1,110 @@
+// Outgoing gRPC calls: every call has a deadline (the caller's, when shorter), carries the trace
+// context and the internal token, honours an AbortSignal, and is retried by grpc-js when the peer is
+// UNAVAILABLE (service-config retry policy).
+import {
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  credentials,
+  Metadata,
+  type ServiceError,
+  status,
+} from '@grpc/grpc-js';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { REASON_METADATA_KEY } from '../errors.js';
+import { grpcClientHandled } from '../metrics.js';
+import { AUTHORIZATION_KEY, metadataSetter } from './metadata.js';
+
+export const DEFAULT_DEADLINE_MS = 2_000;
+
+const retryServiceConfig = JSON.stringify({
+  methodConfig: [
+    {
+      name: [{}],
+      retryPolicy: {
+        maxAttempts: 4,
+        initialBackoff: '0.1s',
+        maxBackoff: '1s',
+        backoffMultiplier: 2,
+        retryableStatusCodes: ['UNAVAILABLE'],
+      },
+    },
+  ],
+});
+
+type ClientConstructor<C> = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => C;
+
+/** A client for `address` (host:port) with the retry policy on. */
+export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
+  return new Ctor(address, credentials.createInsecure(), {
+    'grpc.service_config': retryServiceConfig,
+    'grpc.enable_retries': 1,
+    'grpc.keepalive_time_ms': 30_000,
+  });
+}
+
+export interface CallSettings {
+  /** The internal token for the called service. */
+  token?: string;
+  /** Milliseconds from now; defaults to DEFAULT_DEADLINE_MS. */
+  timeoutMs?: number;
+  /** The caller's own deadline: the call never outlives it. */
+  parentDeadline?: Date | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** A failed outgoing call, with the status code and the domain reason the server sent, if any. */
+export class GrpcCallError extends Error {
+  readonly code: status;
+  readonly reason: string | undefined;
+  constructor(error: ServiceError) {
+    super(error.details || error.message);
+    this.name = 'GrpcCallError';
+    this.code = error.code;
+    const reason = error.metadata?.get(REASON_METADATA_KEY)[0];
+    this.reason = typeof reason === 'string' ? reason : undefined;
+  }
+}
+
+/** Calls one unary method: `unary(client, client.createCard, request, settings)`. */
+export function unary<Req, Res>(
+  client: Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  settings: CallSettings = {},
+): Promise<Res> {
+  const name = method.name || 'call';
+  const tracer = trace.getTracer('engram-grpc-client');
+  const started = performance.now();
+  const timeout = Date.now() + (settings.timeoutMs ?? DEFAULT_DEADLINE_MS);
+  const deadline = settings.parentDeadline ? Math.min(timeout, settings.parentDeadline.getTime()) : timeout;
+  return tracer.startActiveSpan(`grpc ${name}`, { kind: SpanKind.CLIENT }, (span) => {
+    const metadata = new Metadata();
+    if (settings.token) metadata.set(AUTHORIZATION_KEY, `Bearer ${settings.token}`);
+    propagation.inject(context.active(), metadata, metadataSetter);
+    return new Promise<Res>((resolve, reject) => {
+      const call = method.call(client, request, metadata, { deadline }, (error, response) => {
+        settings.signal?.removeEventListener('abort', cancel);
+        const code = error ? error.code : status.OK;
+        grpcClientHandled.observe({ method: name, code: status[code] }, (performance.now() - started) / 1000);
+        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
+        span.end();
+        if (error) reject(new GrpcCallError(error));
+        else resolve(response);
+      });
+      const cancel = () => call.cancel();
+      settings.signal?.addEventListener('abort', cancel, { once: true });
+    });
+  });
+}

@@ -1,0 +1,173 @@
+// The gRPC server of a service: one wrapper around every handler (the single "interceptor") that
+// restores the trace context, verifies the internal token, propagates cancellation, maps typed domain
+// errors to status codes and logs/measures the call; plus the standard health service and a graceful
+// shutdown (NOT_SERVING, drain, close).
+import {
+  type handleUnaryCall,
+  Metadata,
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type ServiceError,
+  status,
+} from '@grpc/grpc-js';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { HealthImplementation } from 'grpc-health-check';
+import { DomainError, REASON_METADATA_KEY, Unauthenticated } from '../errors.js';
+import type { Caller, InternalTokenVerifier, UserCaller } from '../internal-auth.js';
+import type { Logger } from '../logger.js';
+import { grpcServerHandled } from '../metrics.js';
+import { bearerToken, metadataGetter } from './metadata.js';
+
+export interface CallContext<C extends Caller = UserCaller> {
+  caller: C;
+  logger: Logger;
+  /** Aborted when the client cancels or its deadline passes. */
+  signal: AbortSignal;
+  /** The client's deadline, to pass on to calls this handler makes. */
+  deadline: Date | undefined;
+}
+
+type RequestOf<M> = M extends { requestDeserialize: (bytes: Buffer) => infer Req } ? Req : never;
+type ResponseOf<M> = M extends { responseSerialize: (value: infer Res) => Buffer } ? Res : never;
+
+/** Who may call a method: a signed-in user's token (the default) or any valid token, including a service's. */
+export type Access = 'user' | 'service';
+
+export type Handler<M> =
+  | { access?: 'user'; handle: (request: RequestOf<M>, ctx: CallContext<UserCaller>) => Promise<ResponseOf<M>> }
+  | { access: 'service'; handle: (request: RequestOf<M>, ctx: CallContext<Caller>) => Promise<ResponseOf<M>> };
+
+export type Handlers<S extends ServiceDefinition> = { [K in keyof S]: Handler<S[K]> };
+
+export interface ServerOptions {
+  service: string;
+  logger: Logger;
+  verifier: InternalTokenVerifier;
+}
+
+function serviceError(code: status, message: string, reason?: string): Partial<ServiceError> {
+  const metadata = new Metadata();
+  if (reason) metadata.set(REASON_METADATA_KEY, reason);
+  return { code, details: message, message, metadata };
+}
+
+async function authenticate(verifier: InternalTokenVerifier, metadata: Metadata, access: Access): Promise<Caller> {
+  const token = bearerToken(metadata);
+  if (!token) throw new Unauthenticated('missing internal token');
+  let caller: Caller;
+  try {
+    caller = await verifier.verify(token);
+  } catch {
+    throw new Unauthenticated('invalid internal token');
+  }
+  if (access === 'user' && caller.kind !== 'user') throw new Unauthenticated('a user token is required');
+  return caller;
+}
+
+function wrap<Req, Res>(
+  options: ServerOptions,
+  method: string,
+  access: Access,
+  handle: (request: Req, ctx: CallContext<Caller>) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
+  const tracer = trace.getTracer(options.service);
+  return (call: ServerUnaryCall<Req, Res>, callback) => {
+    const started = performance.now();
+    const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+    context.with(parent, () =>
+      tracer.startActiveSpan(`${options.service}/${method}`, { kind: SpanKind.SERVER }, async (span) => {
+        const logger = options.logger.child({ rpc: method });
+        let code: status = status.OK;
+        try {
+          const caller = await authenticate(options.verifier, call.metadata, access);
+          const deadline = call.getDeadline();
+          const ctx = {
+            caller,
+            logger,
+            signal: controller.signal,
+            deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+          };
+          const response = await handle(call.request, ctx);
+          callback(null, response);
+        } catch (error) {
+          if (error instanceof DomainError) {
+            code = error.code;
+            logger.info({ code: status[code], reason: error.reason, err: error.message }, 'call refused');
+            callback(serviceError(code, error.message, error.reason));
+          } else {
+            code = status.INTERNAL;
+            span.recordException(error as Error);
+            logger.error({ err: error }, 'call failed');
+            callback(serviceError(code, 'internal error'));
+          }
+        } finally {
+          if (code !== status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
+          span.setAttribute('rpc.grpc.status_code', code);
+          span.end();
+          const seconds = (performance.now() - started) / 1000;
+          grpcServerHandled.observe({ service: options.service, method, code: status[code] }, seconds);
+          logger.debug({ code: status[code], ms: Math.round(seconds * 1000) }, 'call handled');
+        }
+      }),
+    );
+  };
+}
+
+/** Turns typed handlers into a grpc-js service implementation, each wrapped by `wrap`. */
+export function implement<S extends ServiceDefinition>(definition: S, handlers: Handlers<S>, options: ServerOptions) {
+  const implementation: Record<string, handleUnaryCall<unknown, unknown>> = {};
+  for (const key of Object.keys(definition) as (keyof S & string)[]) {
+    const handler = handlers[key];
+    implementation[key] = wrap(options, key, handler.access ?? 'user', handler.handle as never);
+  }
+  return implementation;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Marks every service NOT_SERVING, waits `drainMs` for load balancers to notice, then closes. */
+  shutdown(drainMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: {
+  port: number;
+  host?: string;
+  services: { name: string; definition: ServiceDefinition; implementation: object }[];
+  logger: Logger;
+}): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  const statuses = Object.fromEntries(options.services.map((s) => [s.name, 'NOT_SERVING' as const]));
+  const health = new HealthImplementation({ '': 'NOT_SERVING', ...statuses });
+  health.addToServer(server);
+  for (const service of options.services) server.addService(service.definition, service.implementation as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      `${options.host ?? '0.0.0.0'}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (err, bound) => (err ? reject(err) : resolve(bound)),
+    ),
+  );
+  for (const name of ['', ...Object.keys(statuses)]) health.setStatus(name, 'SERVING');
+  options.logger.info({ port }, 'gRPC server serving');
+  return {
+    port,
+    async shutdown(drainMs = 0) {
+      for (const name of ['', ...Object.keys(statuses)]) health.setStatus(name, 'NOT_SERVING');
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 10_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// OpenTelemetry tracing for one process: W3C trace context propagation, async context tracking, and
+// span export over OTLP/HTTP only when an endpoint is configured. With no endpoint, spans are still
+// created (so trace ids reach logs, gRPC metadata and event headers) but nothing leaves the process.
+import { context, propagation, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+
+export interface TelemetryOptions {
+  service: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://otel-collector:4318; exporting is off when unset. */
+  otlpEndpoint?: string | undefined;
+}
+
+export interface Telemetry {
+  tracer: Tracer;
+  shutdown(): Promise<void>;
+}
+
+let installed: Telemetry | undefined;
+
+/** Installs the process-wide tracer provider, context manager and propagator (once per process). */
+export function startTelemetry({ service, otlpEndpoint }: TelemetryOptions): Telemetry {
+  if (installed) return installed;
+  const spanProcessors: SpanProcessor[] = [];
+  if (otlpEndpoint) {
+    const url = `${otlpEndpoint.replace(/\/$/, '')}/v1/traces`;
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url }) as never));
+  }
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    spanProcessors,
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  installed = {
+    tracer: trace.getTracer(service),
+    async shutdown() {
+      await provider.shutdown();
+    },
+  };
+  return installed;
+}
+
+/** Runs `work` in a new active span, recording an exception and error status if it throws. */
+export async function inSpan<T>(tracer: Tracer, name: string, work: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The active trace id, or undefined outside a span. */
+export function currentTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}

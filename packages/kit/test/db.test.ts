@@ -1,0 +1,72 @@
+// A service's DATABASE_URL selects its schema: pg connections and Prisma's adapter must both land there.
+import { randomBytes } from 'node:crypto';
+import { createPool, createPrismaClient, parseDatabaseUrl } from '@engram/kit/db';
+import type { PrismaPg } from '@prisma/adapter-pg';
+import { describe, expect, it } from 'vitest';
+// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
+import { testContext } from '../../testkit/src/context.ts';
+import { schemaUrl } from '../../testkit/src/databases.ts';
+
+describe('parseDatabaseUrl', () => {
+  it('takes the schema out of the URL and keeps every other parameter', () => {
+    expect(parseDatabaseUrl('postgresql://app:pw@db:5432/engram?schema=cards&sslmode=require')).toEqual({
+      connectionString: 'postgresql://app:pw@db:5432/engram?sslmode=require',
+      schema: 'cards',
+    });
+  });
+
+  it('uses the public schema when the URL names none', () => {
+    expect(parseDatabaseUrl('postgresql://db/engram')).toEqual({
+      connectionString: 'postgresql://db/engram',
+      schema: 'public',
+    });
+  });
+});
+
+describe('createPool', () => {
+  it('resolves unqualified names in the schema, whatever characters its name holds', async () => {
+    const schema = `kit db "${randomBytes(3).toString('hex')}" \\ odd`;
+    const pool = createPool(schemaUrl(testContext().databaseUrl, schema), { max: 2, applicationName: 'kit-db-test' });
+    try {
+      await pool.query(`create schema "${schema.replaceAll('"', '""')}"`);
+      await pool.query('create table notes (body text)');
+
+      const { rows } = await pool.query(
+        `select current_schema() as schema, current_setting('application_name') as app,
+                (select table_schema from information_schema.tables where table_name = 'notes' and table_schema = current_schema()) as notes_in`,
+      );
+
+      expect(rows).toEqual([{ schema, app: 'kit-db-test', notes_in: schema }]);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe('createPrismaClient', () => {
+  it("hands Prisma an adapter bound to the URL's schema", async () => {
+    const schema = `kit_db_${randomBytes(3).toString('hex')}`;
+    class StandInClient {
+      readonly adapter: PrismaPg;
+      constructor({ adapter }: { adapter: PrismaPg }) {
+        this.adapter = adapter;
+      }
+    }
+
+    const url = schemaUrl(testContext().databaseUrl, schema);
+    const pool = createPool(url);
+    await pool.query(`create schema ${schema}`).finally(() => pool.end());
+
+    const client = createPrismaClient(StandInClient, url);
+
+    const connection = await client.adapter.connect();
+    try {
+      // Prisma qualifies its queries with this name; raw SQL resolves through the search_path.
+      expect(connection.getConnectionInfo().schemaName).toBe(schema);
+      const result = await connection.queryRaw({ sql: 'select current_schema()', args: [], argTypes: [] });
+      expect(result.rows).toEqual([[schema]]);
+    } finally {
+      await connection.dispose();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// The whole Engram stack for an end-to-end test: a fresh database and event namespace, every service
+// and the gateway as real processes on free ports, and their log lines kept for assertions.
+import { randomBytes } from 'node:crypto';
+import type { ComponentName } from '@engram/local/components';
+import { migrateAll } from '@engram/local/migrations';
+import { freePorts } from '@engram/local/ports';
+import { type RunningStack, startProcesses } from '@engram/local/processes';
+import { createSecrets } from '@engram/local/secrets';
+import { testContext } from './context.ts';
+import { createDatabase, dropDatabase } from './databases.ts';
+
+export interface LogLine {
+  component: ComponentName;
+  line: string;
+  /** The parsed JSON log entry, when the line is one. */
+  entry: Record<string, unknown> | undefined;
+}
+
+export interface TestStack extends RunningStack {
+  databaseUrl: string;
+  logs: LogLine[];
+  stop(): Promise<void>;
+}
+
+function parse(line: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startTestStack(options: { logLevel?: string } = {}): Promise<TestStack> {
+  const ctx = testContext();
+  const suffix = randomBytes(3).toString('hex');
+  const adminUrl = ctx.databaseUrl;
+  const databaseName = `${new URL(adminUrl).pathname.slice(1)}_${suffix}`;
+  const databaseUrl = await createDatabase(adminUrl, databaseName);
+  await migrateAll(databaseUrl);
+  const ports = await freePorts();
+  const logs: LogLine[] = [];
+  const running = await startProcesses(
+    {
+      databaseUrl,
+      redisUrl: ctx.redisUrl,
+      natsUrl: ctx.natsUrl,
+      ports,
+      secrets: await createSecrets(),
+      publicBaseUrl: `http://localhost:${ports.gateway}`,
+      streamName: `${ctx.streamName}_${suffix.toUpperCase()}`,
+      subjectPrefix: `${ctx.subjectPrefix}${suffix}.`,
+      logLevel: options.logLevel ?? 'info',
+    },
+    (component, line) => {
+      logs.push({ component, line, entry: parse(line) });
+      if (process.env.ENGRAM_TEST_LOGS) console.log(`[${component}] ${line}`);
+    },
+  );
+  return {
+    ...running,
+    databaseUrl,
+    logs,
+    async stop() {
+      await running.stop();
+      await dropDatabase(adminUrl, databaseName);
+    },
+  };
+}

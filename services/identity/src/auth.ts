@@ -1,0 +1,37 @@
+// better-auth, configured for Engram: email and password on Prisma, sessions stored in the database,
+// served behind the gateway at PUBLIC_BASE_URL/api/auth.
+import { betterAuth } from 'better-auth';
+import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { admin, haveIBeenPwned } from 'better-auth/plugins';
+import type { Db } from './db.js';
+
+export const AUTH_BASE_PATH = '/api/auth';
+export const PASSWORD_MIN_LENGTH = 8;
+
+export interface AuthSettings {
+  secret: string;
+  publicBaseUrl: string;
+  checkPwnedPasswords: boolean;
+}
+
+export function createAuth(db: Db, settings: AuthSettings) {
+  return betterAuth({
+    appName: 'Engram',
+    baseURL: settings.publicBaseUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: settings.secret,
+    trustedOrigins: [settings.publicBaseUrl],
+    database: prismaAdapter(db, { provider: 'postgresql' }),
+    emailAndPassword: { enabled: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: 128 },
+    session: { freshAge: 86_400 },
+    advanced: {
+      database: { generateId: () => crypto.randomUUID() },
+      // Requests arrive through the gateway; the client address is the first X-Forwarded-For entry.
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    telemetry: { enabled: false },
+    plugins: [admin(), ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : [])],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,22 @@
+// The identity service's configuration: the only place it reads process.env.
+import { commonVars, loadConfig, vars } from '@engram/kit/config';
+import { z } from 'zod';
+
+export const configShape = {
+  ...commonVars,
+  DATABASE_URL: vars.url(['postgresql', 'postgres']),
+  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  PUBLIC_BASE_URL: vars.url(['http', 'https']).default('http://localhost:3000'),
+  INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
+  HTTP_PORT: vars.port(3001),
+  GRPC_PORT: vars.port(50051),
+  METRICS_PORT: vars.port(9461),
+  /** Checks new passwords against the Have I Been Pwned range API (needs outside network). */
+  AUTH_CHECK_PWNED_PASSWORDS: vars.bool.default(false),
+};
+
+export type Config = ReturnType<typeof readConfig>;
+
+export function readConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig('identity', configShape, env);
+}

@@ -1,0 +1,11 @@
+// The better-auth client: the one place the SPA talks to the gateway's /api/auth endpoints from.
+import { createAuthClient } from 'better-auth/react';
+
+export const authClient = createAuthClient({
+  // An absolute origin keeps better-auth from guessing one from build-time environment variables.
+  baseURL: window.location.origin,
+  basePath: '/api/auth',
+});
+
+export type Session = typeof authClient.$Infer.Session;
+export type SessionUser = Session['user'];

@@ -1,0 +1,12 @@
+// The typed tRPC client for the gateway's /api/trpc (batched, streamed) and its TanStack Query option factories.
+import type { AppRouter } from '@engram/gateway/router';
+import { createTRPCClient, httpBatchStreamLink } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { queryClient } from './query-client';
+
+export const trpcClient = createTRPCClient<AppRouter>({
+  links: [httpBatchStreamLink({ url: '/api/trpc' })],
+});
+
+/** Query and mutation option factories: `useQuery(trpc.cards.list.queryOptions(input))`. */
+export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });

@@ -1,0 +1,46 @@
+// The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were.
+import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { AppHeader } from '../components/app-header';
+import { LoadingScreen } from '../components/status-screens';
+import { authClient } from '../lib/auth-client';
+import { loadSession } from '../lib/session';
+import { rootRoute } from './root';
+
+function ProtectedLayout() {
+  const guarded = protectedRoute.useRouteContext().session;
+  const { data, isPending, isRefetching } = authClient.useSession();
+  const router = useRouter();
+  const settled = !isPending && !isRefetching;
+  const signedOut = settled && !data;
+  // While the session store (re)loads, keep the page mounted with the session the guard saw: unmounting
+  // it would cancel the page's queries mid-flight.
+  const session = settled ? data : (data ?? guarded);
+
+  // The session can also end while the page is open (expiry, a 401, sign-out in another tab): running the
+  // guards again sends the user to sign-in with redirectTo set, exactly as on a fresh visit.
+  useEffect(() => {
+    if (signedOut) void router.invalidate();
+  }, [signedOut, router]);
+
+  if (!session) return <LoadingScreen />;
+  return (
+    <div className="min-h-dvh">
+      <AppHeader user={session.user} />
+      <Outlet />
+    </div>
+  );
+}
+
+export const protectedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'protected',
+  beforeLoad: async ({ location }) => {
+    const session = await loadSession();
+    if (!session) {
+      throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search: { redirectTo: location.href } });
+    }
+    return { session };
+  },
+  component: ProtectedLayout,
+});

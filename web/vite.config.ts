@@ -1,0 +1,18 @@
+// Builds the SPA into web/dist (served by the gateway at / with an SPA fallback); in dev, proxies /api to the gateway.
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const gatewayUrl = process.env.ENGRAM_GATEWAY_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: gatewayUrl, changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/api': { target: gatewayUrl, changeOrigin: false } },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+});
