@@ -34,6 +34,7 @@ export async function startCardsHarness() {
   const tokenFor = (userId: string) =>
     signer.sign({ userId, sessionId: `session-of-${userId}`, role: 'user', activeOrganizationId: null }, 'cards');
   return {
+    databaseUrl,
     db,
     signer,
     tokenFor,

@@ -1,0 +1,21 @@
+// Removing a test run's JetStream streams (every stream whose name starts with the run's stream name),
+// so runs leave nothing behind on a shared NATS server.
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+
+export async function deleteStreams(natsUrl: string, namePrefix: string): Promise<string[]> {
+  const { hostname, port } = new URL(natsUrl);
+  const nc = await connect({ servers: `${hostname}:${port || 4222}`, timeout: 5_000 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const deleted: string[] = [];
+    for await (const stream of jsm.streams.list()) {
+      if (!stream.config.name.startsWith(namePrefix)) continue;
+      await jsm.streams.delete(stream.config.name);
+      deleted.push(stream.config.name);
+    }
+    return deleted;
+  } finally {
+    await nc.close();
+  }
+}
