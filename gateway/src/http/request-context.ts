@@ -27,7 +27,8 @@ export function requestContext(logger: Logger) {
     context.with(parent, () => {
       const span = tracer.startSpan(`${req.method} ${path}`, { kind: SpanKind.SERVER });
       context.with(trace.setSpan(context.active(), span), () => {
-        req.log = logger.child({ request_id: req.id });
+        const { traceId, spanId } = span.spanContext();
+        req.log = logger.child({ request_id: req.id, trace_id: traceId, span_id: spanId });
         // 'close' rather than 'finish': a streamed tRPC response may be closed by the client once it has read it.
         res.once('close', () => {
           const route = path.startsWith('/api/') ? path.split('/').slice(0, 3).join('/') : 'static';

@@ -18,7 +18,9 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
-    mixin() {
+    mixin(_merge: object, _level: number, current: Logger) {
+      // A child logger bound to a request already names its trace (event callbacks may run outside it).
+      if ('trace_id' in current.bindings()) return {};
       const span = trace.getActiveSpan();
       if (!span) return {};
       const { traceId, spanId } = span.spanContext();
