@@ -1,6 +1,6 @@
 // `npm start`: builds Engram, migrates its database, runs every service and the gateway, prints the
 // URL, and stops every process on Ctrl-C. Run with --help for the options.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +24,8 @@ Engram keeps its data in the database "engram" (one schema per service). Develop
 generated once into .data/dev-secrets.json.
 
 Options:
+  --dev             also run the web app's Vite dev server with hot reload on http://localhost:5173
+                    (it proxies /api to the gateway); services still run from their builds
   --no-build        skip the build (use the dist/ folders as they are)
   --log-level LVL   log level of every process (default info)
   --json            print the processes' JSON log lines as they are
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'boolean', default: false },
+    dev: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -44,6 +47,7 @@ if (args.help) {
 }
 
 const say = (line: string) => console.log(`[engram] ${line}`);
+const VITE_URL = 'http://localhost:5173';
 
 function reachable(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -93,7 +97,11 @@ const dataDir = join(repoRoot, '.data');
 const postgres = await resolvePostgres(process.env.DATABASE_URL, dataDir);
 say(`PostgreSQL: ${postgres.source}`);
 const databaseUrl = await ensureDatabase(postgres.adminUrl, 'engram');
-await migrateAll(databaseUrl, (line) => say(`migrations: ${line}`));
+await migrateAll(databaseUrl, (line) => say(`migrations: ${line}`)).catch(async (error: unknown) => {
+  console.error(`[engram] migrations failed: ${(error as Error).message}`);
+  await postgres.stop();
+  process.exit(1);
+});
 
 const stack = await startProcesses(
   {
@@ -103,6 +111,7 @@ const stack = await startProcesses(
     ports: DEFAULT_PORTS,
     secrets: await loadOrCreateSecrets(dataDir),
     publicBaseUrl: `http://localhost:${DEFAULT_PORTS.gateway}`,
+    extraTrustedOrigins: args.dev ? [VITE_URL] : [],
     streamName: 'ENGRAM',
     subjectPrefix: '',
     logLevel: args['log-level'] ?? 'info',
@@ -114,13 +123,23 @@ const stack = await startProcesses(
   process.exit(1);
 });
 
+const vite = args.dev
+  ? spawn(process.execPath, [join(repoRoot, 'web/node_modules/vite/bin/vite.js'), '--port', '5173', '--strictPort'], {
+      cwd: join(repoRoot, 'web'),
+      env: { ...process.env, ENGRAM_GATEWAY_URL: stack.url },
+      stdio: 'inherit',
+    })
+  : undefined;
+
 say(`Engram is running at ${stack.url} — press Ctrl-C to stop.`);
+if (vite) say(`The web app with hot reload: ${VITE_URL}`);
 
 let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
   say('stopping…');
+  vite?.kill('SIGTERM');
   await stack.stop();
   await postgres.stop();
   say('stopped.');

@@ -41,6 +41,8 @@ export interface StackSettings {
   ports: Ports;
   secrets: StackSecrets;
   publicBaseUrl: string;
+  /** Origins besides publicBaseUrl that may call the auth API (the Vite dev server with --dev). */
+  extraTrustedOrigins?: string[];
   streamName: string;
   subjectPrefix: string;
   logLevel: string;
@@ -73,6 +75,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'identity'),
         BETTER_AUTH_SECRET: s.secrets.BETTER_AUTH_SECRET,
         PUBLIC_BASE_URL: s.publicBaseUrl,
+        REDIS_URL: s.redisUrl,
+        ...(s.extraTrustedOrigins?.length && { AUTH_TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
       },
     ],
     [

@@ -38,13 +38,15 @@ async function waitReady(name: ComponentName, port: number, child: ChildProcess)
   throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
+// Resolved on 'close', not 'exit': by then every line the process wrote has reached `onLine`.
+const closed = new WeakMap<ChildProcess, Promise<number | null>>();
+
 function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  return closed.get(child) ?? Promise.resolve(child.exitCode);
 }
 
 async function terminate(child: ChildProcess, graceMs = 15_000): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  if (child.exitCode !== null || child.signalCode !== null) return exited(child);
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   const code = await exited(child);
@@ -69,6 +71,7 @@ export async function startProcesses(settings: StackSettings, onLine: LineHandle
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.set(name, child);
+      closed.set(child, new Promise((resolve) => child.once('close', (code) => resolve(code))));
       for (const stream of [child.stdout, child.stderr]) {
         createInterface({ input: stream }).on('line', (line) => onLine(name, line));
       }

@@ -4,6 +4,7 @@ import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, haveIBeenPwned } from 'better-auth/plugins';
 import type { Db } from './db.js';
+import type { SecondaryStorage } from './secondary-storage.js';
 
 export const AUTH_BASE_PATH = '/api/auth';
 export const PASSWORD_MIN_LENGTH = 8;
@@ -11,7 +12,11 @@ export const PASSWORD_MIN_LENGTH = 8;
 export interface AuthSettings {
   secret: string;
   publicBaseUrl: string;
+  /** Origins besides the public base URL that may call the auth API (the Vite dev server in development). */
+  extraTrustedOrigins?: string[];
   checkPwnedPasswords: boolean;
+  /** Shared session cache and rate-limit counters; without it, each process keeps its own in memory. */
+  secondaryStorage?: SecondaryStorage;
 }
 
 export function createAuth(db: Db, settings: AuthSettings) {
@@ -20,11 +25,19 @@ export function createAuth(db: Db, settings: AuthSettings) {
     baseURL: settings.publicBaseUrl,
     basePath: AUTH_BASE_PATH,
     secret: settings.secret,
-    trustedOrigins: [settings.publicBaseUrl],
+    trustedOrigins: [settings.publicBaseUrl, ...(settings.extraTrustedOrigins ?? [])],
     database: prismaAdapter(db, { provider: 'postgresql' }),
     emailAndPassword: { enabled: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: 128 },
-    session: { freshAge: 86_400 },
+    session: { freshAge: 86_400, storeSessionInDatabase: true },
+    ...(settings.secondaryStorage && {
+      secondaryStorage: settings.secondaryStorage,
+      rateLimit: { storage: 'secondary-storage' as const },
+    }),
     advanced: {
+      // better-auth turns its origin and CSRF checks off by itself when NODE_ENV=test or TEST is set;
+      // they must not depend on the environment a process happens to run in.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       database: { generateId: () => crypto.randomUUID() },
       // Requests arrive through the gateway; the client address is the first X-Forwarded-For entry.
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },

@@ -7,6 +7,9 @@ export const configShape = {
   DATABASE_URL: vars.url(['postgresql', 'postgres']),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
   PUBLIC_BASE_URL: vars.url(['http', 'https']).default('http://localhost:3000'),
+  /** Comma-separated origins besides PUBLIC_BASE_URL allowed to call the auth API (e.g. the Vite dev server). */
+  AUTH_TRUSTED_ORIGINS: vars.list.optional(),
+  REDIS_URL: vars.url(['redis', 'rediss']),
   INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
   HTTP_PORT: vars.port(3001),
   GRPC_PORT: vars.port(50051),

@@ -1,4 +1,4 @@
-// Boots the identity service: config → telemetry → logger → database → auth HTTP + gRPC → SERVING.
+// Boots the identity service: config → telemetry → logger → database and Redis → auth HTTP + gRPC → SERVING.
 import { createInternalTokenVerifier } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import { runService } from '@engram/kit/service';
@@ -7,6 +7,7 @@ import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
 import { startAuthHttpServer } from './http/server.js';
+import { createRedis, redisSecondaryStorage } from './secondary-storage.js';
 import { identityService } from './server.js';
 
 const SERVICE = 'identity';
@@ -15,10 +16,14 @@ const telemetry = startTelemetry({ service: SERVICE, otlpEndpoint: config.OTEL_E
 const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 
 const db = createDb(config.DATABASE_URL);
+const redis = createRedis(config.REDIS_URL);
+redis.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'));
 const auth = createAuth(db, {
   secret: config.BETTER_AUTH_SECRET,
   publicBaseUrl: config.PUBLIC_BASE_URL,
+  extraTrustedOrigins: config.AUTH_TRUSTED_ORIGINS ?? [],
   checkPwnedPasswords: config.AUTH_CHECK_PWNED_PASSWORDS,
+  secondaryStorage: redisSecondaryStorage(redis),
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, SERVICE);
@@ -34,5 +39,6 @@ await runService({
   close: [
     { name: 'auth http', run: () => http.close() },
     { name: 'database', run: () => db.$disconnect() },
+    { name: 'redis', run: () => redis.quit() },
   ],
 });

@@ -1,0 +1,101 @@
+// Every built component refuses to start on a bad environment: it exits at once with EX_CONFIG (78)
+// and names each missing or malformed variable, instead of crashing later or listening half-configured.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type ComponentName, componentEnvironments, entryPointOf } from '../src/components.ts';
+import { freePorts } from '../src/ports.ts';
+import { createSecrets } from '../src/secrets.ts';
+
+const EX_CONFIG = 78;
+const EXIT_WAIT_MS = 15_000;
+
+interface Broken {
+  component: ComponentName;
+  unset: string[];
+  malformed: Record<string, string>;
+}
+
+const CASES: Broken[] = [
+  { component: 'identity', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { GRPC_PORT: 'abc' } },
+  { component: 'organizations', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { IDENTITY_ADDR: 'nope' } },
+  { component: 'cards', unset: ['NATS_URL'], malformed: { DATABASE_URL: 'mysql://localhost/cards' } },
+  { component: 'billing', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { HTTP_PORT: '70000' } },
+  { component: 'ai', unset: ['BILLING_ADDR'], malformed: { CARDS_ADDR: 'nope' } },
+  { component: 'gateway', unset: ['INTERNAL_TOKEN_PRIVATE_KEY'], malformed: { CARDS_ADDR: 'nope' } },
+];
+
+/** The environment `npm start` would give `component`: valid, so only the broken variables can be reported. */
+async function validEnvironment(component: ComponentName): Promise<Record<string, string>> {
+  const environments = componentEnvironments({
+    databaseUrl: 'postgresql://postgres@127.0.0.1:5432/engram_config_test',
+    redisUrl: 'redis://127.0.0.1:6379',
+    natsUrl: 'nats://127.0.0.1:4222',
+    ports: await freePorts(),
+    secrets: await createSecrets(),
+    publicBaseUrl: 'http://localhost:3000',
+    streamName: 'ENGRAM_CONFIG_TEST',
+    subjectPrefix: 'config-test.',
+    logLevel: 'silent',
+  });
+  const env = environments.find(([name]) => name === component)?.[1];
+  if (!env) throw new Error(`no environment for ${component}`);
+  return env;
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** Runs `entry` until it exits, killing it (and failing) if it is still running after EXIT_WAIT_MS. */
+function runToExit(entry: string, env: Record<string, string>): Promise<Exit> {
+  const child = spawn(process.execPath, [entry], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} was still running after ${EXIT_WAIT_MS / 1000} s; stderr:\n${stderr}`));
+    }, EXIT_WAIT_MS);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+describe('start-up with a bad environment', () => {
+  it.each(CASES)('$component exits with code 78 naming every bad variable', async ({ component, unset, malformed }) => {
+    const entry = entryPointOf(component);
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (pnpm run build:all)`);
+    const env = { ...(await validEnvironment(component)), ...malformed };
+    for (const name of unset) {
+      expect(env[name], `${name} is part of ${component}'s environment`).toBeTruthy();
+      delete env[name];
+    }
+
+    const exit = await runToExit(entry, env);
+
+    expect(exit.signal).toBeNull();
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain(`${component}: invalid configuration`);
+    const problems = exit.stderr.split('\n').filter((line) => line.startsWith('  - '));
+    for (const name of unset) expect(problems).toContain(`  - ${name}: is required but not set`);
+    for (const name of Object.keys(malformed)) {
+      expect(
+        problems.some((line) => line.startsWith(`  - ${name}: `)),
+        `${name} in:\n${exit.stderr}`,
+      ).toBe(true);
+    }
+    // Only the broken variables: the rest of the environment is what `npm start` passes and is valid.
+    expect(problems).toHaveLength(unset.length + Object.keys(malformed).length);
+  });
+});

@@ -1,0 +1,35 @@
+// better-auth's secondary storage on Redis: session lookups and rate-limit counters shared by every
+// replica. Sessions are also kept in PostgreSQL (storeSessionInDatabase), because Redis here keeps
+// nothing on disk and a Redis restart must not sign everyone out.
+import type { BetterAuthOptions } from 'better-auth';
+import { Redis } from 'ioredis';
+
+export type SecondaryStorage = NonNullable<BetterAuthOptions['secondaryStorage']>;
+
+const PREFIX = 'engram:identity:';
+
+// INCR and the first EXPIRE in one step, so a counter can never be left without its window.
+const INCREMENT_WITH_TTL = `
+local value = redis.call('INCR', KEYS[1])
+if value == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return value`;
+
+export function createRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+}
+
+export function redisSecondaryStorage(redis: Redis): SecondaryStorage {
+  const key = (name: string) => `${PREFIX}${name}`;
+  return {
+    get: (name) => redis.get(key(name)),
+    getAndDelete: (name) => redis.getdel(key(name)),
+    increment: async (name, ttl) => Number(await redis.eval(INCREMENT_WITH_TTL, 1, key(name), Math.max(1, ttl))),
+    set: async (name, value, ttl) => {
+      if (ttl && ttl > 0) await redis.set(key(name), value, 'EX', Math.ceil(ttl));
+      else await redis.set(key(name), value);
+    },
+    delete: async (name) => {
+      await redis.del(key(name));
+    },
+  };
+}

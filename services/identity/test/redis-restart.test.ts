@@ -1,0 +1,31 @@
+// Sessions live in PostgreSQL as well as Redis: a Redis restart (which keeps nothing on disk) must not
+// sign anyone out. Runs against a private redis-server, never the shared one.
+import { type PrivateRedisServer, startPrivateRedisServer } from '@engram/testkit/redis-server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cookieFrom, type IdentityHarness, startIdentityHarness, uniqueEmail } from './harness.js';
+
+let redis: PrivateRedisServer;
+let identity: IdentityHarness;
+
+beforeAll(async () => {
+  redis = await startPrivateRedisServer();
+  identity = await startIdentityHarness({ redisUrl: redis.url });
+});
+
+afterAll(async () => {
+  await identity?.stop();
+  await redis?.stop();
+});
+
+it('keeps a user signed in across a Redis restart', async () => {
+  const response = await identity.signUp({ email: uniqueEmail('redis'), password: 'long enough pw', name: 'Rae' });
+  const cookie = cookieFrom(response);
+  expect((await identity.getSession({ cookie })).authenticated).toBe(true);
+
+  await redis.stop();
+  await redis.start();
+
+  const after = await identity.getSession({ cookie });
+  expect(after.authenticated).toBe(true);
+  expect(after.user?.name).toBe('Rae');
+});
