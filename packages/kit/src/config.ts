@@ -40,11 +40,19 @@ export function loadConfig<S extends z.ZodRawShape>(service: string, shape: S, e
   }
 }
 
+const PORT_PROBLEM = 'must be a port number (0-65535)';
+
 // Reusable variable schemas, so every service reads the same names the same way.
 export const vars = {
   nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  port: (fallback: number) =>
+    z.coerce
+      .number({ error: PORT_PROBLEM })
+      .int({ error: PORT_PROBLEM })
+      .min(0, { error: PORT_PROBLEM })
+      .max(65535, { error: PORT_PROBLEM })
+      .default(fallback),
   url: (protocols: string[]) =>
     z
       .url({ message: `must be a URL (${protocols.join(', ')})` })

@@ -19,7 +19,13 @@ export async function startHealthServer(port: number, host = '0.0.0.0'): Promise
     } else if (path === '/readyz') {
       res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' }).end(ready ? 'ready' : 'not ready');
     } else if (path === '/metrics') {
-      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+      // A failing collector must cost one scrape, not an unhandled rejection in the process.
+      try {
+        const body = await registry.metrics();
+        res.writeHead(200, { 'content-type': registry.contentType }).end(body);
+      } catch {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable');
+      }
     } else {
       res.writeHead(404).end();
     }

@@ -94,7 +94,9 @@ export function createInternalTokenVerifier(publicJwks: string, audience: string
 }
 
 /** A fresh key pair as the two environment values (for `npm start` development secrets and tests). */
-export async function generateInternalKeys(kid = randomUUID()): Promise<{ privateJwk: string; publicJwks: string }> {
+export async function generateInternalKeys(
+  kid: string = randomUUID(),
+): Promise<{ privateJwk: string; publicJwks: string }> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const priv = { ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' };
   const pub = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };

@@ -1,5 +1,7 @@
 // better-auth, configured for Engram: email and password on Prisma, sessions stored in the database,
 // served behind the gateway at PUBLIC_BASE_URL/api/auth.
+
+import type { Logger } from '@engram/kit/logger';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, haveIBeenPwned } from 'better-auth/plugins';
@@ -17,6 +19,8 @@ export interface AuthSettings {
   checkPwnedPasswords: boolean;
   /** Shared session cache and rate-limit counters; without it, each process keeps its own in memory. */
   secondaryStorage?: SecondaryStorage;
+  /** better-auth's own messages go to the service's JSON log. */
+  logger?: Logger;
 }
 
 export function createAuth(db: Db, settings: AuthSettings) {
@@ -43,6 +47,12 @@ export function createAuth(db: Db, settings: AuthSettings) {
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
     },
     telemetry: { enabled: false },
+    ...(settings.logger && {
+      logger: {
+        log: (level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) =>
+          settings.logger?.[level]({ source: 'better-auth', ...(args.length > 0 && { details: args }) }, message),
+      },
+    }),
     plugins: [admin(), ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : [])],
   });
 }

@@ -24,6 +24,7 @@ const auth = createAuth(db, {
   extraTrustedOrigins: config.AUTH_TRUSTED_ORIGINS ?? [],
   checkPwnedPasswords: config.AUTH_CHECK_PWNED_PASSWORDS,
   secondaryStorage: redisSecondaryStorage(redis),
+  logger,
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, SERVICE);

@@ -44,6 +44,7 @@ export async function startIdentityHarness(options: { redisUrl?: string } = {}) 
     publicBaseUrl: PUBLIC_BASE_URL,
     checkPwnedPasswords: false,
     secondaryStorage: redisSecondaryStorage(redis),
+    logger,
   });
   const http = await startAuthHttpServer(auth, 0, logger);
   const server = await startGrpcServer({

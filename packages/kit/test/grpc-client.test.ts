@@ -1,0 +1,117 @@
+// Outgoing calls: each has a deadline (the caller's, when that is sooner), a peer that is briefly
+// unavailable is retried, and the caller's trace continues in the called service.
+import { createServer } from 'node:net';
+import { createClient, type GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
+import { registry } from '@engram/kit/metrics';
+import { inSpan, startTelemetry } from '@engram/kit/telemetry';
+import { OrganizationsServiceClient } from '@engram/proto/organizations/v1/organizations';
+import { status } from '@grpc/grpc-js';
+import { trace } from '@opentelemetry/api';
+import { afterEach, expect, it } from 'vitest';
+import { alice, answer, type GrpcFixture, SERVICE, startFixture } from './grpc-fixture.ts';
+
+const { tracer } = startTelemetry({ service: 'test' });
+
+const fixtures: GrpcFixture[] = [];
+
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.close()));
+});
+
+async function serve(...args: Parameters<typeof startFixture>): Promise<GrpcFixture> {
+  const fixture = await startFixture(...args);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+const never = () => new Promise<never>(() => {});
+
+/** A port nothing listens on (yet): bound once by the OS, then released. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+it('fails with DEADLINE_EXCEEDED when the peer does not answer within timeoutMs', async () => {
+  const f = await serve(never);
+  const call = unary(f.client, f.client.describe, {}, { token: await f.userToken(), timeoutMs: 200 });
+  await expect(call).rejects.toMatchObject({ name: 'GrpcCallError', code: status.DEADLINE_EXCEEDED });
+});
+
+it("uses the caller's deadline when it is sooner than timeoutMs", async () => {
+  let deadline: Date | undefined;
+  const f = await serve(async (ctx) => {
+    deadline = ctx.deadline;
+    return never();
+  });
+  const parentDeadline = new Date(Date.now() + 300);
+  const call = unary(
+    f.client,
+    f.client.describe,
+    {},
+    { token: await f.userToken(), timeoutMs: 10_000, parentDeadline },
+  );
+  await expect(call).rejects.toMatchObject({ code: status.DEADLINE_EXCEEDED });
+  // The server saw the parent's deadline, not one ten seconds away.
+  expect(deadline!.getTime()).toBeLessThanOrEqual(parentDeadline.getTime() + 50);
+});
+
+it('retries a peer that is unavailable at first and succeeds once it is up', async () => {
+  const port = await freePort();
+  const keys = await generateInternalKeys();
+  const token = await (await createInternalTokenSigner(keys.privateJwk)).sign(alice, SERVICE);
+  const client = createClient(OrganizationsServiceClient, `127.0.0.1:${port}`);
+  let late: Promise<GrpcFixture> | undefined;
+  const timer = setTimeout(() => {
+    late = serve(async () => answer('late'), { port, keys });
+  }, 150);
+  try {
+    const result = await unary(client, client.describe, {}, { token, timeoutMs: 5_000 }).catch((e: GrpcCallError) => e);
+    expect(result).toEqual(answer('late'));
+  } finally {
+    clearTimeout(timer);
+    await late;
+    client.close();
+  }
+});
+
+it('continues the caller’s trace in the called service', async () => {
+  let serverTraceId: string | undefined;
+  const f = await serve(async () => {
+    serverTraceId = trace.getActiveSpan()?.spanContext().traceId;
+    return answer();
+  });
+  const token = await f.userToken();
+  const callerTraceId = await inSpan(tracer, 'caller', async (span) => {
+    await unary(f.client, f.client.describe, {}, { token });
+    return span.spanContext().traceId;
+  });
+  expect(callerTraceId).toMatch(/^[0-9a-f]{32}$/);
+  expect(serverTraceId).toBe(callerTraceId);
+});
+
+it('does not start a call whose signal has already been aborted', async () => {
+  let reached = false;
+  const f = await serve(async () => {
+    reached = true;
+    return answer();
+  });
+  const controller = new AbortController();
+  controller.abort();
+  const call = unary(f.client, f.client.describe, {}, { token: await f.userToken(), signal: controller.signal });
+  await expect(call).rejects.toMatchObject({ code: status.CANCELLED });
+  expect(reached).toBe(false);
+});
+
+it('measures each call under its method name and status code', async () => {
+  const f = await serve(async () => answer());
+  await unary(f.client, f.client.describe, {}, { token: await f.userToken() });
+  const metric = await registry.getSingleMetricAsString('grpc_client_handling_seconds');
+  expect(metric).toContain(
+    'grpc_client_handling_seconds_count{method="engram.organizations.v1.OrganizationsService/Describe",code="OK"}',
+  );
+});
