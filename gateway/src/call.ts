@@ -1,15 +1,8 @@
 // One outgoing call on behalf of the signed-in user: signs the internal token for the called service,
 // passes the request's cancellation on, and maps a failure to the tRPC error once.
-import { type CallSettings, unary } from '@engram/kit/grpc/client';
-import type { CallOptions, Client, ClientUnaryCall, Metadata, ServiceError } from '@grpc/grpc-js';
+import { type CallSettings, type UnaryMethod, unary } from '@engram/kit/grpc/client';
+import type { Client } from '@grpc/grpc-js';
 import { type ProtectedContext, toTrpcError } from './trpc.js';
-
-type UnaryMethod<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: Res) => void,
-) => ClientUnaryCall;
 
 export async function callAsUser<Req, Res>(
   ctx: ProtectedContext,

@@ -26,7 +26,11 @@ const READY_TIMEOUT_MS = 60_000;
 async function waitReady(name: ComponentName, port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null) {
+      throw new Error(
+        `${name} exited with code ${child.exitCode} before it was ready:\n${lastLines.get(child)?.join('\n')}`,
+      );
+    }
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (response.ok) return;
@@ -37,6 +41,10 @@ async function waitReady(name: ComponentName, port: number, child: ChildProcess)
   }
   throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
+
+// The last lines each process wrote, to explain a process that dies during start-up.
+const lastLines = new WeakMap<ChildProcess, string[]>();
+const KEPT_LINES = 20;
 
 // Resolved on 'close', not 'exit': by then every line the process wrote has reached `onLine`.
 const closed = new WeakMap<ChildProcess, Promise<number | null>>();
@@ -73,7 +81,12 @@ export async function startProcesses(settings: StackSettings, onLine: LineHandle
       children.set(name, child);
       closed.set(child, new Promise((resolve) => child.once('close', (code) => resolve(code))));
       for (const stream of [child.stdout, child.stderr]) {
-        createInterface({ input: stream }).on('line', (line) => onLine(name, line));
+        createInterface({ input: stream }).on('line', (line) => {
+          const kept = lastLines.get(child) ?? [];
+          kept.push(line);
+          lastLines.set(child, kept.slice(-KEPT_LINES));
+          onLine(name, line);
+        });
       }
       await waitReady(name, metricsPortOf(name, settings.ports), child);
     }

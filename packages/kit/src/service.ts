@@ -1,35 +1,66 @@
-// The start-up and shutdown sequence every service shares (ARCHITECTURE.md, "Inside a service"):
+// What every service shares (ARCHITECTURE.md, "Inside a service"): its common variables, the runtime
+// made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
 // metrics/health port → gRPC server → health SERVING → shutdown hooks that undo it in reverse.
 import type { ServiceDefinition } from '@grpc/grpc-js';
-import { startGrpcServer } from './grpc/server.js';
+import { z } from 'zod';
+import { commonVars, vars } from './config.js';
+import { type ServerOptions, startGrpcServer } from './grpc/server.js';
 import { startHealthServer } from './health.js';
-import type { Logger } from './logger.js';
+import { createInternalTokenVerifier } from './internal-auth.js';
+import { createLogger, type Logger } from './logger.js';
 import { onShutdown } from './shutdown.js';
-import type { Telemetry } from './telemetry.js';
+import { startTelemetry, type Telemetry } from './telemetry.js';
+
+/** The variables of every gRPC service, with its default ports. */
+export function serviceVars(ports: { grpc: number; metrics: number }) {
+  return {
+    ...commonVars,
+    INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
+    GRPC_PORT: vars.port(ports.grpc),
+    METRICS_PORT: vars.port(ports.metrics),
+  };
+}
+
+export type ServiceConfig = z.infer<z.ZodObject<ReturnType<typeof serviceVars>>>;
+
+export interface ServiceRuntime {
+  name: string;
+  config: ServiceConfig;
+  telemetry: Telemetry;
+  logger: Logger;
+  /** What `implement` needs: the service name, its logger and the internal-token verifier. */
+  serverOptions: ServerOptions;
+}
+
+/** Telemetry first (so logs carry trace ids), then the logger and the internal-token verifier. */
+export function serviceRuntime(name: string, config: ServiceConfig): ServiceRuntime {
+  const telemetry = startTelemetry({ service: name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+  const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, name);
+  return { name, config, telemetry, logger, serverOptions: { service: name, logger, verifier } };
+}
 
 export interface ServiceParts {
-  name: string;
-  logger: Logger;
-  telemetry: Telemetry;
-  grpcPort: number;
-  metricsPort: number;
   services: { name: string; definition: ServiceDefinition; implementation: object }[];
-  /** How long to keep answering after NOT_SERVING so load balancers stop sending calls first. */
-  drainMs?: number;
   /** Closes the service's own resources (HTTP servers, relays, consumers, pools), in order, after gRPC stops. */
   close?: { name: string; run: () => Promise<unknown> | unknown }[];
 }
 
-export async function runService(parts: ServiceParts) {
-  const health = await startHealthServer(parts.metricsPort);
-  const grpc = await startGrpcServer({ port: parts.grpcPort, services: parts.services, logger: parts.logger });
+/** In production, how long to keep answering after NOT_SERVING so load balancers stop sending calls first. */
+export const PRODUCTION_DRAIN_MS = 5_000;
+
+export async function runService(runtime: ServiceRuntime, parts: ServiceParts) {
+  const { config, logger } = runtime;
+  const health = await startHealthServer(config.METRICS_PORT);
+  const grpc = await startGrpcServer({ port: config.GRPC_PORT, services: parts.services, logger });
   health.setReady(true);
-  parts.logger.info({ grpcPort: grpc.port, metricsPort: health.port }, `${parts.name} ready`);
-  onShutdown(parts.logger, [
+  logger.info({ grpcPort: grpc.port, metricsPort: health.port }, `${runtime.name} ready`);
+  const drainMs = config.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0;
+  onShutdown(logger, [
     { name: 'not ready', run: () => health.setReady(false) },
-    { name: 'grpc', run: () => grpc.shutdown(parts.drainMs ?? 0) },
+    { name: 'grpc', run: () => grpc.shutdown(drainMs) },
     ...(parts.close ?? []),
-    { name: 'telemetry', run: () => parts.telemetry.shutdown() },
+    { name: 'telemetry', run: () => runtime.telemetry.shutdown() },
     { name: 'health', run: () => health.close() },
   ]);
   return { grpc, health };

@@ -25,8 +25,14 @@ export function onShutdown(logger: Logger, steps: Step[], timeoutMs = 25_000): v
       }
     }
     logger.info('stopped');
-    process.exit(failed ? 1 : 0);
+    exitAfterFlush(logger, failed ? 1 : 0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Exits once the logger has written what it holds, so the last lines are not lost or reordered. */
+function exitAfterFlush(logger: Logger, code: number): void {
+  setTimeout(() => process.exit(code), 1_000).unref();
+  logger.flush(() => process.exit(code));
 }

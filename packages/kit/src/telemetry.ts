@@ -1,7 +1,15 @@
 // OpenTelemetry tracing for one process: W3C trace context propagation, async context tracking, and
 // span export over OTLP/HTTP only when an endpoint is configured. With no endpoint, spans are still
 // created (so trace ids reach logs, gRPC metadata and event headers) but nothing leaves the process.
-import { context, propagation, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  type Span,
+  type SpanOptions,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -46,8 +54,13 @@ export function startTelemetry({ service, otlpEndpoint }: TelemetryOptions): Tel
 }
 
 /** Runs `work` in a new active span, recording an exception and error status if it throws. */
-export async function inSpan<T>(tracer: Tracer, name: string, work: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, async (span) => {
+export async function inSpan<T>(
+  tracer: Tracer,
+  name: string,
+  work: (span: Span) => Promise<T>,
+  options: SpanOptions = {},
+): Promise<T> {
+  return tracer.startActiveSpan(name, options, async (span) => {
     try {
       return await work(span);
     } catch (error) {

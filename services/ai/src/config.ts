@@ -1,12 +1,9 @@
 // The ai service's configuration: the only place it reads process.env.
-import { commonVars, loadConfig, vars } from '@engram/kit/config';
-import { z } from 'zod';
+import { loadConfig, vars } from '@engram/kit/config';
+import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
-  ...commonVars,
-  INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
-  GRPC_PORT: vars.port(50055),
-  METRICS_PORT: vars.port(9465),
+  ...serviceVars({ grpc: 50055, metrics: 9465 }),
   CARDS_ADDR: vars.address,
   BILLING_ADDR: vars.address,
 };

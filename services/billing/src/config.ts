@@ -1,12 +1,9 @@
 // The billing service's configuration: the only place it reads process.env.
-import { commonVars, loadConfig, vars } from '@engram/kit/config';
-import { z } from 'zod';
+import { loadConfig, vars } from '@engram/kit/config';
+import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
-  ...commonVars,
-  INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
-  GRPC_PORT: vars.port(50054),
-  METRICS_PORT: vars.port(9464),
+  ...serviceVars({ grpc: 50054, metrics: 9464 }),
   HTTP_PORT: vars.port(3004),
 };
 

@@ -1,26 +1,14 @@
 // Boots the billing service: config → telemetry → logger → webhook HTTP + gRPC server → SERVING → shutdown hooks.
-import { createInternalTokenVerifier } from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { runService } from '@engram/kit/service';
-import { startTelemetry } from '@engram/kit/telemetry';
+import { runService, serviceRuntime } from '@engram/kit/service';
 import { readConfig } from './config.js';
 import { billingService } from './server.js';
 import { startWebhookServer } from './webhooks.js';
 
-const SERVICE = 'billing';
 const config = readConfig();
-const telemetry = startTelemetry({ service: SERVICE, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
-const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-const webhooks = await startWebhookServer(config.HTTP_PORT, logger);
-const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, SERVICE);
+const runtime = serviceRuntime('billing', config);
+const webhooks = await startWebhookServer(config.HTTP_PORT, runtime.logger);
 
-await runService({
-  name: SERVICE,
-  logger,
-  telemetry,
-  grpcPort: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
-  services: [billingService({ service: SERVICE, logger, verifier, version: config.SERVICE_VERSION })],
-  drainMs: config.NODE_ENV === 'production' ? 5_000 : 0,
+await runService(runtime, {
+  services: [billingService({ ...runtime.serverOptions, version: config.SERVICE_VERSION })],
   close: [{ name: 'webhooks http', run: () => webhooks.close() }],
 });

@@ -1,16 +1,12 @@
 // The cards service's configuration: the only place it reads process.env.
-import { commonVars, loadConfig, vars } from '@engram/kit/config';
-import { z } from 'zod';
+import { loadConfig, vars } from '@engram/kit/config';
+import { eventVars } from '@engram/kit/events/setup';
+import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
-  ...commonVars,
+  ...serviceVars({ grpc: 50053, metrics: 9463 }),
   DATABASE_URL: vars.url(['postgresql', 'postgres']),
-  NATS_URL: vars.url(['nats']),
-  INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
-  GRPC_PORT: vars.port(50053),
-  METRICS_PORT: vars.port(9463),
-  EVENTS_STREAM: z.string().default('ENGRAM'),
-  EVENTS_SUBJECT_PREFIX: z.string().default(''),
+  ...eventVars,
 };
 
 export type Config = ReturnType<typeof readConfig>;

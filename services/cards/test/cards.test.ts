@@ -1,6 +1,7 @@
 // The cards service: who may call it, whose cards it returns, and how it pages.
-import { GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
+import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsHarness, startCardsHarness } from './harness.js';
@@ -12,20 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => cards?.stop());
 
-async function failure(promise: Promise<unknown>): Promise<GrpcCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GrpcCallError);
-  return error as GrpcCallError;
-}
-
 describe('calls without a valid internal token', () => {
   const request = { pageSize: 10, archived: false, cursor: '' };
 
   it('rejects a call that carries no token', async () => {
-    const error = await failure(unary(cards.client, cards.client.listCards, request));
+    const error = await grpcFailure(unary(cards.client, cards.client.listCards, request));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 
@@ -35,7 +27,7 @@ describe('calls without a valid internal token', () => {
       { userId: 'u1', sessionId: 's1', role: 'user', activeOrganizationId: null },
       'cards',
     );
-    const error = await failure(unary(cards.client, cards.client.listCards, request, { token }));
+    const error = await grpcFailure(unary(cards.client, cards.client.listCards, request, { token }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 
@@ -44,19 +36,19 @@ describe('calls without a valid internal token', () => {
       { userId: 'u1', sessionId: 's1', role: 'user', activeOrganizationId: null },
       'billing',
     );
-    const error = await failure(unary(cards.client, cards.client.listCards, request, { token }));
+    const error = await grpcFailure(unary(cards.client, cards.client.listCards, request, { token }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 
   it('rejects a service token where a user must be named', async () => {
     const token = await cards.signer.signSystem('gateway', 'cards');
-    const error = await failure(unary(cards.client, cards.client.createCard, { front: 'f', back: 'b' }, { token }));
+    const error = await grpcFailure(unary(cards.client, cards.client.createCard, { front: 'f', back: 'b' }, { token }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
     expect(await cards.db.card.count({ where: { front: 'f' } })).toBe(0);
   });
 
   it('rejects a garbled token', async () => {
-    const error = await failure(unary(cards.client, cards.client.listCards, request, { token: 'not-a-jwt' }));
+    const error = await grpcFailure(unary(cards.client, cards.client.listCards, request, { token: 'not-a-jwt' }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 });
@@ -104,7 +96,7 @@ describe('listing', () => {
   });
 
   it('answers a malformed cursor with a clear error', async () => {
-    const error = await failure(cards.list('erin', { cursor: 'not a cursor' }));
+    const error = await grpcFailure(cards.list('erin', { cursor: 'not a cursor' }));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.message).toBe('The cursor is not valid for this list.');
   });
@@ -113,7 +105,9 @@ describe('listing', () => {
 describe('creating', () => {
   it('refuses an empty side with a message and stores nothing', async () => {
     const token = await cards.tokenFor('frank');
-    const error = await failure(unary(cards.client, cards.client.createCard, { front: '   ', back: 'x' }, { token }));
+    const error = await grpcFailure(
+      unary(cards.client, cards.client.createCard, { front: '   ', back: 'x' }, { token }),
+    );
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.message).toBe('Front is required.');
     expect(await cards.db.card.count({ where: { ownerId: 'frank' } })).toBe(0);

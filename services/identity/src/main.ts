@@ -1,8 +1,5 @@
 // Boots the identity service: config → telemetry → logger → database and Redis → auth HTTP + gRPC → SERVING.
-import { createInternalTokenVerifier } from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { runService } from '@engram/kit/service';
-import { startTelemetry } from '@engram/kit/telemetry';
+import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
@@ -10,10 +7,9 @@ import { startAuthHttpServer } from './http/server.js';
 import { createRedis, redisSecondaryStorage } from './secondary-storage.js';
 import { identityService } from './server.js';
 
-const SERVICE = 'identity';
 const config = readConfig();
-const telemetry = startTelemetry({ service: SERVICE, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
-const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+const runtime = serviceRuntime('identity', config);
+const { logger } = runtime;
 
 const db = createDb(config.DATABASE_URL);
 const redis = createRedis(config.REDIS_URL);
@@ -27,16 +23,9 @@ const auth = createAuth(db, {
   logger,
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
-const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, SERVICE);
 
-await runService({
-  name: SERVICE,
-  logger,
-  telemetry,
-  grpcPort: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
-  services: [identityService(auth, { service: SERVICE, logger, verifier })],
-  drainMs: config.NODE_ENV === 'production' ? 5_000 : 0,
+await runService(runtime, {
+  services: [identityService(auth, runtime.serverOptions)],
   close: [
     { name: 'auth http', run: () => http.close() },
     { name: 'database', run: () => db.$disconnect() },

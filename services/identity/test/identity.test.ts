@@ -1,7 +1,8 @@
 // The identity service: signing up over better-auth's HTTP API, and resolving the resulting session
 // over gRPC for the gateway (and for nobody else).
-import { GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
+import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieFrom, type IdentityHarness, startIdentityHarness, uniqueEmail } from './harness.js';
@@ -20,15 +21,6 @@ async function signedUp(label: string) {
   const response = await identity.signUp({ email, password: PASSWORD, name: `${label} Example` });
   expect(response.status).toBe(200);
   return { email, name: `${label} Example`, cookie: cookieFrom(response) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<GrpcCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GrpcCallError);
-  return error as GrpcCallError;
 }
 
 const SIGNED_OUT = { authenticated: false, sessionId: '', user: undefined, activeOrganizationId: '' };
@@ -92,20 +84,20 @@ describe('who may call GetSession', () => {
   const request = { cookie: '', authorization: '' };
 
   it('rejects a call that carries no internal token', async () => {
-    const error = await failure(unary(identity.client, identity.client.getSession, request));
+    const error = await grpcFailure(unary(identity.client, identity.client.getSession, request));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 
   it('rejects a token signed with a key the service does not trust', async () => {
     const stranger = await createInternalTokenSigner((await generateInternalKeys()).privateJwk);
     const token = await stranger.signSystem('gateway', 'identity');
-    const error = await failure(unary(identity.client, identity.client.getSession, request, { token }));
+    const error = await grpcFailure(unary(identity.client, identity.client.getSession, request, { token }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 
   it('rejects a token meant for another service', async () => {
     const token = await identity.signer.signSystem('gateway', 'cards');
-    const error = await failure(unary(identity.client, identity.client.getSession, request, { token }));
+    const error = await grpcFailure(unary(identity.client, identity.client.getSession, request, { token }));
     expect(error.code).toBe(status.UNAUTHENTICATED);
   });
 });

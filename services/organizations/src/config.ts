@@ -1,12 +1,9 @@
 // The organizations service's configuration: the only place it reads process.env.
-import { commonVars, loadConfig, vars } from '@engram/kit/config';
-import { z } from 'zod';
+import { loadConfig, vars } from '@engram/kit/config';
+import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
-  ...commonVars,
-  INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
-  GRPC_PORT: vars.port(50052),
-  METRICS_PORT: vars.port(9462),
+  ...serviceVars({ grpc: 50052, metrics: 9462 }),
   IDENTITY_ADDR: vars.address,
 };
 

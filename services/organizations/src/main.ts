@@ -1,23 +1,11 @@
 // Boots the organizations service: config → telemetry → logger → gRPC server → SERVING → shutdown hooks.
-import { createInternalTokenVerifier } from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { runService } from '@engram/kit/service';
-import { startTelemetry } from '@engram/kit/telemetry';
+import { runService, serviceRuntime } from '@engram/kit/service';
 import { readConfig } from './config.js';
 import { organizationsService } from './server.js';
 
-const SERVICE = 'organizations';
 const config = readConfig();
-const telemetry = startTelemetry({ service: SERVICE, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
-const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, SERVICE);
+const runtime = serviceRuntime('organizations', config);
 
-await runService({
-  name: SERVICE,
-  logger,
-  telemetry,
-  grpcPort: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
-  services: [organizationsService({ service: SERVICE, logger, verifier, version: config.SERVICE_VERSION })],
-  drainMs: config.NODE_ENV === 'production' ? 5_000 : 0,
+await runService(runtime, {
+  services: [organizationsService({ ...runtime.serverOptions, version: config.SERVICE_VERSION })],
 });

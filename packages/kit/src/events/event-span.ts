@@ -2,7 +2,8 @@
 // handler's logs, queries and outgoing calls join the trace of the request that caused the event.
 import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import type { JsMsg } from '@nats-io/jetstream';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import { inSpan } from '../telemetry.js';
 import { contextFromNatsHeaders } from './trace-headers.js';
 
 const tracer = trace.getTracer('@engram/kit/events');
@@ -22,16 +23,6 @@ export function runInEventContext<T>(
     'messaging.message.delivery_count': msg.info.deliveryCount,
   };
   return context.with(contextFromNatsHeaders(msg.headers), () =>
-    tracer.startActiveSpan(`process ${envelope.type}`, { kind: SpanKind.CONSUMER, attributes }, async (span) => {
-      try {
-        return await work();
-      } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
-      }
-    }),
+    inSpan(tracer, `process ${envelope.type}`, work, { kind: SpanKind.CONSUMER, attributes }),
   );
 }

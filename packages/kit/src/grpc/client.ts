@@ -68,7 +68,8 @@ export interface CallSettings {
   signal?: AbortSignal | undefined;
 }
 
-type UnaryMethod<Req, Res> = (
+/** A grpc-js client's unary method, as ts-proto generates it. */
+export type UnaryMethod<Req, Res> = (
   request: Req,
   metadata: Metadata,
   options: Partial<CallOptions>,
