@@ -20,7 +20,13 @@ if (!existsSync(prisma)) {
 
 const result = spawnSync(prisma, ['generate', '--schema', schema], {
   stdio: 'inherit',
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true' },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true',
+    // No update checks or usage reports to Prisma's servers: these machines reach only the registries.
+    CHECKPOINT_DISABLE: '1',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  },
 });
 if (result.error) throw result.error;
 process.exit(result.status ?? 1);

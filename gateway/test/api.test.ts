@@ -1,13 +1,16 @@
-// The gateway as the browser sees it: sessions, validation, ownership, the SPA and one trace across
-// the gateway and the cards service. Everything runs as real processes.
+// The gateway as the browser sees it: sessions, validation, ownership, the SPA, and one trace across the
+// gateway, two services and an event. Everything runs as real processes.
 import { randomBytes } from 'node:crypto';
+import { testContext } from '@engram/testkit/context';
 import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { lastMessage } from '@engram/testkit/streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Debug level: services then log every gRPC call they handle, with its trace id.
+  stack = await startTestStack({ logLevel: 'debug' });
 });
 afterAll(() => stack?.stop());
 
@@ -79,21 +82,32 @@ describe('the tRPC API', () => {
   });
 });
 
-describe('one trace across the gateway and a service', () => {
-  it('logs the incoming trace id in the gateway and in the cards service', async () => {
+describe('one trace across the gateway, two services and an event', () => {
+  it('carries the incoming trace id through identity, cards and the card-created event', async () => {
     const cookie = await signUp('tracer');
     const traceId = randomBytes(16).toString('hex');
     const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
     const created = await trpc('cards.create', { front: 'traced', back: 'card' }, cookie, { traceparent });
     expect(created.status).toBe(200);
+
     const traced = (component: string, msg: string) =>
       stack.logs.some((l) => l.component === component && l.entry?.trace_id === traceId && l.entry?.msg === msg);
+    const allLogged = () =>
+      traced('gateway', 'request') && traced('identity', 'call handled') && traced('cards', 'card created');
     // Log lines arrive through the processes' pipes; give them a moment.
-    for (let i = 0; i < 50 && !(traced('gateway', 'request') && traced('cards', 'card created')); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    for (let i = 0; i < 50 && !allLogged(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(traced('gateway', 'request')).toBe(true);
+    expect(traced('identity', 'call handled')).toBe(true);
     expect(traced('cards', 'card created')).toBe(true);
+
+    const { streamName, subjectPrefix } = stack.settings;
+    const subject = `${subjectPrefix}engram.cards.card.created`;
+    let event = await lastMessage(testContext().natsUrl, streamName, subject);
+    for (let i = 0; i < 50 && !event?.headers.traceparent?.includes(traceId); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      event = await lastMessage(testContext().natsUrl, streamName, subject);
+    }
+    expect(event?.headers.traceparent).toContain(traceId);
   });
 });
 

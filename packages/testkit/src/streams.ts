@@ -1,5 +1,5 @@
-// Removing a test run's JetStream streams (every stream whose name starts with the run's stream name),
-// so runs leave nothing behind on a shared NATS server.
+// JetStream for tests: reading what a stream holds, and removing a run's streams (every stream whose name
+// starts with the run's stream name) so runs leave nothing behind on a shared NATS server.
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 
@@ -15,6 +15,26 @@ export async function deleteStreams(natsUrl: string, namePrefix: string): Promis
       deleted.push(stream.config.name);
     }
     return deleted;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** The newest message stored on `subject` in `stream`, with its headers (e.g. traceparent). */
+export async function lastMessage(
+  natsUrl: string,
+  stream: string,
+  subject: string,
+): Promise<{ data: Uint8Array; headers: Record<string, string> } | undefined> {
+  const { hostname, port } = new URL(natsUrl);
+  const nc = await connect({ servers: `${hostname}:${port || 4222}`, timeout: 5_000 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const message = await jsm.streams.getMessage(stream, { last_by_subj: subject }).catch(() => null);
+    if (!message) return undefined;
+    const headers: Record<string, string> = {};
+    for (const [key, values] of message.header ?? []) headers[key] = values[0] ?? '';
+    return { data: message.data, headers };
   } finally {
     await nc.close();
   }
