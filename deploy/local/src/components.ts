@@ -46,6 +46,8 @@ export interface StackSettings {
   streamName: string;
   subjectPrefix: string;
   logLevel: string;
+  /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
+  extraEnv?: Record<string, string>;
 }
 
 export function serviceDatabaseUrl(databaseUrl: string, service: string): string {
@@ -56,7 +58,7 @@ export function serviceDatabaseUrl(databaseUrl: string, service: string): string
 
 /** The environment of each component, in start order (services before the gateway). */
 export function componentEnvironments(s: StackSettings): [ComponentName, Record<string, string>][] {
-  const common = { NODE_ENV: 'development', LOG_LEVEL: s.logLevel };
+  const common = { NODE_ENV: 'development', LOG_LEVEL: s.logLevel, ...s.extraEnv };
   const keys = { INTERNAL_TOKEN_PUBLIC_KEYS: s.secrets.INTERNAL_TOKEN_PUBLIC_KEYS };
   const events = { NATS_URL: s.natsUrl, EVENTS_STREAM: s.streamName, EVENTS_SUBJECT_PREFIX: s.subjectPrefix };
   const grpc = (name: keyof Ports['grpc']) => ({

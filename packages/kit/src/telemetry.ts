@@ -35,7 +35,7 @@ export function startTelemetry({ service, otlpEndpoint }: TelemetryOptions): Tel
   const spanProcessors: SpanProcessor[] = [];
   if (otlpEndpoint) {
     const url = `${otlpEndpoint.replace(/\/$/, '')}/v1/traces`;
-    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url }) as never));
+    spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) }));
   }
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),

@@ -31,7 +31,9 @@ function parse(line: string): Record<string, unknown> | undefined {
   }
 }
 
-export async function startTestStack(options: { logLevel?: string } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { logLevel?: string; extraEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
   const ctx = testContext();
   const suffix = randomBytes(3).toString('hex');
   const adminUrl = ctx.databaseUrl;
@@ -51,6 +53,7 @@ export async function startTestStack(options: { logLevel?: string } = {}): Promi
       streamName: `${ctx.streamName}_${suffix.toUpperCase()}`,
       subjectPrefix: `${ctx.subjectPrefix}${suffix}.`,
       logLevel: options.logLevel ?? 'info',
+      ...(options.extraEnv && { extraEnv: options.extraEnv }),
     },
     (component, line) => {
       logs.push({ component, line, entry: parse(line) });
