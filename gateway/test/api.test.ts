@@ -111,6 +111,24 @@ describe('one trace across the gateway, two services and an event', () => {
   });
 });
 
+describe('metrics', () => {
+  it('counts requests, gRPC calls and the outbox on the metrics ports', async () => {
+    const cookie = await signUp('metered');
+    expect((await trpc('cards.create', { front: 'metered', back: 'card' }, cookie)).status).toBe(200);
+    const { ports } = stack.settings;
+    const scrape = async (port: number) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+
+    const gateway = await scrape(ports.gatewayMetrics);
+    expect(gateway).toMatch(
+      /http_server_request_duration_seconds_count\{method="POST",route="\/api\/trpc",status="200"\} [1-9]/,
+    );
+    expect(gateway).toMatch(/grpc_client_handling_seconds_count\{method="[^"]*CreateCard",code="OK"\} [1-9]/);
+    const cards = await scrape(ports.metrics.cards);
+    expect(cards).toMatch(/grpc_server_handling_seconds_count\{service="cards",method="createCard",code="OK"\} [1-9]/);
+    expect(cards).toContain('engram_outbox_unpublished_events');
+  });
+});
+
 describe('the web app', () => {
   it('serves index.html for client-side routes and JSON 404 for unknown API paths', async () => {
     const page = await fetch(`${stack.url}/dashboard`, { headers: { accept: 'text/html' } });
