@@ -139,7 +139,13 @@ export async function startGrpcServer(options: {
   services: { name: string; definition: ServiceDefinition; implementation: object }[];
   logger: Logger;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    // Callers hold one connection per Service IP; ending connections after a while makes them reconnect,
+    // so new replicas behind a Kubernetes Service get their share of the calls.
+    'grpc.max_connection_age_ms': 60_000,
+    'grpc.max_connection_age_grace_ms': 10_000,
+  });
   const statuses = Object.fromEntries(options.services.map((s) => [s.name, 'NOT_SERVING' as const]));
   const health = new HealthImplementation({ '': 'NOT_SERVING', ...statuses });
   health.addToServer(server);

@@ -1,0 +1,261 @@
+// What the chart's pods promise: the restricted security profile everywhere, gRPC probes for services and
+// HTTP probes for the gateway on the ARCHITECTURE.md ports, rolling updates that drop no request, and
+// exactly the environment deploy/local/src/components.ts gives each component, secrets by reference only.
+import { describe, expect, it } from 'vitest';
+import { type ComponentName, componentEnvironments, DEFAULT_PORTS } from '../src/components.ts';
+import {
+  chartDir,
+  find,
+  helm,
+  helmTemplate,
+  type KubeObject,
+  ofKind,
+  PROFILES,
+  render,
+  renderProfile,
+} from './helm-support.ts';
+
+const COMPONENTS: ComponentName[] = ['gateway', 'identity', 'organizations', 'cards', 'billing', 'ai'];
+const SERVICES = COMPONENTS.filter((c) => c !== 'gateway') as Exclude<ComponentName, 'gateway'>[];
+const SECRET_VARIABLES = [
+  'BETTER_AUTH_SECRET',
+  'INTERNAL_TOKEN_PRIVATE_KEY',
+  'INTERNAL_TOKEN_PUBLIC_KEYS',
+  'DATABASE_URL',
+];
+
+function podSpecs(objects: KubeObject[]) {
+  return objects
+    .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind))
+    .map((o) => ({ name: `${o.kind}/${o.metadata.name}`, spec: o.spec.template.spec }));
+}
+
+function appContainer(objects: KubeObject[], name: string) {
+  const container = find(objects, 'Deployment', name).spec.template.spec.containers[0];
+  expect(container.name).toBe(name);
+  return container;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rendered EnvVar entries
+const envOf = (container: any): Map<string, any> => new Map(container.env.map((e: any) => [e.name, e]));
+
+describe.each(PROFILES)('the pods of the %s values', (profile) => {
+  const objects = renderProfile(profile);
+
+  it('run as a non-root user with RuntimeDefault seccomp, no privilege escalation, a read-only root and no capabilities', () => {
+    const pods = podSpecs(objects);
+    expect(pods.length).toBeGreaterThanOrEqual(6);
+    for (const { name, spec } of pods) {
+      expect(spec.securityContext, name).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(spec.securityContext.runAsUser, name).toBeGreaterThan(0);
+      for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
+        // The one exception: in the dev values the gateway's root stays writable for skaffold's file sync.
+        const syncTarget = profile === 'dev' && name === 'Deployment/gateway' && container.name === 'gateway';
+        expect(container.securityContext, `${name} ${container.name}`).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: !syncTarget,
+          capabilities: { drop: ['ALL'] },
+        });
+      }
+    }
+  });
+
+  it('give every component its Deployment, Service and ServiceAccount named after it, running as user 10001 with a writable /tmp', () => {
+    for (const name of COMPONENTS) {
+      const deployment = find(objects, 'Deployment', name);
+      const spec = deployment.spec.template.spec;
+      expect(find(objects, 'Service', name).spec.selector).toEqual(deployment.spec.selector.matchLabels);
+      expect(find(objects, 'ServiceAccount', name).automountServiceAccountToken).toBe(false);
+      expect(spec.serviceAccountName).toBe(name);
+      expect(spec.securityContext).toMatchObject({ runAsUser: 10001, fsGroup: 10001 });
+      expect(spec.volumes).toContainEqual(expect.objectContaining({ name: 'tmp', emptyDir: expect.any(Object) }));
+      expect(appContainer(objects, name).volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+      expect(appContainer(objects, name).image).toMatch(new RegExp(`^ghcr\\.io/engram-app/${name}:`));
+    }
+  });
+
+  it('probe services over native gRPC health on their gRPC port', () => {
+    for (const name of SERVICES) {
+      const container = appContainer(objects, name);
+      const grpcPort = DEFAULT_PORTS.grpc[name];
+      expect(container.ports).toContainEqual({ name: 'grpc', containerPort: grpcPort, protocol: 'TCP' });
+      expect(container.ports).toContainEqual({
+        name: 'metrics',
+        containerPort: DEFAULT_PORTS.metrics[name],
+        protocol: 'TCP',
+      });
+      for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+        expect(container[probe], `${name} ${probe}`).toMatchObject({ grpc: { port: grpcPort } });
+        expect(container[probe].httpGet).toBeUndefined();
+      }
+    }
+  });
+
+  it('probe the gateway over HTTP: /readyz for readiness and /healthz for liveness on its metrics port', () => {
+    const gateway = appContainer(objects, 'gateway');
+    expect(gateway.ports).toEqual([
+      { name: 'http', containerPort: DEFAULT_PORTS.gateway, protocol: 'TCP' },
+      { name: 'metrics', containerPort: DEFAULT_PORTS.gatewayMetrics, protocol: 'TCP' },
+    ]);
+    expect(gateway.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(gateway.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(gateway.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+  });
+
+  it('roll out one new pod at a time, never below the wanted count, and terminate after a preStop pause and a full drain', () => {
+    for (const name of COMPONENTS) {
+      const deployment = find(objects, 'Deployment', name);
+      expect(deployment.spec.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: 0, maxSurge: 1 },
+      });
+      const pause = appContainer(objects, name).lifecycle.preStop.sleep.seconds;
+      expect(pause).toBeGreaterThan(0);
+      // preStop + the app's shutdown limit (25 s, which includes its 5 s drain) + 1 s to flush logs.
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(pause + 26);
+    }
+  });
+});
+
+describe('rendering refuses unsafe settings', () => {
+  it('refuses a termination grace period shorter than the preStop pause plus the app shutdown', () => {
+    const result = helmTemplate({ set: ['lifecycle.terminationGracePeriodSeconds=20'] });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/terminationGracePeriodSeconds must exceed/);
+  });
+
+  it('refuses clusters older than Kubernetes 1.30, which lack the native preStop sleep action', () => {
+    const result = helm(['template', 'engram', chartDir, '--kube-version', '1.29.0']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/chart requires kubeVersion: >=1.30.0-0/);
+    expect(helm(['template', 'engram', chartDir, '--kube-version', '1.30.0']).status).toBe(0);
+  });
+
+  it('refuses an extraEnv entry that would shadow a variable the chart sets', () => {
+    const result = helmTemplate({
+      json: { cards: { extraEnv: [{ name: 'NATS_URL', value: 'nats://elsewhere:4222' }] } },
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/cards: extraEnv NATS_URL is already set by the chart/);
+  });
+});
+
+describe('the environment of each component', () => {
+  // The settings under which components.ts and the chart's defaults describe the same system.
+  const local = new Map(
+    componentEnvironments({
+      databaseUrl: 'postgresql://unused@db:5432/engram',
+      redisUrl: 'redis://redis:6379',
+      natsUrl: 'nats://nats:4222',
+      ports: DEFAULT_PORTS,
+      secrets: { BETTER_AUTH_SECRET: 'x', INTERNAL_TOKEN_PRIVATE_KEY: 'x', INTERNAL_TOKEN_PUBLIC_KEYS: 'x' },
+      publicBaseUrl: 'http://localhost:3000',
+      streamName: 'ENGRAM',
+      subjectPrefix: '',
+      logLevel: 'info',
+    }),
+  );
+  const objects = render();
+
+  it.each(COMPONENTS)('%s gets every variable components.ts gives it, with the same plain values', (name) => {
+    const env = envOf(appContainer(objects, name));
+    for (const [variable, localValue] of Object.entries(local.get(name) ?? {})) {
+      const entry = env.get(variable);
+      expect(entry, `${name} ${variable}`).toBeDefined();
+      if (SECRET_VARIABLES.includes(variable)) continue;
+      // Locally peers are on 127.0.0.1; in the cluster each is its Service, named after the component.
+      const peer = /^([A-Z]+)_(ADDR|HTTP_URL)$/.exec(variable)?.[1]?.toLowerCase();
+      const expected = peer
+        ? localValue.replace('127.0.0.1', peer)
+        : variable === 'NODE_ENV'
+          ? 'production'
+          : localValue;
+      expect(entry.value, `${name} ${variable}`).toBe(expected);
+    }
+    expect(env.get('SERVICE_VERSION')?.value).toBe('0.1.0');
+  });
+
+  it.each(COMPONENTS)('%s reads its secrets from Secrets, never from plain values', (name) => {
+    const env = envOf(appContainer(objects, name));
+    const secrets = Object.keys(local.get(name) ?? {}).filter((v) => SECRET_VARIABLES.includes(v));
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const variable of secrets) {
+      expect(env.get(variable)?.value, `${name} ${variable}`).toBeUndefined();
+      expect(env.get(variable)?.valueFrom?.secretKeyRef, `${name} ${variable}`).toMatchObject({ name: 'engram' });
+    }
+  });
+
+  it('gives each database-owning service its own database URL key', () => {
+    const keys = ['identity', 'cards'].map(
+      (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,
+    );
+    expect(keys).toEqual(['DATABASE_URL_IDENTITY', 'DATABASE_URL_CARDS']);
+    expect(envOf(appContainer(objects, 'organizations')).has('DATABASE_URL')).toBe(false);
+  });
+
+  it('takes the log level, OTLP endpoint, image tag with a digest, env overrides and extra env from values', () => {
+    const custom = render({
+      set: [
+        'logLevel=debug',
+        'observability.otlpEndpoint=http://collector:4318',
+        'cards.image.tag=1.2.3@sha256:abc',
+        'cards.env.EVENTS_STREAM=OTHER',
+      ],
+      json: { cards: { extraEnv: [{ name: 'FEATURE_X', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] } },
+    });
+    const cards = appContainer(custom, 'cards');
+    const env = envOf(cards);
+    expect(cards.image).toBe('ghcr.io/engram-app/cards:1.2.3@sha256:abc');
+    expect(env.get('SERVICE_VERSION').value).toBe('1.2.3');
+    expect(env.get('LOG_LEVEL').value).toBe('debug');
+    expect(env.get('OTEL_EXPORTER_OTLP_ENDPOINT').value).toBe('http://collector:4318');
+    expect(env.get('EVENTS_STREAM').value).toBe('OTHER');
+    expect(env.get('FEATURE_X').valueFrom.secretKeyRef).toEqual({ name: 's', key: 'k' });
+    expect(envOf(appContainer(objects, 'cards')).has('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe(false);
+  });
+
+  it('references outside SaaS credentials only when their Secret is named', () => {
+    expect(envOf(appContainer(objects, 'billing')).has('STRIPE_SECRET_KEY')).toBe(false);
+    const billing = envOf(appContainer(render({ set: ['billing.stripe.existingSecret=stripe'] }), 'billing'));
+    expect(billing.get('STRIPE_SECRET_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'stripe',
+      key: 'STRIPE_SECRET_KEY',
+    });
+  });
+});
+
+describe('Secrets', () => {
+  it.each(['default', 'production'] as const)('the %s values render no Secret at all', (profile) => {
+    expect(ofKind(renderProfile(profile), 'Secret')).toEqual([]);
+  });
+
+  it('the dev values render one dev-only Secret holding every key the pods reference', () => {
+    const objects = renderProfile('dev');
+    const [secret, ...others] = ofKind(objects, 'Secret');
+    expect(others).toEqual([]);
+    expect(secret?.metadata.annotations?.['engram.dev/warning']).toMatch(/dev-only/);
+    const referenced = podSpecs(objects).flatMap(({ spec }) =>
+      [...(spec.initContainers ?? []), ...spec.containers].flatMap((c) =>
+        // biome-ignore lint/suspicious/noExplicitAny: rendered EnvVar entries
+        (c.env ?? []).flatMap((e: any) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef] : [])),
+      ),
+    );
+    expect(referenced.length).toBeGreaterThan(6);
+    for (const ref of referenced) {
+      expect(ref.name).toBe(secret?.metadata.name);
+      expect(Object.keys(secret?.stringData ?? {})).toContain(ref.key);
+    }
+    expect(secret?.stringData.DATABASE_URL_CARDS).toMatch(
+      /^postgresql:\/\/engram:.+@dev-postgresql:5432\/engram\?schema=cards$/,
+    );
+  });
+
+  it('refuses the published dev Secret without the throwaway in-cluster database', () => {
+    const result = helmTemplate({ set: ['devSecrets.enabled=true', 'devSecrets.postgresPassword=x'] });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/devSecrets .* only with devDependencies.enabled/);
+  });
+});

@@ -1,0 +1,257 @@
+// The container image's production steps, performed without Docker (no engine runs here): the build
+// stage's `pnpm deploy` of a service and of the gateway into temporary folders, then each folder started
+// as the runtime stage starts it (its CMD, NODE_ENV=production, what the chart gives it) until it reports
+// ready, and stopped with SIGTERM. The commands come from deploy/docker/Dockerfile itself. The build is
+// `npm test`'s first step (`pnpm run build:all`), so dist/ folders already exist here.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// testkit depends on this package; importing its sources by path keeps the workspace free of cycles.
+import { testContext } from '../../../packages/testkit/src/context.ts';
+import { createDatabase, dropDatabase } from '../../../packages/testkit/src/databases.ts';
+import {
+  type ComponentName,
+  componentEnvironments,
+  DEFAULT_PORTS,
+  MIGRATED_SERVICES,
+  metricsPortOf,
+  repoRoot,
+  type StackSettings,
+} from '../src/components.ts';
+import { freePorts } from '../src/ports.ts';
+import { createSecrets } from '../src/secrets.ts';
+import * as image from './support/deployed-image.ts';
+
+// Services before the gateway, as the stack starts them. identity carries the most optional peers
+// (better-auth's) that `--no-optional` leaves out, so it is deployed and started too.
+const DEPLOYED: ComponentName[] = ['identity', 'cards', 'gateway'];
+const MIGRATED = DEPLOYED.filter((name) => (MIGRATED_SERVICES as readonly string[]).includes(name));
+const STEP_MS = 120_000; // bounds every command and wait; pnpm deploy from the local store takes seconds
+const recipe = image.readImageRecipe();
+
+// Tools that must never reach an image; each is a devDependency somewhere in the workspace.
+const DEV_ONLY = ['vitest', 'typescript', 'prisma', '@prisma/schema-engine-wasm', 'esbuild', 'vite', 'ts-proto'];
+const DEV_ONLY_OURS = ['@engram/testkit', '@engram/local', '@biomejs/biome', '@bufbuild/buf', 'playwright-core'];
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(command, args, { ...options, timeout: STEP_MS, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) || 1 : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  lines: string[];
+  closed: Promise<number | null>;
+}
+
+function start(folder: string, env: Record<string, string>): Started {
+  const [node, ...args] = recipe.command;
+  if (node !== 'node') throw new Error(`the image's CMD starts ${node}, not node`);
+  const child = spawn(process.execPath, args, { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (l) => lines.push(l));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { child, lines, closed };
+}
+
+async function readyz(port: number, started: Started): Promise<number> {
+  const deadline = Date.now() + STEP_MS;
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.lines.slice(-20).join('\n')}`);
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not ready within ${STEP_MS / 1000} s:\n${started.lines.slice(-20).join('\n')}`);
+}
+
+async function terminate({ child, closed }: Started): Promise<number | null> {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await closed;
+  clearTimeout(timer);
+  return code;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'engram-image-'));
+const folderOf = (name: ComponentName) => join(work, name);
+/** A path in the image as it is here: the deployed folder stands for /app. */
+const inFolder = (name: ComponentName, path: string) => path.replace(/^\/app(?=\/|$)/, folderOf(name));
+const imageOf = (name: string) => {
+  const found = recipe.components.get(name);
+  if (!found) throw new Error(`deploy/docker/Dockerfile has no runtime-${name} stage`);
+  return found;
+};
+const ctx = testContext();
+const suffix = randomBytes(3).toString('hex');
+const databaseName = `${new URL(ctx.databaseUrl).pathname.slice(1)}_image_${suffix}`;
+let settings: StackSettings;
+let environments: Map<ComponentName, Record<string, string>>;
+const running = new Map<ComponentName, Started>();
+const fingerprints = new Map<ComponentName, string[]>();
+
+beforeAll(async () => {
+  const built = [
+    'packages/kit/dist',
+    'proto/dist',
+    'web/dist/index.html',
+    ...DEPLOYED.map((n) => `${n === 'gateway' ? n : `services/${n}`}/dist/main.js`),
+  ];
+  const missing = built.filter((path) => !existsSync(join(repoRoot, path)));
+  if (missing.length > 0) throw new Error(`not built (${missing.join(', ')}): run \`pnpm run build:all\` first`);
+  // The build stage: one deploy per component, side by side.
+  const deploys = await Promise.all(
+    DEPLOYED.map((name) =>
+      run(
+        process.execPath,
+        [image.pnpmEntry(), 'deploy', '--filter', `@engram/${name}`, ...recipe.deployFlags, folderOf(name)],
+        { cwd: repoRoot },
+      ),
+    ),
+  );
+  deploys.forEach(({ code, output }, i) => {
+    if (code !== 0) throw new Error(`pnpm deploy of ${DEPLOYED[i]} failed (${code}):\n${output}`);
+  });
+  // The gateway's stage adds the web build (its COPY from the build stage's web/dist).
+  const webCopies = imageOf('gateway').copies.filter(([source]) => source.endsWith('/web/dist'));
+  for (const [, destination] of webCopies) {
+    cpSync(join(repoRoot, 'web/dist'), inFolder('gateway', destination), { recursive: true });
+  }
+
+  const databaseUrl = await createDatabase(ctx.databaseUrl, databaseName);
+  const ports = await freePorts();
+  settings = {
+    databaseUrl,
+    redisUrl: ctx.redisUrl,
+    natsUrl: ctx.natsUrl,
+    ports,
+    secrets: await createSecrets(),
+    publicBaseUrl: `http://localhost:${ports.gateway}`,
+    streamName: `${ctx.streamName}_IMAGE_${suffix.toUpperCase()}`,
+    subjectPrefix: `${ctx.subjectPrefix}image${suffix}.`,
+    logLevel: 'info',
+  };
+  mkdirSync(join(work, 'tmp'));
+  environments = new Map(
+    componentEnvironments(settings).map(([name, env]) => [
+      name,
+      {
+        PATH: process.env.PATH ?? '',
+        TMPDIR: join(work, 'tmp'), // the chart's emptyDir at /tmp, the only writable place
+        // The image's ENV first: a pod's variables override it.
+        ...Object.fromEntries(Object.entries(imageOf(name).env).map(([key, value]) => [key, inFolder(name, value)])),
+        ...env,
+        NODE_ENV: 'production',
+        SERVICE_VERSION: 'image-test',
+      },
+    ]),
+  );
+}, 4 * STEP_MS);
+
+afterAll(async () => {
+  await Promise.all([...running.values()].map(terminate));
+  await dropDatabase(ctx.databaseUrl, databaseName);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the Dockerfile', () => {
+  it.each(Object.keys(DEFAULT_PORTS.grpc).concat('gateway') as ComponentName[])(
+    'runs %s with NODE_ENV=production as a numeric non-root user, exposing its ports from ARCHITECTURE.md',
+    (name) => {
+      const { env, user, exposed } = imageOf(name);
+      expect(env.NODE_ENV).toBe('production');
+      expect(user).toMatch(/^[1-9]\d*(:\d+)?$/);
+      expect(exposed.sort()).toEqual(image.portsOf(name, DEFAULT_PORTS).sort());
+    },
+  );
+});
+
+describe.each(DEPLOYED)('pnpm deploy of %s', (name) => {
+  it('holds its build, its migrations and its production dependencies, nothing else', () => {
+    const expected = ['dist', 'node_modules', 'package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml'];
+    if (MIGRATED.includes(name)) expected.push('prisma');
+    if (name === 'gateway') expected.push('web');
+    expect(readdirSync(folderOf(name)).sort()).toEqual(expected.sort());
+    const own = image.ownFiles(folderOf(name));
+    expect(own.filter((f) => /\.[cm]?ts$|(^|\/)(src|test|tsconfig\.json)(\/|$)/.test(f))).toEqual([]);
+    expect(own).toContain('node_modules/@engram/kit/dist/migrate-cli.js');
+  });
+
+  it('installs exactly what production needs: no devDependency, no optional extra', () => {
+    const installed = image.installedPackages(folderOf(name));
+    expect(installed.filter((p) => [...DEV_ONLY, ...DEV_ONLY_OURS].includes(p))).toEqual([]);
+    const needed = image.productionClosure(folderOf(name));
+    expect(installed.filter((p) => !needed.has(p))).toEqual([]);
+  });
+});
+
+describe.each(MIGRATED)('the deployed %s service', (name) => {
+  it("migrates its schema with the image's migration command, as the chart's Job runs it", async () => {
+    const [node, ...args] = recipe.migrateCommand;
+    expect(node).toBe('node');
+    const env = environments.get(name) as Record<string, string>;
+    const { code, output } = await run(process.execPath, args, { cwd: folderOf(name), env });
+    expect(code, output).toBe(0);
+    const client = new pg.Client({ connectionString: settings.databaseUrl });
+    await client.connect();
+    const applied = await client
+      .query<{ migration_name: string }>(
+        `select migration_name from "${name}"._prisma_migrations where finished_at is not null`,
+      )
+      .finally(() => client.end());
+    const folders = readdirSync(join(folderOf(name), 'prisma/migrations'), { withFileTypes: true });
+    const migrations = folders.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(applied.rows.map((row) => row.migration_name).sort()).toEqual(migrations.sort());
+  });
+});
+
+describe.each(DEPLOYED)('the deployed %s, started as its image starts it', (name) => {
+  it(
+    'reports ready on its metrics port with production settings',
+    async () => {
+      fingerprints.set(name, image.fingerprint(folderOf(name)));
+      const started = start(folderOf(name), environments.get(name) as Record<string, string>);
+      running.set(name, started);
+      expect(await readyz(metricsPortOf(name, settings.ports), started)).toBe(200);
+    },
+    STEP_MS + 5_000,
+  );
+
+  if (name === 'gateway') {
+    it('serves the web app from WEB_DIST_DIR', async () => {
+      const response = await fetch(`http://127.0.0.1:${settings.ports.gateway}/`, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(readFileSync(join(repoRoot, 'web/dist/index.html'), 'utf8'));
+    });
+  }
+});
+
+describe('every deployed component, sent SIGTERM', () => {
+  const exits = new Map<ComponentName, number | null>();
+  // All at once: each keeps serving through a production drain of a few seconds before it exits.
+  beforeAll(async () => {
+    await Promise.all(
+      [...running].map(async ([name, started]) => {
+        exits.set(name, await terminate(started));
+        running.delete(name);
+      }),
+    );
+  }, 45_000);
+
+  it.each(DEPLOYED)('%s exits with code 0, having written nothing under its folder', (name) => {
+    expect(exits.get(name), `${name} was running`).toBe(0);
+    expect(image.fingerprint(folderOf(name))).toEqual(fingerprints.get(name));
+  });
+});
