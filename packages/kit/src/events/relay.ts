@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import { outboxLag, outboxOldestAge } from '../metrics.js';
 import { readOutboxLag } from './outbox-lag.js';
 import { listenForOutbox } from './outbox-listener.js';
+import { prunePublishedEvents } from './outbox-prune.js';
 import { type PublishPass, publishPendingEvents } from './outbox-publisher.js';
 import { createWakeSignal } from './wake-signal.js';
 
@@ -27,6 +28,8 @@ export interface OutboxRelayOptions {
   publishTimeoutMs?: number;
   /** The longest pause between retries while publishing fails. */
   maxBackoffMs?: number;
+  /** How long published events stay in the outbox (default OUTBOX_RETENTION_MS, 7 days). */
+  retentionMs?: number;
 }
 
 export interface OutboxRelay {
@@ -35,6 +38,7 @@ export interface OutboxRelay {
 }
 
 const LAG_REFRESH_MS = 5_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 function backoffMs(failures: number, maxBackoffMs: number): number {
   return Math.min(maxBackoffMs, 100 * 2 ** Math.min(failures, 16));
@@ -54,6 +58,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const listener = listenForOutbox(pool, logger, () => signal.wake());
   let stopped = false;
   let lagReadAt = 0;
+  let prunedAt = 0;
+
+  async function pruneNowAndThen() {
+    if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = Date.now();
+    const deleted = await prunePublishedEvents(pool, options.retentionMs);
+    if (deleted > 0) logger.info({ deleted }, 'pruned published outbox events');
+  }
 
   async function refreshLagMetrics() {
     if (Date.now() - lagReadAt < LAG_REFRESH_MS) return;
@@ -73,6 +85,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         pass = { claimed: 0, published: 0, failure: error };
       }
       await refreshLagMetrics().catch((error) => logger.debug({ err: error }, 'could not read the outbox lag'));
+      await pruneNowAndThen().catch((error) => logger.warn({ err: error }, 'could not prune the outbox'));
       if (pass.failure !== undefined) {
         failures += 1;
         const delay = backoffMs(failures, maxBackoffMs);
