@@ -4,7 +4,6 @@
 // ready, and stopped with SIGTERM. The commands come from deploy/docker/Dockerfile itself. The build is
 // `npm test`'s first step (`pnpm run build:all`), so dist/ folders already exist here.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +11,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // testkit depends on this package; importing its sources by path keeps the workspace free of cycles.
-import { testContext } from '../../../packages/testkit/src/context.ts';
-import { createDatabase, dropDatabase } from '../../../packages/testkit/src/databases.ts';
+import { freshStackSettings } from '../../../packages/testkit/src/stack.ts';
 import {
   type ComponentName,
   componentEnvironments,
@@ -23,8 +21,6 @@ import {
   repoRoot,
   type StackSettings,
 } from '../src/components.ts';
-import { freePorts } from '../src/ports.ts';
-import { createSecrets } from '../src/secrets.ts';
 import * as image from './support/deployed-image.ts';
 
 // Services before the gateway, as the stack starts them. identity carries the most optional peers
@@ -94,10 +90,8 @@ const imageOf = (name: string) => {
   if (!found) throw new Error(`deploy/docker/Dockerfile has no runtime-${name} stage`);
   return found;
 };
-const ctx = testContext();
-const suffix = randomBytes(3).toString('hex');
-const databaseName = `${new URL(ctx.databaseUrl).pathname.slice(1)}_image_${suffix}`;
 let settings: StackSettings;
+let dropDatabase: (() => Promise<void>) | undefined;
 let environments: Map<ComponentName, Record<string, string>>;
 const running = new Map<ComponentName, Started>();
 const fingerprints = new Map<ComponentName, string[]>();
@@ -130,19 +124,9 @@ beforeAll(async () => {
     cpSync(join(repoRoot, 'web/dist'), inFolder('gateway', destination), { recursive: true });
   }
 
-  const databaseUrl = await createDatabase(ctx.databaseUrl, databaseName);
-  const ports = await freePorts();
-  settings = {
-    databaseUrl,
-    redisUrl: ctx.redisUrl,
-    natsUrl: ctx.natsUrl,
-    ports,
-    secrets: await createSecrets(),
-    publicBaseUrl: `http://localhost:${ports.gateway}`,
-    streamName: `${ctx.streamName}_IMAGE_${suffix.toUpperCase()}`,
-    subjectPrefix: `${ctx.subjectPrefix}image${suffix}.`,
-    logLevel: 'info',
-  };
+  const fresh = await freshStackSettings({ label: 'image' });
+  settings = fresh.settings;
+  dropDatabase = fresh.dropDatabase;
   mkdirSync(join(work, 'tmp'));
   environments = new Map(
     componentEnvironments(settings).map(([name, env]) => [
@@ -162,7 +146,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([...running.values()].map(terminate));
-  await dropDatabase(ctx.databaseUrl, databaseName);
+  await dropDatabase?.();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,38 +1,21 @@
-// Creating and dropping whole PostgreSQL databases for test runs and the local stack.
+// Creating and dropping whole PostgreSQL databases for test runs; creating one and naming a service's
+// schema are the local stack's own functions, under the names tests use.
+import { serviceDatabaseUrl } from '@engram/local/components';
+import { ensureDatabase } from '@engram/local/postgres';
 import pg from 'pg';
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
+/** Creates `name` (if missing) and returns its URL. */
+export const createDatabase = ensureDatabase;
 
-async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+/** A URL for one service's schema inside a database, the form every service's DATABASE_URL takes. */
+export const schemaUrl = serviceDatabaseUrl;
+
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    return await work(client);
+    await client.query(`drop database if exists "${name.replaceAll('"', '""')}" with (force)`);
   } finally {
     await client.end();
   }
-}
-
-/** Creates `name` (if missing) and returns its URL. */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  await admin(adminUrl, async (client) => {
-    const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (exists.rowCount === 0) await client.query(`create database "${name}"`);
-  });
-  return withDatabase(adminUrl, name);
-}
-
-export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await admin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
-}
-
-/** A URL for one service's schema inside a database, the form every service's DATABASE_URL takes. */
-export function schemaUrl(databaseUrl: string, schema: string): string {
-  const parsed = new URL(databaseUrl);
-  parsed.searchParams.set('schema', schema);
-  return parsed.toString();
 }

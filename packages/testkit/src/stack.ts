@@ -1,7 +1,7 @@
 // The whole Engram stack for an end-to-end test: a fresh database and event namespace, every service
 // and the gateway as real processes on free ports, and their log lines kept for assertions.
 import { randomBytes } from 'node:crypto';
-import type { ComponentName } from '@engram/local/components';
+import type { ComponentName, StackSettings } from '@engram/local/components';
 import { migrateAll } from '@engram/local/migrations';
 import { freePorts } from '@engram/local/ports';
 import { type RunningStack, startProcesses } from '@engram/local/processes';
@@ -31,19 +31,27 @@ function parse(line: string): Record<string, unknown> | undefined {
   }
 }
 
-export async function startTestStack(
-  options: { logLevel?: string; extraEnv?: Record<string, string> } = {},
-): Promise<TestStack> {
+export interface FreshStackSettings {
+  settings: StackSettings;
+  /** Drops the database the settings name. */
+  dropDatabase(): Promise<void>;
+}
+
+/**
+ * What one test stack runs against: a fresh (unmigrated) database, free ports, new secrets, and a stream
+ * and subject prefix of its own within the run's. `label` tells apart the databases of different users.
+ */
+export async function freshStackSettings(
+  options: { label?: string; logLevel?: string; extraEnv?: Record<string, string> } = {},
+): Promise<FreshStackSettings> {
   const ctx = testContext();
-  const suffix = randomBytes(3).toString('hex');
+  const suffix = `${options.label ?? ''}${randomBytes(3).toString('hex')}`;
   const adminUrl = ctx.databaseUrl;
   const databaseName = `${new URL(adminUrl).pathname.slice(1)}_${suffix}`;
   const databaseUrl = await createDatabase(adminUrl, databaseName);
-  await migrateAll(databaseUrl);
   const ports = await freePorts();
-  const logs: LogLine[] = [];
-  const running = await startProcesses(
-    {
+  return {
+    settings: {
       databaseUrl,
       redisUrl: ctx.redisUrl,
       natsUrl: ctx.natsUrl,
@@ -55,18 +63,28 @@ export async function startTestStack(
       logLevel: options.logLevel ?? 'info',
       ...(options.extraEnv && { extraEnv: options.extraEnv }),
     },
-    (component, line) => {
-      logs.push({ component, line, entry: parse(line) });
-      if (process.env.ENGRAM_TEST_LOGS) console.log(`[${component}] ${line}`);
-    },
-  );
+    dropDatabase: () => dropDatabase(adminUrl, databaseName),
+  };
+}
+
+export async function startTestStack(
+  options: { logLevel?: string; extraEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
+  const fresh = await freshStackSettings(options);
+  const { databaseUrl } = fresh.settings;
+  await migrateAll(databaseUrl);
+  const logs: LogLine[] = [];
+  const running = await startProcesses(fresh.settings, (component, line) => {
+    logs.push({ component, line, entry: parse(line) });
+    if (process.env.ENGRAM_TEST_LOGS) console.log(`[${component}] ${line}`);
+  });
   return {
     ...running,
     databaseUrl,
     logs,
     async stop() {
       await running.stop();
-      await dropDatabase(adminUrl, databaseName);
+      await fresh.dropDatabase();
     },
   };
 }
