@@ -7,6 +7,8 @@ const gatewayUrl = process.env.ENGRAM_GATEWAY_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // Workspace packages (@engram/contracts) are compiled from their TypeScript sources, like in tests.
+  resolve: { conditions: ['@engram/source', 'module', 'browser', 'development|production'] },
   server: {
     port: 5173,
     proxy: { '/api': { target: gatewayUrl, changeOrigin: false } },

@@ -1,6 +1,7 @@
 // better-auth, configured for Engram: email and password on Prisma, sessions stored in the database,
 // served behind the gateway at PUBLIC_BASE_URL/api/auth.
 
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
 import type { Logger } from '@engram/kit/logger';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
@@ -9,7 +10,6 @@ import type { Db } from './db.js';
 import type { SecondaryStorage } from './secondary-storage.js';
 
 export const AUTH_BASE_PATH = '/api/auth';
-export const PASSWORD_MIN_LENGTH = 8;
 
 export interface AuthSettings {
   secret: string;
@@ -31,8 +31,12 @@ export function createAuth(db: Db, settings: AuthSettings) {
     secret: settings.secret,
     trustedOrigins: [settings.publicBaseUrl, ...(settings.extraTrustedOrigins ?? [])],
     database: prismaAdapter(db, { provider: 'postgresql' }),
-    emailAndPassword: { enabled: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: 128 },
-    session: { freshAge: 86_400, storeSessionInDatabase: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+    },
+    session: { freshAge: SESSION_FRESH_AGE_SECONDS, storeSessionInDatabase: true },
     ...(settings.secondaryStorage && {
       secondaryStorage: settings.secondaryStorage,
       rateLimit: { storage: 'secondary-storage' as const },

@@ -1,7 +1,8 @@
 // Client-side checks for the auth and card forms, with the messages of spec §5. Each returns an error or undefined.
-export const NAME_MAX_LENGTH = 32;
-export const PASSWORD_MIN_LENGTH = 8;
-export const CARD_SIDE_MAX_LENGTH = 2000;
+import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@engram/contracts/auth';
+import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+
+export { CARD_SIDE_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 // Text, at-sign, text, dot, text, and no whitespace anywhere.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,21 +1,17 @@
 // cards.list: one page of the user's cards, newest first.
-import { z } from 'zod';
+import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
 import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
-export const listCardsInput = z.object({
-  pageSize: z.number().int().min(1).max(100).default(10),
-  archived: z.boolean().default(false),
-  cursor: z.string().max(512).nullish(),
-});
+export { listCardsInput };
 
 export async function listCards({
   ctx,
   input,
 }: {
   ctx: ProtectedContext;
-  input: z.infer<typeof listCardsInput>;
+  input: ListCardsInput;
 }): Promise<{ items: Card[]; nextCursor: string | null }> {
   const { cards } = ctx.services;
   const page = await callAsUser(

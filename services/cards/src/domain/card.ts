@@ -1,26 +1,26 @@
-// What makes a card valid, independent of storage.
+// What makes a card request valid, independent of storage. The limits are the shared contracts'; the
+// service checks them itself because it never trusts its callers.
+import {
+  CARD_SIDE_MAX_LENGTH,
+  createCardInput,
+  cursor,
+  DASHBOARD_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+} from '@engram/contracts/cards';
 import { z } from 'zod';
 
-export const CARD_SIDE_MAX = 2000;
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+export { CARD_SIDE_MAX_LENGTH };
 
-const side = (name: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${name} is required.`)
-    .max(CARD_SIDE_MAX, `${name} must be at most ${CARD_SIDE_MAX} characters.`);
-
-export const newCardSchema = z.object({ front: side('Front'), back: side('Back') });
+export const newCardSchema = createCardInput;
 
 export const listCardsSchema = z.object({
+  // Protobuf has no "unset": 0 means the default page size.
   pageSize: z
     .number()
     .int()
     .min(0)
     .max(MAX_PAGE_SIZE, `Page size must be at most ${MAX_PAGE_SIZE}.`)
-    .transform((n) => n || DEFAULT_PAGE_SIZE),
+    .transform((n) => n || DASHBOARD_PAGE_SIZE),
   archived: z.boolean(),
-  cursor: z.string().max(512),
+  cursor,
 });

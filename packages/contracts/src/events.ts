@@ -1,0 +1,31 @@
+// The event catalogue: the one place an event subject is spelled, each paired with the protobuf message
+// its payload is. Producers write `enqueueEvent(tx, CardCreated, payload)` and consumers
+// `on(CardCreated, handler)` (@engram/kit/events), so a subject and its payload type can never drift apart.
+import { CardCreated as CardCreatedMessage } from '@engram/proto/events/v1/cards';
+
+/** What ts-proto generates for a message: enough to encode a payload and decode it again. */
+export interface MessageCodec<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): T;
+  fromPartial?(object: never): T;
+}
+
+/** One entry of the catalogue: the subject `engram.<service>.<aggregate>.<event>` and its payload message. */
+export interface EventDefinition<T> {
+  readonly subject: string;
+  readonly message: MessageCodec<T>;
+}
+
+/** The payload type of a catalogue entry. */
+export type PayloadOf<E> = E extends EventDefinition<infer T> ? T : never;
+
+function defineEvent<T>(subject: string, message: MessageCodec<T>): EventDefinition<T> {
+  if (!/^engram\.[a-z]+\.[a-z-]+\.[a-z-]+$/.test(subject)) throw new Error(`not an event subject: ${subject}`);
+  return { subject, message };
+}
+
+/** A card was created (cards service), committed with the card. */
+export const CardCreated = defineEvent('engram.cards.card.created', CardCreatedMessage);
+
+/** Every event, for tooling and tests that must see the whole catalogue. */
+export const EVENT_CATALOGUE: readonly EventDefinition<unknown>[] = [CardCreated as EventDefinition<unknown>];
