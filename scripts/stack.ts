@@ -1,14 +1,13 @@
 // `npm start`: builds Engram, migrates its database, runs every service and the gateway, prints the
 // URL, and stops every process on Ctrl-C. Run with --help for the options.
-import { spawn, spawnSync } from 'node:child_process';
-import { Socket } from 'node:net';
+//
+// Nothing of the workspace is imported before the build: @engram/local loads @engram/kit's dist/, which
+// a fresh clone does not have yet. So this file parses the options, builds, and only then loads the
+// runner (stack-run.ts).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORTS, repoRoot } from '@engram/local/components';
-import { migrateAll } from '@engram/local/migrations';
-import { ensureDatabase, resolvePostgres } from '@engram/local/postgres';
-import { startProcesses } from '@engram/local/processes';
-import { loadOrCreateSecrets } from '@engram/local/secrets';
 
 const help = `npm start [-- options]
 
@@ -24,12 +23,16 @@ Engram keeps its data in the database "engram" (one schema per service). Develop
 generated once into .data/dev-secrets.json.
 
 Options:
+  --smoke           start everything, wait until the web app answers and every service is ready, print
+                    the time it took, stop everything and exit (0 when all was well, 1 with the reason)
   --dev             also run the web app's Vite dev server with hot reload on http://localhost:5173
                     (it proxies /api to the gateway); services still run from their builds
   --no-build        skip the build (use the dist/ folders as they are)
   --log-level LVL   log level of every process (default info)
   --json            print the processes' JSON log lines as they are
   -h, --help        show this text`;
+
+const root = join(import.meta.dirname, '..');
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'boolean', default: false },
     dev: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -46,104 +50,26 @@ if (args.help) {
   process.exit(0);
 }
 
-const say = (line: string) => console.log(`[engram] ${line}`);
-const VITE_URL = 'http://localhost:5173';
-
-function reachable(url: string, defaultPort: number): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(1_000, () => resolve(false));
-    socket.once('error', () => resolve(false));
-    socket.connect(Number(port) || defaultPort, hostname, () => {
-      socket.destroy();
-      resolve(true);
-    });
-  });
-}
-
-function formatLine(component: string, line: string): string {
-  if (args.json) return `[${component}] ${line}`;
-  try {
-    const entry = JSON.parse(line) as { level?: string; msg?: string; time?: string; err?: { message?: string } };
-    const time = entry.time?.slice(11, 19) ?? '';
-    const detail = entry.err?.message ? ` (${entry.err.message})` : '';
-    return `${time} ${(entry.level ?? '').padEnd(5)} [${component}] ${entry.msg ?? line}${detail}`;
-  } catch {
-    return `[${component}] ${line}`;
-  }
-}
+const startedAt = performance.now();
 
 if (args.build && !args['no-build']) {
-  say('building…');
+  console.log('[engram] building…');
+  // npm_execpath is pnpm's entry when run through `pnpm run stack` (which `npm start` does).
   const pnpm = process.env.npm_execpath;
-  const result =
-    pnpm?.endsWith('.js') || pnpm?.endsWith('.cjs') || pnpm?.endsWith('.mjs')
-      ? spawnSync(process.execPath, [pnpm, 'run', 'build:all'], { cwd: repoRoot, stdio: 'inherit' })
-      : spawnSync(pnpm ?? 'pnpm', ['run', 'build:all'], { cwd: repoRoot, stdio: 'inherit' });
+  const result = /\.[cm]?js$/.test(pnpm ?? '')
+    ? spawnSync(process.execPath, [pnpm as string, 'run', 'build:all'], { cwd: root, stdio: 'inherit' })
+    : spawnSync(pnpm ?? 'pnpm', ['run', 'build:all'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const natsUrl = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-if (!(await reachable(natsUrl, 4222))) {
-  console.error(
-    `[engram] NATS is not reachable at ${natsUrl}: start nats-server with JetStream (-js) or set NATS_URL.`,
-  );
+} else if (!existsSync(join(root, 'packages/kit/dist'))) {
+  console.error('[engram] nothing is built yet: run `npm start` without --no-build once.');
   process.exit(1);
 }
 
-const dataDir = join(repoRoot, '.data');
-const postgres = await resolvePostgres(process.env.DATABASE_URL, dataDir);
-say(`PostgreSQL: ${postgres.source}`);
-const databaseUrl = await ensureDatabase(postgres.adminUrl, 'engram');
-await migrateAll(databaseUrl, (line) => say(`migrations: ${line}`)).catch(async (error: unknown) => {
-  console.error(`[engram] migrations failed: ${(error as Error).message}`);
-  await postgres.stop();
-  process.exit(1);
+const { runStack } = await import('./stack-run.ts');
+await runStack({
+  dev: args.dev,
+  smoke: args.smoke,
+  json: args.json,
+  logLevel: args['log-level'] ?? 'info',
+  startedAt,
 });
-
-const stack = await startProcesses(
-  {
-    databaseUrl,
-    redisUrl,
-    natsUrl,
-    ports: DEFAULT_PORTS,
-    secrets: await loadOrCreateSecrets(dataDir),
-    publicBaseUrl: `http://localhost:${DEFAULT_PORTS.gateway}`,
-    extraTrustedOrigins: args.dev ? [VITE_URL] : [],
-    streamName: 'ENGRAM',
-    subjectPrefix: '',
-    logLevel: args['log-level'] ?? 'info',
-  },
-  (component, line) => console.log(formatLine(component, line)),
-).catch(async (error: unknown) => {
-  console.error(`[engram] could not start: ${(error as Error).message}`);
-  await postgres.stop();
-  process.exit(1);
-});
-
-const vite = args.dev
-  ? spawn(process.execPath, [join(repoRoot, 'web/node_modules/vite/bin/vite.js'), '--port', '5173', '--strictPort'], {
-      cwd: join(repoRoot, 'web'),
-      env: { ...process.env, ENGRAM_GATEWAY_URL: stack.url },
-      stdio: 'inherit',
-    })
-  : undefined;
-
-say(`Engram is running at ${stack.url} — press Ctrl-C to stop.`);
-if (vite) say(`The web app with hot reload: ${VITE_URL}`);
-
-let stopping = false;
-const shutdown = async () => {
-  if (stopping) return;
-  stopping = true;
-  say('stopping…');
-  vite?.kill('SIGTERM');
-  await stack.stop();
-  await postgres.stop();
-  say('stopped.');
-  process.exit(0);
-};
-process.on('SIGINT', () => void shutdown());
-process.on('SIGTERM', () => void shutdown());
