@@ -85,9 +85,9 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
       'cards',
       { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
     ],
-    ['organizations', { ...common, ...keys, ...grpc('organizations'), IDENTITY_ADDR: addr('identity') }],
+    ['organizations', { ...common, ...keys, ...grpc('organizations') }],
     ['billing', { ...common, ...keys, ...grpc('billing'), HTTP_PORT: String(s.ports.billingHttp) }],
-    ['ai', { ...common, ...keys, ...grpc('ai'), CARDS_ADDR: addr('cards'), BILLING_ADDR: addr('billing') }],
+    ['ai', { ...common, ...keys, ...grpc('ai') }],
     [
       'gateway',
       {

@@ -18,10 +18,10 @@ interface Broken {
 
 const CASES: Broken[] = [
   { component: 'identity', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { GRPC_PORT: 'abc' } },
-  { component: 'organizations', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { IDENTITY_ADDR: 'nope' } },
+  { component: 'organizations', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { METRICS_PORT: 'nine' } },
   { component: 'cards', unset: ['NATS_URL'], malformed: { DATABASE_URL: 'mysql://localhost/cards' } },
   { component: 'billing', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { HTTP_PORT: '70000' } },
-  { component: 'ai', unset: ['BILLING_ADDR'], malformed: { CARDS_ADDR: 'nope' } },
+  { component: 'ai', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { LOG_LEVEL: 'loud' } },
   { component: 'gateway', unset: ['INTERNAL_TOKEN_PRIVATE_KEY'], malformed: { CARDS_ADDR: 'nope' } },
 ];
 

@@ -1,11 +1,9 @@
 // The ai service's configuration: the only place it reads process.env.
-import { loadConfig, vars } from '@engram/kit/config';
+import { loadConfig } from '@engram/kit/config';
 import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
   ...serviceVars({ grpc: 50055, metrics: 9465 }),
-  CARDS_ADDR: vars.address,
-  BILLING_ADDR: vars.address,
 };
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {

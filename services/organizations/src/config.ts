@@ -1,10 +1,9 @@
 // The organizations service's configuration: the only place it reads process.env.
-import { loadConfig, vars } from '@engram/kit/config';
+import { loadConfig } from '@engram/kit/config';
 import { serviceVars } from '@engram/kit/service';
 
 export const configShape = {
   ...serviceVars({ grpc: 50052, metrics: 9462 }),
-  IDENTITY_ADDR: vars.address,
 };
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
