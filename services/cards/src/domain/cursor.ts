@@ -7,6 +7,8 @@ export interface CardPosition {
   id: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function encodeCursor(position: CardPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
 }
@@ -15,7 +17,8 @@ export function decodeCursor(cursor: string): CardPosition {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     const date = new Date(String(createdAt));
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    // The id is compared with a uuid column: anything else would fail in PostgreSQL, not here.
+    if (typeof id !== 'string' || !UUID.test(id) || Number.isNaN(date.getTime())) throw new Error('bad cursor');
     return { createdAt: date, id };
   } catch {
     throw new Invalid('The cursor is not valid for this list.', 'INVALID_CURSOR');
