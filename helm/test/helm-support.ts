@@ -1,12 +1,12 @@
-// Runs the real Helm 3 binary (fetched once by scripts/fetch-helm.ts) against helm/engram and parses what
+// Runs the real Helm 3 binary (fetched once by helm/tools/fetch-helm.ts) against helm/engram and parses what
 // it renders, so the chart tests read Kubernetes objects instead of text.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ensureHelm } from '../../../scripts/fetch-helm.ts';
-import { chartDir } from '../src/chart-readme.ts';
+import { chartDir } from '../tools/chart-readme.ts';
+import { ensureHelm } from '../tools/fetch-helm.ts';
 
 export { chartDir };
 

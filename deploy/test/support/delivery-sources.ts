@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureHelm } from '@engram/helm/fetch-helm';
+import { repoRoot } from '@engram/local/components';
 import { parse, parseAllDocuments } from 'yaml';
-import { ensureHelm } from '../../../../scripts/fetch-helm.ts';
-import { repoRoot } from '../../src/components.ts';
 
 export const CHART_DIR = join(repoRoot, 'helm/engram');
 export const DOCKERFILE = 'deploy/docker/Dockerfile';
@@ -54,7 +54,7 @@ export interface K8sObject {
   spec?: Json;
 }
 
-/** `helm template` with the real helm binary (scripts/fetch-helm.ts), parsed into objects. */
+/** `helm template` with the real helm binary (helm/tools/fetch-helm.ts), parsed into objects. */
 export function renderChart(args: string[]): K8sObject[] {
   const output = execFileSync(ensureHelm(), ['template', 'engram', CHART_DIR, '--namespace', 'engram', ...args], {
     encoding: 'utf8',

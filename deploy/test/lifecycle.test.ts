@@ -1,13 +1,12 @@
 // The whole stack as `npm start` runs it, from the built dist/main.js files: every service reports
 // SERVING on the standard gRPC health check and ready on its metrics port, and every process stops
 // cleanly (exit code 0) on SIGTERM.
+
+import { type ComponentName, metricsPortOf } from '@engram/local/components';
+import { startTestStack, type TestStack } from '@engram/testkit/stack';
 import { type Client, credentials, makeGenericClientConstructor, type ServiceDefinition } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// testkit depends on this package (its stack is built from it); importing its sources by path keeps the
-// workspace's dependency graph free of cycles, which `pnpm -r` refuses.
-import { startTestStack, type TestStack } from '../../../packages/testkit/src/stack.ts';
-import { type ComponentName, metricsPortOf } from '../src/components.ts';
 
 const SERVICES = ['identity', 'organizations', 'cards', 'billing', 'ai'] as const;
 const COMPONENTS: ComponentName[] = [...SERVICES, 'gateway'];

@@ -2,10 +2,10 @@
 // and names each missing or malformed variable, instead of crashing later or listening half-configured.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { type ComponentName, componentEnvironments, entryPointOf } from '@engram/local/components';
+import { freePorts } from '@engram/local/ports';
+import { createSecrets } from '@engram/local/secrets';
 import { describe, expect, it } from 'vitest';
-import { type ComponentName, componentEnvironments, entryPointOf } from '../src/components.ts';
-import { freePorts } from '../src/ports.ts';
-import { createSecrets } from '../src/secrets.ts';
 
 const EX_CONFIG = 78;
 const EXIT_WAIT_MS = 15_000;

@@ -3,8 +3,8 @@
 // them, and readings of a deployed folder (its packages, its files, a fingerprint of its contents).
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { type ComponentName, type Ports, repoRoot } from '@engram/local/components';
 import { parse } from 'yaml';
-import { type ComponentName, type Ports, repoRoot } from '../../src/components.ts';
 
 export const DOCKERFILE = join(repoRoot, 'deploy/docker/Dockerfile');
 

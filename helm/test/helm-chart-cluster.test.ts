@@ -3,8 +3,8 @@
 // autoscaling and disruption budgets, Prometheus scraping, and the in-cluster dependencies of dev.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MIGRATED_SERVICES, repoRoot } from '@engram/local/components';
 import { describe, expect, it } from 'vitest';
-import { MIGRATED_SERVICES, repoRoot } from '../src/components.ts';
 import { find, helmTemplate, type KubeObject, ofKind, render, renderProfile } from './helm-support.ts';
 import { type Endpoint, mayConnect, podOf } from './network-policy-model.ts';
 

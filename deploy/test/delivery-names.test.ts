@@ -4,8 +4,8 @@
 // and hold the chart's ports to deploy/local's DEFAULT_PORTS (ARCHITECTURE.md's port table).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_PORTS, repoRoot } from '@engram/local/components';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PORTS, repoRoot } from '../src/components.ts';
 import {
   CHART_DIR,
   containersOf,

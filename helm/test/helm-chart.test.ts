@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { documentedValues, leafPaths, readChartFile, regenerateReadme } from '../src/chart-readme.ts';
+import { documentedValues, leafPaths, readChartFile, regenerateReadme } from '../tools/chart-readme.ts';
 import { helmLint, helmTemplate, PROFILES, renderProfile, valuesFiles } from './helm-support.ts';
 import { validateKubernetesObject } from './kubernetes-schemas.ts';
 

