@@ -96,3 +96,34 @@ export const settingsUpdateInput = z
   .refine((value) => Object.keys(value).length > 0, 'Give at least one setting to change.');
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
 export type Settings = typeof DEFAULT_SETTINGS;
+
+export const listDueInput = z.object({ tagIds: tagIds.optional() });
+
+export const reviewInput = z.object({
+  id: uuid('Review item id'),
+  rating: z.enum(RATINGS, 'Rating must be again, hard, good or easy.'),
+  reviewId: uuid('Review id'),
+  durationMs: z
+    .number()
+    .int()
+    .min(0, 'Duration must not be negative.')
+    .transform((ms) => Math.min(ms, REVIEW_DURATION_MAX_MS)),
+});
+export type ReviewInput = z.infer<typeof reviewInput>;
+
+export const undoReviewInput = z.object({ reviewId: uuid('Review id') });
+
+export const completeOnboardingInput = z.object({
+  timezone,
+  dailyGoal: settingsFields.dailyGoal.optional(),
+  dayStartHour: settingsFields.dayStartHour.optional(),
+});
+
+/** Spec §5: /practice/done's search params. */
+export const practiceDoneSearch = z.object({
+  cardCount: z.coerce.number().int().min(0),
+  again: z.coerce.number().int().min(0).optional(),
+  hard: z.coerce.number().int().min(0).optional(),
+  good: z.coerce.number().int().min(0).optional(),
+  easy: z.coerce.number().int().min(0).optional(),
+});
