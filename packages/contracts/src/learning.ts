@@ -97,7 +97,8 @@ export const settingsUpdateInput = z
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
 export type Settings = typeof DEFAULT_SETTINGS;
 
-export const listDueInput = z.object({ tagIds: tagIds.optional() });
+// Spec §2: /practice/new loads all due cards, with no input at all.
+export const listDueInput = z.object({ tagIds: tagIds.optional() }).default({});
 
 export const reviewInput = z.object({
   id: uuid('Review item id'),
