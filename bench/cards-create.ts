@@ -2,8 +2,8 @@
 // transaction with the outbox row) against the floor it cannot beat: the same two inserts as one raw
 // SQL transaction on a pg pool. The ratio is the price of the service layer per card.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createDb } from '@engram/cards/db';
-import { cardsService } from '@engram/cards/server';
+import { closeStores, createStores } from '@engram/cards/db';
+import { cardsServices } from '@engram/cards/server';
 import { createPool } from '@engram/kit/db';
 import { createClient, unary } from '@engram/kit/grpc/client';
 import { startGrpcServer } from '@engram/kit/grpc/server';
@@ -14,7 +14,7 @@ import {
 } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import { applyMigrations } from '@engram/kit/migrate';
-import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { CardsServiceClient, CreateCardRequest } from '@engram/proto/cards/v1/cards';
 import pg from 'pg';
 import { throughput } from './measure.ts';
 
@@ -45,12 +45,12 @@ export async function cardCreation(adminUrl: string): Promise<void> {
     const keys = await generateInternalKeys();
     const signer = await createInternalTokenSigner(keys.privateJwk);
     const logger = createLogger({ service: 'cards', level: 'silent' });
-    const db = createDb(databaseUrl);
+    const stores = createStores(databaseUrl, CONCURRENCY);
     const verifier = createInternalTokenVerifier(keys.publicJwks, 'cards');
     const server = await startGrpcServer({
       port: 0,
       host: '127.0.0.1',
-      services: [cardsService(db, { service: 'cards', logger, verifier })],
+      services: cardsServices(stores, { service: 'cards', logger, verifier }),
       logger,
     });
     const client = createClient(CardsServiceClient, `127.0.0.1:${server.port}`);
@@ -61,7 +61,10 @@ export async function cardCreation(adminUrl: string): Promise<void> {
     );
     try {
       const viaService = (i: number) =>
-        unary(client, client.createCard, { front: `front ${i}`, back: 'back' }, { token, timeoutMs: 10_000 });
+        unary(client, client.createCard, CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back' }), {
+          token,
+          timeoutMs: 10_000,
+        });
       const rawSql = async (i: number) => {
         const connection = await pool.connect();
         try {
@@ -90,7 +93,7 @@ export async function cardCreation(adminUrl: string): Promise<void> {
     } finally {
       client.close();
       await server.shutdown();
-      await Promise.all([db.$disconnect(), pool.end()]);
+      await Promise.all([closeStores(stores), pool.end()]);
     }
   });
 }

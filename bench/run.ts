@@ -1,7 +1,20 @@
 // `npm run bench`: runs every benchmark against the built packages (build first: `pnpm run build:all`)
-// and real PostgreSQL (DATABASE_URL, else the local default). Each prints its own ratio to a baseline
-// measured in the same run, so results compare across machines without absolute thresholds.
+// and real PostgreSQL, Redis and NATS (DATABASE_URL, REDIS_URL, NATS_URL, else the local defaults). Each
+// prints its own ratio or latencies against a baseline measured in the same run, so results compare
+// across machines without absolute thresholds. `node bench/run.ts <name>...` runs only those named.
 import { cardCreation } from './cards-create.ts';
+import { dashboardLoad } from './dashboard-load.ts';
+import { reviewSubmission } from './review-submit.ts';
 
 const adminUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-await cardCreation(adminUrl);
+const benchmarks: Record<string, (url: string) => Promise<void>> = {
+  'cards-create': cardCreation,
+  'review-submit': reviewSubmission,
+  'dashboard-load': dashboardLoad,
+};
+const chosen = process.argv.slice(2);
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (chosen.length > 0 && !chosen.includes(name)) continue;
+  console.log(`\n# ${name}`);
+  await run(adminUrl);
+}

@@ -2,11 +2,17 @@
 import { createClient } from '@engram/kit/grpc/client';
 import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
+import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
+import { SettingsServiceClient } from '@engram/proto/cards/v1/settings';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 
 export interface Services {
   identity: IdentityServiceClient;
   cards: CardsServiceClient;
+  reviews: ReviewServiceClient;
+  metrics: MetricsServiceClient;
+  settings: SettingsServiceClient;
   signer: InternalTokenSigner;
 }
 
@@ -14,11 +20,15 @@ export function createServices(addresses: { identity: string; cards: string }, s
   return {
     identity: createClient(IdentityServiceClient, addresses.identity),
     cards: createClient(CardsServiceClient, addresses.cards),
+    reviews: createClient(ReviewServiceClient, addresses.cards),
+    metrics: createClient(MetricsServiceClient, addresses.cards),
+    settings: createClient(SettingsServiceClient, addresses.cards),
     signer,
   };
 }
 
 export function closeServices(services: Services): void {
-  services.identity.close();
-  services.cards.close();
+  for (const client of [services.identity, services.cards, services.reviews, services.metrics, services.settings]) {
+    client.close();
+  }
 }

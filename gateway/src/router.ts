@@ -1,10 +1,12 @@
 // The gateway's tRPC router at /api/trpc, one sub-router per domain. The web app imports its type.
 import { cardsRouter } from './routers/cards.js';
+import { settingsRouter } from './routers/settings.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
   cards: cardsRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;
-export type { Card } from './handlers/cards/card-json.js';
+export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';

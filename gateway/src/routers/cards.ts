@@ -1,9 +1,39 @@
 // The cards procedures: each line points at one handler with its input schema beside it.
+import { archiveCard, archiveCardInput } from '../handlers/cards/archive.js';
 import { createCard, createCardInput } from '../handlers/cards/create.js';
+import { createMany, createManyInput } from '../handlers/cards/create-many.js';
+import { deleteCard, deleteCardInput } from '../handlers/cards/delete.js';
 import { listCards, listCardsInput } from '../handlers/cards/list.js';
+import { progressMetrics, reviewMetrics, streak } from '../handlers/cards/metrics.js';
+import { listDue, listDueInput, review, reviewInput, undoReview, undoReviewInput } from '../handlers/cards/practice.js';
+import {
+  createTag,
+  createTagInput,
+  deleteTag,
+  deleteTagInput,
+  listTags,
+  listTagsInput,
+  renameTag,
+  renameTagInput,
+} from '../handlers/cards/tags.js';
+import { updateCard, updateCardInput } from '../handlers/cards/update.js';
 import { protectedProcedure, router } from '../trpc.js';
 
 export const cardsRouter = router({
   list: protectedProcedure.input(listCardsInput).query(listCards),
   create: protectedProcedure.input(createCardInput).mutation(createCard),
+  createMany: protectedProcedure.input(createManyInput).mutation(createMany),
+  update: protectedProcedure.input(updateCardInput).mutation(updateCard),
+  archive: protectedProcedure.input(archiveCardInput).mutation(archiveCard),
+  delete: protectedProcedure.input(deleteCardInput).mutation(deleteCard),
+  listTags: protectedProcedure.input(listTagsInput).query(listTags),
+  createTag: protectedProcedure.input(createTagInput).mutation(createTag),
+  renameTag: protectedProcedure.input(renameTagInput).mutation(renameTag),
+  deleteTag: protectedProcedure.input(deleteTagInput).mutation(deleteTag),
+  listDue: protectedProcedure.input(listDueInput).query(listDue),
+  review: protectedProcedure.input(reviewInput).mutation(review),
+  undoReview: protectedProcedure.input(undoReviewInput).mutation(undoReview),
+  progressMetrics: protectedProcedure.query(progressMetrics),
+  streak: protectedProcedure.query(streak),
+  reviewMetrics: protectedProcedure.query(reviewMetrics),
 });

@@ -1,6 +1,7 @@
 // The cards domain's input shapes and limits, shared by the web app's forms, the gateway's procedures
 // and the cards service's own checks, so a limit is written once.
 import { z } from 'zod';
+import { CARD_TYPES, CREATE_MANY_MAX, SEARCH_QUERY_MAX_LENGTH, tagIds, tagName, uuid } from './learning.ts';
 
 /** The longest front or back of a card, in characters. */
 export const CARD_SIDE_MAX_LENGTH = 2000;
@@ -21,8 +22,46 @@ export const cardSide = (label: string) =>
     .min(1, `${label} is required.`)
     .max(CARD_SIDE_MAX_LENGTH, `${label} must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
 
-export const createCardInput = z.object({ front: cardSide('Front'), back: cardSide('Back') });
+/** The back of a cloze card is optional extra text; other cards need one. */
+const backOf = z.string().trim().max(CARD_SIDE_MAX_LENGTH, `Back must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
+
+export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed or cloze.');
+
+export const newCard = z
+  .object({
+    front: cardSide('Front'),
+    back: backOf,
+    type: cardType.default('basic'),
+    tagIds: tagIds.default([]),
+  })
+  .refine((card) => card.type === 'cloze' || card.back.length > 0, { message: 'Back is required.', path: ['back'] });
+export type NewCard = z.infer<typeof newCard>;
+
+export const createCardInput = newCard;
 export type CreateCardInput = z.infer<typeof createCardInput>;
+
+export const createManyInput = z.object({
+  cards: z
+    .array(newCard)
+    .min(1, 'Give at least one card.')
+    .max(CREATE_MANY_MAX, `At most ${CREATE_MANY_MAX} cards at once.`),
+});
+
+export const updateCardInput = z
+  .object({
+    id: uuid('Card id'),
+    front: cardSide('Front').optional(),
+    back: backOf.optional(),
+    type: cardType.optional(),
+    tagIds: tagIds.optional(),
+  })
+  .refine((input) => Object.keys(input).some((key) => key !== 'id' && input[key as keyof typeof input] !== undefined), {
+    message: 'Give at least one field to change.',
+  });
+export type UpdateCardInput = z.infer<typeof updateCardInput>;
+
+export const archiveCardInput = z.object({ id: uuid('Card id'), archived: z.boolean() });
+export const deleteCardInput = z.object({ id: uuid('Card id') });
 
 export const pageSize = (fallback: number) =>
   z
@@ -38,5 +77,16 @@ export const listCardsInput = z.object({
   pageSize: pageSize(DASHBOARD_PAGE_SIZE),
   archived: z.boolean().default(false),
   cursor: cursor.nullish(),
+  tagIds: tagIds.optional(),
+  query: z
+    .string()
+    .trim()
+    .max(SEARCH_QUERY_MAX_LENGTH, `Search text must be at most ${SEARCH_QUERY_MAX_LENGTH} characters.`)
+    .optional(),
 });
 export type ListCardsInput = z.infer<typeof listCardsInput>;
+
+export const listTagsInput = z.object({ pageSize: pageSize(TAG_PAGE_SIZE), cursor: cursor.nullish() });
+export const createTagInput = z.object({ name: tagName });
+export const renameTagInput = z.object({ id: uuid('Tag id'), name: tagName });
+export const deleteTagInput = z.object({ id: uuid('Tag id') });

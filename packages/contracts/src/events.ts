@@ -1,7 +1,12 @@
 // The event catalogue: the one place an event subject is spelled, each paired with the protobuf message
 // its payload is. Producers write `enqueueEvent(tx, CardCreated, payload)` and consumers
 // `on(CardCreated, handler)` (@engram/kit/events), so a subject and its payload type can never drift apart.
-import { CardCreated as CardCreatedMessage } from '@engram/proto/events/v1/cards';
+import {
+  CardCreated as CardCreatedMessage,
+  ReviewRecorded as ReviewRecordedMessage,
+  ReviewUndone as ReviewUndoneMessage,
+} from '@engram/proto/events/v1/cards';
+import { UserDeleted as UserDeletedMessage } from '@engram/proto/events/v1/identity';
 
 /** What ts-proto generates for a message: enough to encode a payload and decode it again. */
 export interface MessageCodec<T> {
@@ -27,5 +32,19 @@ function defineEvent<T>(subject: string, message: MessageCodec<T>): EventDefinit
 /** A card was created (cards service), committed with the card. */
 export const CardCreated = defineEvent('engram.cards.card.created', CardCreatedMessage);
 
+/** A review was recorded (cards service), committed with the review item's new state. */
+export const ReviewRecorded = defineEvent('engram.cards.review.recorded', ReviewRecordedMessage);
+
+/** A review was undone (cards service): its item is back in the state it had before. */
+export const ReviewUndone = defineEvent('engram.cards.review.undone', ReviewUndoneMessage);
+
+/** An account was deleted (identity): every service erases what it kept of the user. */
+export const UserDeleted = defineEvent('engram.identity.user.deleted', UserDeletedMessage);
+
 /** Every event, for tooling and tests that must see the whole catalogue. */
-export const EVENT_CATALOGUE: readonly EventDefinition<unknown>[] = [CardCreated as EventDefinition<unknown>];
+export const EVENT_CATALOGUE = [
+  CardCreated,
+  ReviewRecorded,
+  ReviewUndone,
+  UserDeleted,
+] as readonly EventDefinition<unknown>[];

@@ -5,24 +5,24 @@ import { ensureEventStream } from '@engram/kit/events/setup';
 import { connectNats } from '@engram/kit/nats';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { readConfig } from './config.js';
-import { createDb } from './db.js';
-import { cardsService } from './server.js';
+import { closeStores, createStores } from './db.js';
+import { cardsServices } from './server.js';
 
 const config = readConfig();
 const runtime = serviceRuntime('cards', config);
 const { logger } = runtime;
 
-const db = createDb(config.DATABASE_URL);
+const stores = createStores(config.DATABASE_URL);
 const pool = createPool(config.DATABASE_URL, { applicationName: 'cards-relay', max: 2 });
 const nats = await connectNats(config.NATS_URL, 'cards', logger);
 await ensureEventStream(nats, { streamName: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
 const relay = startOutboxRelay({ pool, nats, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, logger });
 
 await runService(runtime, {
-  services: [cardsService(db, runtime.serverOptions)],
+  services: cardsServices(stores, runtime.serverOptions),
   close: [
     { name: 'outbox relay', run: () => relay.stop() },
     { name: 'nats', run: () => nats.drain() },
-    { name: 'database', run: () => Promise.all([db.$disconnect(), pool.end()]) },
+    { name: 'database', run: () => Promise.all([closeStores(stores), pool.end()]) },
   ],
 });

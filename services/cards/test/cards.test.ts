@@ -1,6 +1,7 @@
 // The cards service: who may call it, whose cards it returns, and how it pages.
 import { unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
+import { CreateCardRequest, ListCardsRequest } from '@engram/proto/cards/v1/cards';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => cards?.stop());
 
 describe('calls without a valid internal token', () => {
-  const request = { pageSize: 10, archived: false, cursor: '' };
+  const request = ListCardsRequest.fromPartial({ pageSize: 10 });
 
   it('rejects a call that carries no token', async () => {
     const error = await grpcFailure(unary(cards.client, cards.client.listCards, request));
@@ -42,7 +43,9 @@ describe('calls without a valid internal token', () => {
 
   it('rejects a service token where a user must be named', async () => {
     const token = await cards.signer.signSystem('gateway', 'cards');
-    const error = await grpcFailure(unary(cards.client, cards.client.createCard, { front: 'f', back: 'b' }, { token }));
+    const error = await grpcFailure(
+      unary(cards.client, cards.client.createCard, CreateCardRequest.fromPartial({ front: 'f', back: 'b' }), { token }),
+    );
     expect(error.code).toBe(status.UNAUTHENTICATED);
     expect(await cards.db.card.count({ where: { front: 'f' } })).toBe(0);
   });
@@ -104,10 +107,7 @@ describe('listing', () => {
 
 describe('creating', () => {
   it('refuses an empty side with a message and stores nothing', async () => {
-    const token = await cards.tokenFor('frank');
-    const error = await grpcFailure(
-      unary(cards.client, cards.client.createCard, { front: '   ', back: 'x' }, { token }),
-    );
+    const error = await grpcFailure(cards.as('frank').createCard({ front: '   ', back: 'x' }));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.message).toBe('Front is required.');
     expect(await cards.db.card.count({ where: { ownerId: 'frank' } })).toBe(0);

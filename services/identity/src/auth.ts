@@ -36,6 +36,8 @@ export function createAuth(db: Db, settings: AuthSettings) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
     },
+    // onboardedAt is set only by the server (CompleteOnboarding), never by a sign-up or update-user body.
+    user: { additionalFields: { onboardedAt: { type: 'date', required: false, input: false } } },
     session: { freshAge: SESSION_FRESH_AGE_SECONDS, storeSessionInDatabase: true },
     ...(settings.secondaryStorage && {
       secondaryStorage: settings.secondaryStorage,

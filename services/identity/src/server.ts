@@ -2,6 +2,7 @@
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import type { Auth } from './auth.js';
+import { completeOnboarding } from './handlers/CompleteOnboarding.js';
 import { getSession } from './handlers/GetSession.js';
 
 export function identityService(auth: Auth, options: ServerOptions) {
@@ -11,7 +12,10 @@ export function identityService(auth: Auth, options: ServerOptions) {
     // Sessions are resolved for the gateway itself, before any user is known: a service token suffices.
     implementation: implement(
       IdentityServiceService,
-      { getSession: { access: 'service', handle: getSession(auth) } },
+      {
+        getSession: { access: 'service', handle: getSession(auth) },
+        completeOnboarding: { handle: completeOnboarding(auth) },
+      },
       options,
     ),
   };

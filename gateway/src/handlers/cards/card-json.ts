@@ -1,23 +1,92 @@
-// The JSON shape of a card for the web app.
-import type { Card as CardMessage } from '@engram/proto/cards/v1/cards';
+// The JSON shapes of cards, tags and review items for the web app (dates as ISO strings).
+import type { CardType, ReviewState } from '@engram/contracts/learning';
+import type { Card as CardMessage, Tag as TagMessage } from '@engram/proto/cards/v1/cards';
+import type { DueItem as DueItemMessage, ItemState as ItemStateMessage } from '@engram/proto/cards/v1/review';
+
+export interface Tag {
+  id: string;
+  name: string;
+}
 
 export interface Card {
   id: string;
+  type: CardType;
   front: string;
   back: string;
   archived: boolean;
+  tags: Tag[];
   createdAt: string;
   updatedAt: string;
+}
+
+export interface DueItem {
+  id: string;
+  cardId: string;
+  type: CardType;
+  ordinal: number;
+  front: string;
+  back: string;
+  tags: Tag[];
+  state: ReviewState;
+  due: string;
+  reps: number;
+  lapses: number;
+}
+
+export interface ItemState {
+  state: ReviewState;
+  due: string;
+  reps: number;
+  lapses: number;
+  stability: number;
+  difficulty: number;
+}
+
+const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
+
+export function tagJson(tag: TagMessage | undefined): Tag {
+  if (!tag) throw new Error('the cards service returned no tag');
+  return { id: tag.id, name: tag.name };
 }
 
 export function cardJson(card: CardMessage | undefined): Card {
   if (!card) throw new Error('the cards service returned no card');
   return {
     id: card.id,
+    type: (card.type || 'basic') as CardType,
     front: card.front,
     back: card.back,
     archived: card.archived,
-    createdAt: (card.createdAt ?? new Date(0)).toISOString(),
-    updatedAt: (card.updatedAt ?? new Date(0)).toISOString(),
+    tags: card.tags.map(tagJson),
+    createdAt: iso(card.createdAt),
+    updatedAt: iso(card.updatedAt),
+  };
+}
+
+export function dueItemJson(item: DueItemMessage): DueItem {
+  return {
+    id: item.id,
+    cardId: item.cardId,
+    type: item.type as CardType,
+    ordinal: item.ordinal,
+    front: item.front,
+    back: item.back,
+    tags: item.tags.map(tagJson),
+    state: item.state as ReviewState,
+    due: iso(item.due),
+    reps: item.reps,
+    lapses: item.lapses,
+  };
+}
+
+export function itemStateJson(item: ItemStateMessage | undefined): ItemState {
+  if (!item) throw new Error('the cards service returned no item state');
+  return {
+    state: item.state as ReviewState,
+    due: iso(item.due),
+    reps: item.reps,
+    lapses: item.lapses,
+    stability: item.stability,
+    difficulty: item.difficulty,
   };
 }

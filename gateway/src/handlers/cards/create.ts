@@ -1,4 +1,4 @@
-// cards.create: adds a card for the user.
+// cards.create: adds a card (basic, reversed or cloze, with tags) for the user.
 import { type CreateCardInput, createCardInput } from '@engram/contracts/cards';
 import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
@@ -8,6 +8,6 @@ export { createCardInput };
 
 export async function createCard({ ctx, input }: { ctx: ProtectedContext; input: CreateCardInput }): Promise<Card> {
   const { cards } = ctx.services;
-  const { card } = await callAsUser(ctx, 'cards', cards, cards.createCard, input);
+  const { card } = await callAsUser(ctx, 'cards', cards, cards.createCard, { ...input, idempotencyKey: '' });
   return cardJson(card);
 }

@@ -1,4 +1,4 @@
-// cards.list: one page of the user's cards, newest first.
+// cards.list: one page of the user's cards, newest first; optionally by tags and search text.
 import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
 import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
@@ -19,7 +19,13 @@ export async function listCards({
     'cards',
     cards,
     cards.listCards,
-    { pageSize: input.pageSize, archived: input.archived, cursor: input.cursor ?? '' },
+    {
+      pageSize: input.pageSize,
+      archived: input.archived,
+      cursor: input.cursor ?? '',
+      tagIds: input.tagIds ?? [],
+      query: input.query ?? '',
+    },
     { timeoutMs: 1_000 },
   );
   return { items: page.items.map(cardJson), nextCursor: page.nextCursor || null };

@@ -1,18 +1,22 @@
-// CreateCard: stores a card for the calling user and records engram.cards.card.created atomically.
+// CreateCard: stores a card for the calling user, with its review items and tags, and records
+// engram.cards.card.created in the same transaction.
+import { createCardInput } from '@engram/contracts/cards';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { CreateCardRequest, CreateCardResponse } from '@engram/proto/cards/v1/cards';
-import type { Db } from '../db.js';
-import { newCardSchema } from '../domain/card.js';
+import type { Stores } from '../db.js';
+import { insertCard } from '../domain/card-writes.js';
+import { assertOwnTags } from '../domain/owned-tags.js';
 import { recordCardCreated } from '../events/card-created.js';
 import { toProtoCard } from './to-proto.js';
 
-export function createCard(db: Db) {
+export function createCard({ db }: Stores) {
   return async (request: CreateCardRequest, ctx: CallContext): Promise<CreateCardResponse> => {
     const ownerId = ctx.caller.userId;
-    const input = parseInput(newCardSchema, request);
+    const input = parseInput(createCardInput, { ...request, type: request.type || undefined });
     const card = await db.$transaction(async (tx) => {
-      const created = await tx.card.create({ data: { ownerId, front: input.front, back: input.back } });
+      await assertOwnTags(tx, ownerId, input.tagIds);
+      const created = await insertCard(tx, ownerId, input, new Date());
       await recordCardCreated(tx, created);
       return created;
     });

@@ -1,8 +1,17 @@
-// Maps a stored card to its gRPC message.
-import type { Card } from '@engram/proto/cards/v1/cards';
-import type { Card as CardRow } from '../generated/prisma/client.js';
+// Maps stored cards and tags to their gRPC messages.
+import type { Card, Tag } from '@engram/proto/cards/v1/cards';
+import type { Card as CardRow, Tag as TagRow } from '../generated/prisma/client.js';
 
-export function toProtoCard(row: CardRow): Card {
+/** How to load a card with its tags, for toProtoCard. */
+export const WITH_TAGS = { tags: { include: { tag: true }, orderBy: { tag: { nameKey: 'asc' } } } } as const;
+
+export type CardWithTags = CardRow & { tags: { tag: TagRow }[] };
+
+export function toProtoTag(row: Pick<TagRow, 'id' | 'name'>): Tag {
+  return { id: row.id, name: row.name };
+}
+
+export function toProtoCard(row: CardWithTags): Card {
   return {
     id: row.id,
     ownerId: row.ownerId,
@@ -11,5 +20,7 @@ export function toProtoCard(row: CardRow): Card {
     archived: row.archived,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    type: row.type,
+    tags: row.tags.map(({ tag }) => toProtoTag(tag)),
   };
 }

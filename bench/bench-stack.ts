@@ -1,0 +1,92 @@
+// The whole Engram stack for a benchmark: a throwaway database (migrated), every process on free ports,
+// and learners signed up through the gateway as a browser would. Removed again afterwards.
+import { randomBytes } from 'node:crypto';
+import { serviceDatabaseUrl } from '@engram/local/components';
+import { migrateAll } from '@engram/local/migrations';
+import { freePorts } from '@engram/local/ports';
+import { ensureDatabase } from '@engram/local/postgres';
+import { startProcesses } from '@engram/local/processes';
+import { createSecrets } from '@engram/local/secrets';
+import pg from 'pg';
+
+export interface BenchStack {
+  url: string;
+  /** The cards schema's URL, for seeding and for the raw-SQL baselines. */
+  cardsDatabaseUrl: string;
+  signUp(name: string): Promise<{ cookie: string; userId: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(adminUrl: string, extraEnv: Record<string, string> = {}): Promise<BenchStack> {
+  const name = `engram_bench_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = await ensureDatabase(adminUrl, name);
+  await migrateAll(databaseUrl);
+  const ports = await freePorts();
+  const url = `http://localhost:${ports.gateway}`;
+  const suffix = randomBytes(3).toString('hex');
+  const stack = await startProcesses(
+    {
+      databaseUrl,
+      redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+      natsUrl: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+      ports,
+      secrets: await createSecrets(),
+      publicBaseUrl: url,
+      streamName: `ENGRAM_BENCH_${suffix.toUpperCase()}`,
+      subjectPrefix: `bench_${suffix}.`,
+      logLevel: 'warn',
+      extraEnv,
+    },
+    () => {},
+  );
+  return {
+    url,
+    cardsDatabaseUrl: serviceDatabaseUrl(databaseUrl, 'cards'),
+    async signUp(label) {
+      for (;;) {
+        const response = await fetch(`${url}/api/auth/sign-up/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: url },
+          body: JSON.stringify({
+            email: `${label}-${randomBytes(4).toString('hex')}@bench.example`,
+            password: 'bench password',
+            name: label,
+          }),
+        });
+        if (response.status === 429) {
+          await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+          continue;
+        }
+        if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+        const body = (await response.json()) as { user: { id: string } };
+        const cookie = response.headers
+          .getSetCookie()
+          .map((c) => c.split(';')[0])
+          .join('; ');
+        return { cookie, userId: body.user.id };
+      }
+    },
+    async stop() {
+      await stack.stop();
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** A tRPC call as the web app makes it. */
+export async function trpc(url: string, cookie: string, path: string, input?: unknown, method: 'GET' | 'POST' = 'GET') {
+  const headers = { 'content-type': 'application/json', origin: url, cookie };
+  const response =
+    method === 'GET'
+      ? await fetch(
+          `${url}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+          { headers },
+        )
+      : await fetch(`${url}/api/trpc/${path}`, { method, headers, body: JSON.stringify(input) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
+}

@@ -1,0 +1,85 @@
+// The practice queue (cards.listDue) and the dashboard's batched load, through the gateway, for a
+// learner with 20,000 cards and 100,000 reviews in a database of 1,000,000 cards: p50 and p99 of each,
+// printed with the data size, against the cheapest request of the same path (settings.getTimezone)
+// as the baseline of what the gateway and a service call cost on their own.
+
+import { createPool } from '@engram/kit/db';
+import type pg from 'pg';
+import { startBenchStack, trpc } from './bench-stack.ts';
+import { measure, ms } from './measure.ts';
+
+const TOTAL_CARDS = 1_000_000;
+const LEARNER_CARDS = 20_000;
+const LEARNER_REVIEWS = 100_000;
+const OTHER_LEARNERS = 49;
+const REQUESTS = 300;
+
+const DASHBOARD = [
+  'cards.progressMetrics',
+  'cards.streak',
+  'cards.reviewMetrics',
+  'settings.getTimezone',
+  'cards.list',
+];
+const DASHBOARD_INPUT = { 4: { pageSize: 10, archived: false, cursor: null } };
+
+async function seed(pool: pg.Pool, userId: string): Promise<void> {
+  await pool.query(
+    `INSERT INTO cards (id, owner_id, type, front, back, created_at, updated_at)
+     SELECT gen_random_uuid(),
+       CASE WHEN g <= $2 THEN $1 ELSE 'bench-other-' || (g % $3) END,
+       'basic', 'front ' || g, 'back ' || g, now() - make_interval(secs => g), now()
+     FROM generate_series(1, $4) g`,
+    [userId, LEARNER_CARDS, OTHER_LEARNERS, TOTAL_CARDS],
+  );
+  // States and due dates spread like a learner's a few months in: a few hundred due today.
+  await pool.query(
+    `INSERT INTO review_items (id, card_id, owner_id, ordinal, state, due, stability, difficulty, reps, lapses, last_review)
+     SELECT gen_random_uuid(), id, owner_id, 0, s.state,
+       CASE WHEN s.state = 0 THEN created_at ELSE now() + make_interval(days => (random() * 90)::int - 1) END,
+       CASE WHEN s.state = 0 THEN 0 ELSE 1 + random() * 60 END, CASE WHEN s.state = 0 THEN 0 ELSE 1 + random() * 9 END,
+       CASE WHEN s.state = 0 THEN 0 ELSE 1 + (random() * 10)::int END, (random() * 2)::int,
+       CASE WHEN s.state = 0 THEN NULL ELSE now() - make_interval(days => (random() * 30)::int) END
+     FROM cards, LATERAL (SELECT CASE WHEN random() < 0.2 THEN 0 WHEN random() < 0.1 THEN 1 ELSE 2 END AS state) s`,
+  );
+  await pool.query(
+    `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
+       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
+     SELECT gen_random_uuid(), $1, i.id, i.card_id, 1 + (random() * 3)::int, 2, 2,
+       now() - make_interval(secs => (random() * 365 * 86400)::int), 3000, 3, 3, 7, 0, now(), '{}'
+     FROM review_items i, generate_series(1, $2) n
+     WHERE i.owner_id = $1`,
+    [userId, LEARNER_REVIEWS / LEARNER_CARDS],
+  );
+  await pool.query('ANALYZE');
+}
+
+export async function dashboardLoad(adminUrl: string): Promise<void> {
+  const stack = await startBenchStack(adminUrl, {
+    TRPC_RATE_LIMIT_PER_USER: '1000000',
+    TRPC_RATE_LIMIT_PER_ADDRESS: '1000000',
+  });
+  const pool = createPool(stack.cardsDatabaseUrl, { max: 2 });
+  try {
+    const { cookie, userId } = await stack.signUp('heavy-learner');
+    const seeding = performance.now();
+    await seed(pool, userId);
+    console.log(
+      `seeded ${TOTAL_CARDS} cards, ${LEARNER_CARDS} and ${LEARNER_REVIEWS} reviews of them the learner's, in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
+    );
+    const dashboardUrl = `${DASHBOARD.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(DASHBOARD_INPUT))}`;
+    const operations = {
+      'settings.getTimezone (baseline)': () => trpc(stack.url, cookie, 'settings.getTimezone'),
+      'cards.listDue': () => trpc(stack.url, cookie, 'cards.listDue'),
+      'dashboard (5 queries, one batch)': () => trpc(stack.url, cookie, dashboardUrl),
+    };
+    for (const [name, operation] of Object.entries(operations)) {
+      await measure(30, 1, operation);
+      const result = await measure(REQUESTS, 1, operation);
+      console.log(`${name.padEnd(34)} p50 ${ms(result.p50)}, p99 ${ms(result.p99)} (target p99 < 30 ms)`);
+    }
+  } finally {
+    await pool.end();
+    await stack.stop();
+  }
+}

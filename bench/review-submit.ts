@@ -1,0 +1,78 @@
+// Review submission through the whole path a learner's browser uses (gateway: session, tRPC, internal
+// token → gRPC → the cards service's review transaction in PostgreSQL) against the same review
+// transaction run straight on a pg pool in this process (recordReview, the handler's own code). 32
+// learners review at once, each their own cards; both throughputs, p50/p99 and the ratio are printed.
+import { randomUUID } from 'node:crypto';
+import { closeStores, createStores } from '@engram/cards/db';
+import { recordReview } from '@engram/cards/review/record-review';
+import { RATINGS } from '@engram/contracts/learning';
+import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
+import { measure, ms } from './measure.ts';
+
+const CLIENTS = 32;
+const REVIEWS_PER_CLIENT = 60;
+const WARM_UP_PER_CLIENT = 10;
+
+interface Learner {
+  cookie: string;
+  userId: string;
+  items: string[];
+}
+
+async function learnerWithCards(stack: BenchStack, index: number, cards: number): Promise<Learner> {
+  const { cookie, userId } = await stack.signUp(`learner-${index}`);
+  const batch = Array.from({ length: cards }, (_, i) => ({ front: `front ${i}`, back: `back ${i}` }));
+  await trpc(stack.url, cookie, 'cards.createMany', { cards: batch }, 'POST');
+  const due = (await trpc(stack.url, cookie, 'cards.listDue')) as { result: { data: { items: { id: string }[] } } };
+  return { cookie, userId, items: due.result.data.items.map((item) => item.id) };
+}
+
+export async function reviewSubmission(adminUrl: string): Promise<void> {
+  // Rate limits are part of the edge, not of this measurement: set far above what the run sends.
+  const stack = await startBenchStack(adminUrl, {
+    TRPC_RATE_LIMIT_PER_USER: '1000000',
+    TRPC_RATE_LIMIT_PER_ADDRESS: '1000000',
+  });
+  const stores = createStores(stack.cardsDatabaseUrl, CLIENTS);
+  try {
+    const perClient = 2 * (REVIEWS_PER_CLIENT + WARM_UP_PER_CLIENT);
+    const learners: Learner[] = [];
+    for (let i = 0; i < CLIENTS; i += 1) learners.push(await learnerWithCards(stack, i, perClient));
+    // Each learner's items: the first half for the gateway path, the second for the baseline.
+    const next = learners.map(() => ({ gateway: 0, baseline: perClient / 2 }));
+    const viaGateway = (i: number) => {
+      const who = i % CLIENTS;
+      const learner = learners[who]!;
+      const id = learner.items[next[who]!.gateway++]!;
+      const input = { id, rating: RATINGS[i % 4], reviewId: randomUUID(), durationMs: 2500 };
+      return trpc(stack.url, learner.cookie, 'cards.review', input, 'POST');
+    };
+    const straightToPostgres = (i: number) => {
+      const who = i % CLIENTS;
+      const learner = learners[who]!;
+      const id = learner.items[next[who]!.baseline++]!;
+      return recordReview(stores.pool, learner.userId, {
+        id,
+        rating: RATINGS[i % 4]!,
+        reviewId: randomUUID(),
+        durationMs: 2500,
+      });
+    };
+    await measure(WARM_UP_PER_CLIENT * CLIENTS, CLIENTS, viaGateway);
+    await measure(WARM_UP_PER_CLIENT * CLIENTS, CLIENTS, straightToPostgres);
+    const gateway = await measure(REVIEWS_PER_CLIENT * CLIENTS, CLIENTS, viaGateway);
+    const baseline = await measure(REVIEWS_PER_CLIENT * CLIENTS, CLIENTS, straightToPostgres);
+    console.log(
+      `cards.review through the gateway (${CLIENTS} clients): ${gateway.perSecond.toFixed(0)}/s, p50 ${ms(gateway.p50)}, p99 ${ms(gateway.p99)}`,
+    );
+    console.log(
+      `baseline, the same transaction on pg:      ${baseline.perSecond.toFixed(0)}/s, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}`,
+    );
+    console.log(
+      `ratio gateway/baseline:                     ${(gateway.perSecond / baseline.perSecond).toFixed(2)} (target ≥ 0.40, p99 < 50 ms)`,
+    );
+  } finally {
+    await closeStores(stores);
+    await stack.stop();
+  }
+}

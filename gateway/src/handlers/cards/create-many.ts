@@ -1,0 +1,27 @@
+// cards.createMany: up to 500 cards in one transaction (all stored, or none).
+import { createManyInput } from '@engram/contracts/cards';
+import type { z } from 'zod';
+import { callAsUser } from '../../call.js';
+import type { ProtectedContext } from '../../trpc.js';
+import { type Card, cardJson } from './card-json.js';
+
+export { createManyInput };
+
+export async function createMany({
+  ctx,
+  input,
+}: {
+  ctx: ProtectedContext;
+  input: z.infer<typeof createManyInput>;
+}): Promise<{ items: Card[] }> {
+  const { cards } = ctx.services;
+  const answer = await callAsUser(
+    ctx,
+    'cards',
+    cards,
+    cards.createCards,
+    { cards: input.cards, idempotencyKey: '' },
+    { timeoutMs: 30_000 },
+  );
+  return { items: answer.cards.map(cardJson) };
+}

@@ -1,0 +1,19 @@
+// cards.delete: removes a card and its review directions.
+import { deleteCardInput } from '@engram/contracts/cards';
+import type { z } from 'zod';
+import { callAsUser } from '../../call.js';
+import type { ProtectedContext } from '../../trpc.js';
+
+export { deleteCardInput };
+
+export async function deleteCard({
+  ctx,
+  input,
+}: {
+  ctx: ProtectedContext;
+  input: z.infer<typeof deleteCardInput>;
+}): Promise<{ id: string }> {
+  const { cards } = ctx.services;
+  await callAsUser(ctx, 'cards', cards, cards.deleteCard, input);
+  return { id: input.id };
+}

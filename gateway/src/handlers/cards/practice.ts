@@ -1,0 +1,35 @@
+// cards.listDue, cards.review, cards.undoReview: practising due items.
+import { listDueInput, reviewInput, undoReviewInput } from '@engram/contracts/learning';
+import type { z } from 'zod';
+import { callAsUser } from '../../call.js';
+import type { ProtectedContext } from '../../trpc.js';
+import { type DueItem, dueItemJson, type ItemState, itemStateJson } from './card-json.js';
+
+export { listDueInput, reviewInput, undoReviewInput };
+
+type Call<I> = { ctx: ProtectedContext; input: z.infer<I> };
+
+export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promise<{ items: DueItem[] }> {
+  const { reviews } = ctx.services;
+  const { items } = await callAsUser(
+    ctx,
+    'cards',
+    reviews,
+    reviews.listDue,
+    { tagIds: input.tagIds ?? [], limit: 0 },
+    { timeoutMs: 1_000 },
+  );
+  return { items: items.map(dueItemJson) };
+}
+
+export async function review({ ctx, input }: Call<typeof reviewInput>): Promise<ItemState & { leech: boolean }> {
+  const { reviews } = ctx.services;
+  const answer = await callAsUser(ctx, 'cards', reviews, reviews.review, input);
+  return { ...itemStateJson(answer.item), leech: answer.leech };
+}
+
+export async function undoReview({ ctx, input }: Call<typeof undoReviewInput>): Promise<ItemState & { id: string }> {
+  const { reviews } = ctx.services;
+  const answer = await callAsUser(ctx, 'cards', reviews, reviews.undoReview, input);
+  return { id: answer.id, ...itemStateJson(answer.item) };
+}

@@ -1,0 +1,131 @@
+// The learning loop through the real gateway: onboarding, cards with tags, practice with retried and
+// undone reviews, and the dashboard's batched load — as the web app calls it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+async function signUp(name: string): Promise<string> {
+  const response = await fetch(`${stack.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: stack.url },
+    body: JSON.stringify({
+      email: `${name}-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'long enough pw',
+      name,
+    }),
+  });
+  expect(response.status).toBe(200);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
+type Json = any;
+
+function client(cookie: string) {
+  const headers = { 'content-type': 'application/json', origin: stack.url, cookie };
+  return {
+    async query(path: string, input?: unknown): Promise<Json> {
+      const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+      const body = (await (await fetch(`${stack.url}/api/trpc/${path}${qs}`, { headers })).json()) as Json;
+      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+      return body.result.data;
+    },
+    async mutate(path: string, input: unknown): Promise<Json> {
+      const response = await fetch(`${stack.url}/api/trpc/${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(input),
+      });
+      const body = (await response.json()) as Json;
+      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+      return body.result.data;
+    },
+    /** Several queries in one batched GET, as the dashboard loads them. */
+    async batch(paths: string[], inputs: Record<number, unknown>): Promise<Json[]> {
+      const url = `${stack.url}/api/trpc/${paths.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`;
+      const answers = (await (await fetch(url, { headers })).json()) as Json[];
+      return answers.map((answer) => answer.result?.data ?? answer.error);
+    },
+  };
+}
+
+describe('the learning loop through the gateway', () => {
+  it('onboards a learner: settings saved and the session says onboarded', async () => {
+    const cookie = await signUp('onboarding');
+    const api = client(cookie);
+    const before: Json = await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json();
+    expect(before.user.onboardedAt ?? null).toBeNull();
+    const { onboardedAt } = await api.mutate('settings.completeOnboarding', {
+      timezone: 'America/Sao_Paulo',
+      dailyGoal: 15,
+    });
+    expect(new Date(onboardedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(await api.query('settings.getTimezone')).toEqual({ timezone: 'America/Sao_Paulo' });
+    expect((await api.query('settings.get')).dailyGoal).toBe(15);
+    const after: Json = await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json();
+    expect(after.user.onboardedAt).toBe(onboardedAt);
+  });
+
+  it('refuses onboarding with an unknown timezone, with the reason', async () => {
+    const api = client(await signUp('bad-tz'));
+    await expect(api.mutate('settings.completeOnboarding', { timezone: 'Nowhere/Land' })).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('practises tagged cards: a retried review counts once, an undone one not at all', async () => {
+    const api = client(await signUp('practice'));
+    const tag = await api.mutate('cards.createTag', { name: 'German' });
+    await api.mutate('cards.create', { front: 'dog', back: 'Hund', type: 'reversed', tagIds: [tag.id] });
+    await api.mutate('cards.create', { front: 'untagged', back: 'x' });
+    const { items } = await api.query('cards.listDue', { tagIds: [tag.id] });
+    expect(items.map((item: Json) => item.front).sort()).toEqual(['Hund', 'dog']);
+
+    const review = { id: items[0].id, rating: 'good', reviewId: randomUUID(), durationMs: 3000 };
+    const first = await api.mutate('cards.review', review);
+    expect(await api.mutate('cards.review', review)).toEqual(first);
+    const undone = { id: items[1].id, rating: 'again', reviewId: randomUUID(), durationMs: 2000 };
+    await api.mutate('cards.review', undone);
+    await api.mutate('cards.undoReview', { reviewId: undone.reviewId });
+
+    const [progress, streak, metrics, timezone, list] = await api.batch(
+      ['cards.progressMetrics', 'cards.streak', 'cards.reviewMetrics', 'settings.getTimezone', 'cards.list'],
+      { 4: { pageSize: 10, archived: false, cursor: null } },
+    );
+    expect(progress).toMatchObject({ total: 2, reviewedToday: 1, learning: 1, new: 2 });
+    expect(streak).toEqual({ current: 1, longest: 1, reviewedToday: true });
+    expect(metrics.days.at(-1)).toMatchObject({ reviews: 1, good: 1, again: 0 });
+    expect(timezone).toEqual({ timezone: 'UTC' });
+    expect(list.items).toHaveLength(2);
+  });
+
+  it("never lets one learner review, undo or edit another's cards", async () => {
+    const owner = client(await signUp('owner'));
+    const card = await owner.mutate('cards.create', { front: 'mine', back: 'only' });
+    const [item] = (await owner.query('cards.listDue')).items;
+    const reviewId = randomUUID();
+    await owner.mutate('cards.review', { id: item.id, rating: 'good', reviewId, durationMs: 1 });
+
+    const intruder = client(await signUp('intruder'));
+    for (const [path, input] of [
+      ['cards.review', { id: item.id, rating: 'easy', reviewId: randomUUID(), durationMs: 1 }],
+      ['cards.undoReview', { reviewId }],
+      ['cards.update', { id: card.id, front: 'stolen' }],
+      ['cards.archive', { id: card.id, archived: true }],
+      ['cards.delete', { id: card.id }],
+    ] as const) {
+      await expect(intruder.mutate(path, input)).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+    }
+    expect((await owner.query('cards.list', {})).items[0]).toMatchObject({ front: 'mine', archived: false });
+  });
+});

@@ -1,0 +1,168 @@
+// Scheduling one review with FSRS-6 (ts-fsrs): the learner's settings become FSRS parameters, and a
+// review item's memory state plus a rating become its next state and the review log. No I/O here.
+import type { RatingName, ReviewState } from '@engram/contracts/learning';
+import { RATINGS, REVIEW_STATES } from '@engram/contracts/learning';
+import {
+  type FSRS,
+  type Card as FsrsCard,
+  type State as FsrsState,
+  fsrs,
+  type Grade,
+  generatorParameters,
+  type StepUnit,
+} from 'ts-fsrs';
+
+export interface SchedulingSettings {
+  desiredRetention: number;
+  maximumIntervalDays: number;
+  learningSteps: string[];
+  relearningSteps: string[];
+  fuzz: boolean;
+}
+
+/** What the service keeps of one review direction between reviews (FSRS's card, in our names). */
+export interface MemoryState {
+  state: ReviewState;
+  due: Date;
+  stability: number;
+  difficulty: number;
+  /** Days between the last two reviews (FSRS still reads it for its short-term logic). */
+  elapsedDays: number;
+  scheduledDays: number;
+  /** Index of the current (re)learning step. */
+  learningStep: number;
+  reps: number;
+  lapses: number;
+  lastReview: Date | null;
+}
+
+/** What one review changed, as the review log keeps it (the state is the one before the review). */
+export interface ReviewOutcome {
+  next: MemoryState;
+  log: {
+    rating: RatingName;
+    stateBefore: ReviewState;
+    elapsedDays: number;
+    lastElapsedDays: number;
+    scheduledDays: number;
+    learningStep: number;
+    stabilityBefore: number;
+    difficultyBefore: number;
+    dueBefore: Date;
+  };
+}
+
+export function newMemoryState(now: Date): MemoryState {
+  return {
+    state: 'new',
+    due: now,
+    stability: 0,
+    difficulty: 0,
+    elapsedDays: 0,
+    scheduledDays: 0,
+    learningStep: 0,
+    reps: 0,
+    lapses: 0,
+    lastReview: null,
+  };
+}
+
+// Parameters are cheap to build but the FSRS object precomputes its interval modifier; learners share
+// a handful of distinct settings, so a small cache keeps the hot path free of that work.
+const schedulers = new Map<string, FSRS>();
+const SCHEDULER_CACHE_LIMIT = 256;
+
+export function schedulerFor(settings: SchedulingSettings): FSRS {
+  const key = JSON.stringify([
+    settings.desiredRetention,
+    settings.maximumIntervalDays,
+    settings.learningSteps,
+    settings.relearningSteps,
+    settings.fuzz,
+  ]);
+  let scheduler = schedulers.get(key);
+  if (!scheduler) {
+    scheduler = fsrs(
+      generatorParameters({
+        request_retention: settings.desiredRetention,
+        maximum_interval: settings.maximumIntervalDays,
+        enable_fuzz: settings.fuzz,
+        enable_short_term: true,
+        learning_steps: settings.learningSteps as StepUnit[],
+        relearning_steps: settings.relearningSteps as StepUnit[],
+      }),
+    );
+    if (schedulers.size >= SCHEDULER_CACHE_LIMIT) schedulers.clear();
+    schedulers.set(key, scheduler);
+  }
+  return scheduler;
+}
+
+export const gradeOf = (rating: RatingName): Grade => (RATINGS.indexOf(rating) + 1) as Grade;
+const stateName = (state: FsrsState): ReviewState => REVIEW_STATES[state] as ReviewState;
+const fsrsState = (state: ReviewState): FsrsState => REVIEW_STATES.indexOf(state) as FsrsState;
+
+export function toFsrsCard(memory: MemoryState): FsrsCard {
+  return {
+    due: memory.due,
+    stability: memory.stability,
+    difficulty: memory.difficulty,
+    elapsed_days: memory.elapsedDays,
+    scheduled_days: memory.scheduledDays,
+    learning_steps: memory.learningStep,
+    reps: memory.reps,
+    lapses: memory.lapses,
+    state: fsrsState(memory.state),
+    ...(memory.lastReview && { last_review: memory.lastReview }),
+  };
+}
+
+function fromFsrsCard(card: FsrsCard): MemoryState {
+  return {
+    state: stateName(card.state),
+    due: card.due,
+    stability: card.stability,
+    difficulty: card.difficulty,
+    elapsedDays: card.elapsed_days,
+    scheduledDays: card.scheduled_days,
+    learningStep: card.learning_steps,
+    reps: card.reps,
+    lapses: card.lapses,
+    lastReview: card.last_review ?? null,
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * ts-fsrs keeps hard < good < easy by adding a day, which pushes good and easy past the maximum interval
+ * once hard reaches it; the learner's maximum is a promise, so it wins.
+ */
+function capInterval(next: MemoryState, maximumIntervalDays: number, now: Date): MemoryState {
+  if (next.scheduledDays <= maximumIntervalDays) return next;
+  return { ...next, scheduledDays: maximumIntervalDays, due: new Date(now.getTime() + maximumIntervalDays * DAY_MS) };
+}
+
+/** The next memory state of an item rated `rating` at `now`. */
+export function scheduleReview(
+  settings: SchedulingSettings,
+  memory: MemoryState,
+  rating: RatingName,
+  now: Date,
+): ReviewOutcome {
+  const { card, log } = schedulerFor(settings).next(toFsrsCard(memory), now, gradeOf(rating));
+  return {
+    next: capInterval(fromFsrsCard(card), settings.maximumIntervalDays, now),
+    log: {
+      rating,
+      stateBefore: memory.state,
+      elapsedDays: log.elapsed_days,
+      lastElapsedDays: log.last_elapsed_days,
+      scheduledDays: log.scheduled_days,
+      learningStep: log.learning_steps,
+      stabilityBefore: memory.stability,
+      difficultyBefore: memory.difficulty,
+      dueBefore: memory.due,
+    },
+  };
+}

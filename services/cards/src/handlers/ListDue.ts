@@ -1,0 +1,77 @@
+// ListDue: the caller's review items due before their day ends, of cards that are not archived,
+// optionally only of cards with one of the given tags. Items due now come first (learning, then
+// review, then new), then learning steps that fall due later today. Each item carries the prompt and
+// answer of its own direction.
+
+import type { CardType } from '@engram/contracts/learning';
+import { listDueInput } from '@engram/contracts/learning';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { ListDueRequest, ListDueResponse } from '@engram/proto/cards/v1/review';
+import type { Stores } from '../db.js';
+import { renderItem } from '../domain/card-content.js';
+import { settingsOf } from '../domain/settings.js';
+import { studyDayAround } from '../domain/study-day.js';
+import { stateName } from '../review/item-row.js';
+import { readSettings } from '../review/settings-store.js';
+
+export const DUE_LIMIT = 500;
+
+const DUE_ITEMS = `
+SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, c.type, c.front, c.back,
+  COALESCE((
+    SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name_key)
+    FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id
+  ), '[]'::json) AS tags
+FROM review_items i
+JOIN cards c ON c.id = i.card_id
+WHERE i.owner_id = $1 AND i.due < $2 AND NOT c.archived
+  AND ($3::uuid[] IS NULL OR EXISTS (
+    SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY($3::uuid[])
+  ))
+ORDER BY i.due > $4, CASE i.state WHEN 1 THEN 0 WHEN 3 THEN 0 WHEN 2 THEN 1 ELSE 2 END, i.due, i.id
+LIMIT $5`;
+
+interface DueRow {
+  id: string;
+  card_id: string;
+  ordinal: number;
+  state: number;
+  due: Date;
+  reps: number;
+  lapses: number;
+  type: CardType;
+  front: string;
+  back: string;
+  tags: { id: string; name: string }[];
+}
+
+export function listDue({ pool }: Stores) {
+  return async (request: ListDueRequest, ctx: CallContext): Promise<ListDueResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { tagIds } = parseInput(listDueInput, { tagIds: request.tagIds });
+    const limit = request.limit > 0 ? Math.min(request.limit, DUE_LIMIT) : DUE_LIMIT;
+    const settings = settingsOf(await readSettings(pool, ownerId));
+    const now = new Date();
+    const { end } = studyDayAround(now, settings.timezone, settings.dayStartHour);
+    const { rows } = await pool.query<DueRow>(DUE_ITEMS, [ownerId, end, tagIds?.length ? tagIds : null, now, limit]);
+    return {
+      items: rows.map((row) => {
+        const { prompt, answer } = renderItem(row.type, row.ordinal, row.front, row.back);
+        return {
+          id: row.id,
+          cardId: row.card_id,
+          front: prompt,
+          back: answer,
+          type: row.type,
+          tags: row.tags,
+          state: stateName(row.state),
+          due: row.due,
+          reps: row.reps,
+          lapses: row.lapses,
+          ordinal: row.ordinal,
+        };
+      }),
+    };
+  };
+}

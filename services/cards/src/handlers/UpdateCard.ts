@@ -1,0 +1,52 @@
+// UpdateCard: changes the named fields of one of the caller's cards. Review items follow the card's type
+// and cloze deletions; those that remain keep their progress.
+import { updateCardInput } from '@engram/contracts/cards';
+import { Invalid, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { UpdateCardRequest, UpdateCardResponse } from '@engram/proto/cards/v1/cards';
+import type { Stores } from '../db.js';
+import { assertContent, reconcileItems } from '../domain/card-writes.js';
+import { assertOwnTags } from '../domain/owned-tags.js';
+import { toProtoCard, WITH_TAGS } from './to-proto.js';
+
+const FIELDS = { front: 'front', back: 'back', type: 'type', tag_ids: 'tagIds' } as const;
+
+export function updateCard({ db }: Stores) {
+  return async (request: UpdateCardRequest, ctx: CallContext): Promise<UpdateCardResponse> => {
+    const ownerId = ctx.caller.userId;
+    const named = Object.fromEntries(
+      request.fields.flatMap((field) => {
+        const key = FIELDS[field as keyof typeof FIELDS];
+        return key ? [[key, request[key]]] : [];
+      }),
+    );
+    const input = parseInput(updateCardInput, { id: request.id, ...named });
+    const card = await db.$transaction(async (tx) => {
+      const current = await tx.card.findFirst({ where: { id: input.id, ownerId } });
+      if (!current) throw new NotFound('Card not found.', 'CARD_NOT_FOUND');
+      const type = input.type ?? current.type;
+      const front = input.front ?? current.front;
+      const back = input.back ?? current.back;
+      assertContent(type, front);
+      if (type !== 'cloze' && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
+      if (input.tagIds) await assertOwnTags(tx, ownerId, input.tagIds);
+      await tx.card.update({
+        where: { id: current.id },
+        data: {
+          type,
+          front,
+          back,
+          ...(input.tagIds && {
+            tags: { deleteMany: {}, create: [...new Set(input.tagIds)].map((tagId) => ({ tagId })) },
+          }),
+        },
+      });
+      if (type !== current.type || front !== current.front) {
+        await reconcileItems(tx, { id: current.id, ownerId, type, front }, new Date());
+      }
+      return tx.card.findUniqueOrThrow({ where: { id: current.id }, include: WITH_TAGS });
+    });
+    return { card: toProtoCard(card) };
+  };
+}

@@ -1,0 +1,101 @@
+// ProgressMetrics, Streak and ReviewMetrics: what the dashboard shows, in the learner's own days.
+import type { CallContext } from '@engram/kit/grpc/server';
+import type * as Proto from '@engram/proto/cards/v1/metrics';
+import type { Stores } from '../db.js';
+import { settingsOf } from '../domain/settings.js';
+import { addDays, studyDayAround, studyDayStart } from '../domain/study-day.js';
+import { FORECAST, PROGRESS, REVIEWS_BY_DAY, STREAK } from '../review/metrics-sql.js';
+import { readSettings } from '../review/settings-store.js';
+
+const HEATMAP_DAYS = 365;
+const FORECAST_DAYS = 30;
+const DEFAULT_DAYS = 30;
+
+async function learnerDay(stores: Stores, ownerId: string) {
+  const settings = settingsOf(await readSettings(stores.pool, ownerId));
+  return { settings, ...studyDayAround(new Date(), settings.timezone, settings.dayStartHour) };
+}
+
+export function progressMetrics(stores: Stores) {
+  return async (_request: Proto.ProgressMetricsRequest, ctx: CallContext): Promise<Proto.ProgressMetricsResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { settings, start, end } = await learnerDay(stores, ownerId);
+    const { rows } = await stores.pool.query(PROGRESS, [ownerId, end, start]);
+    const row = rows[0];
+    return {
+      total: row.total,
+      archived: row.archived,
+      new: row.new,
+      learning: row.learning,
+      review: row.review,
+      relearning: row.relearning,
+      dueToday: row.due_today,
+      reviewedToday: row.reviewed_today,
+      dailyGoal: settings.dailyGoal,
+    };
+  };
+}
+
+export function streak(stores: Stores) {
+  return async (_request: Proto.StreakRequest, ctx: CallContext): Promise<Proto.StreakResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { settings, today } = await learnerDay(stores, ownerId);
+    const { rows } = await stores.pool.query(STREAK, [ownerId, settings.timezone, settings.dayStartHour, today]);
+    return { current: rows[0].current, longest: rows[0].longest, reviewedToday: rows[0].reviewed_today };
+  };
+}
+
+/** One entry per day from `from` to `to` (inclusive), zero where the query had none. */
+function everyDay<T extends { date: string }>(from: string, to: string, rows: T[], empty: (date: string) => T): T[] {
+  const byDate = new Map(rows.map((row) => [row.date, row]));
+  const days: T[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) days.push(byDate.get(day) ?? empty(day));
+  return days;
+}
+
+export function reviewMetrics(stores: Stores) {
+  return async (request: Proto.ReviewMetricsRequest, ctx: CallContext): Promise<Proto.ReviewMetricsResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { settings, today } = await learnerDay(stores, ownerId);
+    const { timezone, dayStartHour } = settings;
+    const span = request.days > 0 ? Math.min(request.days, HEATMAP_DAYS) : DEFAULT_DAYS;
+    const heatmapFrom = addDays(today, -(HEATMAP_DAYS - 1));
+    const [reviews, forecast] = await Promise.all([
+      stores.pool.query(REVIEWS_BY_DAY, [
+        ownerId,
+        timezone,
+        dayStartHour,
+        studyDayStart(heatmapFrom, timezone, dayStartHour),
+      ]),
+      stores.pool.query<{ date: string; count: number }>(FORECAST, [
+        ownerId,
+        timezone,
+        dayStartHour,
+        today,
+        studyDayStart(addDays(today, FORECAST_DAYS), timezone, dayStartHour),
+      ]),
+    ]);
+    const daysFrom = addDays(today, -(span - 1));
+    const recent = reviews.rows.filter((row) => row.date >= daysFrom);
+    const mature = recent.reduce((sum, row) => sum + row.mature, 0);
+    const recalled = recent.reduce((sum, row) => sum + row.mature_recalled, 0);
+    return {
+      days: everyDay(
+        daysFrom,
+        today,
+        recent.map(({ date, reviews: count, again, hard, good, easy }) => ({
+          date,
+          reviews: count,
+          again,
+          hard,
+          good,
+          easy,
+        })),
+        (date) => ({ date, reviews: 0, again: 0, hard: 0, good: 0, easy: 0 }),
+      ),
+      retention: mature > 0 ? recalled / mature : -1,
+      heatmap: reviews.rows.map((row) => ({ date: row.date, count: row.reviews })),
+      forecast: everyDay(today, addDays(today, FORECAST_DAYS - 1), forecast.rows, (date) => ({ date, count: 0 })),
+    };
+  };
+}

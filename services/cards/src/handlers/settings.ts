@@ -1,0 +1,46 @@
+// GetSettings and UpdateSettings: the caller's scheduling settings (defaults until they change one).
+// An update changes only the fields it names, checked against the shared limits.
+import { type settingsFields, settingsUpdateInput } from '@engram/contracts/learning';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { GetSettingsRequest, Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
+import type { Stores } from '../db.js';
+import { settingsMessage, settingsOf } from '../domain/settings.js';
+import { readSettings, writeSettings } from '../review/settings-store.js';
+import { inTransaction } from '../review/transaction.js';
+
+const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
+  timezone: 'timezone',
+  day_start_hour: 'dayStartHour',
+  desired_retention: 'desiredRetention',
+  maximum_interval_days: 'maximumIntervalDays',
+  learning_steps: 'learningSteps',
+  relearning_steps: 'relearningSteps',
+  fuzz: 'fuzz',
+  daily_goal: 'dailyGoal',
+};
+
+export function getSettings({ pool }: Stores) {
+  return async (_request: GetSettingsRequest, ctx: CallContext): Promise<Settings> =>
+    settingsMessage(settingsOf(await readSettings(pool, ctx.caller.userId)));
+}
+
+export function updateSettings({ pool }: Stores) {
+  return async (request: UpdateSettingsRequest, ctx: CallContext): Promise<Settings> => {
+    const ownerId = ctx.caller.userId;
+    const named = Object.fromEntries(
+      request.fields.flatMap((field) => {
+        const key = FIELD_NAMES[field];
+        return key && request.settings ? [[key, request.settings[key]]] : [];
+      }),
+    );
+    const changes = parseInput(settingsUpdateInput, named);
+    return inTransaction(pool, async (client) => {
+      // Serialises concurrent partial updates of one learner, so neither loses the other's fields.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cards-settings:${ownerId}`]);
+      const settings = { ...settingsOf(await readSettings(client, ownerId)), ...changes };
+      await writeSettings(client, ownerId, settings);
+      return settingsMessage(settings);
+    });
+  };
+}

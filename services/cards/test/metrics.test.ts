@@ -1,0 +1,136 @@
+// The dashboard's numbers, computed in SQL in the learner's own days (their timezone and day start).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, studyDayAround, studyDayStart } from '../src/domain/study-day.js';
+import { type CardsHarness, startCardsHarness } from './harness.js';
+
+let cards: CardsHarness;
+
+beforeAll(async () => {
+  cards = await startCardsHarness();
+});
+afterAll(() => cards?.stop());
+
+const TZ = 'America/Sao_Paulo';
+const HOUR = 3_600_000;
+
+async function learnerInSaoPaulo(name: string) {
+  const user = `${name}-${randomUUID().slice(0, 8)}`;
+  const learner = cards.as(user);
+  await learner.updateSettings({ fields: ['timezone'], settings: { timezone: TZ } });
+  const { card } = await learner.createCard({ front: `Q ${name}`, back: 'A' });
+  const item = await cards.db.reviewItem.findFirstOrThrow({ where: { cardId: card!.id } });
+  /** A past review at `hoursIntoDay` after the start of the learner's `day`. */
+  const reviewedOn = async (day: string, rating: number, hoursIntoDay = 8, stateBefore = 2) => {
+    const at = new Date(studyDayStart(day, TZ, 4).getTime() + hoursIntoDay * HOUR);
+    await cards.pool.query(
+      `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
+         duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
+       VALUES ($1, $2, $3, $4, $5, $6, 2, $7, 1000, 1, 1, 1, 0, $7, '{}')`,
+      [randomUUID(), user, item.id, card!.id, rating, stateBefore, at],
+    );
+  };
+  return { user, learner, card: card!, item, reviewedOn };
+}
+
+const today = () => studyDayAround(new Date(), TZ, 4).today;
+
+describe('the streak', () => {
+  it('counts the days in a row up to today, and the longest run ever', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('streak');
+    for (const back of [0, 1, 2]) await reviewedOn(addDays(today(), -back), 3);
+    for (const back of [10, 11, 12, 13, 14]) await reviewedOn(addDays(today(), -back), 3);
+    expect(await learner.streak()).toEqual({ current: 3, longest: 5, reviewedToday: true });
+  });
+
+  it('stays alive through today until the day ends without a review', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('yesterday');
+    await reviewedOn(addDays(today(), -1), 3);
+    await reviewedOn(addDays(today(), -2), 3);
+    expect(await learner.streak()).toEqual({ current: 2, longest: 2, reviewedToday: false });
+  });
+
+  it('is broken by a day without reviews', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('broken');
+    await reviewedOn(addDays(today(), -2), 3);
+    expect(await learner.streak()).toEqual({ current: 0, longest: 1, reviewedToday: false });
+  });
+
+  it('counts a review at 3 am for the day before (the day starts at 4)', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('night-owl');
+    // 23 hours after yesterday's start is 03:00 today on the clock: still yesterday for the learner.
+    await reviewedOn(addDays(today(), -1), 3, 23);
+    expect(await learner.streak()).toEqual({ current: 1, longest: 1, reviewedToday: false });
+  });
+
+  it('starts at zero for a learner who never reviewed', async () => {
+    expect(await cards.as(`nobody-${randomUUID()}`).streak()).toEqual({ current: 0, longest: 0, reviewedToday: false });
+  });
+});
+
+describe('review metrics', () => {
+  it('gives every one of the last 30 days with its reviews by rating, and the true retention', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('metrics');
+    const yesterday = addDays(today(), -1);
+    await reviewedOn(yesterday, 1);
+    await reviewedOn(yesterday, 3);
+    await reviewedOn(yesterday, 4);
+    await reviewedOn(today(), 2);
+    await reviewedOn(today(), 3, 1, 0); // a new card's first review: not part of the retention
+    await reviewedOn(addDays(today(), -40), 3); // outside the 30 days, inside the heatmap
+    const metrics = await learner.reviewMetrics();
+    expect(metrics.days).toHaveLength(30);
+    expect(metrics.days.at(-1)).toEqual({ date: today(), reviews: 2, again: 0, hard: 1, good: 1, easy: 0 });
+    expect(metrics.days.at(-2)).toEqual({ date: yesterday, reviews: 3, again: 1, hard: 0, good: 1, easy: 1 });
+    expect(metrics.days[0]).toEqual({ date: addDays(today(), -29), reviews: 0, again: 0, hard: 0, good: 0, easy: 0 });
+    // Mature reviews: 4 of which 1 was "again".
+    expect(metrics.retention).toBeCloseTo(3 / 4);
+    expect(metrics.heatmap).toEqual([
+      { date: addDays(today(), -40), count: 1 },
+      { date: yesterday, count: 3 },
+      { date: today(), count: 2 },
+    ]);
+  });
+
+  it('forecasts the next 30 days of due items, with overdue ones today', async () => {
+    const { learner, item, card } = await learnerInSaoPaulo('forecast');
+    const { card: second } = await learner.createCard({ front: 'later', back: 'x' });
+    const soon = new Date(studyDayStart(addDays(today(), 3), TZ, 4).getTime() + 2 * HOUR);
+    await cards.db.reviewItem.update({
+      where: { id: item.id },
+      data: { state: 2, due: new Date(Date.now() - 48 * HOUR) },
+    });
+    await cards.db.reviewItem.updateMany({ where: { cardId: second!.id }, data: { state: 2, due: soon } });
+    const { forecast } = await learner.reviewMetrics();
+    expect(forecast).toHaveLength(30);
+    expect(forecast[0]).toEqual({ date: today(), count: 1 });
+    expect(forecast[3]).toEqual({ date: addDays(today(), 3), count: 1 });
+    expect(forecast.reduce((sum, day) => sum + day.count, 0)).toBe(2);
+    expect(card.id).toBeTruthy();
+  });
+
+  it('answers -1 retention when there were no mature reviews', async () => {
+    expect((await cards.as(`fresh-${randomUUID()}`).reviewMetrics()).retention).toBe(-1);
+  });
+});
+
+describe('progress', () => {
+  it('counts cards, items by state, what is due today and what was reviewed today', async () => {
+    const { learner, item } = await learnerInSaoPaulo('progress');
+    await learner.createCard({ front: 'dog', back: 'Hund', type: 'reversed' });
+    const { card: archived } = await learner.createCard({ front: 'gone', back: 'x' });
+    await learner.archiveCard({ id: archived!.id, archived: true });
+    await learner.review({ id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 1 });
+    expect(await learner.progressMetrics()).toEqual({
+      total: 2,
+      archived: 1,
+      new: 2,
+      learning: 1,
+      review: 0,
+      relearning: 0,
+      dueToday: 3,
+      reviewedToday: 1,
+      dailyGoal: 20,
+    });
+  });
+});
