@@ -5,16 +5,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { closeStores, createStores } from '@engram/cards/db';
 import { cardsServices } from '@engram/cards/server';
 import { createPool } from '@engram/kit/db';
-import { createClient, unary } from '@engram/kit/grpc/client';
-import { startGrpcServer } from '@engram/kit/grpc/server';
-import {
-  createInternalTokenSigner,
-  createInternalTokenVerifier,
-  generateInternalKeys,
-} from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { applyMigrations } from '@engram/kit/migrate';
+import { unary } from '@engram/kit/grpc/client';
 import { CardsServiceClient, CreateCardRequest } from '@engram/proto/cards/v1/cards';
+import { startServiceUnderTest } from '@engram/testkit/service';
 import pg from 'pg';
 import { throughput } from './measure.ts';
 
@@ -29,7 +22,6 @@ async function withDatabase<T>(adminUrl: string, work: (url: string) => Promise<
   await admin.query(`create database "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  url.searchParams.set('schema', 'cards');
   try {
     return await work(url.toString());
   } finally {
@@ -40,25 +32,18 @@ async function withDatabase<T>(adminUrl: string, work: (url: string) => Promise<
 
 export async function cardCreation(adminUrl: string): Promise<void> {
   await withDatabase(adminUrl, async (databaseUrl) => {
-    const migrationsDir = new URL('../services/cards/prisma/migrations', import.meta.url).pathname;
-    await applyMigrations({ databaseUrl, migrationsDir });
-    const keys = await generateInternalKeys();
-    const signer = await createInternalTokenSigner(keys.privateJwk);
-    const logger = createLogger({ service: 'cards', level: 'silent' });
-    const stores = createStores(databaseUrl, CONCURRENCY);
-    const verifier = createInternalTokenVerifier(keys.publicJwks, 'cards');
-    const server = await startGrpcServer({
-      port: 0,
-      host: '127.0.0.1',
-      services: cardsServices(stores, { service: 'cards', logger, verifier }),
-      logger,
+    const service = await startServiceUnderTest({
+      service: 'cards',
+      databaseUrl,
+      migrationsDir: new URL('../services/cards/prisma/migrations', import.meta.url).pathname,
+      start({ databaseUrl: schemaUrl, serverOptions }) {
+        const stores = createStores(schemaUrl, CONCURRENCY);
+        return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
+      },
     });
-    const client = createClient(CardsServiceClient, `127.0.0.1:${server.port}`);
-    const pool = createPool(databaseUrl, { max: CONCURRENCY });
-    const token = await signer.sign(
-      { userId: 'bench', sessionId: 's', role: 'user', activeOrganizationId: null },
-      'cards',
-    );
+    const client = service.client(CardsServiceClient);
+    const pool = createPool(service.databaseUrl, { max: CONCURRENCY });
+    const token = await service.tokenFor('bench');
     try {
       const viaService = (i: number) =>
         unary(client, client.createCard, CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back' }), {
@@ -91,9 +76,8 @@ export async function cardCreation(adminUrl: string): Promise<void> {
       console.log(`baseline, raw SQL transaction:   ${baseline.toFixed(0)} cards/s`);
       console.log(`ratio service/baseline:          ${(service / baseline).toFixed(2)}`);
     } finally {
-      client.close();
-      await server.shutdown();
-      await Promise.all([closeStores(stores), pool.end()]);
+      await service.stop();
+      await pool.end();
     }
   });
 }

@@ -1,21 +1,12 @@
-// The cards service's gRPC services in-process, on a fresh schema of the run's database, with a key
-// pair of their own: tests call them exactly as the gateway does, as any user they name.
-import { randomBytes } from 'node:crypto';
-import { createClient, unary } from '@engram/kit/grpc/client';
-import { startGrpcServer } from '@engram/kit/grpc/server';
-import {
-  createInternalTokenSigner,
-  createInternalTokenVerifier,
-  generateInternalKeys,
-} from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { applyMigrations } from '@engram/kit/migrate';
+// The cards service's gRPC services in-process (testkit's startServiceUnderTest), callable as any user
+// with requests that may leave fields out.
+
+import { unary } from '@engram/kit/grpc/client';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
 import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
-import { testContext } from '@engram/testkit/context';
-import { schemaUrl } from '@engram/testkit/databases';
+import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsServices } from '../src/server.js';
 
@@ -27,29 +18,23 @@ type DeepPartial<T> = T extends Date
       ? { [K in keyof T]?: DeepPartial<T[K]> }
       : T;
 
-export async function startCardsHarness() {
-  const databaseUrl = schemaUrl(testContext().databaseUrl, `cards_${randomBytes(4).toString('hex')}`);
-  await applyMigrations({ databaseUrl, migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname });
-  const keys = await generateInternalKeys();
-  const signer = await createInternalTokenSigner(keys.privateJwk);
-  const logger = createLogger({ service: 'cards', level: 'silent' });
-  const stores = createStores(databaseUrl);
-  const verifier = createInternalTokenVerifier(keys.publicJwks, 'cards');
-  const server = await startGrpcServer({
-    port: 0,
-    host: '127.0.0.1',
-    services: cardsServices(stores, { service: 'cards', logger, verifier }),
-    logger,
-  });
-  const address = `127.0.0.1:${server.port}`;
-  const client = createClient(cardsProto.CardsServiceClient, address);
-  const reviews = createClient(reviewProto.ReviewServiceClient, address);
-  const metrics = createClient(metricsProto.MetricsServiceClient, address);
-  const settings = createClient(settingsProto.SettingsServiceClient, address);
-  const tokenFor = (userId: string) =>
-    signer.sign({ userId, sessionId: `session-of-${userId}`, role: 'user', activeOrganizationId: null }, 'cards');
+export const CARDS_MIGRATIONS = new URL('../prisma/migrations', import.meta.url).pathname;
 
-  /** Every procedure of the service, called as `userId`; requests may leave fields out. */
+export async function startCardsHarness() {
+  const service = await startServiceUnderTest({
+    service: 'cards',
+    migrationsDir: CARDS_MIGRATIONS,
+    start({ databaseUrl, serverOptions }) {
+      const stores = createStores(databaseUrl);
+      return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
+    },
+  });
+  const client = service.client(cardsProto.CardsServiceClient);
+  const reviews = service.client(reviewProto.ReviewServiceClient);
+  const metrics = service.client(metricsProto.MetricsServiceClient);
+  const settings = service.client(settingsProto.SettingsServiceClient);
+
+  /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
     const call =
       <Req, Res>(
@@ -58,7 +43,9 @@ export async function startCardsHarness() {
         message: { fromPartial(value: never): Req },
       ) =>
       async (request: DeepPartial<Req> = {} as DeepPartial<Req>) =>
-        unary<Req, Res>(target, method, message.fromPartial(request as never), { token: await tokenFor(userId) });
+        unary<Req, Res>(target, method, message.fromPartial(request as never), {
+          token: await service.tokenFor(userId),
+        });
     return {
       createCard: call(client, client.createCard, cardsProto.CreateCardRequest),
       createCards: call(client, client.createCards, cardsProto.CreateCardsRequest),
@@ -82,21 +69,17 @@ export async function startCardsHarness() {
   }
 
   return {
-    databaseUrl,
-    db: stores.db,
-    pool: stores.pool,
-    signer,
-    tokenFor,
+    databaseUrl: service.databaseUrl,
+    db: service.resources.db,
+    pool: service.resources.pool,
+    signer: service.signer,
+    tokenFor: service.tokenFor,
     as,
     create: async (userId: string, front: string, back = 'back') =>
       (await as(userId).createCard({ front, back })).card!,
     list: (userId: string, request: DeepPartial<cardsProto.ListCardsRequest> = {}) => as(userId).listCards(request),
     client,
-    async stop() {
-      for (const c of [client, reviews, metrics, settings]) c.close();
-      await server.shutdown();
-      await closeStores(stores);
-    },
+    stop: service.stop,
   };
 }
 

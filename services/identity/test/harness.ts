@@ -2,18 +2,10 @@
 // (what browsers reach through the gateway) and the gRPC server (what the gateway calls), with a key
 // pair of its own so tests sign internal tokens exactly as the gateway does.
 import { randomBytes } from 'node:crypto';
-import { createClient, unary } from '@engram/kit/grpc/client';
-import { startGrpcServer } from '@engram/kit/grpc/server';
-import {
-  createInternalTokenSigner,
-  createInternalTokenVerifier,
-  generateInternalKeys,
-} from '@engram/kit/internal-auth';
-import { createLogger } from '@engram/kit/logger';
-import { applyMigrations } from '@engram/kit/migrate';
+import { unary } from '@engram/kit/grpc/client';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { testContext } from '@engram/testkit/context';
-import { schemaUrl } from '@engram/testkit/databases';
+import { startServiceUnderTest } from '@engram/testkit/service';
 import { createAuth } from '../src/auth.js';
 import { createDb } from '../src/db.js';
 import { startAuthHttpServer } from '../src/http/server.js';
@@ -31,35 +23,35 @@ export interface SignUp {
 
 /** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
 export async function startIdentityHarness(options: { redisUrl?: string } = {}) {
-  const databaseUrl = schemaUrl(testContext().databaseUrl, `identity_${randomBytes(4).toString('hex')}`);
-  await applyMigrations({ databaseUrl, migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname });
-  const keys = await generateInternalKeys();
-  const signer = await createInternalTokenSigner(keys.privateJwk);
-  const logger = createLogger({ service: 'identity', level: 'silent' });
-  const db = createDb(databaseUrl);
-  const redis = createRedis(options.redisUrl ?? testContext().redisUrl);
-  redis.on('error', () => {}); // a test may stop its private Redis on purpose
-  const auth = createAuth(db, {
-    secret: randomBytes(32).toString('base64url'),
-    publicBaseUrl: PUBLIC_BASE_URL,
-    checkPwnedPasswords: false,
-    secondaryStorage: redisSecondaryStorage(redis),
-    logger,
-  });
-  const http = await startAuthHttpServer(auth, 0, logger);
-  const server = await startGrpcServer({
-    port: 0,
-    host: '127.0.0.1',
-    services: [
-      identityService(auth, {
-        service: 'identity',
+  const service = await startServiceUnderTest({
+    service: 'identity',
+    migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname,
+    async start({ databaseUrl, serverOptions, logger }) {
+      const db = createDb(databaseUrl);
+      const redis = createRedis(options.redisUrl ?? testContext().redisUrl);
+      redis.on('error', () => {}); // a test may stop its private Redis on purpose
+      const auth = createAuth(db, {
+        secret: randomBytes(32).toString('base64url'),
+        publicBaseUrl: PUBLIC_BASE_URL,
+        checkPwnedPasswords: false,
+        secondaryStorage: redisSecondaryStorage(redis),
         logger,
-        verifier: createInternalTokenVerifier(keys.publicJwks, 'identity'),
-      }),
-    ],
-    logger,
+      });
+      const http = await startAuthHttpServer(auth, 0, logger);
+      return {
+        services: [identityService(auth, serverOptions)],
+        resources: { db, http },
+        async close() {
+          await http.close();
+          await db.$disconnect();
+          redis.disconnect();
+        },
+      };
+    },
   });
-  const client = createClient(IdentityServiceClient, `127.0.0.1:${server.port}`);
+  const { db, http } = service.resources;
+  const signer = service.signer;
+  const client = service.client(IdentityServiceClient);
   const httpUrl = `http://127.0.0.1:${http.port}`;
 
   /** A request to the auth HTTP server, as a browser on `origin` would send it through the gateway. */
@@ -89,13 +81,7 @@ export async function startIdentityHarness(options: { redisUrl?: string } = {}) 
         { cookie: request.cookie ?? '', authorization: request.authorization ?? '' },
         { token: await signer.signSystem('gateway', 'identity') },
       ),
-    async stop() {
-      client.close();
-      await server.shutdown();
-      await http.close();
-      await db.$disconnect();
-      redis.disconnect();
-    },
+    stop: service.stop,
   };
 }
 

@@ -1,0 +1,107 @@
+// One service's gRPC server in-process, for its tests and for benchmarks: a fresh schema of a database
+// with the service's committed migrations applied, a key pair of its own for internal tokens, and
+// clients that call it exactly as the gateway does (as any user, or as the system).
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@engram/kit/grpc/client';
+import { type ServerOptions, startGrpcServer } from '@engram/kit/grpc/server';
+import {
+  createInternalTokenSigner,
+  createInternalTokenVerifier,
+  generateInternalKeys,
+  type InternalTokenSigner,
+} from '@engram/kit/internal-auth';
+import { createLogger, type Logger } from '@engram/kit/logger';
+import { applyMigrations } from '@engram/kit/migrate';
+import { serviceDatabaseUrl } from '@engram/local/components';
+import type { ChannelCredentials, Client, ServiceDefinition } from '@grpc/grpc-js';
+
+export interface GrpcServiceEntry {
+  name: string;
+  definition: ServiceDefinition;
+  implementation: object;
+}
+
+export interface ServiceParts<R> {
+  services: GrpcServiceEntry[];
+  /** What the tests may reach besides the gRPC API (a database client, a pool, an HTTP server...). */
+  resources: R;
+  close(): Promise<void> | void;
+}
+
+export interface ServiceUnderTestOptions<R> {
+  /** The audience of its internal tokens, e.g. 'cards'. */
+  service: string;
+  /** The service's prisma/migrations folder; omitted for a service without a database. */
+  migrationsDir?: string;
+  /** A database URL to create the schema in; by default, the test run's database. */
+  databaseUrl?: string;
+  logLevel?: string;
+  /** Builds the service from its database URL and the options `implement` needs. */
+  start(context: {
+    databaseUrl: string;
+    serverOptions: ServerOptions;
+    logger: Logger;
+  }): Promise<ServiceParts<R>> | ServiceParts<R>;
+}
+
+type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: object) => C;
+
+export interface ServiceUnderTest<R> {
+  databaseUrl: string;
+  address: string;
+  resources: R;
+  signer: InternalTokenSigner;
+  /** A user token for `userId`, as the gateway signs it for this service. */
+  tokenFor(userId: string): Promise<string>;
+  /** A token the gateway signs for itself (no user). */
+  systemToken(): Promise<string>;
+  /** A client of one of the service's gRPC services, closed by stop(). */
+  client<C extends Client>(Ctor: ClientConstructor<C>): C;
+  stop(): Promise<void>;
+}
+
+async function defaultDatabaseUrl(): Promise<string> {
+  // Loaded only inside vitest: benchmarks pass their own database.
+  const { testContext } = await import('./context.ts');
+  return testContext().databaseUrl;
+}
+
+export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<R>): Promise<ServiceUnderTest<R>> {
+  const base = options.databaseUrl ?? (await defaultDatabaseUrl());
+  const databaseUrl = serviceDatabaseUrl(base, `${options.service}_${randomBytes(4).toString('hex')}`);
+  if (options.migrationsDir) await applyMigrations({ databaseUrl, migrationsDir: options.migrationsDir });
+  const keys = await generateInternalKeys();
+  const signer = await createInternalTokenSigner(keys.privateJwk);
+  const logger = createLogger({ service: options.service, level: options.logLevel ?? 'silent' });
+  const verifier = createInternalTokenVerifier(keys.publicJwks, options.service);
+  const parts = await options.start({
+    databaseUrl,
+    serverOptions: { service: options.service, logger, verifier },
+    logger,
+  });
+  const server = await startGrpcServer({ port: 0, host: '127.0.0.1', services: parts.services, logger });
+  const address = `127.0.0.1:${server.port}`;
+  const clients: Client[] = [];
+  return {
+    databaseUrl,
+    address,
+    resources: parts.resources,
+    signer,
+    tokenFor: (userId) =>
+      signer.sign(
+        { userId, sessionId: `session-of-${userId}`, role: 'user', activeOrganizationId: null },
+        options.service,
+      ),
+    systemToken: () => signer.signSystem('gateway', options.service),
+    client(Ctor) {
+      const client = createClient(Ctor, address);
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients) client.close();
+      await server.shutdown();
+      await parts.close();
+    },
+  };
+}
