@@ -1,41 +1,40 @@
 // Turns any error the app can meet (better-auth results, tRPC errors, thrown values) into the one line of
 // text shown in an error toast, following the spec's order of fallbacks (§8).
 import { toast } from 'sonner';
+import { m } from './i18n';
 
-const REQUEST_FAILED = 'Request failed';
-
-/** Display text for error codes; codes not listed fall back to the server's own message. */
-const MESSAGES: Record<string, string> = {
-  REQUEST_FAILED,
-  USER_NOT_FOUND: 'User not found',
-  USER_ALREADY_EXISTS: 'User already exists',
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'User already exists',
-  INVALID_EMAIL: 'Email is invalid',
-  INVALID_EMAIL_OR_PASSWORD: 'Invalid email or password',
-  INVALID_PASSWORD: 'Invalid password',
-  PASSWORD_TOO_SHORT: 'Password too short',
-  PASSWORD_TOO_LONG: 'Password too long',
-  EMAIL_NOT_VERIFIED: 'Email not verified. Please check your inbox.',
-  EMAIL_CAN_NOT_BE_UPDATED: 'Email can not be updated',
-  SESSION_EXPIRED: 'Re-authenticate',
-  SESSION_NOT_FRESH: 'Your session is not fresh. Please sign in again.',
-  FAILED_TO_UNLINK_LAST_ACCOUNT: "You can't unlink your last account",
-  ACCOUNT_NOT_FOUND: 'Account not found',
-  SOCIAL_ACCOUNT_ALREADY_LINKED: 'Social account already linked',
-  PROVIDER_NOT_FOUND: 'Provider not found',
-  INVALID_TOKEN: 'Invalid token',
-  CREDENTIAL_ACCOUNT_NOT_FOUND: 'Credential account not found',
-  USER_ALREADY_HAS_PASSWORD: 'User already has a password',
-  BANNED_USER: 'You have been banned from this application',
-  FAILED_TO_CREATE_USER: 'Failed to create user',
-  FAILED_TO_CREATE_SESSION: 'Failed to create session',
-  TOO_MANY_REQUESTS: 'Too many requests. Please try again later.',
+/** Display text for error codes, in the current language; codes not listed fall back to the server's own message. */
+const MESSAGES: Record<string, () => string> = {
+  REQUEST_FAILED: m.error_request_failed,
+  USER_NOT_FOUND: m.error_user_not_found,
+  USER_ALREADY_EXISTS: m.error_user_already_exists,
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: m.error_user_already_exists,
+  INVALID_EMAIL: m.error_invalid_email,
+  INVALID_EMAIL_OR_PASSWORD: m.error_invalid_email_or_password,
+  INVALID_PASSWORD: m.error_invalid_password,
+  PASSWORD_TOO_SHORT: m.error_password_too_short,
+  PASSWORD_TOO_LONG: m.error_password_too_long,
+  EMAIL_NOT_VERIFIED: m.error_email_not_verified,
+  EMAIL_CAN_NOT_BE_UPDATED: m.error_email_can_not_be_updated,
+  SESSION_EXPIRED: m.error_session_expired,
+  SESSION_NOT_FRESH: m.error_session_not_fresh,
+  FAILED_TO_UNLINK_LAST_ACCOUNT: m.error_failed_to_unlink_last_account,
+  ACCOUNT_NOT_FOUND: m.error_account_not_found,
+  SOCIAL_ACCOUNT_ALREADY_LINKED: m.error_social_account_already_linked,
+  PROVIDER_NOT_FOUND: m.error_provider_not_found,
+  INVALID_TOKEN: m.error_invalid_token,
+  CREDENTIAL_ACCOUNT_NOT_FOUND: m.error_credential_account_not_found,
+  USER_ALREADY_HAS_PASSWORD: m.error_user_already_has_password,
+  BANNED_USER: m.error_banned_user,
+  FAILED_TO_CREATE_USER: m.error_failed_to_create_user,
+  FAILED_TO_CREATE_SESSION: m.error_failed_to_create_session,
+  TOO_MANY_REQUESTS: m.error_too_many_requests,
   // tRPC codes, for errors whose server message is not meant for users.
-  UNAUTHORIZED: 'Your session has ended. Please sign in again.',
-  FORBIDDEN: 'You are not allowed to do that',
-  INTERNAL_SERVER_ERROR: 'Something went wrong!',
+  UNAUTHORIZED: m.error_unauthorized,
+  FORBIDDEN: m.error_forbidden,
+  INTERNAL_SERVER_ERROR: m.error_internal,
   // Browsers' text for a request that never reached the server.
-  'Failed to fetch': 'Could not reach the server. Check your connection and try again.',
+  'Failed to fetch': m.error_network,
 };
 
 type ErrorLike = { code?: unknown; message?: unknown; status?: unknown; statusText?: unknown; data?: unknown };
@@ -45,7 +44,7 @@ const text = (value: unknown): string | undefined =>
 
 const localized = (code: unknown): string | undefined => {
   const key = text(code);
-  return key !== undefined ? MESSAGES[key] : undefined;
+  return key !== undefined ? MESSAGES[key]?.() : undefined;
 };
 
 /** The tRPC error code (e.g. "UNAUTHORIZED") of a TRPCClientError, read structurally. */
@@ -62,21 +61,33 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 export function getErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return MESSAGES[error] ?? error;
-  if (error === null || typeof error !== 'object') return REQUEST_FAILED;
+  if (typeof error === 'string') return localized(error) ?? error;
+  if (error === null || typeof error !== 'object') return m.error_request_failed();
 
   // A better-auth result ({ data, error }) or any wrapper holding the error object one level down.
   const nested = (error as { error?: unknown }).error;
   if (nested !== null && typeof nested === 'object') {
     const inner = nested as ErrorLike;
-    return localized(inner.code) ?? text(inner.message) ?? text(inner.code) ?? text(inner.statusText) ?? REQUEST_FAILED;
+    return (
+      localized(inner.code) ??
+      text(inner.message) ??
+      text(inner.code) ??
+      text(inner.statusText) ??
+      m.error_request_failed()
+    );
   }
 
   const own = error as ErrorLike;
   const code = text(own.code) ?? trpcCode(error);
   // The server's message for a known tRPC code may be an internal detail, so a mapped text wins for those.
-  if (code === 'INTERNAL_SERVER_ERROR' || code === 'UNAUTHORIZED') return MESSAGES[code]!;
-  return localized(code) ?? localized(own.message) ?? firstIssue(own.message) ?? text(own.statusText) ?? REQUEST_FAILED;
+  if (code === 'INTERNAL_SERVER_ERROR' || code === 'UNAUTHORIZED') return MESSAGES[code]!();
+  return (
+    localized(code) ??
+    localized(own.message) ??
+    firstIssue(own.message) ??
+    text(own.statusText) ??
+    m.error_request_failed()
+  );
 }
 
 /** tRPC sends input-validation failures as a JSON list of issues; users see the first issue's message. */
