@@ -1,109 +1,102 @@
-// Turns any error the app can meet (better-auth results, tRPC errors, thrown values) into the one line of
-// text shown in an error toast, following the spec's order of fallbacks (§8).
+// Turns any error the app meets (a better-auth result, a tRPC error, a thrown value) into the one line of
+// text an error toast shows, in the current language and in the order of spec §8.
 import { toast } from 'sonner';
-import { m } from './i18n';
+import { AUTH_ERRORS, REQUEST_ERRORS } from './error-catalogue';
 
-/** Display text for error codes, in the current language; codes not listed fall back to the server's own message. */
-const MESSAGES: Record<string, () => string> = {
-  REQUEST_FAILED: m.error_request_failed,
-  USER_NOT_FOUND: m.error_user_not_found,
-  USER_ALREADY_EXISTS: m.error_user_already_exists,
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: m.error_user_already_exists,
-  INVALID_EMAIL: m.error_invalid_email,
-  INVALID_EMAIL_OR_PASSWORD: m.error_invalid_email_or_password,
-  INVALID_PASSWORD: m.error_invalid_password,
-  PASSWORD_TOO_SHORT: m.error_password_too_short,
-  PASSWORD_TOO_LONG: m.error_password_too_long,
-  EMAIL_NOT_VERIFIED: m.error_email_not_verified,
-  EMAIL_CAN_NOT_BE_UPDATED: m.error_email_can_not_be_updated,
-  SESSION_EXPIRED: m.error_session_expired,
-  SESSION_NOT_FRESH: m.error_session_not_fresh,
-  FAILED_TO_UNLINK_LAST_ACCOUNT: m.error_failed_to_unlink_last_account,
-  ACCOUNT_NOT_FOUND: m.error_account_not_found,
-  SOCIAL_ACCOUNT_ALREADY_LINKED: m.error_social_account_already_linked,
-  PROVIDER_NOT_FOUND: m.error_provider_not_found,
-  INVALID_TOKEN: m.error_invalid_token,
-  CREDENTIAL_ACCOUNT_NOT_FOUND: m.error_credential_account_not_found,
-  USER_ALREADY_HAS_PASSWORD: m.error_user_already_has_password,
-  BANNED_USER: m.error_banned_user,
-  FAILED_TO_CREATE_USER: m.error_failed_to_create_user,
-  FAILED_TO_CREATE_SESSION: m.error_failed_to_create_session,
-  TOO_MANY_REQUESTS: m.error_too_many_requests,
-  // tRPC codes, for errors whose server message is not meant for users.
-  UNAUTHORIZED: m.error_unauthorized,
-  FORBIDDEN: m.error_forbidden,
-  INTERNAL_SERVER_ERROR: m.error_internal,
-  // Browsers' text for a request that never reached the server.
-  'Failed to fetch': m.error_network,
-};
+/** Message texts by error code, each read in the current language when called. */
+export type Catalogue = Readonly<Record<string, () => string>>;
 
-type ErrorLike = { code?: unknown; message?: unknown; status?: unknown; statusText?: unknown; data?: unknown };
+/** Every auth error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
+export const ERROR_CATALOGUE: Catalogue = Object.assign(
+  { REQUEST_FAILED: REQUEST_ERRORS.REQUEST_FAILED },
+  ...Object.values(AUTH_ERRORS),
+);
+
+/** The text when even the catalogue has no REQUEST_FAILED (spec §8's final fallback). */
+const LAST_RESORT = 'Request failed';
+
+/** tRPC codes whose server message is generic or internal: the user reads the catalogue's text instead. */
+const GENERIC_TRPC_CODES = new Set([
+  'UNAUTHORIZED',
+  'TOO_MANY_REQUESTS',
+  'PAYLOAD_TOO_LARGE',
+  'TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_SERVER_ERROR',
+]);
+
+/** What fetch rejects with in Chromium, Firefox and Safari when a request never got an answer. */
+const NETWORK_FAILURES = new Set(['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed']);
+
+type ErrorLike = { code?: unknown; message?: unknown; statusText?: unknown; status?: unknown; data?: unknown };
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
-const localized = (code: unknown): string | undefined => {
-  const key = text(code);
-  return key !== undefined ? MESSAGES[key]?.() : undefined;
+const lookup = (catalogue: Catalogue, key: unknown): string | undefined => {
+  const code = text(key);
+  return code !== undefined && Object.hasOwn(catalogue, code) ? catalogue[code]?.() : undefined;
 };
+
+/**
+ * The display text of an error (spec §8): a string is a catalogue key; a better-auth result's nested error
+ * gives its code's text, else its own message, code or status text; any other error its own message.
+ * Each path ends with REQUEST_FAILED, then "Request failed". A tRPC error (code and message, the domain
+ * reason and validation issues in `data`) shows the text of its domain reason when the catalogue has one,
+ * and the catalogue's text for generic codes (no session, rate limit, timeout, unavailable, internal),
+ * whose server message is not written for users; otherwise its message, which the gateway words for them.
+ */
+export function resolveErrorMessage(error: unknown, catalogue: Catalogue = ERROR_CATALOGUE): string {
+  const requestFailed = () => lookup(catalogue, 'REQUEST_FAILED') ?? LAST_RESORT;
+
+  if (typeof error === 'string') return lookup(catalogue, error) ?? requestFailed();
+  if (!isObject(error)) return requestFailed();
+
+  const nested = error.error;
+  if (isObject(nested)) {
+    const inner = nested as ErrorLike;
+    return (
+      lookup(catalogue, inner.code) ??
+      text(inner.message) ??
+      text(inner.code) ??
+      text(inner.statusText) ??
+      requestFailed()
+    );
+  }
+
+  const own = error as ErrorLike;
+  return requestErrorText(own, catalogue) ?? text(own.message) ?? requestFailed();
+}
+
+/** The catalogue's text for a failed request, when its own message is not the one to show. */
+function requestErrorText(error: ErrorLike, catalogue: Catalogue): string | undefined {
+  const data = isObject(error.data) ? error.data : undefined;
+  const reason = lookup(catalogue, data?.reason);
+  if (reason !== undefined) return reason;
+  const code = text(data?.code);
+  if (code !== undefined && GENERIC_TRPC_CODES.has(code)) return lookup(REQUEST_ERRORS, code);
+  const message = text(error.message);
+  if (message !== undefined && NETWORK_FAILURES.has(message)) return REQUEST_ERRORS.NETWORK_ERROR();
+  return undefined;
+}
 
 /** The tRPC error code (e.g. "UNAUTHORIZED") of a TRPCClientError, read structurally. */
 export function trpcCode(error: unknown): string | undefined {
-  const data = (error as ErrorLike | null)?.data as { code?: unknown } | null | undefined;
+  const data = isObject(error) && isObject(error.data) ? error.data : undefined;
   return text(data?.code);
 }
 
 /** The HTTP status of a better-auth or tRPC error, when it has one. */
 export function httpStatus(error: unknown): number | undefined {
-  const candidate = error as (ErrorLike & { data?: { httpStatus?: unknown } | null }) | null;
-  const status = candidate?.status ?? candidate?.data?.httpStatus;
+  if (!isObject(error)) return undefined;
+  const status = error.status ?? (isObject(error.data) ? error.data.httpStatus : undefined);
   return typeof status === 'number' ? status : undefined;
-}
-
-export function getErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return localized(error) ?? error;
-  if (error === null || typeof error !== 'object') return m.error_request_failed();
-
-  // A better-auth result ({ data, error }) or any wrapper holding the error object one level down.
-  const nested = (error as { error?: unknown }).error;
-  if (nested !== null && typeof nested === 'object') {
-    const inner = nested as ErrorLike;
-    return (
-      localized(inner.code) ??
-      text(inner.message) ??
-      text(inner.code) ??
-      text(inner.statusText) ??
-      m.error_request_failed()
-    );
-  }
-
-  const own = error as ErrorLike;
-  const code = text(own.code) ?? trpcCode(error);
-  // The server's message for a known tRPC code may be an internal detail, so a mapped text wins for those.
-  if (code === 'INTERNAL_SERVER_ERROR' || code === 'UNAUTHORIZED') return MESSAGES[code]!();
-  return (
-    localized(code) ??
-    localized(own.message) ??
-    firstIssue(own.message) ??
-    text(own.statusText) ??
-    m.error_request_failed()
-  );
-}
-
-/** tRPC sends input-validation failures as a JSON list of issues; users see the first issue's message. */
-function firstIssue(message: unknown): string | undefined {
-  const raw = text(message);
-  if (raw === undefined || !raw.startsWith('[')) return raw;
-  try {
-    const issues = JSON.parse(raw) as Array<{ message?: unknown }>;
-    return text(issues[0]?.message) ?? raw;
-  } catch {
-    return raw;
-  }
 }
 
 /** Shows an error toast; the toast id de-duplicates the same message raised by several failing calls. */
 export function toastError(error: unknown): void {
-  const message = getErrorMessage(error);
+  const message = resolveErrorMessage(error);
   toast.error(message, { id: `error:${message}` });
 }
