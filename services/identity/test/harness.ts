@@ -22,7 +22,12 @@ export interface SignUp {
 }
 
 /** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
-export async function startIdentityHarness(options: { redisUrl?: string } = {}) {
+/** Limits far above what a test sends, unless the test is about them. */
+const ROOMY_RATE_LIMIT = { windowSeconds: 10, max: 10_000, signInMax: 10_000 };
+
+export async function startIdentityHarness(
+  options: { redisUrl?: string; rateLimit?: { windowSeconds: number; max: number; signInMax: number } } = {},
+) {
   const service = await startServiceUnderTest({
     service: 'identity',
     migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname,
@@ -34,7 +39,12 @@ export async function startIdentityHarness(options: { redisUrl?: string } = {}) 
         secret: randomBytes(32).toString('base64url'),
         publicBaseUrl: PUBLIC_BASE_URL,
         checkPwnedPasswords: false,
-        secondaryStorage: redisSecondaryStorage(redis),
+        // A key prefix of its own, so counters of other harnesses and runs never add up with this one's.
+        secondaryStorage: redisSecondaryStorage(
+          redis,
+          `${testContext().subjectPrefix}${randomBytes(3).toString('hex')}:`,
+        ),
+        rateLimit: options.rateLimit ?? ROOMY_RATE_LIMIT,
         logger,
       });
       const http = await startAuthHttpServer(auth, 0, logger);
