@@ -21,13 +21,19 @@ export interface SignUp {
   name: string;
 }
 
-/** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
 /** Limits far above what a test sends, unless the test is about them. */
 const ROOMY_RATE_LIMIT = { windowSeconds: 10, max: 10_000, signInMax: 10_000 };
 
+/** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
 export async function startIdentityHarness(
-  options: { redisUrl?: string; rateLimit?: { windowSeconds: number; max: number; signInMax: number } } = {},
+  options: {
+    redisUrl?: string;
+    rateLimit?: { windowSeconds: number; max: number; signInMax: number };
+    /** Shared by harnesses that stand for replicas of one installation; otherwise one of its own. */
+    redisKeyPrefix?: string;
+  } = {},
 ) {
+  const redisKeyPrefix = options.redisKeyPrefix ?? `${testContext().subjectPrefix}${randomBytes(3).toString('hex')}:`;
   const service = await startServiceUnderTest({
     service: 'identity',
     migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname,
@@ -39,11 +45,7 @@ export async function startIdentityHarness(
         secret: randomBytes(32).toString('base64url'),
         publicBaseUrl: PUBLIC_BASE_URL,
         checkPwnedPasswords: false,
-        // A key prefix of its own, so counters of other harnesses and runs never add up with this one's.
-        secondaryStorage: redisSecondaryStorage(
-          redis,
-          `${testContext().subjectPrefix}${randomBytes(3).toString('hex')}:`,
-        ),
+        secondaryStorage: redisSecondaryStorage(redis, redisKeyPrefix),
         rateLimit: options.rateLimit ?? ROOMY_RATE_LIMIT,
         logger,
       });
