@@ -104,7 +104,7 @@ describe('where the app lives has no silent default in production', () => {
   const edge: ComponentName[] = ['gateway', 'identity'];
 
   it.each(edge)('%s refuses production without PUBLIC_BASE_URL', async (component) => {
-    const env = { ...(await validEnvironment(component)), NODE_ENV: 'production' };
+    const env: Record<string, string> = { ...(await validEnvironment(component)), NODE_ENV: 'production' };
     delete env.PUBLIC_BASE_URL;
     const exit = await runToExit(entryPointOf(component), env);
     expect(exit.code, exit.stderr).toBe(EX_CONFIG);
@@ -112,7 +112,10 @@ describe('where the app lives has no silent default in production', () => {
   });
 
   it.each(edge)('%s refuses a public URL other than localhost when NODE_ENV is not set', async (component) => {
-    const env = { ...(await validEnvironment(component)), PUBLIC_BASE_URL: 'https://engram.example.com' };
+    const env: Record<string, string> = {
+      ...(await validEnvironment(component)),
+      PUBLIC_BASE_URL: 'https://engram.example.com',
+    };
     delete env.NODE_ENV;
     const exit = await runToExit(entryPointOf(component), env);
     expect(exit.code, exit.stderr).toBe(EX_CONFIG);
