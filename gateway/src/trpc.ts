@@ -36,6 +36,8 @@ const FIXED_MESSAGES: Partial<Record<TRPC_ERROR_CODE_KEY, string>> = {
   INTERNAL_SERVER_ERROR: 'Something went wrong!',
   SERVICE_UNAVAILABLE: 'The service is unavailable right now. Please try again in a moment.',
   TIMEOUT: 'The service took too long to answer. Please try again.',
+  // A streamed body that outgrew TRPC_MAX_BODY_BYTES (a declared one is refused earlier, body-limit.ts).
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
 };
 
 /** Maps a failed gRPC call to the tRPC error the web app sees; anything else is an internal error. */

@@ -91,6 +91,28 @@ describe('request bodies', () => {
     expect(await fronts(cookie)).toEqual([]);
   });
 
+  it('answers a streamed body that grows past the limit with 413 and stores nothing', async () => {
+    const cookie = await signUp('streamed');
+    const chunk = new TextEncoder().encode(`{"front":"${'z'.repeat(40_000)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 5) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await fetch(`${stack.url}/api/trpc/cards.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    const answer = (await response.json()) as { error: { message: string } };
+    expect(answer.error.message).toBe('The request body is too large.');
+    expect(await fronts(cookie)).toEqual([]);
+  });
+
   it('accepts a body under the configured limit', async () => {
     const cookie = await signUp('small');
     expect((await createCard(cookie, 'y'.repeat(1_000))).status).toBe(200);
