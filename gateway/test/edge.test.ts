@@ -1,7 +1,6 @@
 // The public edge as an attacker and a careless client meet it: cross-site requests, oversized bodies,
 // clean error answers, bounded metrics labels and HSTS. Real gateway, services and Redis.
-import { randomBytes } from 'node:crypto';
-import { startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { signUpThroughGateway, startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let stack: TestStack;
@@ -11,22 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function signUp(name: string): Promise<string> {
-  const response = await fetch(`${stack.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url },
-    body: JSON.stringify({
-      email: `${name}-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'long enough pw',
-      name,
-    }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
+const signUp = (name: string) => signUpThroughGateway(stack.url, name);
 
 function createCard(cookie: string, front: string, headers: Record<string, string> = {}) {
   return fetch(`${stack.url}/api/trpc/cards.create`, {

@@ -1,8 +1,7 @@
 // Rate limits at the edge: per user and per address for tRPC, counted in Redis and shared by every
 // gateway replica; better-auth's own limits on sign-in. A client's X-Forwarded-For buys nothing.
 // The tests run in order and share one window of counts (the limits below are set for this file).
-import { randomBytes } from 'node:crypto';
-import { startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { signUpThroughGateway, startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PER_USER = 3;
@@ -26,25 +25,12 @@ afterAll(() => stack?.stop());
 
 const spoofed = () => ({ 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}` });
 
-async function signUp(email: string): Promise<string> {
-  const response = await fetch(`${stack.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url },
-    body: JSON.stringify({ email, password: 'long enough pw', name: 'limited' }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 const listCards = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/api/trpc/cards.list?input=${encodeURIComponent('{}')}`, { headers });
 
 describe('tRPC rate limits', () => {
   it('answers a user over their limit with 429 and Retry-After', async () => {
-    const cookie = await signUp(`limited-${randomBytes(4).toString('hex')}@example.com`);
+    const cookie = await signUpThroughGateway(stack.url, 'limited');
     // Allowed, though the very first call may meet a cold service (its deadline): not refused is the point.
     for (let i = 0; i < PER_USER; i++) expect((await listCards(stack.url, { cookie })).status).not.toBe(429);
 

@@ -101,3 +101,24 @@ export async function startSecondGateway(stack: TestStack, extraEnv: Record<stri
     stack.logs.push({ component, line, entry: parse(line) });
   });
 }
+
+/**
+ * Signs a new user up through the gateway at `url`, as the web app does, and returns the Cookie header
+ * that carries the session. `email` defaults to a unique address made from `name`.
+ */
+export async function signUpThroughGateway(url: string, name: string, email?: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({
+      email: email ?? `${name}-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'long enough pw',
+      name,
+    }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
