@@ -4,10 +4,24 @@ import { LoadingScreen } from './components/status-screens';
 import { authRoute } from './routes/auth';
 import { dashboardRoute } from './routes/dashboard';
 import { landingRoute } from './routes/landing';
+import { onboardingRoute } from './routes/onboarding';
+import { practiceDoneRoute, practiceNewRoute, practiceSessionRoute } from './routes/practice';
 import { protectedRoute } from './routes/protected';
 import { rootRoute } from './routes/root';
+import { settingsRoute } from './routes/settings';
 
-const routeTree = rootRoute.addChildren([landingRoute, authRoute, protectedRoute.addChildren([dashboardRoute])]);
+const routeTree = rootRoute.addChildren([
+  landingRoute,
+  authRoute,
+  protectedRoute.addChildren([
+    onboardingRoute,
+    dashboardRoute,
+    practiceNewRoute,
+    practiceSessionRoute,
+    practiceDoneRoute,
+    settingsRoute,
+  ]),
+]);
 
 export const router = createRouter({
   routeTree,

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('a new learner', () => {
-  it('signs up, adds a card, keeps it across a reload, signs out and is sent to sign-in', async () => {
+  it('signs up, onboards, adds a card, keeps it across a reload, signs out and is sent to sign-in', async () => {
     const page = await browser.newPage();
     onTestFailed(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -34,8 +34,16 @@ describe('a new learner', () => {
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
 
+    // A user who has not onboarded is sent to /onboarding from every protected page, the dashboard too.
+    await page.waitForURL(`${stack.url}/onboarding`);
+    await page.goto(`${stack.url}/dashboard`);
+    await page.waitForURL(`${stack.url}/onboarding`);
+    await page.getByRole('button', { name: 'Start learning' }).click();
     await page.waitForURL(`${stack.url}/dashboard`);
     await page.getByText('Ada Learner').first().waitFor();
+    // Onboarded, the user is never sent back there.
+    await page.goto(`${stack.url}/onboarding`);
+    await page.waitForURL(`${stack.url}/dashboard`);
 
     await page.getByLabel('Front').fill('What does FSRS schedule?');
     await page.getByLabel('Back').fill('Each review just before it would be forgotten');

@@ -128,3 +128,6 @@ export const practiceDoneSearch = z.object({
   good: z.coerce.number().int().min(0).optional(),
   easy: z.coerce.number().int().min(0).optional(),
 });
+
+/** Spec §5: /practice/session's search params (tags: tag ids, absent when empty). */
+export const practiceSessionSearch = z.object({ tags: z.array(z.string()).optional() });

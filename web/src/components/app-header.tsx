@@ -1,5 +1,5 @@
-// The signed-in app's top bar: logo, who is signed in, and the sign-out control.
-import { useNavigate } from '@tanstack/react-router';
+// The signed-in app's top bar: logo, the app's sections (once onboarded), who is signed in, and sign-out.
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
 import { Button } from './button';
@@ -11,12 +11,35 @@ function initials(name: string, email: string): string {
   return letters.join('').toUpperCase();
 }
 
+const NAV_LINK =
+  'rounded-md px-2.5 py-1.5 text-sm font-medium text-slate-600 transition hover:bg-slate-100 hover:text-slate-900';
+
+/** Shown only to onboarded users: the protected group would send anyone else back to /onboarding. */
+function AppNav() {
+  return (
+    <nav aria-label={m.nav_main()} className="flex items-center gap-1">
+      <Link to="/dashboard" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
+        {m.nav_dashboard()}
+      </Link>
+      <Link to="/practice/new" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
+        {m.nav_practice()}
+      </Link>
+      <Link to="/settings" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
+        {m.nav_settings()}
+      </Link>
+    </nav>
+  );
+}
+
 export function AppHeader({ user }: { user: SessionUser }) {
   const navigate = useNavigate();
   return (
     <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-6 py-3">
-        <Logo />
+        <div className="flex items-center gap-6">
+          <Logo />
+          {user.onboardedAt && <AppNav />}
+        </div>
         <div className="flex items-center gap-3">
           <div className="flex items-center gap-3" data-testid="current-user">
             <span

@@ -1,12 +1,17 @@
 // A labelled input or textarea with its hint and error wired up through aria-describedby.
-import { type ChangeEvent, type Ref, useId } from 'react';
+import { type ChangeEvent, type KeyboardEvent, type Ref, useId } from 'react';
 
 type TextFieldProps = {
   label: string;
   name: string;
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'password';
+  type?: 'text' | 'email' | 'password' | 'number' | 'search';
+  min?: number;
+  max?: number;
+  step?: number | 'any';
+  list?: string;
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'search';
   autoComplete?: string;
   placeholder?: string;
   hint?: string;
@@ -15,6 +20,7 @@ type TextFieldProps = {
   rows?: number;
   disabled?: boolean;
   ref?: Ref<HTMLInputElement & HTMLTextAreaElement>;
+  onKeyDown?: (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
 };
 
 const FIELD =

@@ -1,9 +1,11 @@
-// The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were.
+// The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were;
+// a user not yet onboarded goes to /onboarding, and an onboarded one never sees it again (spec §2).
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
 import { LoadingScreen } from '../components/status-screens';
 import { authClient } from '../lib/auth-client';
+import { onboardingRedirect } from '../lib/onboarding';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 
@@ -40,6 +42,8 @@ export const protectedRoute = createRoute({
     if (!session) {
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search: { redirectTo: location.href } });
     }
+    const target = onboardingRedirect(location.pathname, session.user.onboardedAt);
+    if (target) throw redirect({ to: target });
     return { session };
   },
   component: ProtectedLayout,

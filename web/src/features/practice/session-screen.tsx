@@ -1,0 +1,180 @@
+// /practice/session: the due items (filtered by the tags in the URL), one at a time. Space reveals, 1–4
+// rate, U or Ctrl+Z undoes; each rating shows the next card at once while PracticeSession sends the
+// review in the background. At the end the results page gets the counts.
+import { RATINGS, type RatingName } from '@engram/contracts/learning';
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Button, buttonClass } from '../../components/button';
+import { InlineError, InlineLoading } from '../../components/query-states';
+import { toastError } from '../../lib/errors';
+import { m } from '../../lib/i18n';
+import { queryClient } from '../../lib/query-client';
+import { trpc, trpcClient } from '../../lib/trpc';
+import { CardFace } from './card-face';
+import { type DueItem, dueOptions } from './queries';
+import { PracticeSession } from './session';
+import { practiceKeyAction } from './shortcuts';
+
+const route = getRouteApi('/protected/practice/session');
+
+/** How long the end of a session waits for its reviews to reach the server before moving on anyway. */
+const SETTLE_WAIT_MS = 3_000;
+
+const RATING_LABELS: Record<RatingName, () => string> = {
+  again: m.rating_again,
+  hard: m.rating_hard,
+  good: m.rating_good,
+  easy: m.rating_easy,
+};
+const RATING_STYLES: Record<RatingName, string> = {
+  again: 'bg-red-50 text-red-700 ring-red-200 hover:bg-red-100',
+  hard: 'bg-amber-50 text-amber-800 ring-amber-200 hover:bg-amber-100',
+  good: 'bg-emerald-50 text-emerald-700 ring-emerald-200 hover:bg-emerald-100',
+  easy: 'bg-sky-50 text-sky-700 ring-sky-200 hover:bg-sky-100',
+};
+
+function newSession(items: DueItem[]) {
+  return new PracticeSession(items, {
+    transport: {
+      review: (review) => trpcClient.cards.review.mutate(review),
+      undo: (reviewId) => trpcClient.cards.undoReview.mutate({ reviewId }),
+    },
+    onDeliveryError: toastError,
+  });
+}
+
+function Session({ items }: { items: DueItem[] }) {
+  const [session] = useState(() => newSession(items));
+  const state = useSyncExternalStore(session.subscribe, session.snapshot, session.snapshot);
+  const navigate = useNavigate();
+  const finished = useRef(false);
+  const total = state.reviewed + state.remaining;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = practiceKeyAction(event);
+      if (!action) return;
+      event.preventDefault();
+      if (action === 'reveal') session.reveal();
+      else if (action === 'undo') session.undo();
+      else session.rate(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [session]);
+
+  useEffect(() => {
+    if (!state.done || state.reviewed === 0 || finished.current) return;
+    finished.current = true;
+    const { cardCount, counts } = state;
+    const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() });
+    const settled = session.settled().then(refresh);
+    const timeout = new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
+    void Promise.race([settled, timeout]).then(() =>
+      navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }),
+    );
+  }, [state, session, navigate]);
+
+  if (state.done) return <InlineLoading label={m.practice_saving()} />;
+  const current = state.current;
+  if (!current) return null;
+
+  return (
+    <div>
+      <div className="mb-6 flex items-center gap-4">
+        <div
+          className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200"
+          role="progressbar"
+          aria-label={m.practice_progress_label()}
+          aria-valuemin={0}
+          aria-valuemax={total}
+          aria-valuenow={state.reviewed}
+        >
+          <div
+            className="h-full rounded-full bg-brand-600 transition-[width] duration-300"
+            style={{ width: `${total === 0 ? 0 : (state.reviewed / total) * 100}%` }}
+          />
+        </div>
+        <span className="text-sm text-slate-500 tabular-nums">
+          {m.practice_progress({ done: state.reviewed, total })}
+        </span>
+        <Button
+          variant="ghost"
+          disabled={!state.canUndo}
+          onClick={() => session.undo()}
+          aria-keyshortcuts="U Control+Z"
+        >
+          {m.practice_undo()}
+        </Button>
+      </div>
+
+      <article className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" aria-live="polite">
+        <CardFace markdown={current.front} label={m.practice_front_label()} />
+        {state.revealed && (
+          <div className="border-t border-dashed border-slate-200">
+            <CardFace markdown={current.back} label={m.practice_back_label()} />
+          </div>
+        )}
+      </article>
+
+      <div className="mt-6">
+        {state.revealed ? (
+          <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <legend className="sr-only">{m.practice_rate_label()}</legend>
+            {RATINGS.map((rating, index) => (
+              <button
+                key={rating}
+                type="button"
+                onClick={() => session.rate(rating)}
+                aria-keyshortcuts={String(index + 1)}
+                className={`rounded-xl px-4 py-3 text-sm font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${RATING_STYLES[rating]}`}
+              >
+                {RATING_LABELS[rating]()}
+                <kbd className="ml-2 text-xs font-normal opacity-60">{index + 1}</kbd>
+              </button>
+            ))}
+          </fieldset>
+        ) : (
+          <Button className="w-full py-3" onClick={() => session.reveal()} aria-keyshortcuts="Space">
+            {m.practice_reveal()}
+            <kbd className="text-xs font-normal opacity-70">{m.practice_space_key()}</kbd>
+          </Button>
+        )}
+        <p className="mt-4 text-center text-xs text-slate-400">{m.practice_shortcuts_hint()}</p>
+      </div>
+    </div>
+  );
+}
+
+export function PracticeSessionScreen() {
+  const { tags } = route.useSearch();
+  const due = useQuery({ ...dueOptions(tags), refetchOnWindowFocus: false });
+
+  let body: ReactNode;
+  if (due.isPending) body = <InlineLoading label={m.practice_due_loading()} />;
+  else if (due.isError) body = <InlineError message={m.practice_due_failed()} onRetry={() => void due.refetch()} />;
+  else if (due.data.items.length === 0) {
+    body = (
+      <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
+        <p className="text-lg font-semibold text-slate-900">{m.practice_nothing_due_title()}</p>
+        <p className="mt-1 text-sm text-slate-500">{m.practice_nothing_due_text()}</p>
+        <div className="mt-6 flex justify-center gap-3">
+          <Link to="/practice/new" className={buttonClass('secondary')}>
+            {m.practice_choose_tags()}
+          </Link>
+          <Link to="/dashboard" className={buttonClass('primary')}>
+            {m.practice_back_to_dashboard()}
+          </Link>
+        </div>
+      </div>
+    );
+  } else body = <Session items={due.data.items} />;
+
+  return (
+    <main className="mx-auto max-w-3xl px-6 py-10">
+      <h1 className="sr-only">{m.practice_session_title()}</h1>
+      {body}
+    </main>
+  );
+}

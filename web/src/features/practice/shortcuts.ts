@@ -1,0 +1,33 @@
+// The practice keyboard: Space reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes.
+// Keys typed into a field, or pressed with other modifiers, are left alone.
+import { RATINGS, type RatingName } from '@engram/contracts/learning';
+
+export type PracticeAction = 'reveal' | 'undo' | RatingName;
+
+export interface KeyLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey?: boolean;
+  repeat?: boolean;
+  target?: unknown;
+}
+
+const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+function isTyping(target: unknown): boolean {
+  const element = target as { tagName?: unknown; isContentEditable?: unknown } | null | undefined;
+  return (typeof element?.tagName === 'string' && TYPING.has(element.tagName)) || element?.isContentEditable === true;
+}
+
+export function practiceKeyAction(event: KeyLike): PracticeAction | undefined {
+  if (event.repeat || event.altKey || isTyping(event.target)) return undefined;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === 'z' && !event.shiftKey) return 'undo';
+  if (event.ctrlKey || event.metaKey) return undefined;
+  if (key === ' ') return 'reveal';
+  if (key === 'u') return 'undo';
+  const rating = RATINGS[Number(key) - 1];
+  return /^[1-4]$/.test(key) ? rating : undefined;
+}

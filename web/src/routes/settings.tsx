@@ -1,0 +1,14 @@
+// "/settings": the learner's scheduling settings, linked from the header.
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { queryClient } from '../lib/query-client';
+import { protectedRoute } from './protected';
+
+export const settingsRoute = createRoute({
+  getParentRoute: () => protectedRoute,
+  path: '/settings',
+  loader: async () => {
+    const { trpc } = await import('../lib/trpc');
+    void queryClient.prefetchQuery(trpc.settings.get.queryOptions());
+  },
+  component: lazyRouteComponent(() => import('../features/settings/settings-screen'), 'SettingsScreen'),
+});
