@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('katex/dist/katex.min.css', () => ({}));
 vi.mock('highlight.js/styles/github.css', () => ({}));
-const { renderMarkdown } = await import('../src/features/practice/markdown.ts');
+const { renderMarkdown } = await import('../src/lib/markdown.ts');
 
 describe('rendering a card side', () => {
   it('renders Markdown emphasis, lists and links', () => {

@@ -1,6 +1,6 @@
 // One side of a review item, its Markdown rendered (math, highlighted code); cards never carry live HTML.
 import { useMemo } from 'react';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown } from '../../lib/markdown';
 
 export function CardFace({ markdown, label }: { markdown: string; label: string }) {
   const html = useMemo(() => renderMarkdown(markdown), [markdown]);

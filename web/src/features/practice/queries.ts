@@ -1,6 +1,5 @@
 // The practice screens' loads (spec §2): due items, optionally filtered by tags, and the user's tags
 // fifty at a time. Shared by the route loaders, which start them early, and the screens.
-import { TAG_PAGE_SIZE } from '@engram/contracts/cards';
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { trpc } from '../../lib/trpc';
 
@@ -10,9 +9,6 @@ export type DueItem = inferOutput<typeof trpc.cards.listDue>['items'][number];
 export const dueOptions = (tagIds?: readonly string[]) =>
   trpc.cards.listDue.queryOptions(tagIds && tagIds.length > 0 ? { tagIds: [...tagIds] } : {});
 
-export const tagsOptions = trpc.cards.listTags.infiniteQueryOptions(
-  { pageSize: TAG_PAGE_SIZE },
-  { initialCursor: null, getNextPageParam: (page) => page.nextCursor },
-);
+export { tagsOptions } from '../../lib/cards';
 
 export const streakOptions = trpc.cards.streak.queryOptions();

@@ -1,6 +1,6 @@
 // Turns a card side's Markdown into HTML: CommonMark, math with KaTeX ($…$ and $$…$$), and code blocks
 // highlighted with highlight.js. Raw HTML in a card is shown as text, never run, so a card cannot carry
-// a script. This module is heavy (KaTeX, highlight.js) and is loaded only by the practice screens.
+// a script. This module is heavy (KaTeX, highlight.js): only the practice screens and the card preview load it.
 import 'katex/dist/katex.min.css';
 import 'highlight.js/styles/github.css';
 import markdownItKatex from '@vscode/markdown-it-katex';

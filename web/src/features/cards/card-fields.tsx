@@ -1,0 +1,130 @@
+// The fields of a card, shared by the new-card form and the editor: type, front, back, tags, and a
+// Markdown preview (math, code) that loads its renderer only when asked for.
+import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { lazy, Suspense, useId, useState } from 'react';
+import { TextField } from '../../components/text-field';
+import type { Tag } from '../../lib/cards';
+import { m } from '../../lib/i18n';
+import { validateCardSide } from '../../lib/validation';
+import { TagPicker } from './tag-picker';
+
+const MarkdownPreview = lazy(() => import('./markdown-preview'));
+
+export type CardDraft = { type: CardType; front: string; back: string; tags: Tag[] };
+export type CardDraftErrors = { front?: string | undefined; back?: string | undefined };
+
+export const emptyDraft = (): CardDraft => ({ type: 'basic', front: '', back: '', tags: [] });
+
+/** A cloze deletion, `{{c1::answer}}` or `{{c1::answer::hint}}`. */
+const CLOZE_DELETION = /\{\{c\d{1,3}::[\s\S]+?\}\}/;
+export const CLOZE_EXAMPLE = '{{c1::Canberra}}';
+
+export function validateDraft(draft: CardDraft): CardDraftErrors {
+  const front = validateCardSide('front', draft.front);
+  if (draft.type === 'cloze') {
+    const clozeError =
+      !front && !CLOZE_DELETION.test(draft.front) ? m.cards_cloze_needed({ example: CLOZE_EXAMPLE }) : undefined;
+    const back = draft.back.trim().length > CARD_SIDE_MAX_LENGTH ? validateCardSide('back', draft.back) : undefined;
+    return { front: front ?? clozeError, back };
+  }
+  return { front, back: validateCardSide('back', draft.back) };
+}
+
+export const draftInvalid = (errors: CardDraftErrors) => Boolean(errors.front || errors.back);
+
+const TYPE_LABELS: Record<CardType, () => string> = {
+  basic: m.cards_type_basic,
+  reversed: m.cards_type_reversed,
+  cloze: m.cards_type_cloze,
+};
+
+type CardFieldsProps = {
+  draft: CardDraft;
+  errors: CardDraftErrors;
+  onChange: (draft: CardDraft) => void;
+  frontRef?: React.Ref<HTMLInputElement & HTMLTextAreaElement>;
+};
+
+export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProps) {
+  const typeName = useId();
+  const [preview, setPreview] = useState(false);
+  const set = <K extends keyof CardDraft>(key: K, value: CardDraft[K]) => onChange({ ...draft, [key]: value });
+
+  return (
+    <div className="space-y-4">
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">{m.cards_type()}</legend>
+        <div className="mt-1.5 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1">
+          {CARD_TYPES.map((type) => (
+            <label
+              key={type}
+              className={`cursor-pointer rounded-md px-2 py-1.5 text-center text-sm font-medium transition has-focus-visible:outline-2 has-focus-visible:outline-brand-600 ${
+                draft.type === type ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'
+              }`}
+            >
+              <input
+                type="radio"
+                name={typeName}
+                value={type}
+                checked={draft.type === type}
+                onChange={() => set('type', type)}
+                className="sr-only"
+              />
+              {TYPE_LABELS[type]()}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <TextField
+        label={draft.type === 'cloze' ? m.cards_cloze_text() : m.new_card_front()}
+        name="front"
+        multiline
+        rows={3}
+        placeholder={
+          draft.type === 'cloze'
+            ? m.cards_cloze_placeholder({ example: CLOZE_EXAMPLE })
+            : m.new_card_front_placeholder()
+        }
+        hint={
+          draft.type === 'cloze'
+            ? m.cards_cloze_hint({ example: CLOZE_EXAMPLE })
+            : draft.type === 'reversed'
+              ? m.cards_reversed_hint()
+              : m.cards_markdown_hint()
+        }
+        value={draft.front}
+        onChange={(value) => set('front', value)}
+        error={errors.front}
+        ref={frontRef}
+      />
+      <TextField
+        label={draft.type === 'cloze' ? m.cards_cloze_extra() : m.new_card_back()}
+        name="back"
+        multiline
+        rows={3}
+        placeholder={draft.type === 'cloze' ? '' : m.new_card_back_placeholder()}
+        hint={m.new_card_hint({ max: CARD_SIDE_MAX_LENGTH })}
+        value={draft.back}
+        onChange={(value) => set('back', value)}
+        error={errors.back}
+      />
+      <TagPicker label={m.cards_tags()} value={draft.tags} onChange={(tags) => set('tags', tags)} />
+      <div>
+        <button
+          type="button"
+          aria-expanded={preview}
+          onClick={() => setPreview((shown) => !shown)}
+          className="text-sm font-medium text-brand-700 hover:text-brand-800"
+        >
+          {preview ? m.cards_hide_preview() : m.cards_show_preview()}
+        </button>
+        {preview && (
+          <Suspense fallback={<p className="mt-2 text-sm text-slate-500">{m.app_loading()}</p>}>
+            <MarkdownPreview front={draft.front} back={draft.back} />
+          </Suspense>
+        )}
+      </div>
+    </div>
+  );
+}

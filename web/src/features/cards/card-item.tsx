@@ -1,0 +1,156 @@
+// One card in the list: its sides, type and tags, and its actions — edit in place, archive or restore,
+// and delete after a confirmation.
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../components/button';
+import { type Card, refreshCards } from '../../lib/cards';
+import { toastError } from '../../lib/errors';
+import { getLocale, m } from '../../lib/i18n';
+import { trpc } from '../../lib/trpc';
+import { type CardDraft, CardFields, draftInvalid, validateDraft } from './card-fields';
+
+const TYPE_BADGES = { basic: m.cards_type_basic, reversed: m.cards_type_reversed, cloze: m.cards_type_cloze };
+
+function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
+  const [draft, setDraft] = useState<CardDraft>({
+    type: card.type,
+    front: card.front,
+    back: card.back,
+    tags: card.tags,
+  });
+  const [submitted, setSubmitted] = useState(false);
+  const errors = submitted ? validateDraft(draft) : {};
+  const update = useMutation(
+    trpc.cards.update.mutationOptions({
+      onSuccess: async () => {
+        toast.success(m.cards_saved());
+        onDone();
+        await refreshCards();
+      },
+      onError: toastError,
+    }),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (draftInvalid(validateDraft(draft))) return;
+    update.mutate({
+      id: card.id,
+      type: draft.type,
+      front: draft.front.trim(),
+      back: draft.back.trim(),
+      tagIds: draft.tags.map((tag) => tag.id),
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={m.cards_edit_label()} className="space-y-4">
+      <CardFields draft={draft} errors={errors} onChange={setDraft} />
+      <div className="flex justify-end gap-2">
+        <Button variant="ghost" onClick={onDone}>
+          {m.cards_cancel()}
+        </Button>
+        <Button type="submit" pending={update.isPending}>
+          {m.cards_save()}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function CardItem({ card }: { card: Card }) {
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
+  const dateFormat = new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium' });
+  const archive = useMutation(
+    trpc.cards.archive.mutationOptions({
+      onSuccess: async (_card, input) => {
+        toast.success(input.archived ? m.cards_archived_toast() : m.cards_restored_toast());
+        await refreshCards();
+      },
+      onError: toastError,
+    }),
+  );
+  const remove = useMutation(
+    trpc.cards.delete.mutationOptions({
+      onSuccess: async () => {
+        toast.success(m.cards_deleted_toast());
+        await refreshCards();
+      },
+      onError: toastError,
+    }),
+  );
+
+  return (
+    <li className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:ring-brand-200">
+      {mode === 'edit' ? (
+        <CardEditor card={card} onDone={() => setMode('view')} />
+      ) : (
+        <>
+          <div className="flex items-start justify-between gap-3">
+            <p className="font-medium break-words whitespace-pre-wrap text-slate-900">{card.front}</p>
+            <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">
+              {TYPE_BADGES[card.type]()}
+            </span>
+          </div>
+          {card.back.trim() !== '' && (
+            <p className="mt-2 border-t border-dashed border-slate-200 pt-2 text-sm break-words whitespace-pre-wrap text-slate-600">
+              {card.back}
+            </p>
+          )}
+          {card.tags.length > 0 && (
+            <ul className="mt-3 flex flex-wrap gap-1.5" aria-label={m.cards_tags()}>
+              {card.tags.map((tag) => (
+                <li key={tag.id} className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-700">
+                  {tag.name}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+            <p className="text-xs text-slate-400">
+              {m.cards_added_on()} <time dateTime={card.createdAt}>{dateFormat.format(new Date(card.createdAt))}</time>
+            </p>
+            {mode === 'confirm-delete' ? (
+              <div className="flex items-center gap-2" role="alert">
+                <span className="text-sm text-red-700">{m.cards_delete_confirm()}</span>
+                <Button variant="ghost" onClick={() => setMode('view')}>
+                  {m.cards_cancel()}
+                </Button>
+                <Button
+                  className="bg-red-600 hover:bg-red-700"
+                  pending={remove.isPending}
+                  onClick={() => remove.mutate({ id: card.id })}
+                >
+                  {m.cards_delete_yes()}
+                </Button>
+              </div>
+            ) : (
+              <div className="flex gap-1">
+                <Button variant="ghost" className="px-2.5 py-1.5" onClick={() => setMode('edit')}>
+                  {m.cards_edit()}
+                </Button>
+                <Button
+                  variant="ghost"
+                  className="px-2.5 py-1.5"
+                  pending={archive.isPending}
+                  onClick={() => archive.mutate({ id: card.id, archived: !card.archived })}
+                >
+                  {card.archived ? m.cards_restore() : m.cards_archive()}
+                </Button>
+                <Button
+                  variant="ghost"
+                  className="px-2.5 py-1.5 text-red-600"
+                  onClick={() => setMode('confirm-delete')}
+                >
+                  {m.cards_delete()}
+                </Button>
+              </div>
+            )}
+          </div>
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,242 @@
+// The dashboard's charts, loaded after its first paint: reviews per day by rating (stacked bars), the
+// 30-day due forecast, and the year heatmap. Each has a table or summary for screen readers.
+import { RATINGS, type RatingName } from '@engram/contracts/learning';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type uPlot from 'uplot';
+import { InlineError, InlineLoading } from '../../components/query-states';
+import { getLocale, m } from '../../lib/i18n';
+import { addDays, dayRange, heatmapWeeks, onDays, todayIn } from './days';
+import { Panel } from './panels';
+import { type ReviewMetrics, reviewMetricsOptions, timezoneOptions } from './queries';
+import { barOptions, UPlotChart } from './uplot-chart';
+
+const CHART_DAYS = 30;
+export const RATING_COLORS: Record<RatingName, string> = {
+  again: '#f43f5e',
+  hard: '#f59e0b',
+  good: '#10b981',
+  easy: '#0ea5e9',
+};
+const RATING_LABELS: Record<RatingName, () => string> = {
+  again: m.rating_again,
+  hard: m.rating_hard,
+  good: m.rating_good,
+  easy: m.rating_easy,
+};
+const HEAT_COLORS = ['#f1f5f9', '#c7d2fe', '#818cf8', '#4f46e5', '#312e81'];
+
+const seconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+const shortDate = (date: string) =>
+  new Intl.DateTimeFormat(getLocale(), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
+
+function Legend() {
+  return (
+    <ul className="mt-3 flex flex-wrap gap-4 text-xs text-slate-600" aria-hidden="true">
+      {RATINGS.map((rating) => (
+        <li key={rating} className="flex items-center gap-1.5">
+          <span className="size-2.5 rounded-sm" style={{ background: RATING_COLORS[rating] }} />
+          {RATING_LABELS[rating]()}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ReviewsChart({ metrics, today }: { metrics: ReviewMetrics; today: string }) {
+  const days = useMemo(
+    () =>
+      onDays(dayRange(addDays(today, 1 - CHART_DAYS), CHART_DAYS), metrics.days, (date) => ({
+        date,
+        reviews: 0,
+        again: 0,
+        hard: 0,
+        good: 0,
+        easy: 0,
+      })),
+    [metrics, today],
+  );
+  // Stacked by drawing running totals, tallest first, so each rating's band shows above the one before.
+  const [options, data] = useMemo(() => {
+    const order = [...RATINGS].reverse();
+    const cumulative = order.map((rating) =>
+      days.map((day) => RATINGS.slice(0, RATINGS.indexOf(rating) + 1).reduce((sum, r) => sum + day[r], 0)),
+    );
+    const chartData: uPlot.AlignedData = [days.map((day) => seconds(day.date)), ...cumulative];
+    const chartOptions = barOptions(
+      200,
+      order.map((rating) => ({ label: RATING_LABELS[rating](), color: RATING_COLORS[rating] })),
+    );
+    return [chartOptions, chartData] as const;
+  }, [days]);
+  const total = days.reduce((sum, day) => sum + day.reviews, 0);
+
+  return (
+    <Panel title={m.dashboard_reviews_chart()} className="lg:col-span-2">
+      <p className="mt-1 text-sm text-slate-500">
+        {m.dashboard_reviews_summary({ count: total, days: CHART_DAYS })}
+        {metrics.retention !== null && (
+          <>
+            {' · '}
+            <span data-testid="retention">
+              {m.dashboard_retention({
+                percent: new Intl.NumberFormat(getLocale(), { style: 'percent' }).format(metrics.retention),
+              })}
+            </span>
+          </>
+        )}
+      </p>
+      <div className="mt-4">
+        <UPlotChart options={options} data={data} />
+      </div>
+      <Legend />
+      <table className="sr-only" aria-label={m.dashboard_reviews_table()}>
+        <thead>
+          <tr>
+            <th scope="col">{m.dashboard_date()}</th>
+            <th scope="col">{m.dashboard_reviews()}</th>
+            {RATINGS.map((rating) => (
+              <th key={rating} scope="col">
+                {RATING_LABELS[rating]()}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {days
+            .filter((day) => day.reviews > 0)
+            .map((day) => (
+              <tr key={day.date}>
+                <th scope="row">{day.date}</th>
+                <td>{day.reviews}</td>
+                {RATINGS.map((rating) => (
+                  <td key={rating}>{day[rating]}</td>
+                ))}
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
+
+function ForecastChart({ metrics, today }: { metrics: ReviewMetrics; today: string }) {
+  const days = useMemo(
+    () => onDays(dayRange(today, CHART_DAYS), metrics.forecast, (date) => ({ date, count: 0 })),
+    [metrics, today],
+  );
+  const [options, data] = useMemo(
+    () =>
+      [
+        barOptions(160, [{ label: m.dashboard_forecast(), color: '#6366f1' }]),
+        [days.map((day) => seconds(day.date)), days.map((day) => day.count)] as uPlot.AlignedData,
+      ] as const,
+    [days],
+  );
+  const week = days.slice(0, 7).reduce((sum, day) => sum + day.count, 0);
+  return (
+    <Panel title={m.dashboard_forecast()}>
+      <p className="mt-1 text-sm text-slate-500">{m.dashboard_forecast_summary({ count: week })}</p>
+      <div className="mt-4">
+        <UPlotChart options={options} data={data} />
+      </div>
+      <table className="sr-only" aria-label={m.dashboard_forecast()}>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.date}>
+              <th scope="row">{day.date}</th>
+              <td>{day.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
+
+const CELL = 11;
+const GAP = 3;
+
+function Heatmap({ metrics, today }: { metrics: ReviewMetrics; today: string }) {
+  const weeks = useMemo(() => heatmapWeeks(metrics.heatmap, today), [metrics, today]);
+  const total = metrics.heatmap.reduce((sum, day) => sum + day.count, 0);
+  const active = metrics.heatmap.filter((day) => day.count > 0).length;
+  const months = weeks.flatMap((week, index) => {
+    const first = week[0];
+    if (!first) return [];
+    const previous = weeks[index - 1]?.[0];
+    return !previous || previous.date.slice(5, 7) !== first.date.slice(5, 7)
+      ? [
+          {
+            x: index * (CELL + GAP),
+            label: new Intl.DateTimeFormat(getLocale(), { month: 'short', timeZone: 'UTC' }).format(
+              new Date(`${first.date}T00:00:00Z`),
+            ),
+          },
+        ]
+      : [];
+  });
+  const width = weeks.length * (CELL + GAP);
+  return (
+    <Panel title={m.dashboard_heatmap()} className="lg:col-span-3">
+      <p className="mt-1 text-sm text-slate-500" data-testid="heatmap-summary">
+        {m.dashboard_heatmap_summary({ count: total, days: active })}
+      </p>
+      <div className="mt-4 overflow-x-auto">
+        <svg
+          width={width}
+          height={7 * (CELL + GAP) + 16}
+          role="img"
+          aria-label={m.dashboard_heatmap_summary({ count: total, days: active })}
+        >
+          {months.map((month) => (
+            <text key={month.x} x={month.x} y={10} className="fill-slate-500 text-[10px]">
+              {month.label}
+            </text>
+          ))}
+          {weeks.map((week, column) =>
+            week.map((cell, row) => (
+              <rect
+                key={cell.date}
+                x={column * (CELL + GAP)}
+                y={16 + row * (CELL + GAP)}
+                width={CELL}
+                height={CELL}
+                rx={2}
+                fill={HEAT_COLORS[cell.level]}
+              >
+                <title>{m.dashboard_heatmap_cell({ date: shortDate(cell.date), count: cell.count })}</title>
+              </rect>
+            )),
+          )}
+        </svg>
+      </div>
+      <div className="mt-2 flex items-center justify-end gap-1 text-xs text-slate-500" aria-hidden="true">
+        {m.dashboard_less()}
+        {HEAT_COLORS.map((color) => (
+          <span key={color} className="size-2.5 rounded-sm" style={{ background: color }} />
+        ))}
+        {m.dashboard_more()}
+      </div>
+    </Panel>
+  );
+}
+
+export function DashboardCharts() {
+  const metrics = useQuery(reviewMetricsOptions);
+  const timezone = useQuery(timezoneOptions);
+  if (metrics.isPending) return <InlineLoading label={m.dashboard_loading()} />;
+  if (metrics.isError)
+    return <InlineError message={m.dashboard_load_failed()} onRetry={() => void metrics.refetch()} />;
+  // The forecast starts on the learner's today (their timezone and day start, as the service counts it).
+  const today = metrics.data.forecast[0]?.date ?? todayIn(timezone.data?.timezone ?? 'UTC');
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <ReviewsChart metrics={metrics.data} today={today} />
+      <ForecastChart metrics={metrics.data} today={today} />
+      <Heatmap metrics={metrics.data} today={today} />
+    </div>
+  );
+}

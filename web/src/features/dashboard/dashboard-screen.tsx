@@ -1,0 +1,59 @@
+// The signed-in home: progress and streak first, the charts as soon as their code arrives, then the
+// new-card form beside the user's cards.
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
+import { InlineLoading } from '../../components/query-states';
+import { m } from '../../lib/i18n';
+import { CardList } from '../cards/card-list';
+import { NewCardForm } from '../cards/new-card-form';
+import { ProgressPanel, StreakPanel } from './panels';
+import { timezoneOptions } from './queries';
+
+const DashboardCharts = lazy(() => import('./charts').then((module) => ({ default: module.DashboardCharts })));
+
+const dashboardRoute = getRouteApi('/protected/dashboard');
+
+function TimezoneNote() {
+  const timezone = useQuery(timezoneOptions);
+  if (!timezone.data) return null;
+  return (
+    <p className="text-xs text-slate-500">
+      {m.dashboard_timezone({ timezone: timezone.data.timezone })}{' '}
+      <Link to="/settings" className="font-medium text-brand-700 hover:text-brand-800">
+        {m.dashboard_change()}
+      </Link>
+    </p>
+  );
+}
+
+export function DashboardScreen() {
+  const { session } = dashboardRoute.useRouteContext();
+  const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
+  return (
+    <main className="mx-auto max-w-6xl px-6 py-10">
+      <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.dashboard_title()}</h1>
+          <p className="mt-1 text-sm text-slate-600">{m.dashboard_welcome({ name: firstName })}</p>
+        </div>
+        <TimezoneNote />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <ProgressPanel />
+        <StreakPanel />
+      </div>
+      <div className="mt-6">
+        <Suspense fallback={<InlineLoading label={m.dashboard_loading()} />}>
+          <DashboardCharts />
+        </Suspense>
+      </div>
+      <div className="mt-10 grid items-start gap-8 lg:grid-cols-[24rem_1fr]">
+        <div className="lg:sticky lg:top-24">
+          <NewCardForm />
+        </div>
+        <CardList />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,143 @@
+// The dashboard's headline panels: progress (cards by state, due today, today's goal, "Practice now") and
+// the streak. Each shows its own loading and error state.
+import { REVIEW_STATES, type ReviewState } from '@engram/contracts/learning';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { buttonClass } from '../../components/button';
+import { InlineError, InlineLoading } from '../../components/query-states';
+import { m } from '../../lib/i18n';
+import { progressOptions, streakOptions } from './queries';
+
+export const STATE_COLORS: Record<ReviewState, string> = {
+  new: 'bg-sky-400',
+  learning: 'bg-amber-400',
+  review: 'bg-emerald-500',
+  relearning: 'bg-rose-400',
+};
+const STATE_LABELS: Record<ReviewState, () => string> = {
+  new: m.state_new,
+  learning: m.state_learning,
+  review: m.state_review,
+  relearning: m.state_relearning,
+};
+
+export function Panel({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
+  return (
+    <section aria-label={title} className={`rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 ${className}`}>
+      <h2 className="text-sm font-semibold tracking-wide text-slate-500 uppercase">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function ProgressPanel() {
+  const progress = useQuery(progressOptions);
+  let body: ReactNode;
+  if (progress.isPending) body = <InlineLoading label={m.dashboard_loading()} />;
+  else if (progress.isError) {
+    body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void progress.refetch()} />;
+  } else {
+    const p = progress.data;
+    const items = REVIEW_STATES.reduce((sum, state) => sum + p[state], 0);
+    const goal = p.dailyGoal > 0 ? Math.min(1, p.reviewedToday / p.dailyGoal) : 0;
+    body = (
+      <>
+        <div className="mt-4 flex flex-wrap items-end justify-between gap-6">
+          <div>
+            <p className="text-5xl font-semibold tracking-tight text-slate-900 tabular-nums" data-testid="due-today">
+              {p.dueToday}
+            </p>
+            <p className="mt-1 text-sm text-slate-500">{m.dashboard_due_today()}</p>
+          </div>
+          <Link
+            to="/practice/session"
+            disabled={p.dueToday === 0}
+            className={buttonClass(p.dueToday === 0 ? 'secondary' : 'primary', 'px-6 py-3')}
+          >
+            {p.dueToday === 0 ? m.dashboard_all_done() : m.dashboard_practice_now()}
+          </Link>
+        </div>
+        <div className="mt-6">
+          <div className="flex justify-between text-sm">
+            <span className="font-medium text-slate-700">{m.dashboard_goal()}</span>
+            <span className="text-slate-500 tabular-nums" data-testid="goal-progress">
+              {m.dashboard_goal_progress({ done: p.reviewedToday, goal: p.dailyGoal })}
+            </span>
+          </div>
+          <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100">
+            <div className="h-full rounded-full bg-brand-600" style={{ width: `${goal * 100}%` }} />
+          </div>
+        </div>
+        <div className="mt-6">
+          <p className="text-sm font-medium text-slate-700">{m.dashboard_cards_total({ total: p.total })}</p>
+          <div className="mt-2 flex h-3 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
+            {REVIEW_STATES.map((state) =>
+              p[state] > 0 ? (
+                <div key={state} className={STATE_COLORS[state]} style={{ width: `${(p[state] / items) * 100}%` }} />
+              ) : null,
+            )}
+          </div>
+          <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+            {REVIEW_STATES.map((state) => (
+              <div key={state} className="flex items-center gap-2">
+                <span className={`size-2.5 rounded-full ${STATE_COLORS[state]}`} aria-hidden="true" />
+                <dt className="text-slate-500">{STATE_LABELS[state]()}</dt>
+                <dd className="ml-auto font-medium text-slate-900 tabular-nums">{p[state]}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </>
+    );
+  }
+  return (
+    <Panel title={m.dashboard_progress()} className="lg:col-span-2">
+      {body}
+    </Panel>
+  );
+}
+
+export function StreakPanel() {
+  const streak = useQuery(streakOptions);
+  let body: ReactNode;
+  if (streak.isPending) body = <InlineLoading label={m.dashboard_loading()} />;
+  else if (streak.isError) {
+    body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void streak.refetch()} />;
+  } else {
+    const s = streak.data;
+    body = (
+      <>
+        <div className="mt-4 flex items-center gap-3">
+          <span className={`text-4xl ${s.current > 0 ? '' : 'opacity-30 grayscale'}`} aria-hidden="true">
+            🔥
+          </span>
+          <p>
+            <span
+              className="text-5xl font-semibold tracking-tight text-slate-900 tabular-nums"
+              data-testid="streak-current"
+            >
+              {s.current}
+            </span>
+            <span className="ml-2 text-sm text-slate-500">{m.dashboard_streak_days()}</span>
+          </p>
+        </div>
+        <dl className="mt-6 space-y-2 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-slate-500">{m.dashboard_streak_longest()}</dt>
+            <dd className="font-medium text-slate-900 tabular-nums" data-testid="streak-longest">
+              {s.longest}
+            </dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-slate-500">{m.dashboard_streak_today()}</dt>
+            <dd className={`font-medium ${s.reviewedToday ? 'text-emerald-600' : 'text-slate-400'}`}>
+              {s.reviewedToday ? m.dashboard_yes() : m.dashboard_not_yet()}
+            </dd>
+          </div>
+        </dl>
+      </>
+    );
+  }
+  return <Panel title={m.dashboard_streak()}>{body}</Panel>;
+}

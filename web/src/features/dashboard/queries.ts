@@ -1,0 +1,14 @@
+// Every load of the dashboard (spec §2 — those that exist today): started together by the route loader so
+// the tRPC batch link sends them in one HTTP request, and read by the panels with the same keys.
+import type { inferOutput } from '@trpc/tanstack-react-query';
+import { trpc } from '../../lib/trpc';
+
+export const progressOptions = trpc.cards.progressMetrics.queryOptions();
+export const streakOptions = trpc.cards.streak.queryOptions();
+export const reviewMetricsOptions = trpc.cards.reviewMetrics.queryOptions();
+export const timezoneOptions = trpc.settings.getTimezone.queryOptions();
+
+export { cardsOptions, DEFAULT_FILTER } from '../../lib/cards';
+
+export type ReviewMetrics = inferOutput<typeof trpc.cards.reviewMetrics>;
+export type Progress = inferOutput<typeof trpc.cards.progressMetrics>;

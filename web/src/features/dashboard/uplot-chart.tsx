@@ -1,0 +1,54 @@
+// A uPlot canvas that follows its container's width. uPlot draws; React only owns the element.
+import 'uplot/dist/uPlot.min.css';
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+
+export function UPlotChart({ options, data }: { options: Omit<uPlot.Options, 'width'>; data: uPlot.AlignedData }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const chart = new uPlot({ ...options, width: element.clientWidth || 600 }, data, element);
+    const observer = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: options.height }));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      chart.destroy();
+    };
+  }, [options, data]);
+  return <div ref={container} aria-hidden="true" className="w-full" />;
+}
+
+/** Bars for day-aligned series; x values are UTC midnights in seconds, labelled as the learner's dates. */
+export function barOptions(height: number, series: { label: string; color: string }[]): Omit<uPlot.Options, 'width'> {
+  const bars = uPlot.paths.bars?.({ size: [0.7, 24], gap: 1 });
+  return {
+    height,
+    legend: { show: false },
+    cursor: { show: true, points: { show: false }, drag: { x: false, y: false } },
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
+    axes: [
+      { stroke: '#64748b', grid: { show: false }, ticks: { show: false }, font: '11px system-ui, sans-serif' },
+      {
+        stroke: '#64748b',
+        grid: { stroke: '#e2e8f0', width: 1 },
+        ticks: { show: false },
+        size: 36,
+        font: '11px system-ui, sans-serif',
+        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      },
+    ],
+    series: [
+      {},
+      ...series.map(({ label, color }) => ({
+        label,
+        fill: color,
+        stroke: color,
+        width: 0,
+        points: { show: false },
+        ...(bars && { paths: bars }),
+      })),
+    ],
+  };
+}
