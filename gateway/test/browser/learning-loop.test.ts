@@ -148,4 +148,117 @@ describe('the learning loop', () => {
     expect(await rows.first().locator('td').allInnerTexts()).toEqual(['4', '1', '1', '2', '0']);
     await page.getByText('Reviews in the last year: 4 · days with reviews: 1').first().waitFor();
   });
+
+  it('keeps cards in order: onboarding cards, load more, search, tag filter, edit, archive, delete and empty states', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    onTestFailed(async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: `${ARTIFACTS}/learning-loop-cards.png`, fullPage: true });
+    });
+
+    await page.goto(`${stack.url}/auth/sign-up`);
+    await page.getByLabel('Name').fill('Cy Cards');
+    await page.getByLabel('Email').fill(`cards-${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${stack.url}/onboarding`);
+    await page.getByLabel('Front of card 1').fill('Onboarding one');
+    await page.getByLabel('Back of card 1').fill('First answer');
+    await page.getByLabel('Front of card 2').fill('Onboarding two');
+    await page.getByRole('button', { name: 'Start learning' }).click();
+    // A half-written first card is pointed out and nothing is sent.
+    await page.getByText('Back is required').waitFor();
+    expect(page.url()).toBe(`${stack.url}/onboarding`);
+    await page.getByLabel('Back of card 2').fill('Second answer');
+    await page.getByRole('button', { name: 'Start learning' }).click();
+    await page.waitForURL(`${stack.url}/dashboard`);
+
+    // Ten more cards through the API, five of them tagged "bulk", and an unused tag.
+    const ids = await page.evaluate(async () => {
+      const call = async (path: string, input: unknown) => {
+        const response = await fetch(`/api/trpc/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        });
+        return ((await response.json()) as { result: { data: { id: string } } }).result.data;
+      };
+      const bulk = await call('cards.createTag', { name: 'bulk' });
+      const unused = await call('cards.createTag', { name: 'unused' });
+      const cards = Array.from({ length: 10 }, (_, i) => ({
+        front: `Bulk card ${i}`,
+        back: 'Bulk answer',
+        tagIds: i % 2 === 0 ? [bulk.id] : [],
+      }));
+      await call('cards.createMany', { cards });
+      return { bulk: bulk.id, unused: unused.id };
+    });
+
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Your cards' });
+    const items = list.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Edit' }) });
+    await expect.poll(() => items.count()).toBe(10);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => items.count()).toBe(12);
+
+    await page.getByRole('searchbox', { name: 'Search cards' }).fill('Onboarding');
+    await expect.poll(() => items.count()).toBe(2);
+    await page.getByRole('searchbox', { name: 'Search cards' }).fill('');
+    await page.getByLabel('Filter by tag').focus();
+    await page.getByLabel('Filter by tag').locator('option', { hasText: 'bulk' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Filter by tag').selectOption({ label: 'bulk' });
+    await expect.poll(() => items.count()).toBe(5);
+    // Back to every card: the two pages already loaded are still there.
+    await page.getByLabel('Filter by tag').selectOption({ label: 'All tags' });
+    await expect.poll(() => items.count()).toBe(12);
+
+    // Edit in place.
+    const first = items.filter({ hasText: 'Onboarding one' });
+    await page.getByRole('searchbox', { name: 'Search cards' }).fill('Onboarding one');
+    await expect.poll(() => items.count()).toBe(1);
+    await first.getByRole('button', { name: 'Edit' }).click();
+    const editor = list.getByRole('form', { name: 'Edit card' });
+    await editor.getByRole('textbox', { name: 'Front' }).fill('Onboarding one, edited');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Card saved').waitFor();
+    await list.getByText('Onboarding one, edited').waitFor();
+
+    // Archive: it leaves the list, shows among the archived, and comes back when unarchived.
+    await items.filter({ hasText: 'Onboarding one, edited' }).getByRole('button', { name: 'Archive' }).click();
+    await page.getByText('Card archived').waitFor();
+    await expect.poll(() => items.count()).toBe(0);
+    await page.getByLabel('Show archived').check();
+    const archived = page.getByRole('list', { name: 'Archived cards' }).getByRole('listitem');
+    await archived.filter({ hasText: 'Onboarding one, edited' }).getByRole('button', { name: 'Unarchive' }).click();
+    await page.getByText('Card unarchived').waitFor();
+    await page.getByLabel('Show archived').uncheck();
+    await expect.poll(() => items.count()).toBe(1);
+
+    // Delete asks first; cancelling keeps the card, confirming removes it.
+    const edited = list.getByRole('listitem').filter({ hasText: 'Onboarding one, edited' });
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    await edited.getByRole('button', { name: 'Cancel' }).click();
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    await edited.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByText('Card deleted').waitFor();
+    await page.getByText('No cards match').waitFor();
+
+    // A tag without cards has nothing due: no start button, and the session says so.
+    await page.goto(`${stack.url}/practice/new`);
+    await page.getByText('Due now: 11').waitFor();
+    await page.getByRole('button', { name: 'unused' }).click();
+    await page.getByText('Due now: 0').waitFor();
+    expect(await page.getByRole('link', { name: 'Start' }).count()).toBe(0);
+    await page.goto(`${stack.url}/practice/session?tags=${encodeURIComponent(JSON.stringify([ids.unused]))}`);
+    await page.getByText('Nothing is due').waitFor();
+
+    // Results without a valid card count get a clear message, not a crash.
+    for (const search of ['', '?cardCount=abc', '?cardCount=-1&good=2']) {
+      await page.goto(`${stack.url}/practice/done${search}`);
+      await page.getByRole('heading', { name: 'These results cannot be shown' }).waitFor();
+    }
+    await page.goto(`${stack.url}/practice/done?cardCount=2&good=2`);
+    await page.getByText('Cards reviewed: 2').waitFor();
+  });
 });

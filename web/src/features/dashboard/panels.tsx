@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { buttonClass } from '../../components/button';
+import { FlameIcon } from '../../components/flame-icon';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
 import { progressOptions, streakOptions } from './queries';
@@ -109,9 +110,7 @@ export function StreakPanel() {
     body = (
       <>
         <div className="mt-4 flex items-center gap-3">
-          <span className={`text-4xl ${s.current > 0 ? '' : 'opacity-30 grayscale'}`} aria-hidden="true">
-            🔥
-          </span>
+          <FlameIcon lit={s.current > 0} className="size-11" />
           <p>
             <span
               className="text-5xl font-semibold tracking-tight text-slate-900 tabular-nums"

@@ -27,7 +27,11 @@ export function barOptions(height: number, series: { label: string; color: strin
     legend: { show: false },
     cursor: { show: true, points: { show: false }, drag: { x: false, y: false } },
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
+    // Half a day either side, so the first and last bars are drawn whole.
+    scales: {
+      x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] },
+      y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] },
+    },
     axes: [
       { stroke: '#64748b', grid: { show: false }, ticks: { show: false }, font: '11px system-ui, sans-serif' },
       {

@@ -3,6 +3,7 @@ import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';
+import { FlameIcon } from '../../components/flame-icon';
 import { m } from '../../lib/i18n';
 import { streakOptions } from './queries';
 
@@ -32,8 +33,8 @@ function Streak() {
   const streak = useQuery(streakOptions);
   if (!streak.data) return null;
   return (
-    <p className="mt-6 text-sm text-slate-600" data-testid="done-streak">
-      <span aria-hidden="true">🔥 </span>
+    <p className="mt-6 flex items-center justify-center gap-1.5 text-sm text-slate-600" data-testid="done-streak">
+      <FlameIcon lit={streak.data.current > 0} className="size-5" />
       {m.practice_done_streak({ days: streak.data.current })}
     </p>
   );
