@@ -120,14 +120,5 @@ export const completeOnboardingInput = z.object({
   dayStartHour: settingsFields.dayStartHour.optional(),
 });
 
-/** Spec §5: /practice/done's search params. */
-export const practiceDoneSearch = z.object({
-  cardCount: z.coerce.number().int().min(0),
-  again: z.coerce.number().int().min(0).optional(),
-  hard: z.coerce.number().int().min(0).optional(),
-  good: z.coerce.number().int().min(0).optional(),
-  easy: z.coerce.number().int().min(0).optional(),
-});
-
-/** Spec §5: /practice/session's search params (tags: tag ids, absent when empty). */
-export const practiceSessionSearch = z.object({ tags: z.array(z.string()).optional() });
+// The practice routes' search params live in ./search.ts (zod/mini, small enough for the web app's entry).
+export { practiceDoneSearch, practiceSessionSearch } from './search.ts';

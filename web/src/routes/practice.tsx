@@ -1,7 +1,7 @@
 // The practice routes (spec §2, §5): choose tags, the session itself, and the results. Each screen loads
 // with its route; the loaders start their data without waiting for it.
-import { practiceDoneSearch, practiceSessionSearch } from '@engram/contracts/learning';
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { validateDoneSearch, validateSessionSearch } from '../lib/practice-search';
 import { queryClient } from '../lib/query-client';
 import { protectedRoute } from './protected';
 
@@ -19,10 +19,7 @@ export const practiceNewRoute = createRoute({
 export const practiceSessionRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: '/practice/session',
-  validateSearch: (search: Record<string, unknown>): { tags?: string[] } => {
-    const { tags } = practiceSessionSearch.parse(search);
-    return tags && tags.length > 0 ? { tags } : {};
-  },
+  validateSearch: validateSessionSearch,
   loaderDeps: ({ search }) => ({ tags: search.tags }),
   loader: async ({ deps }) => {
     const { dueOptions } = await import('../features/practice/queries');
@@ -35,7 +32,7 @@ export const practiceSessionRoute = createRoute({
 export const practiceDoneRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: '/practice/done',
-  validateSearch: (search: Record<string, unknown>) => practiceDoneSearch.parse(search),
+  validateSearch: validateDoneSearch,
   component: lazyRouteComponent(() => import('../features/practice/done-screen'), 'PracticeDoneScreen'),
   // Missing or malformed counts (a hand-edited link) get a plain explanation rather than the crash screen.
   errorComponent: lazyRouteComponent(() => import('../features/practice/done-screen'), 'PracticeDoneInvalid'),
