@@ -24,7 +24,7 @@ type TextFieldProps = {
 };
 
 const FIELD =
-  'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:outline-none disabled:bg-slate-50 disabled:text-slate-500';
+  'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:outline-none disabled:bg-slate-50 disabled:text-slate-500';
 
 export function TextField(props: TextFieldProps) {
   const { label, hint, error, multiline = false, rows = 3, onChange, type = 'text', ...inputProps } = props;

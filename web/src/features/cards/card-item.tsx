@@ -109,7 +109,7 @@ export function CardItem({ card }: { card: Card }) {
             </ul>
           )}
           <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
-            <p className="text-xs text-slate-400">
+            <p className="text-xs text-slate-500">
               {m.cards_added_on()} <time dateTime={card.createdAt}>{dateFormat.format(new Date(card.createdAt))}</time>
             </p>
             {mode === 'confirm-delete' ? (

@@ -100,7 +100,7 @@ export function CardList() {
           {archived ? m.cards_archived_heading() : m.cards_heading()}
         </h2>
         {list.isFetching && !list.isPending && !list.isFetchingNextPage && (
-          <span className="text-xs text-slate-400" role="status">
+          <span className="text-xs text-slate-500" role="status">
             {m.cards_refreshing()}
           </span>
         )}
@@ -113,7 +113,7 @@ export function CardList() {
           onChange={(event) => setSearch(event.target.value)}
           placeholder={m.cards_search_placeholder()}
           aria-label={m.cards_search()}
-          className="min-w-48 flex-1 rounded-lg border-0 bg-white px-3.5 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600"
+          className="min-w-48 flex-1 rounded-lg border-0 bg-white px-3.5 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-brand-600"
         />
         <TagFilter value={tagId} onChange={setTagId} />
         <label className="flex items-center gap-2 text-sm text-slate-700">

@@ -7,7 +7,7 @@ function Side({ label, markdown }: { label: string; markdown: string }) {
   const html = useMemo(() => renderMarkdown(markdown), [markdown]);
   return (
     <section aria-label={label} className="px-4 py-3">
-      <p className="text-xs font-medium tracking-wide text-slate-400 uppercase">{label}</p>
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
       <div
         className="prose-card mt-1 text-sm text-slate-900"
         // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown escapes any HTML in the source

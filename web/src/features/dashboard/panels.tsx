@@ -130,7 +130,7 @@ export function StreakPanel() {
           </div>
           <div className="flex justify-between">
             <dt className="text-slate-500">{m.dashboard_streak_today()}</dt>
-            <dd className={`font-medium ${s.reviewedToday ? 'text-emerald-600' : 'text-slate-400'}`}>
+            <dd className={`font-medium ${s.reviewedToday ? 'text-emerald-700' : 'text-slate-500'}`}>
               {s.reviewedToday ? m.dashboard_yes() : m.dashboard_not_yet()}
             </dd>
           </div>

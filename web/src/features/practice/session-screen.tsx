@@ -68,12 +68,13 @@ function Session({ items }: { items: DueItem[] }) {
     if (!state.done || state.reviewed === 0 || finished.current) return;
     finished.current = true;
     const { cardCount, counts } = state;
-    const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() });
-    const settled = session.settled().then(refresh);
+    const settled = session.settled();
     const timeout = new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
-    void Promise.race([settled, timeout]).then(() =>
-      navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }),
-    );
+    // Leave first, then refresh: refetching the due list here would flash "nothing is due".
+    void Promise.race([settled, timeout])
+      .then(() => navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }))
+      .then(() => settled)
+      .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }));
   }, [state, session, navigate]);
 
   if (state.done) return <InlineLoading label={m.practice_saving()} />;
@@ -131,17 +132,17 @@ function Session({ items }: { items: DueItem[] }) {
                 className={`rounded-xl px-4 py-3 text-sm font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${RATING_STYLES[rating]}`}
               >
                 {RATING_LABELS[rating]()}
-                <kbd className="ml-2 text-xs font-normal opacity-60">{index + 1}</kbd>
+                <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>
               </button>
             ))}
           </fieldset>
         ) : (
           <Button className="w-full py-3" onClick={() => session.reveal()} aria-keyshortcuts="Space">
             {m.practice_reveal()}
-            <kbd className="text-xs font-normal opacity-70">{m.practice_space_key()}</kbd>
+            <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>
           </Button>
         )}
-        <p className="mt-4 text-center text-xs text-slate-400">{m.practice_shortcuts_hint()}</p>
+        <p className="mt-4 text-center text-xs text-slate-500">{m.practice_shortcuts_hint()}</p>
       </div>
     </div>
   );
