@@ -183,7 +183,7 @@ describe('the learning loop', () => {
   });
 
   it('keeps cards in order: onboarding cards, load more, search, tag filter, edit, archive, delete and empty states', async () => {
-    const page = await browser.newPage();
+    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
     page.setDefaultTimeout(10_000);
     onTestFailed(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -252,6 +252,8 @@ describe('the learning loop', () => {
     await expect.poll(() => items.count()).toBe(1);
     await first.getByRole('button', { name: 'Edit' }).click();
     const editor = list.getByRole('form', { name: 'Edit card' });
+    await editor.waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await editor.getByRole('textbox', { name: 'Front' }).fill('Onboarding one, edited');
     await editor.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Card saved').waitFor();
@@ -271,6 +273,8 @@ describe('the learning loop', () => {
     // Delete asks first; cancelling keeps the card, confirming removes it.
     const edited = list.getByRole('listitem').filter({ hasText: 'Onboarding one, edited' });
     await edited.getByRole('button', { name: 'Delete' }).click();
+    await edited.getByRole('button', { name: 'Delete for good' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await edited.getByRole('button', { name: 'Cancel' }).click();
     await edited.getByRole('button', { name: 'Delete' }).click();
     await edited.getByRole('button', { name: 'Delete for good' }).click();
@@ -285,12 +289,14 @@ describe('the learning loop', () => {
     expect(await page.getByRole('link', { name: 'Start' }).count()).toBe(0);
     await page.goto(`${stack.url}/practice/session?tags=${encodeURIComponent(JSON.stringify([ids.unused]))}`);
     await page.getByText('Nothing is due').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     // Results without a valid card count get a clear message, not a crash.
     for (const search of ['', '?cardCount=abc', '?cardCount=-1&good=2']) {
       await page.goto(`${stack.url}/practice/done${search}`);
       await page.getByRole('heading', { name: 'These results cannot be shown' }).waitFor();
     }
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`${stack.url}/practice/done?cardCount=2&good=2`);
     await page.getByText('Cards reviewed: 2').waitFor();
   });
