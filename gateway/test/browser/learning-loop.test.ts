@@ -174,6 +174,13 @@ describe('the learning loop', () => {
     expect(await rows.first().locator('td').allInnerTexts()).toEqual(['4', '1', '1', '2', '0']);
     await page.getByText('Reviews in the last year: 4 · days with reviews: 1').first().waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    // Pointing at today's bar shows that day's ratings.
+    const plot = await page.locator('.uplot .u-over').first().boundingBox();
+    if (!plot) throw new Error('the reviews chart was not drawn');
+    await page.mouse.move(plot.x + plot.width - 4, plot.y + plot.height / 2);
+    await expect
+      .poll(() => page.getByTestId('reviews-summary').innerText())
+      .toMatch(/ · Again 1 · Hard 1 · Good 2 · Easy 0$/);
 
     // Settings show what onboarding chose.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

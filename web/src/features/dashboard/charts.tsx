@@ -2,7 +2,7 @@
 // 30-day due forecast, and the year heatmap. Each has a table or summary for screen readers.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { getLocale, m } from '../../lib/i18n';
@@ -27,6 +27,7 @@ const RATING_LABELS: Record<RatingName, () => string> = {
 const HEAT_COLORS = ['#f1f5f9', '#c7d2fe', '#818cf8', '#4f46e5', '#312e81'];
 
 const seconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+const dateOfSeconds = (value: number) => new Date(value * 1000).toISOString().slice(0, 10);
 const shortDate = (date: string) =>
   new Intl.DateTimeFormat(getLocale(), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
     new Date(`${date}T00:00:00Z`),
@@ -68,16 +69,26 @@ function ReviewsChart({ metrics, today }: { metrics: ReviewMetrics; today: strin
     const chartOptions = barOptions(
       200,
       order.map((rating) => ({ label: RATING_LABELS[rating](), color: RATING_COLORS[rating] })),
+      (value) => shortDate(dateOfSeconds(value)),
     );
     return [chartOptions, chartData] as const;
   }, [days]);
   const total = days.reduce((sum, day) => sum + day.reviews, 0);
+  const [hovered, setHovered] = useState<number | null>(null);
+  const day = hovered === null ? undefined : days[hovered];
 
   return (
     <Panel title={m.dashboard_reviews_chart()} className="lg:col-span-2">
-      <p className="mt-1 text-sm text-slate-500">
-        {m.dashboard_reviews_summary({ count: total, days: CHART_DAYS })}
-        {metrics.retention !== null && (
+      <p className="mt-1 text-sm text-slate-500" data-testid="reviews-summary">
+        {day ? (
+          <>
+            <span className="font-medium text-slate-700">{shortDate(day.date)}</span>
+            {RATINGS.map((rating) => ` · ${RATING_LABELS[rating]()} ${day[rating]}`).join('')}
+          </>
+        ) : (
+          m.dashboard_reviews_summary({ count: total, days: CHART_DAYS })
+        )}
+        {!day && metrics.retention !== null && (
           <>
             {' · '}
             <span data-testid="retention">
@@ -89,7 +100,7 @@ function ReviewsChart({ metrics, today }: { metrics: ReviewMetrics; today: strin
         )}
       </p>
       <div className="mt-4">
-        <UPlotChart options={options} data={data} />
+        <UPlotChart options={options} data={data} onHover={setHovered} />
       </div>
       <Legend />
       <table className="sr-only" aria-label={m.dashboard_reviews_table()}>
@@ -130,17 +141,29 @@ function ForecastChart({ metrics, today }: { metrics: ReviewMetrics; today: stri
   const [options, data] = useMemo(
     () =>
       [
-        barOptions(160, [{ label: m.dashboard_forecast(), color: '#6366f1' }]),
+        barOptions(160, [{ label: m.dashboard_forecast(), color: '#6366f1' }], (value) =>
+          shortDate(dateOfSeconds(value)),
+        ),
         [days.map((day) => seconds(day.date)), days.map((day) => day.count)] as uPlot.AlignedData,
       ] as const,
     [days],
   );
   const week = days.slice(0, 7).reduce((sum, day) => sum + day.count, 0);
+  const [hovered, setHovered] = useState<number | null>(null);
+  const day = hovered === null ? undefined : days[hovered];
   return (
     <Panel title={m.dashboard_forecast()}>
-      <p className="mt-1 text-sm text-slate-500">{m.dashboard_forecast_summary({ count: week })}</p>
+      <p className="mt-1 text-sm text-slate-500">
+        {day ? (
+          <>
+            <span className="font-medium text-slate-700">{shortDate(day.date)}</span> · {day.count}
+          </>
+        ) : (
+          m.dashboard_forecast_summary({ count: week })
+        )}
+      </p>
       <div className="mt-4">
-        <UPlotChart options={options} data={data} />
+        <UPlotChart options={options} data={data} onHover={setHovered} />
       </div>
       <table className="sr-only" aria-label={m.dashboard_forecast()}>
         <tbody>

@@ -3,12 +3,22 @@ import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 
-export function UPlotChart({ options, data }: { options: Omit<uPlot.Options, 'width'>; data: uPlot.AlignedData }) {
+type UPlotChartProps = {
+  options: Omit<uPlot.Options, 'width'>;
+  data: uPlot.AlignedData;
+  /** The index of the point under the pointer, or null when it leaves the chart. */
+  onHover?: (index: number | null) => void;
+};
+
+export function UPlotChart({ options, data, onHover }: UPlotChartProps) {
   const container = useRef<HTMLDivElement>(null);
+  const hover = useRef(onHover);
+  hover.current = onHover;
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const chart = new uPlot({ ...options, width: element.clientWidth || 600 }, data, element);
+    const hooks = { setCursor: [(chart: uPlot) => hover.current?.(chart.cursor.idx ?? null)] };
+    const chart = new uPlot({ ...options, hooks, width: element.clientWidth || 600 }, data, element);
     const observer = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: options.height }));
     observer.observe(element);
     return () => {
@@ -20,7 +30,11 @@ export function UPlotChart({ options, data }: { options: Omit<uPlot.Options, 'wi
 }
 
 /** Bars for day-aligned series; x values are UTC midnights in seconds, labelled as the learner's dates. */
-export function barOptions(height: number, series: { label: string; color: string }[]): Omit<uPlot.Options, 'width'> {
+export function barOptions(
+  height: number,
+  series: { label: string; color: string }[],
+  formatDate: (seconds: number) => string,
+): Omit<uPlot.Options, 'width'> {
   const bars = uPlot.paths.bars?.({ size: [0.7, 24], gap: 1 });
   return {
     height,
@@ -33,7 +47,15 @@ export function barOptions(height: number, series: { label: string; color: strin
       y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] },
     },
     axes: [
-      { stroke: '#64748b', grid: { show: false }, ticks: { show: false }, font: '11px system-ui, sans-serif' },
+      {
+        stroke: '#64748b',
+        grid: { show: false },
+        ticks: { show: false },
+        font: '11px system-ui, sans-serif',
+        // Whole days only, named in the user's language.
+        incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400],
+        values: (_u, splits) => splits.map(formatDate),
+      },
       {
         stroke: '#64748b',
         grid: { stroke: '#e2e8f0', width: 1 },
