@@ -289,8 +289,26 @@ describe('the learning loop', () => {
     await page.getByText('No cards match').waitFor();
 
     // A tag without cards has nothing due: no start button, and the session says so.
+    // A session can end early: the results count what was rated so far.
     await page.goto(`${stack.url}/practice/new`);
     await page.getByText('Due now: 11').waitFor();
+    await page.getByRole('link', { name: 'Start' }).click();
+    await page.waitForURL(`${stack.url}/practice/session`);
+    await question(page).waitFor();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('4');
+    await page.getByRole('button', { name: 'End session' }).click();
+    await page.waitForURL(/\/practice\/done\?/);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      cardCount: '1',
+      again: '0',
+      hard: '0',
+      good: '0',
+      easy: '1',
+    });
+
+    await page.goto(`${stack.url}/practice/new`);
+    await page.getByText('Due now: 10').waitFor();
     await page.getByRole('button', { name: 'unused' }).click();
     await page.getByText('Due now: 0').waitFor();
     expect(await page.getByRole('link', { name: 'Start' }).count()).toBe(0);

@@ -4,7 +4,7 @@
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Button, buttonClass } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { toastError } from '../../lib/errors';
@@ -64,10 +64,11 @@ function Session({ items }: { items: DueItem[] }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [session]);
 
-  useEffect(() => {
-    if (!state.done || state.reviewed === 0 || finished.current) return;
+  /** Goes to the results with the counts so far; reviews still on their way keep going in the background. */
+  const finish = useCallback(() => {
+    if (finished.current) return;
     finished.current = true;
-    const { cardCount, counts } = state;
+    const { cardCount, counts } = session.snapshot();
     const settled = session.settled();
     const timeout = new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
     // Leave first, then refresh: refetching the due list here would flash "nothing is due".
@@ -75,7 +76,11 @@ function Session({ items }: { items: DueItem[] }) {
       .then(() => navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }))
       .then(() => settled)
       .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }));
-  }, [state, session, navigate]);
+  }, [session, navigate]);
+
+  useEffect(() => {
+    if (state.done && state.reviewed > 0) finish();
+  }, [state, finish]);
 
   if (state.done) return <InlineLoading label={m.practice_saving()} />;
   const current = state.current;
@@ -107,6 +112,9 @@ function Session({ items }: { items: DueItem[] }) {
           aria-keyshortcuts="U Control+Z"
         >
           {m.practice_undo()}
+        </Button>
+        <Button variant="ghost" disabled={state.reviewed === 0} onClick={finish}>
+          {m.practice_end()}
         </Button>
       </div>
 
