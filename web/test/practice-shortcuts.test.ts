@@ -18,6 +18,14 @@ describe('practice shortcuts', () => {
     expect(key('z', { metaKey: true })).toBe('undo');
   });
 
+  it('leaves Space to a focused button or link, but still rates and undoes from there', () => {
+    expect(key(' ', { target: { tagName: 'BUTTON' } })).toBeUndefined();
+    expect(key(' ', { target: { tagName: 'A' } })).toBeUndefined();
+    expect(key(' ', { target: { tagName: 'BODY' } })).toBe('reveal');
+    expect(key('2', { target: { tagName: 'BUTTON' } })).toBe('hard');
+    expect(key('u', { target: { tagName: 'BUTTON' } })).toBe('undo');
+  });
+
   it('ignores other keys, held-down repeats, modified keys and keys typed into a field', () => {
     expect(key('5')).toBeUndefined();
     expect(key('0')).toBeUndefined();

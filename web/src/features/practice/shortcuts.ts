@@ -1,5 +1,6 @@
 // The practice keyboard: Space reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes.
-// Keys typed into a field, or pressed with other modifiers, are left alone.
+// Keys typed into a field, or pressed with other modifiers, are left alone, and Space on a focused button
+// or link presses that control, as a keyboard user expects.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 
 export type PracticeAction = 'reveal' | 'undo' | RatingName;
@@ -15,6 +16,7 @@ export interface KeyLike {
 }
 
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+const CONTROLS = new Set(['BUTTON', 'A', 'SUMMARY']);
 
 function isTyping(target: unknown): boolean {
   const element = target as { tagName?: unknown; isContentEditable?: unknown } | null | undefined;
@@ -26,7 +28,10 @@ export function practiceKeyAction(event: KeyLike): PracticeAction | undefined {
   const key = event.key.toLowerCase();
   if ((event.ctrlKey || event.metaKey) && key === 'z' && !event.shiftKey) return 'undo';
   if (event.ctrlKey || event.metaKey) return undefined;
-  if (key === ' ') return 'reveal';
+  if (key === ' ') {
+    const tag = (event.target as { tagName?: unknown } | null | undefined)?.tagName;
+    return typeof tag === 'string' && CONTROLS.has(tag) ? undefined : 'reveal';
+  }
   if (key === 'u') return 'undo';
   const rating = RATINGS[Number(key) - 1];
   return /^[1-4]$/.test(key) ? rating : undefined;
