@@ -1,7 +1,7 @@
 // The dashboard's calendar: the learner's today, day ranges across a daylight-saving change, missing days
 // filled in, and the year heatmap's weeks and levels.
 import { describe, expect, it } from 'vitest';
-import { addDays, dayRange, heatmapWeeks, onDays, todayIn } from '../src/features/dashboard/days.ts';
+import { addDays, dayRange, formatShortDate, heatmapWeeks, onDays, todayIn } from '../src/features/dashboard/days.ts';
 
 describe('dashboard days', () => {
   it("takes today's date in the learner's timezone, not the browser's", () => {
@@ -15,6 +15,11 @@ describe('dashboard days', () => {
     expect(dayRange('2026-03-28', 3)).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+  });
+
+  it("names a day in the user's language whatever the browser's timezone", () => {
+    expect(formatShortDate('2026-11-22', 'en')).toBe('Nov 22');
+    expect(formatShortDate('2026-11-22', 'pt-BR')).toBe('22 de nov.');
   });
 
   it('fills the days without a row', () => {

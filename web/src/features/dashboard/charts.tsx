@@ -6,7 +6,8 @@ import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { getLocale, m } from '../../lib/i18n';
-import { addDays, dayRange, heatmapWeeks, onDays, todayIn } from './days';
+import { addDays, dayRange, formatShortDate, onDays, todayIn } from './days';
+import { Heatmap } from './heatmap';
 import { Panel } from './panels';
 import { type ReviewMetrics, reviewMetricsOptions, timezoneOptions } from './queries';
 import { barOptions, UPlotChart } from './uplot-chart';
@@ -24,14 +25,10 @@ const RATING_LABELS: Record<RatingName, () => string> = {
   good: m.rating_good,
   easy: m.rating_easy,
 };
-const HEAT_COLORS = ['#f1f5f9', '#c7d2fe', '#818cf8', '#4f46e5', '#312e81'];
 
 const seconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 const dateOfSeconds = (value: number) => new Date(value * 1000).toISOString().slice(0, 10);
-const shortDate = (date: string) =>
-  new Intl.DateTimeFormat(getLocale(), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${date}T00:00:00Z`),
-  );
+const shortDate = (date: string) => formatShortDate(date, getLocale());
 
 function Legend() {
   return (
@@ -175,74 +172,6 @@ function ForecastChart({ metrics, today }: { metrics: ReviewMetrics; today: stri
           ))}
         </tbody>
       </table>
-    </Panel>
-  );
-}
-
-const CELL = 11;
-const GAP = 3;
-
-function Heatmap({ metrics, today }: { metrics: ReviewMetrics; today: string }) {
-  const weeks = useMemo(() => heatmapWeeks(metrics.heatmap, today), [metrics, today]);
-  const total = metrics.heatmap.reduce((sum, day) => sum + day.count, 0);
-  const active = metrics.heatmap.filter((day) => day.count > 0).length;
-  const months = weeks.flatMap((week, index) => {
-    const first = week[0];
-    if (!first) return [];
-    const previous = weeks[index - 1]?.[0];
-    return !previous || previous.date.slice(5, 7) !== first.date.slice(5, 7)
-      ? [
-          {
-            x: index * (CELL + GAP),
-            label: new Intl.DateTimeFormat(getLocale(), { month: 'short', timeZone: 'UTC' }).format(
-              new Date(`${first.date}T00:00:00Z`),
-            ),
-          },
-        ]
-      : [];
-  });
-  const width = weeks.length * (CELL + GAP);
-  return (
-    <Panel title={m.dashboard_heatmap()} className="lg:col-span-3">
-      <p className="mt-1 text-sm text-slate-500" data-testid="heatmap-summary">
-        {m.dashboard_heatmap_summary({ count: total, days: active })}
-      </p>
-      <div className="mt-4 overflow-x-auto">
-        <svg
-          width={width}
-          height={7 * (CELL + GAP) + 16}
-          role="img"
-          aria-label={m.dashboard_heatmap_summary({ count: total, days: active })}
-        >
-          {months.map((month) => (
-            <text key={month.x} x={month.x} y={10} className="fill-slate-500 text-[10px]">
-              {month.label}
-            </text>
-          ))}
-          {weeks.map((week, column) =>
-            week.map((cell, row) => (
-              <rect
-                key={cell.date}
-                x={column * (CELL + GAP)}
-                y={16 + row * (CELL + GAP)}
-                width={CELL}
-                height={CELL}
-                rx={2}
-                fill={HEAT_COLORS[cell.level]}
-              >
-                <title>{m.dashboard_heatmap_cell({ date: shortDate(cell.date), count: cell.count })}</title>
-              </rect>
-            )),
-          )}
-        </svg>
-      </div>
-      <div className="mt-2 flex items-center justify-end gap-1 text-xs text-slate-500" aria-hidden="true">
-        {m.dashboard_less()}
-        {HEAT_COLORS.map((color) => (
-          <span key={color} className="size-2.5 rounded-sm" style={{ background: color }} />
-        ))}
-        {m.dashboard_more()}
-      </div>
     </Panel>
   );
 }

@@ -22,6 +22,13 @@ export function todayIn(timezone: string, now: Date = new Date()): string {
   }
 }
 
+/** A day as a short date in a language ("Nov 22", "22 de nov."), whatever the browser's timezone. */
+export function formatShortDate(date: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(toTime(date)),
+  );
+}
+
 /** `count` consecutive days starting at `first`. */
 export function dayRange(first: string, count: number): string[] {
   const start = toTime(first);
