@@ -102,3 +102,24 @@ describe('the generic screens', () => {
     await page.getByRole('button', { name: 'Mostrar erro' }).waitFor();
   });
 });
+
+describe('a failed list fetch', () => {
+  it('is retried, then shown as an error toast and in the list', async () => {
+    const page = await openPage('failed-list', 'en-US');
+    // The cards list never gets an answer, as when the connection drops.
+    await page.route('**/api/trpc/*cards.list*', (route) => route.abort('internetdisconnected'));
+
+    await page.goto(`${stack.url}/auth/sign-up`);
+    await page.getByLabel('Name').fill('Ada Offline');
+    await page.getByLabel('Email').fill(`offline-${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${stack.url}/dashboard`);
+
+    // Three retries back off 1 s, 2 s and 4 s before the failure is reported.
+    const toast = page.getByText('Could not reach the server. Check your connection and try again.');
+    await toast.waitFor({ timeout: 20_000 });
+    await page.getByRole('alert').getByText('Your cards could not be loaded.').waitFor();
+    expect(await toast.count()).toBe(1);
+  });
+});
