@@ -1,54 +1,28 @@
 // The web app's shared conventions, in a real Chromium through the real gateway: its language (from the
 // browser, switchable, remembered), error toasts in that language, and the generic Not Found and
 // "Something went wrong!" screens.
-import { mkdirSync } from 'node:fs';
-import { launchBrowser } from '@engram/testkit/browser';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
-const ARTIFACTS = new URL('../../../.cache/test-artifacts', import.meta.url).pathname;
+const env = useBrowserStack();
 
-let stack: TestStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-/** A fresh browser profile whose language is `locale`, with a screenshot kept if the test fails. */
-async function openPage(name: string, locale: string): Promise<Page> {
-  const context = await browser.newContext({ locale });
-  const page = await context.newPage();
-  // A screenshot of a failure first, then the profile closes, so one test's storage stays out of the next.
-  onTestFinished(async ({ task }) => {
-    if (task.result?.state === 'fail') {
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-    }
-    await context.close();
-  });
-  return page;
-}
+/** A fresh browser profile whose language is `locale`. */
+const openPage = (name: string, locale: string) => openTestPage(env.browser, name, { locale });
 
 const documentLanguage = (page: Page) => page.locator('html').getAttribute('lang');
 
 describe('the language', () => {
   it('follows the browser on a first visit', async () => {
     const page = await openPage('language-from-browser', 'pt-BR');
-    await page.goto(stack.url);
+    await page.goto(env.stack.url);
     await page.getByRole('heading', { name: 'Transforme o que você aprende no que você lembra' }).waitFor();
     expect(await documentLanguage(page)).toBe('pt-BR');
   });
 
   it('is switched from the footer, stays switched after a reload, and errors are toasted in it', async () => {
     const page = await openPage('language-switch', 'en-US');
-    await page.goto(stack.url);
+    await page.goto(env.stack.url);
     await page.getByRole('heading', { name: 'Turn what you learn into what you remember' }).waitFor();
     expect(await documentLanguage(page)).toBe('en');
 
@@ -77,7 +51,7 @@ describe('the language', () => {
 describe('the generic screens', () => {
   it('say "Not Found" for an unknown address, with a way home', async () => {
     const page = await openPage('not-found', 'en-US');
-    await page.goto(`${stack.url}/no-such-page`);
+    await page.goto(`${env.stack.url}/no-such-page`);
     await page.getByRole('heading', { name: 'Not Found' }).waitFor();
     await page.getByRole('link', { name: 'Go home' }).click();
     await page.getByRole('heading', { name: 'Turn what you learn into what you remember' }).waitFor();
@@ -87,7 +61,7 @@ describe('the generic screens', () => {
     const page = await openPage('error-screen', 'en-US');
     // The sign-in screen's code is missing, as after a deploy that replaced the files a tab still points at.
     await page.route('**/assets/auth-screen-*.js', (route) => route.abort());
-    await page.goto(`${stack.url}/auth/sign-in`);
+    await page.goto(`${env.stack.url}/auth/sign-in`);
     await page.getByRole('heading', { name: 'Something went wrong!' }).waitFor();
 
     const details = page.getByText(/Failed to fetch dynamically imported module/);
@@ -109,12 +83,12 @@ describe('a failed list fetch', () => {
     // The cards list never gets an answer, as when the connection drops.
     await page.route('**/api/trpc/*cards.list*', (route) => route.abort('internetdisconnected'));
 
-    await page.goto(`${stack.url}/auth/sign-up`);
+    await page.goto(`${env.stack.url}/auth/sign-up`);
     await page.getByLabel('Name').fill('Ada Offline');
     await page.getByLabel('Email').fill(`offline-${Date.now()}@example.com`);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${stack.url}/dashboard`);
+    await page.waitForURL(`${env.stack.url}/dashboard`);
 
     // Three retries back off 1 s, 2 s and 4 s before the failure is reported.
     const toast = page.getByText('Could not reach the server. Check your connection and try again.');
