@@ -3,6 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
 import { Button } from './button';
+import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 
 function initials(name: string, email: string): string {
@@ -18,6 +19,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-6 py-3">
         <Logo />
         <div className="flex items-center gap-3">
+          <LanguageSwitcher />
           <div className="flex items-center gap-3" data-testid="current-user">
             <span
               className="grid size-9 place-items-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
