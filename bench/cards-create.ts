@@ -37,7 +37,7 @@ export async function cardCreation(adminUrl: string): Promise<void> {
       databaseUrl,
       migrationsDir: new URL('../services/cards/prisma/migrations', import.meta.url).pathname,
       start({ databaseUrl: schemaUrl, serverOptions }) {
-        const stores = createStores(schemaUrl, CONCURRENCY);
+        const stores = createStores(schemaUrl, { poolSize: CONCURRENCY });
         return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
       },
     });

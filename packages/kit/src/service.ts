@@ -1,9 +1,12 @@
 // What every service shares (ARCHITECTURE.md, "Inside a service"): its common variables, the runtime
 // made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
-// metrics/health port → gRPC server → health SERVING → shutdown hooks that undo it in reverse.
+// events (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks that
+// undo it in reverse (gRPC, then consumers, relay, NATS and the events pool, then the service's own).
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { commonVars, vars } from './config.js';
+import { type EventsDeclaration, type ServiceEvents, startServiceEvents } from './events/runtime.js';
+import { type EventsConfig, eventsSettings } from './events/setup.js';
 import { type ServerOptions, startGrpcServer } from './grpc/server.js';
 import { startHealthServer } from './health.js';
 import { createInternalTokenVerifier } from './internal-auth.js';
@@ -40,8 +43,13 @@ export function serviceRuntime(name: string, config: ServiceConfig): ServiceRunt
   return { name, config, telemetry, logger, serverOptions: { service: name, logger, verifier } };
 }
 
-export interface ServiceParts {
+export interface ServiceParts<Tx = unknown> {
   services: { name: string; definition: ServiceDefinition; implementation: object }[];
+  /**
+   * The events the service takes part in: `{ relay: true, consumers: [...] }`. Its config must hold
+   * DATABASE_URL and the variables of `eventVars` (@engram/kit/events/setup).
+   */
+  events?: EventsDeclaration<Tx>;
   /** Closes the service's own resources (HTTP servers, relays, consumers, pools), in order, after gRPC stops. */
   close?: { name: string; run: () => Promise<unknown> | unknown }[];
 }
@@ -49,8 +57,24 @@ export interface ServiceParts {
 /** In production, how long to keep answering after NOT_SERVING so load balancers stop sending calls first. */
 export const PRODUCTION_DRAIN_MS = 5_000;
 
-export async function runService(runtime: ServiceRuntime, parts: ServiceParts) {
+function startEventsOf<Tx>(runtime: ServiceRuntime, events: EventsDeclaration<Tx>): ServiceEvents {
+  const config = runtime.config as ServiceConfig & Partial<EventsConfig> & { DATABASE_URL?: string };
+  if (!config.DATABASE_URL || !config.NATS_URL) {
+    throw new Error(`${runtime.name} declares events but its config has no DATABASE_URL or NATS_URL (add eventVars)`);
+  }
+  return startServiceEvents({
+    ...events,
+    service: runtime.name,
+    databaseUrl: config.DATABASE_URL,
+    natsUrl: config.NATS_URL,
+    settings: eventsSettings(config as EventsConfig),
+    logger: runtime.logger,
+  });
+}
+
+export async function runService<Tx>(runtime: ServiceRuntime, parts: ServiceParts<Tx>) {
   const { config, logger } = runtime;
+  const events = parts.events && startEventsOf(runtime, parts.events);
   const health = await startHealthServer(config.METRICS_PORT);
   const grpc = await startGrpcServer({ port: config.GRPC_PORT, services: parts.services, logger });
   health.setReady(true);
@@ -59,9 +83,10 @@ export async function runService(runtime: ServiceRuntime, parts: ServiceParts) {
   onShutdown(logger, [
     { name: 'not ready', run: () => health.setReady(false) },
     { name: 'grpc', run: () => grpc.shutdown(drainMs) },
+    ...(events ? [{ name: 'events', run: () => events.stop() }] : []),
     ...(parts.close ?? []),
     { name: 'telemetry', run: () => runtime.telemetry.shutdown() },
     { name: 'health', run: () => health.close() },
   ]);
-  return { grpc, health };
+  return { grpc, health, events };
 }

@@ -8,6 +8,7 @@ import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
+import { cardsEvents } from '../src/events/index.js';
 import { cardsServices } from '../src/server.js';
 
 type DeepPartial<T> = T extends Date
@@ -20,13 +21,24 @@ type DeepPartial<T> = T extends Date
 
 export const CARDS_MIGRATIONS = new URL('../prisma/migrations', import.meta.url).pathname;
 
-export async function startCardsHarness() {
+export interface CardsHarnessOptions {
+  /** Run the service's events as main.ts does (relay, UserDeleted consumer), on this NATS or the run's. */
+  events?: { natsUrl?: string };
+}
+
+export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const service = await startServiceUnderTest({
     service: 'cards',
     migrationsDir: CARDS_MIGRATIONS,
-    start({ databaseUrl, serverOptions }) {
-      const stores = createStores(databaseUrl);
-      return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
+    ...(options.events && { events: options.events }),
+    start({ databaseUrl, serverOptions, logger }) {
+      const stores = createStores(databaseUrl, { logger });
+      return {
+        services: cardsServices(stores, serverOptions),
+        resources: stores,
+        ...(options.events && { events: cardsEvents(stores.db) }),
+        close: () => closeStores(stores),
+      };
     },
   });
   const client = service.client(cardsProto.CardsServiceClient);
@@ -70,6 +82,7 @@ export async function startCardsHarness() {
 
   return {
     databaseUrl: service.databaseUrl,
+    events: service.events,
     db: service.resources.db,
     pool: service.resources.pool,
     signer: service.signer,

@@ -26,7 +26,7 @@ const OUTBOX_LOCK_CLASS = 0x0e0b;
 
 // One relay per schema publishes at a time, so replicas cannot interleave batches out of order;
 // SKIP LOCKED still keeps any other reader of the table from blocking on claimed rows.
-const TAKE_RELAY_LOCK = `SELECT pg_try_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(current_schema())) AS locked`;
+export const TAKE_RELAY_LOCK = `SELECT pg_try_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(current_schema())) AS locked`;
 
 const CLAIM = `
 SELECT id, type, payload, headers FROM outbox_events

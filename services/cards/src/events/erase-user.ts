@@ -1,6 +1,6 @@
-// engram.identity.user.deleted: the account is gone, so everything the cards service kept of the user
-// goes too — cards (with their review items and tags on them), tags, review logs and settings — in the
-// consumer's transaction, so a redelivered event finds nothing left to do.
+// UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
+// (with their review items and tags on them), tags, review logs and settings — in the consumer's
+// transaction, so a redelivered event finds nothing left to do.
 import type { Prisma } from '../generated/prisma/client.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
