@@ -16,6 +16,8 @@ import type pg from 'pg';
 import { testContext } from '../../testkit/src/context.ts';
 import { schemaUrl } from '../../testkit/src/databases.ts';
 
+export { waitUntil } from '../../testkit/src/wait.ts';
+
 export { CardCreated };
 
 /** The catalogue's subject, for tests that publish by hand. */
@@ -95,15 +97,6 @@ export async function recordCard(envelope: EventEnvelope, tx: pg.PoolClient, tra
     card.cardId,
     traceId ?? null,
   ]);
-}
-
-/** Polls until `check` returns true; fails the test after `timeoutMs` instead of hanging. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,6 +24,8 @@ export const CARDS_MIGRATIONS = new URL('../prisma/migrations', import.meta.url)
 export interface CardsHarnessOptions {
   /** Run the service's events as main.ts does (relay, UserDeleted consumer), on this NATS or the run's. */
   events?: { natsUrl?: string };
+  /** A database of the test's own (for tests that terminate every backend of it); the run's by default. */
+  databaseUrl?: string;
 }
 
 export async function startCardsHarness(options: CardsHarnessOptions = {}) {
@@ -31,6 +33,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     service: 'cards',
     migrationsDir: CARDS_MIGRATIONS,
     ...(options.events && { events: options.events }),
+    ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
     start({ databaseUrl, serverOptions, logger }) {
       const stores = createStores(databaseUrl, { logger });
       return {
