@@ -148,7 +148,7 @@ describe('the cards service', () => {
       type: UserDeleted.subject,
       occurredAt: new Date(),
       actor: { kind: Actor_Kind.KIND_SYSTEM, id: 'identity' },
-      payload: UserDeleted.message.encode({ userId: gone }).finish(),
+      payload: Buffer.from(UserDeleted.message.encode({ userId: gone }).finish()),
     }).finish();
     await withNats((nc) => jetstream(nc).publish(eventSubject(settings.subjectPrefix, UserDeleted.subject), envelope));
 
