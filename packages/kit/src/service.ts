@@ -9,7 +9,7 @@ import { type EventsDeclaration, type ServiceEvents, startServiceEvents } from '
 import { type EventsConfig, eventsSettings } from './events/setup.js';
 import { type ServerOptions, startGrpcServer } from './grpc/server.js';
 import { startHealthServer } from './health.js';
-import { createInternalTokenVerifier } from './internal-auth.js';
+import { createInternalTokenVerifier, DEFAULT_CLOCK_SKEW_SECONDS } from './internal-auth.js';
 import { createLogger, type Logger } from './logger.js';
 import { onShutdown } from './shutdown.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
@@ -19,6 +19,12 @@ export function serviceVars(ports: { grpc: number; metrics: number }) {
   return {
     ...commonVars,
     INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
+    /** How far the gateway's clock may be from this service's when it checks an internal token. */
+    INTERNAL_TOKEN_CLOCK_SKEW_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .min(0, { error: 'must be a number of seconds' })
+      .max(60, { error: 'must be at most 60 seconds' })
+      .default(DEFAULT_CLOCK_SKEW_SECONDS),
     GRPC_PORT: vars.port(ports.grpc),
     METRICS_PORT: vars.port(ports.metrics),
   };
@@ -39,7 +45,9 @@ export interface ServiceRuntime {
 export function serviceRuntime(name: string, config: ServiceConfig): ServiceRuntime {
   const telemetry = startTelemetry({ service: name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
-  const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, name);
+  const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, name, {
+    clockSkewSeconds: config.INTERNAL_TOKEN_CLOCK_SKEW_SECONDS,
+  });
   return { name, config, telemetry, logger, serverOptions: { service: name, logger, verifier } };
 }
 
