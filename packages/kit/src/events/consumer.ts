@@ -62,6 +62,8 @@ export interface EventConsumer {
 
 const DEFAULT_BACKOFF_MS = [1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000];
 const RESTART_DELAY_MS = 1_000;
+const PULL_EXPIRES_MS = 5_000;
+const GONE = new Set(['consumer_deleted', 'consumer_not_found', 'stream_not_found']);
 
 function delayFor(attempt: number, backoffMs: number[]): number {
   return backoffMs[Math.min(attempt, backoffMs.length) - 1] ?? 1_000;
@@ -174,6 +176,22 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
     }
   }
 
+  /**
+   * JetStream tells a pulling client at once when its consumer or stream is deleted; ending the iteration
+   * then (instead of waiting for missed heartbeats) lets run() create them again.
+   */
+  function watchForDeletion(iterator: ConsumerMessages): void {
+    void (async () => {
+      for await (const status of iterator.status()) {
+        if (GONE.has(status.type)) {
+          logger.warn({ status: status.type }, 'the consumer is gone; creating it again');
+          void iterator.close();
+          return;
+        }
+      }
+    })().catch(() => undefined);
+  }
+
   async function run(): Promise<void> {
     let missing = false;
     while (!stopping) {
@@ -185,7 +203,14 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
         }
         const consumer = await js.consumers.get(streamName, name);
         // Missing resources end the iteration (instead of waiting for them for ever), so they are recreated.
-        messages = await consumer.consume({ max_messages: options.prefetch ?? 10, abort_on_missing_resource: true });
+        messages = await consumer.consume({
+          max_messages: options.prefetch ?? 10,
+          // Short pulls, so missed heartbeats reveal a deleted consumer within seconds (JetStream does not
+          // always tell a waiting pull that its consumer is gone).
+          expires: PULL_EXPIRES_MS,
+          abort_on_missing_resource: true,
+        });
+        watchForDeletion(messages);
         // close() only queues the end of the iteration (and resolves when it is reached), so never await it
         // before iterating.
         if (stopping) void messages.close();
