@@ -46,10 +46,15 @@ export async function cardCreation(adminUrl: string): Promise<void> {
     const token = await service.tokenFor('bench');
     try {
       const viaService = (i: number) =>
-        unary(client, client.createCard, CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back' }), {
-          token,
-          timeoutMs: 10_000,
-        });
+        unary(
+          client,
+          client.createCard,
+          CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back', idempotencyKey: `bench-${i}` }),
+          {
+            token,
+            timeoutMs: 10_000,
+          },
+        );
       const rawSql = async (i: number) => {
         const connection = await pool.connect();
         try {

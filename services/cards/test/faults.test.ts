@@ -115,7 +115,7 @@ describe('the cards service', () => {
     expect(await unpublished()).toBe(0);
   }, 60_000);
 
-  it("erases a deleted user's cards, tags, review items, review logs and settings, and nobody else's", async () => {
+  it("erases a deleted user's cards, tags, review items, review logs, settings and create keys, and nobody else's", async () => {
     const gone = `gone-${randomUUID().slice(0, 8)}`;
     const kept = `kept-${randomUUID().slice(0, 8)}`;
     for (const user of [gone, kept]) {
@@ -133,12 +133,21 @@ describe('the cards service', () => {
                 (SELECT count(*) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE t.owner_id = $1)::int AS card_tags,
                 (SELECT count(*) FROM review_items WHERE owner_id = $1)::int AS review_items,
                 (SELECT count(*) FROM review_logs WHERE owner_id = $1)::int AS review_logs,
-                (SELECT count(*) FROM learner_settings WHERE owner_id = $1)::int AS settings`,
+                (SELECT count(*) FROM learner_settings WHERE owner_id = $1)::int AS settings,
+                (SELECT count(*) FROM create_requests WHERE owner_id = $1)::int AS create_requests`,
         [user],
       );
       return rows[0];
     };
-    const everything = { cards: 1, tags: 1, card_tags: 1, review_items: 1, review_logs: 1, settings: 1 };
+    const everything = {
+      cards: 1,
+      tags: 1,
+      card_tags: 1,
+      review_items: 1,
+      review_logs: 1,
+      settings: 1,
+      create_requests: 1,
+    };
     expect(await rowsOf(gone)).toEqual(everything);
 
     // As identity's relay would publish it.
@@ -160,6 +169,7 @@ describe('the cards service', () => {
       review_items: 0,
       review_logs: 0,
       settings: 0,
+      create_requests: 0,
     });
     expect(await rowsOf(kept)).toEqual(everything);
     const { rows } = await cards.pool.query('SELECT consumer FROM processed_events');

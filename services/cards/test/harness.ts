@@ -1,6 +1,7 @@
 // The cards service's gRPC services in-process (testkit's startServiceUnderTest), callable as any user
 // with requests that may leave fields out.
 
+import { randomUUID } from 'node:crypto';
 import { unary } from '@engram/kit/grpc/client';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
@@ -62,8 +63,11 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
           token: await service.tokenFor(userId),
         });
     return {
-      createCard: call(client, client.createCard, cardsProto.CreateCardRequest),
-      createCards: call(client, client.createCards, cardsProto.CreateCardsRequest),
+      // As the gateway does, a create without a key gets a fresh one.
+      createCard: (request: DeepPartial<cardsProto.CreateCardRequest> = {}) =>
+        call(client, client.createCard, cardsProto.CreateCardRequest)({ idempotencyKey: randomUUID(), ...request }),
+      createCards: (request: DeepPartial<cardsProto.CreateCardsRequest> = {}) =>
+        call(client, client.createCards, cardsProto.CreateCardsRequest)({ idempotencyKey: randomUUID(), ...request }),
       updateCard: call(client, client.updateCard, cardsProto.UpdateCardRequest),
       archiveCard: call(client, client.archiveCard, cardsProto.ArchiveCardRequest),
       deleteCard: call(client, client.deleteCard, cardsProto.DeleteCardRequest),
