@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { closeStores, createStores } from '@engram/cards/db';
 import { cardsServices } from '@engram/cards/server';
+import { CardCreated } from '@engram/contracts/events';
 import { createPool } from '@engram/kit/db';
 import { unary } from '@engram/kit/grpc/client';
 import { CardsServiceClient, CreateCardRequest } from '@engram/proto/cards/v1/cards';
@@ -64,10 +65,11 @@ export async function cardCreation(adminUrl: string): Promise<void> {
             'insert into cards (id, owner_id, front, back, updated_at) values ($1, $2, $3, $4, now())',
             [id, 'bench', `front ${i}`, 'back'],
           );
-          await connection.query(
-            `insert into outbox_events (id, type, payload, headers) values ($1, 'engram.cards.card.created', $2, '{}')`,
-            [randomUUID(), Buffer.from(id)],
-          );
+          await connection.query(`insert into outbox_events (id, type, payload, headers) values ($1, $2, $3, '{}')`, [
+            randomUUID(),
+            CardCreated.subject,
+            Buffer.from(id),
+          ]);
           await connection.query('commit');
         } finally {
           connection.release();

@@ -1,4 +1,4 @@
-// engram.cards.card.created travels from the transaction that creates a card to a durable consumer,
+// CardCreated travels from the transaction that creates a card to a durable consumer,
 // exactly once: also when NATS is down at commit time, and also when the event is delivered twice.
 // Runs against a private nats-server so the shared one is never restarted.
 import { randomBytes } from 'node:crypto';
