@@ -97,3 +97,34 @@ export function createPrismaClient<T>(
   );
   return new PrismaClient({ adapter });
 }
+
+/** COMMIT answered ROLLBACK: a statement failed inside the transaction (and was caught), so nothing was saved. */
+export class TransactionAborted extends Error {
+  constructor() {
+    super('the transaction was aborted by an earlier failed statement; nothing was committed');
+    this.name = 'TransactionAborted';
+  }
+}
+
+/**
+ * Runs `work` in one pg transaction on a pooled client: COMMIT when it resolves, ROLLBACK when it throws.
+ * A client whose ROLLBACK failed is discarded (its connection is in an unknown state), not reused.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    const committed = await client.query('COMMIT');
+    if (committed.command === 'ROLLBACK') throw new TransactionAborted();
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -4,6 +4,7 @@
 // service's models, or a pg transaction (`pgTransactions`) for services on raw SQL.
 import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import type pg from 'pg';
+import { inTransaction, TransactionAborted } from '../db.js';
 import { executeCount, type PrismaRawExecutor } from './outbox.js';
 
 /** Applies one event inside the transaction it is given; throwing rolls the transaction back. */
@@ -25,25 +26,11 @@ export class HandlerFailed extends Error {
 /** Transactions on a pg pool whose search_path is the service's schema. */
 export function pgTransactions(pool: pg.Pool): EventTransactions<pg.PoolClient> {
   return {
-    async run(work) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
+    run: (work) =>
+      inTransaction(pool, work).catch((error) => {
         // A handler that swallowed a failed statement leaves the transaction aborted; COMMIT then rolls back.
-        const committed = await client.query('COMMIT');
-        if (committed.command === 'ROLLBACK') throw new HandlerFailed(new Error('the transaction was aborted'));
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
+        throw error instanceof TransactionAborted ? new HandlerFailed(error) : error;
+      }),
   };
 }
 

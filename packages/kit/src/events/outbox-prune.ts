@@ -4,6 +4,7 @@
 // relay lock, so only the replica holding it prunes and the publish loop never waits on a prune.
 // Unpublished rows are never touched, whatever their age.
 import type pg from 'pg';
+import { inTransaction } from '../db.js';
 import type { Logger } from '../logger.js';
 import { TAKE_RELAY_LOCK } from './outbox-publisher.js';
 import { createWakeSignal } from './wake-signal.js';
@@ -39,22 +40,11 @@ export interface PruneResult {
 }
 
 /** One batch in its own transaction, under the relay lock; undefined when the lock is held elsewhere. */
-async function pruneBatch(pool: pg.Pool, sql: string, retentionMs: number): Promise<number | undefined> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
+function pruneBatch(pool: pg.Pool, sql: string, retentionMs: number): Promise<number | undefined> {
+  return inTransaction(pool, async (client) => {
     const lock = await client.query<{ locked: boolean }>(TAKE_RELAY_LOCK);
-    const deleted = lock.rows[0]?.locked ? ((await client.query(sql, [retentionMs])).rowCount ?? 0) : undefined;
-    await client.query('COMMIT');
-    return deleted;
-  } catch (error) {
-    broken = error as Error;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+    return lock.rows[0]?.locked ? ((await client.query(sql, [retentionMs])).rowCount ?? 0) : undefined;
+  });
 }
 
 async function pruneTable(pool: pg.Pool, sql: string, retentionMs: number) {
