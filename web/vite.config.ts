@@ -1,4 +1,5 @@
 // Builds the SPA into web/dist (served by the gateway at / with an SPA fallback); in dev, proxies /api to the gateway.
+import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -6,7 +7,12 @@ import { defineConfig } from 'vite';
 const gatewayUrl = process.env.ENGRAM_GATEWAY_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    // Compiles web/messages into src/generated/paraglide (options in project.inlang/paraglide.config.js).
+    paraglideVitePlugin({ project: './project.inlang' }),
+    react(),
+    tailwindcss(),
+  ],
   // Workspace packages (@engram/contracts) are compiled from their TypeScript sources, like in tests.
   resolve: { conditions: ['@engram/source', 'module', 'browser', 'development|production'] },
   server: {

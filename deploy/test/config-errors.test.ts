@@ -99,3 +99,26 @@ describe('start-up with a bad environment', () => {
     expect(problems).toHaveLength(unset.length + Object.keys(malformed).length);
   });
 });
+
+describe('where the app lives has no silent default in production', () => {
+  const edge: ComponentName[] = ['gateway', 'identity'];
+
+  it.each(edge)('%s refuses production without PUBLIC_BASE_URL', async (component) => {
+    const env: Record<string, string> = { ...(await validEnvironment(component)), NODE_ENV: 'production' };
+    delete env.PUBLIC_BASE_URL;
+    const exit = await runToExit(entryPointOf(component), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain('  - PUBLIC_BASE_URL: is required in production');
+  });
+
+  it.each(edge)('%s refuses a public URL other than localhost when NODE_ENV is not set', async (component) => {
+    const env: Record<string, string> = {
+      ...(await validEnvironment(component)),
+      PUBLIC_BASE_URL: 'https://engram.example.com',
+    };
+    delete env.NODE_ENV;
+    const exit = await runToExit(entryPointOf(component), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain('  - NODE_ENV: must be set (production, development or test)');
+  });
+});

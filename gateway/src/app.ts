@@ -1,16 +1,22 @@
-// Assembles the gateway's HTTP app. Order matters: proxies stream raw bodies, so they come before any
-// body parsing; tRPC parses its own bodies.
+// Assembles the gateway's HTTP app. Order matters: who the client is and whether the request may run at
+// all (site, size) are settled first; proxies stream raw bodies, so they come before any body parsing;
+// tRPC parses its own bodies.
 import type { Logger } from '@engram/kit/logger';
+import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express from 'express';
 import type { Services } from './clients.js';
+import { bodyLimit } from './http/body-limit.js';
+import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { proxyTo } from './http/proxy.js';
 import { requestContext } from './http/request-context.js';
+import { sameOriginOnly } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { spa } from './http/spa.js';
+import type { TrpcRateLimits } from './rate-limit.js';
 import { appRouter } from './router.js';
 import { resolveSession } from './session.js';
-import { toTrpcError } from './trpc.js';
+import { type Context, toTrpcError } from './trpc.js';
 
 export interface AppOptions {
   logger: Logger;
@@ -18,26 +24,45 @@ export interface AppOptions {
   identityHttpUrl: string;
   billingHttpUrl: string;
   webDistDir: string;
+  publicBaseUrl: string;
+  trustedOrigins: string[];
+  trustedProxies: string[];
+  trpcMaxBodyBytes: number;
+  rateLimits: TrpcRateLimits;
 }
 
 export function createApp(options: AppOptions) {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', trustProxySetting(options.trustedProxies));
   app.use(requestContext(options.logger));
-  app.use(securityHeaders);
+  app.use(forwardedHeaders);
+  app.use(securityHeaders(options.publicBaseUrl));
+  app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
   app.use(proxyTo(options.identityHttpUrl, '/api/auth', 'identity'));
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
   app.use(
     '/api/trpc',
+    bodyLimit(options.trpcMaxBodyBytes),
     createExpressMiddleware({
       router: appRouter,
-      async createContext({ req, res }) {
+      maxBodySize: options.trpcMaxBodyBytes,
+      async createContext({ req, res }): Promise<Context> {
         // A client that goes away cancels the calls made for it (not the normal end of a response).
         const controller = new AbortController();
         res.once('close', () => {
           if (!res.writableFinished) controller.abort();
         });
+        const refuseIfLimited = (decision: Awaited<ReturnType<TrpcRateLimits['byUser']>>) => {
+          if (decision.allowed) return;
+          res.setHeader('retry-after', String(decision.retryAfterSeconds));
+          throw new TRPCError({
+            code: 'TOO_MANY_REQUESTS',
+            message: `Too many requests. Please try again in ${decision.retryAfterSeconds} seconds.`,
+          });
+        };
+        // The address first: a flood is refused before it costs a session lookup.
+        refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? ''));
         let session = null;
         try {
           session = await resolveSession(options.services, {
@@ -48,11 +73,13 @@ export function createApp(options: AppOptions) {
           req.log.error({ err: error }, 'session lookup failed');
           throw toTrpcError(error);
         }
+        if (session) refuseIfLimited(await options.rateLimits.byUser(session.caller.userId));
         return { services: options.services, logger: req.log, session, signal: controller.signal };
       },
-      onError({ error, path }) {
+      onError({ error, path, req }) {
+        // Masked for the browser (trpc.ts); the cause is logged here with the request's trace id.
         if (error.code === 'INTERNAL_SERVER_ERROR')
-          options.logger.error({ err: error.cause ?? error, path }, 'procedure failed');
+          req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
       },
     }),
   );

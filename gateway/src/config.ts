@@ -1,13 +1,23 @@
 // The gateway's configuration: the only place it reads process.env.
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { commonVars, loadConfig, vars } from '@engram/kit/config';
+import { commonVars, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
 import { z } from 'zod';
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const isProxyRange = (entry: string) => {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (rest.length > 0 || family === 0) return PROXY_NAMES.includes(entry);
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+};
 
 export const configShape = {
   ...commonVars,
   PORT: vars.port(3000),
   METRICS_PORT: vars.port(9460),
-  PUBLIC_BASE_URL: vars.url(['http', 'https']).default('http://localhost:3000'),
+  /** The app's own origin; required in production (publicBaseUrlOf). */
+  PUBLIC_BASE_URL: vars.url(['http', 'https']).optional(),
   INTERNAL_TOKEN_PRIVATE_KEY: z.string().min(1),
   IDENTITY_HTTP_URL: vars.url(['http', 'https']),
   BILLING_HTTP_URL: vars.url(['http', 'https']),
@@ -15,10 +25,30 @@ export const configShape = {
   CARDS_ADDR: vars.address,
   /** The built web app; the gateway serves it with an SPA fallback. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
+  /** Rate-limit counters shared by every gateway replica. */
+  REDIS_URL: vars.url(['redis', 'rediss']),
+  /** Prepended to every Redis key, so installations (and test runs) sharing one Redis never collide. */
+  REDIS_KEY_PREFIX: z.string().default('engram:'),
+  /** Comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-* headers are believed. */
+  TRUSTED_PROXIES: vars.list
+    .refine(
+      (entries) => entries.every(isProxyRange),
+      `must list IP addresses or CIDR ranges (or ${PROXY_NAMES.join(', ')})`,
+    )
+    .default([]),
+  /** Comma-separated origins besides PUBLIC_BASE_URL allowed to send state-changing requests. */
+  TRUSTED_ORIGINS: vars.list.default([]),
+  TRPC_MAX_BODY_BYTES: vars.positiveInt(1_048_576),
+  TRPC_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(60),
+  TRPC_RATE_LIMIT_PER_USER: vars.positiveInt(600),
+  TRPC_RATE_LIMIT_PER_ADDRESS: vars.positiveInt(1200),
 };
 
 export type Config = ReturnType<typeof readConfig>;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig('gateway', configShape, env);
+  return loadConfig('gateway', configShape, env, (config) => ({
+    ...config,
+    PUBLIC_BASE_URL: publicBaseUrlOf('gateway', config, env),
+  }));
 }

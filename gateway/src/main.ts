@@ -1,13 +1,15 @@
-// Boots the gateway: config → telemetry → logger → clients → HTTP server → ready → graceful shutdown.
+// Boots the gateway: config → telemetry → logger → clients and Redis → HTTP server → ready → graceful shutdown.
 import type { AddressInfo } from 'node:net';
 import { startHealthServer } from '@engram/kit/health';
 import { createInternalTokenSigner } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import { onShutdown } from '@engram/kit/shutdown';
 import { startTelemetry } from '@engram/kit/telemetry';
+import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
+import { createTrpcRateLimits } from './rate-limit.js';
 
 const config = readConfig();
 const telemetry = startTelemetry({ service: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
@@ -15,6 +17,14 @@ const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 const signer = await createInternalTokenSigner(config.INTERNAL_TOKEN_PRIVATE_KEY);
 const services = createServices({ identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR }, signer);
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+redis.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'));
+const rateLimits = createTrpcRateLimits(redis, {
+  windowSeconds: config.TRPC_RATE_LIMIT_WINDOW_SECONDS,
+  perUser: config.TRPC_RATE_LIMIT_PER_USER,
+  perAddress: config.TRPC_RATE_LIMIT_PER_ADDRESS,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+});
 const health = await startHealthServer(config.METRICS_PORT);
 const app = createApp({
   logger,
@@ -22,6 +32,11 @@ const app = createApp({
   identityHttpUrl: config.IDENTITY_HTTP_URL,
   billingHttpUrl: config.BILLING_HTTP_URL,
   webDistDir: config.WEB_DIST_DIR,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  trustedOrigins: config.TRUSTED_ORIGINS,
+  trustedProxies: config.TRUSTED_PROXIES,
+  trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
+  rateLimits,
 });
 const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   if (error) {
@@ -38,6 +53,7 @@ onShutdown(logger, [
   { name: 'drain', run: () => new Promise((r) => setTimeout(r, config.NODE_ENV === 'production' ? 5_000 : 0)) },
   { name: 'http', run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
   { name: 'clients', run: () => closeServices(services) },
+  { name: 'redis', run: () => redis.quit().then(() => undefined) },
   { name: 'telemetry', run: () => telemetry.shutdown() },
   { name: 'health', run: () => health.close() },
 ]);

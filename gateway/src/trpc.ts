@@ -6,6 +6,7 @@ import type { Logger } from '@engram/kit/logger';
 import { status } from '@grpc/grpc-js';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ZodError } from 'zod';
 import type { Services } from './clients.js';
 import type { SessionInfo } from './session.js';
 
@@ -30,24 +31,48 @@ const codeOfStatus: Partial<Record<status, TRPC_ERROR_CODE_KEY>> = {
   [status.CANCELLED]: 'CLIENT_CLOSED_REQUEST',
 };
 
+// Answers whose cause is not the user's doing carry a fixed message: no grpc-js details, no addresses.
+const FIXED_MESSAGES: Partial<Record<TRPC_ERROR_CODE_KEY, string>> = {
+  INTERNAL_SERVER_ERROR: 'Something went wrong!',
+  SERVICE_UNAVAILABLE: 'The service is unavailable right now. Please try again in a moment.',
+  TIMEOUT: 'The service took too long to answer. Please try again.',
+  // A streamed body that outgrew TRPC_MAX_BODY_BYTES (a declared one is refused earlier, body-limit.ts).
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+};
+
 /** Maps a failed gRPC call to the tRPC error the web app sees; anything else is an internal error. */
 export function toTrpcError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
   if (error instanceof GrpcCallError) {
     const code = codeOfStatus[error.code] ?? 'INTERNAL_SERVER_ERROR';
-    const message = code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong!' : error.message;
-    return new TRPCError({ code, message, cause: error });
+    return new TRPCError({ code, message: FIXED_MESSAGES[code] ?? error.message, cause: error });
   }
-  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong!', cause: error as Error });
+  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error as Error });
+}
+
+/** The field problems of invalid input, each with the path of the field it concerns. */
+export interface InputIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+function inputIssues(cause: unknown): InputIssue[] | undefined {
+  if (!(cause instanceof ZodError)) return undefined;
+  return cause.issues.map((issue) => ({
+    path: issue.path.filter((key) => typeof key !== 'symbol'),
+    message: issue.message,
+  }));
 }
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const reason = cause instanceof GrpcCallError ? cause.reason : undefined;
-    // Internal details never reach the browser.
+    const issues = inputIssues(cause);
+    // Internal details never reach the browser: no stack, no dump of validation issues, no grpc-js text.
     const { stack: _stack, ...data } = shape.data;
-    return { ...shape, data: { ...data, ...(reason && { reason }) } };
+    const message = FIXED_MESSAGES[error.code] ?? issues?.[0]?.message ?? shape.message;
+    return { ...shape, message, data: { ...data, ...(reason && { reason }), ...(issues && { issues }) } };
   },
 });
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { CardCreated } from '@engram/contracts/events';
 import { testContext } from '@engram/testkit/context';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { lastMessage } from '@engram/testkit/streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,22 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function signUp(name: string): Promise<string> {
-  const response = await fetch(`${stack.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url },
-    body: JSON.stringify({
-      email: `${name}-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'long enough pw',
-      name,
-    }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
+const signUp = (name: string) => signUpThroughGateway(stack.url, name);
 
 // The parts of a tRPC answer these tests read.
 interface TrpcBody {

@@ -1,7 +1,7 @@
 // The learning loop through the real gateway: onboarding, cards with tags, practice with retried and
 // undone reviews, and the dashboard's batched load — as the web app calls it.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { randomUUID } from 'node:crypto';
+import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let stack: TestStack;
@@ -11,22 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function signUp(name: string): Promise<string> {
-  const response = await fetch(`${stack.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url },
-    body: JSON.stringify({
-      email: `${name}-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'long enough pw',
-      name,
-    }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
+const signUp = (name: string) => signUpThroughGateway(stack.url, name);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
 type Json = any;

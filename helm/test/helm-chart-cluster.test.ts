@@ -176,7 +176,7 @@ describe('the NetworkPolicies', () => {
       expect(mayConnect(policies, source, postgres, 5432), `${name} PostgreSQL`).toBe(
         ['identity', 'cards'].includes(name),
       );
-      expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(name === 'identity');
+      expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(['identity', 'gateway'].includes(name));
       expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(name === 'cards');
       expect(mayConnect(policies, source, stripe, 443), `${name} HTTPS`).toBe(
         ['identity', 'billing', 'ai'].includes(name),

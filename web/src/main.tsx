@@ -3,11 +3,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { syncDocumentLanguage } from './lib/i18n';
 import { queryClient } from './lib/query-client';
 import { clearCacheOnUserChange } from './lib/session-cache';
 import { router } from './router';
 import './styles.css';
 
+syncDocumentLanguage();
 clearCacheOnUserChange(queryClient);
 
 const container = document.getElementById('root');

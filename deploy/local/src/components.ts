@@ -46,6 +46,8 @@ export interface StackSettings {
   streamName: string;
   subjectPrefix: string;
   logLevel: string;
+  /** REDIS_KEY_PREFIX of every component (default `engram:`); test stacks take one of their own. */
+  redisKeyPrefix?: string;
   /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
   extraEnv?: Record<string, string>;
 }
@@ -56,9 +58,16 @@ export function serviceDatabaseUrl(databaseUrl: string, service: string): string
   return url.toString();
 }
 
+/**
+ * better-auth's limits stay on locally, roomier than production's 3 sign-ins per 10 s: one person (or
+ * one test run) signs up and in many times from one address. The tRPC limits keep the gateway's defaults.
+ */
+const DEVELOPMENT_AUTH_RATE_LIMITS = { AUTH_RATE_LIMIT_SIGN_IN_MAX: '60' };
+
 /** The environment of each component, in start order (services before the gateway). */
 export function componentEnvironments(s: StackSettings): [ComponentName, Record<string, string>][] {
-  const common = { NODE_ENV: 'development', LOG_LEVEL: s.logLevel, ...s.extraEnv };
+  const common = { NODE_ENV: 'development', LOG_LEVEL: s.logLevel };
+  const redis = { REDIS_URL: s.redisUrl, REDIS_KEY_PREFIX: s.redisKeyPrefix ?? 'engram:' };
   const keys = { INTERNAL_TOKEN_PUBLIC_KEYS: s.secrets.INTERNAL_TOKEN_PUBLIC_KEYS };
   const events = { NATS_URL: s.natsUrl, EVENTS_STREAM: s.streamName, EVENTS_SUBJECT_PREFIX: s.subjectPrefix };
   const grpc = (name: keyof Ports['grpc']) => ({
@@ -66,7 +75,7 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
     METRICS_PORT: String(s.ports.metrics[name]),
   });
   const addr = (name: keyof Ports['grpc']) => `127.0.0.1:${s.ports.grpc[name]}`;
-  return [
+  const environments: [ComponentName, Record<string, string>][] = [
     [
       'identity',
       {
@@ -77,7 +86,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'identity'),
         BETTER_AUTH_SECRET: s.secrets.BETTER_AUTH_SECRET,
         PUBLIC_BASE_URL: s.publicBaseUrl,
-        REDIS_URL: s.redisUrl,
+        ...redis,
+        ...DEVELOPMENT_AUTH_RATE_LIMITS,
         ...(s.extraTrustedOrigins?.length && { AUTH_TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
       },
     ],
@@ -100,9 +110,12 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         BILLING_HTTP_URL: `http://127.0.0.1:${s.ports.billingHttp}`,
         IDENTITY_ADDR: addr('identity'),
         CARDS_ADDR: addr('cards'),
+        ...redis,
+        ...(s.extraTrustedOrigins?.length && { TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
       },
     ],
   ];
+  return environments.map(([name, env]) => [name, { ...env, ...s.extraEnv }]);
 }
 
 export function metricsPortOf(name: ComponentName, ports: Ports): number {

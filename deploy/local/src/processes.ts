@@ -62,6 +62,49 @@ async function terminate(child: ChildProcess, graceMs = 15_000): Promise<number 
   return code;
 }
 
+function spawnComponent(name: ComponentName, env: Record<string, string>, onLine: LineHandler): ChildProcess {
+  const entry = entryPointOf(name);
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (pnpm run build:all)`);
+  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  closed.set(child, new Promise((resolve) => child.once('close', (code) => resolve(code))));
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      const kept = lastLines.get(child) ?? [];
+      kept.push(line);
+      lastLines.set(child, kept.slice(-KEPT_LINES));
+      onLine(name, line);
+    });
+  }
+  return child;
+}
+
+/**
+ * One more replica of the gateway of a running stack, on its own ports but otherwise configured the same
+ * (same services, same Redis and key prefix): what a second pod would be. Resolves once it is ready.
+ */
+export async function startGatewayReplica(
+  settings: StackSettings,
+  ports: { http: number; metrics: number },
+  onLine: LineHandler,
+): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const env = componentEnvironments(settings).find(([name]) => name === 'gateway')?.[1] ?? {};
+  const child = spawnComponent(
+    'gateway',
+    { ...env, PORT: String(ports.http), METRICS_PORT: String(ports.metrics) },
+    onLine,
+  );
+  try {
+    await waitReady('gateway', ports.metrics, child);
+  } catch (error) {
+    await terminate(child);
+    throw error;
+  }
+  return { url: `http://localhost:${ports.http}`, stop: () => terminate(child) };
+}
+
 export async function startProcesses(settings: StackSettings, onLine: LineHandler): Promise<RunningStack> {
   const children = new Map<ComponentName, ChildProcess>();
   const stop = async () => {
@@ -72,22 +115,8 @@ export async function startProcesses(settings: StackSettings, onLine: LineHandle
   };
   try {
     for (const [name, env] of componentEnvironments(settings)) {
-      const entry = entryPointOf(name);
-      if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (pnpm run build:all)`);
-      const child = spawn(process.execPath, ['--enable-source-maps', entry], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawnComponent(name, env, onLine);
       children.set(name, child);
-      closed.set(child, new Promise((resolve) => child.once('close', (code) => resolve(code))));
-      for (const stream of [child.stdout, child.stderr]) {
-        createInterface({ input: stream }).on('line', (line) => {
-          const kept = lastLines.get(child) ?? [];
-          kept.push(line);
-          lastLines.set(child, kept.slice(-KEPT_LINES));
-          onLine(name, line);
-        });
-      }
       await waitReady(name, metricsPortOf(name, settings.ports), child);
     }
   } catch (error) {

@@ -8,9 +8,15 @@ export function proxyTo(target: string, pathPrefix: string, name: string) {
   return createProxyMiddleware<Request, Response>({
     target,
     pathFilter: (path) => path === pathPrefix || path.startsWith(`${pathPrefix}/`),
-    xfwd: true,
+    // X-Forwarded-* are set by forwardedHeaders (client-address.ts), never appended to a client's own.
+    xfwd: false,
     proxyTimeout: 15_000,
     on: {
+      proxyRes(proxyRes) {
+        // better-auth says when to retry in X-Retry-After; browsers and clients read the standard header.
+        const retryAfter = proxyRes.headers['x-retry-after']?.toString();
+        if (proxyRes.statusCode === 429 && retryAfter) proxyRes.headers['retry-after'] = retryAfter;
+      },
       proxyReq(proxyReq) {
         const carrier: Record<string, string> = {};
         propagation.inject(context.active(), carrier);

@@ -15,6 +15,14 @@ declare global {
   }
 }
 
+// Metrics labels come from this fixed table, so no path a client invents can add a time series.
+const API_ROUTES = ['/api/trpc', '/api/auth', '/api/webhooks/stripe'];
+
+export function routeLabel(path: string): string {
+  if (path !== '/api' && !path.startsWith('/api/')) return 'static';
+  return API_ROUTES.find((route) => path === route || path.startsWith(`${route}/`)) ?? '/api/other';
+}
+
 export function requestContext(logger: Logger) {
   const tracer = trace.getTracer('gateway');
   return (req: Request, res: Response, next: NextFunction) => {
@@ -31,7 +39,7 @@ export function requestContext(logger: Logger) {
         req.log = logger.child({ request_id: req.id, trace_id: traceId, span_id: spanId });
         // 'close' rather than 'finish': a streamed tRPC response may be closed by the client once it has read it.
         res.once('close', () => {
-          const route = path.startsWith('/api/') ? path.split('/').slice(0, 3).join('/') : 'static';
+          const route = routeLabel(path);
           httpRequests.observe(
             { method: req.method, route, status: String(res.statusCode) },
             (performance.now() - started) / 1000,

@@ -75,3 +75,16 @@ imagePullSecrets:
 {{- define "engram.natsUrl" -}}
 {{ if .Values.devDependencies.enabled }}nats://dev-nats:4222{{ else }}{{ .Values.nats.url }}{{ end }}
 {{- end }}
+
+{{/* REDIS_URL and REDIS_KEY_PREFIX of a component into its env and secretEnv: (dict "root" $ "env" $env "secretEnv" $secretEnv); returns the secretEnv list as JSON. */}}
+{{- define "engram.redisEnv" -}}
+{{- $root := .root }}
+{{- $_ := set .env "REDIS_KEY_PREFIX" $root.Values.redis.keyPrefix }}
+{{- $secretEnv := .secretEnv }}
+{{- if $root.Values.redis.existingSecret }}
+{{- $secretEnv = append $secretEnv (dict "name" "REDIS_URL" "secret" $root.Values.redis.existingSecret "key" $root.Values.redis.key) }}
+{{- else }}
+{{- $_ := set .env "REDIS_URL" (include "engram.redisUrl" $root) }}
+{{- end }}
+{{- toJson $secretEnv }}
+{{- end }}

@@ -29,10 +29,19 @@ export function parseConfig<S extends z.ZodRawShape>(service: string, shape: S, 
   throw new ConfigError(service, problems);
 }
 
-/** parseConfig for a process entry point: on a bad environment it prints the problems and exits at once. */
-export function loadConfig<S extends z.ZodRawShape>(service: string, shape: S, env: Env): z.infer<z.ZodObject<S>> {
+/**
+ * parseConfig for a process entry point: on a bad environment it prints the problems and exits at once.
+ * `check` runs rules across variables after parsing and may throw a ConfigError of its own.
+ */
+export function loadConfig<S extends z.ZodRawShape, R = z.infer<z.ZodObject<S>>>(
+  service: string,
+  shape: S,
+  env: Env,
+  check?: (config: z.infer<z.ZodObject<S>>) => R,
+): R {
   try {
-    return parseConfig(service, shape, env);
+    const config = parseConfig(service, shape, env);
+    return check ? check(config) : (config as R);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -70,6 +79,9 @@ export const vars = {
       .map((item) => item.trim())
       .filter(Boolean),
   ),
+  /** A whole number of at least 1 (a limit, a count, a number of seconds). */
+  positiveInt: (fallback: number) =>
+    z.coerce.number().int().min(1, 'must be a whole number of at least 1').default(fallback),
   bool: z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
 };
 
@@ -81,3 +93,27 @@ export const commonVars = {
   /** The deployed version (the image tag in Kubernetes). */
   SERVICE_VERSION: z.string().default('dev'),
 };
+
+const DEVELOPMENT_BASE_URL = 'http://localhost:3000';
+
+/**
+ * Where the app lives has no silent default in production: production must name PUBLIC_BASE_URL, and
+ * NODE_ENV must be said outright when the app is served anywhere but localhost. Development keeps
+ * http://localhost:3000. Returns the URL to use or throws a ConfigError.
+ */
+export function publicBaseUrlOf(
+  service: string,
+  config: { NODE_ENV: string; PUBLIC_BASE_URL?: string | undefined },
+  env: Env,
+): string {
+  const problems: string[] = [];
+  const url = config.PUBLIC_BASE_URL;
+  if (!env.NODE_ENV && url && !['localhost', '127.0.0.1'].includes(new URL(url).hostname)) {
+    problems.push('NODE_ENV: must be set (production, development or test) when PUBLIC_BASE_URL is not localhost');
+  }
+  if (config.NODE_ENV === 'production' && !url) {
+    problems.push('PUBLIC_BASE_URL: is required in production (the URL people open)');
+  }
+  if (problems.length > 0) throw new ConfigError(service, problems);
+  return url ?? DEVELOPMENT_BASE_URL;
+}

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ComponentName, StackSettings } from '@engram/local/components';
 import { migrateAll } from '@engram/local/migrations';
-import { freePorts } from '@engram/local/ports';
-import { type RunningStack, startProcesses } from '@engram/local/processes';
+import { freePort, freePorts } from '@engram/local/ports';
+import { type RunningStack, startGatewayReplica, startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
 import { testContext } from './context.ts';
 import { createDatabase, dropDatabase } from './databases.ts';
@@ -60,6 +60,7 @@ export async function freshStackSettings(
       publicBaseUrl: `http://localhost:${ports.gateway}`,
       streamName: `${ctx.streamName}_${suffix.toUpperCase()}`,
       subjectPrefix: `${ctx.subjectPrefix}${suffix}.`,
+      redisKeyPrefix: `${ctx.subjectPrefix}${suffix}:`,
       logLevel: options.logLevel ?? 'info',
       ...(options.extraEnv && { extraEnv: options.extraEnv }),
     },
@@ -87,4 +88,37 @@ export async function startTestStack(
       await fresh.dropDatabase();
     },
   };
+}
+
+/**
+ * A second gateway of `stack` on free ports (same services, Redis and key prefix), as a second pod would
+ * be; `extraEnv` changes its configuration (e.g. TRUSTED_PROXIES).
+ */
+export async function startSecondGateway(stack: TestStack, extraEnv: Record<string, string> = {}) {
+  const ports = { http: await freePort(), metrics: await freePort() };
+  const settings = { ...stack.settings, extraEnv: { ...stack.settings.extraEnv, ...extraEnv } };
+  return startGatewayReplica(settings, ports, (component, line) => {
+    stack.logs.push({ component, line, entry: parse(line) });
+  });
+}
+
+/**
+ * Signs a new user up through the gateway at `url`, as the web app does, and returns the Cookie header
+ * that carries the session. `email` defaults to a unique address made from `name`.
+ */
+export async function signUpThroughGateway(url: string, name: string, email?: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({
+      email: email ?? `${name}-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'long enough pw',
+      name,
+    }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }

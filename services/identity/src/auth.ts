@@ -19,6 +19,8 @@ export interface AuthSettings {
   checkPwnedPasswords: boolean;
   /** Shared session cache and rate-limit counters; without it, each process keeps its own in memory. */
   secondaryStorage?: SecondaryStorage;
+  /** Requests per client address and window; sign-in and sign-up have their own, stricter maximum. */
+  rateLimit: { windowSeconds: number; max: number; signInMax: number };
   /** better-auth's own messages go to the service's JSON log. */
   logger?: Logger;
 }
@@ -39,17 +41,28 @@ export function createAuth(db: Db, settings: AuthSettings) {
     // onboardedAt is set only by the server (CompleteOnboarding), never by a sign-up or update-user body.
     user: { additionalFields: { onboardedAt: { type: 'date', required: false, input: false } } },
     session: { freshAge: SESSION_FRESH_AGE_SECONDS, storeSessionInDatabase: true },
-    ...(settings.secondaryStorage && {
-      secondaryStorage: settings.secondaryStorage,
-      rateLimit: { storage: 'secondary-storage' as const },
-    }),
+    ...(settings.secondaryStorage && { secondaryStorage: settings.secondaryStorage }),
+    // better-auth limits only in production by default; Engram limits in every mode, with its own numbers.
+    rateLimit: {
+      enabled: true,
+      storage: settings.secondaryStorage ? 'secondary-storage' : 'memory',
+      window: settings.rateLimit.windowSeconds,
+      max: settings.rateLimit.max,
+      customRules: Object.fromEntries(
+        ['/sign-in/*', '/sign-up/*'].map((path) => [
+          path,
+          { window: settings.rateLimit.windowSeconds, max: settings.rateLimit.signInMax },
+        ]),
+      ),
+    },
     advanced: {
       // better-auth turns its origin and CSRF checks off by itself when NODE_ENV=test or TEST is set;
       // they must not depend on the environment a process happens to run in.
       disableOriginCheck: false,
       disableCSRFCheck: false,
       database: { generateId: () => crypto.randomUUID() },
-      // Requests arrive through the gateway; the client address is the first X-Forwarded-For entry.
+      // Requests arrive through the gateway, which overwrites X-Forwarded-For with the one address it
+      // vouches for (its TRUSTED_PROXIES decide what it believes); only the gateway can reach this port.
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
     },
     telemetry: { enabled: false },

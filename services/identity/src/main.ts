@@ -19,7 +19,12 @@ const auth = createAuth(db, {
   publicBaseUrl: config.PUBLIC_BASE_URL,
   extraTrustedOrigins: config.AUTH_TRUSTED_ORIGINS ?? [],
   checkPwnedPasswords: config.AUTH_CHECK_PWNED_PASSWORDS,
-  secondaryStorage: redisSecondaryStorage(redis),
+  secondaryStorage: redisSecondaryStorage(redis, config.REDIS_KEY_PREFIX),
+  rateLimit: {
+    windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+    max: config.AUTH_RATE_LIMIT_MAX,
+    signInMax: config.AUTH_RATE_LIMIT_SIGN_IN_MAX,
+  },
   logger,
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);

@@ -6,8 +6,6 @@ import { Redis } from 'ioredis';
 
 export type SecondaryStorage = NonNullable<BetterAuthOptions['secondaryStorage']>;
 
-const PREFIX = 'engram:identity:';
-
 // INCR and the first EXPIRE in one step, so a counter can never be left without its window.
 const INCREMENT_WITH_TTL = `
 local value = redis.call('INCR', KEYS[1])
@@ -18,8 +16,9 @@ export function createRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
 }
 
-export function redisSecondaryStorage(redis: Redis): SecondaryStorage {
-  const key = (name: string) => `${PREFIX}${name}`;
+/** Keys are `<prefix>identity:<name>`; the prefix is REDIS_KEY_PREFIX. */
+export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): SecondaryStorage {
+  const key = (name: string) => `${prefix}identity:${name}`;
   return {
     get: (name) => redis.get(key(name)),
     getAndDelete: (name) => redis.getdel(key(name)),

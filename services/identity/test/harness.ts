@@ -21,8 +21,19 @@ export interface SignUp {
   name: string;
 }
 
+/** Limits far above what a test sends, unless the test is about them. */
+const ROOMY_RATE_LIMIT = { windowSeconds: 10, max: 10_000, signInMax: 10_000 };
+
 /** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
-export async function startIdentityHarness(options: { redisUrl?: string } = {}) {
+export async function startIdentityHarness(
+  options: {
+    redisUrl?: string;
+    rateLimit?: { windowSeconds: number; max: number; signInMax: number };
+    /** Shared by harnesses that stand for replicas of one installation; otherwise one of its own. */
+    redisKeyPrefix?: string;
+  } = {},
+) {
+  const redisKeyPrefix = options.redisKeyPrefix ?? `${testContext().subjectPrefix}${randomBytes(3).toString('hex')}:`;
   const service = await startServiceUnderTest({
     service: 'identity',
     migrationsDir: new URL('../prisma/migrations', import.meta.url).pathname,
@@ -34,7 +45,8 @@ export async function startIdentityHarness(options: { redisUrl?: string } = {}) 
         secret: randomBytes(32).toString('base64url'),
         publicBaseUrl: PUBLIC_BASE_URL,
         checkPwnedPasswords: false,
-        secondaryStorage: redisSecondaryStorage(redis),
+        secondaryStorage: redisSecondaryStorage(redis, redisKeyPrefix),
+        rateLimit: options.rateLimit ?? ROOMY_RATE_LIMIT,
         logger,
       });
       const http = await startAuthHttpServer(auth, 0, logger);

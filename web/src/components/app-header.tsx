@@ -1,6 +1,7 @@
 // The signed-in app's top bar: logo, who is signed in, and the sign-out control.
 import { useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
+import { m } from '../lib/i18n';
 import { Button } from './button';
 import { Logo } from './logo';
 
@@ -33,7 +34,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
             variant="secondary"
             onClick={() => void navigate({ to: '/auth/$pathname', params: { pathname: 'sign-out' } })}
           >
-            Sign out
+            {m.nav_sign_out()}
           </Button>
         </div>
       </div>

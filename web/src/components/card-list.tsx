@@ -3,12 +3,12 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { Card } from '../lib/cards';
 import { cardsListOptions } from '../lib/cards';
+import { getLocale, m } from '../lib/i18n';
 import { Button } from './button';
 import { Spinner } from './spinner';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
 function CardItem({ card }: { card: Card }) {
+  const dateFormat = new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium' });
   return (
     <li className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:ring-brand-200">
       <p className="font-medium break-words whitespace-pre-wrap text-slate-900">{card.front}</p>
@@ -16,7 +16,7 @@ function CardItem({ card }: { card: Card }) {
         {card.back}
       </p>
       <p className="mt-3 text-xs text-slate-400">
-        Added <time dateTime={card.createdAt}>{dateFormat.format(new Date(card.createdAt))}</time>
+        {m.cards_added_on()} <time dateTime={card.createdAt}>{dateFormat.format(new Date(card.createdAt))}</time>
       </p>
     </li>
   );
@@ -25,8 +25,8 @@ function CardItem({ card }: { card: Card }) {
 function EmptyState() {
   return (
     <div className="rounded-xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
-      <p className="font-medium text-slate-900">No cards yet</p>
-      <p className="mt-1 text-sm text-slate-500">Add your first card to start learning.</p>
+      <p className="font-medium text-slate-900">{m.cards_empty_title()}</p>
+      <p className="mt-1 text-sm text-slate-500">{m.cards_empty_text()}</p>
     </div>
   );
 }
@@ -39,15 +39,15 @@ export function CardList() {
   if (query.isPending) {
     body = (
       <div className="flex items-center gap-2 py-10 text-sm text-slate-500" role="status">
-        <Spinner className="size-4 text-brand-600" /> Loading your cards…
+        <Spinner className="size-4 text-brand-600" /> {m.cards_loading()}
       </div>
     );
   } else if (query.isError) {
     body = (
       <div className="rounded-xl bg-red-50 px-5 py-4 text-sm text-red-700 ring-1 ring-red-200" role="alert">
-        <p className="font-medium">Your cards could not be loaded.</p>
+        <p className="font-medium">{m.cards_load_failed()}</p>
         <Button variant="secondary" className="mt-3" onClick={() => void query.refetch()}>
-          Try again
+          {m.cards_try_again()}
         </Button>
       </div>
     );
@@ -64,7 +64,7 @@ export function CardList() {
         {query.hasNextPage && (
           <div className="mt-6 flex justify-center">
             <Button variant="secondary" pending={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-              Load more
+              {m.cards_load_more()}
             </Button>
           </div>
         )}
@@ -76,11 +76,11 @@ export function CardList() {
     <section aria-labelledby="cards-heading">
       <div className="mb-4 flex items-baseline justify-between">
         <h2 id="cards-heading" className="text-lg font-semibold text-slate-900">
-          Your cards
+          {m.cards_heading()}
         </h2>
         {query.isFetching && !query.isPending && !query.isFetchingNextPage && (
           <span className="text-xs text-slate-400" role="status">
-            Refreshing…
+            {m.cards_refreshing()}
           </span>
         )}
       </div>

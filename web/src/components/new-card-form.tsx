@@ -4,6 +4,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { type Card, cardsListOptions } from '../lib/cards';
 import { toastError } from '../lib/errors';
+import { m } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { trpc } from '../lib/trpc';
 import { CARD_SIDE_MAX_LENGTH, validateCardSide } from '../lib/validation';
@@ -13,8 +14,8 @@ import { TextField } from './text-field';
 type Errors = { front?: string | undefined; back?: string | undefined };
 
 const validate = (front: string, back: string): Errors => ({
-  front: validateCardSide('Front', front),
-  back: validateCardSide('Back', back),
+  front: validateCardSide('front', front),
+  back: validateCardSide('back', back),
 });
 
 /** Shows the new card before the refetch lands, so the user sees it at the top straight away. */
@@ -42,7 +43,7 @@ export function NewCardForm() {
         setSubmitted(false);
         setErrors({});
         frontRef.current?.focus();
-        toast.success('Card added');
+        toast.success(m.new_card_added());
         await queryClient.invalidateQueries({ queryKey: trpc.cards.list.pathKey() });
       },
       onError: toastError,
@@ -70,34 +71,34 @@ export function NewCardForm() {
   return (
     <section aria-labelledby="new-card-heading" className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h2 id="new-card-heading" className="text-lg font-semibold text-slate-900">
-        New card
+        {m.new_card_heading()}
       </h2>
-      <p className="mt-1 text-sm text-slate-500">A question or cue on the front, the answer on the back.</p>
+      <p className="mt-1 text-sm text-slate-500">{m.new_card_description()}</p>
       <form onSubmit={submit} noValidate className="mt-5 space-y-4">
         <TextField
-          label="Front"
+          label={m.new_card_front()}
           name="front"
           multiline
           rows={3}
-          placeholder="What is the capital of Australia?"
+          placeholder={m.new_card_front_placeholder()}
           value={front}
           onChange={onFront}
           error={errors.front}
           ref={frontRef}
         />
         <TextField
-          label="Back"
+          label={m.new_card_back()}
           name="back"
           multiline
           rows={3}
-          placeholder="Canberra"
-          hint={`Up to ${CARD_SIDE_MAX_LENGTH} characters per side.`}
+          placeholder={m.new_card_back_placeholder()}
+          hint={m.new_card_hint({ max: CARD_SIDE_MAX_LENGTH })}
           value={back}
           onChange={onBack}
           error={errors.back}
         />
         <Button type="submit" pending={createCard.isPending} className="w-full">
-          Add card
+          {m.new_card_submit()}
         </Button>
       </form>
     </section>

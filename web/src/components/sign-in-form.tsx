@@ -2,6 +2,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { authClient } from '../lib/auth-client';
 import { toastError } from '../lib/errors';
+import { m } from '../lib/i18n';
 import { validateEmail, validatePassword } from '../lib/validation';
 import { Button } from './button';
 import { TextField } from './text-field';
@@ -57,17 +58,17 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => Promise<void> }) 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
       <TextField
-        label="Email"
+        label={m.field_email()}
         name="email"
         type="email"
         autoComplete="email"
-        placeholder="you@example.com"
+        placeholder={m.field_email_placeholder()}
         value={email}
         onChange={(value) => update('email', value)}
         error={errors.email}
       />
       <TextField
-        label="Password"
+        label={m.field_password()}
         name="password"
         type="password"
         autoComplete="current-password"
@@ -77,7 +78,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => Promise<void> }) 
         ref={passwordRef}
       />
       <Button type="submit" pending={pending} className="w-full">
-        Sign in
+        {m.sign_in_submit()}
       </Button>
     </form>
   );

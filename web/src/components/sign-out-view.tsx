@@ -2,6 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { authClient } from '../lib/auth-client';
 import { toastError } from '../lib/errors';
+import { m } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { refreshSession } from '../lib/session';
 import { LoadingScreen } from './status-screens';
@@ -26,5 +27,5 @@ export function SignOutView({ onSignedOut }: { onSignedOut: () => void }) {
     })();
   }, [onSignedOut]);
 
-  return <LoadingScreen label="Signing out…" />;
+  return <LoadingScreen label={m.auth_signing_out()} />;
 }

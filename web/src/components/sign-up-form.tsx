@@ -2,6 +2,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { authClient } from '../lib/auth-client';
 import { toastError } from '../lib/errors';
+import { m } from '../lib/i18n';
 import { PASSWORD_MIN_LENGTH, validateEmail, validateName, validatePassword } from '../lib/validation';
 import { Button } from './button';
 import { TextField } from './text-field';
@@ -70,37 +71,37 @@ export function SignUpForm({ onSignedUp }: SignUpFormProps) {
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
       <TextField
-        label="Name"
+        label={m.field_name()}
         name="name"
         autoComplete="name"
-        placeholder="Ada Lovelace"
+        placeholder={m.field_name_placeholder()}
         value={fields.name}
         onChange={update('name')}
         error={errors.name}
       />
       <TextField
-        label="Email"
+        label={m.field_email()}
         name="email"
         type="email"
         autoComplete="email"
-        placeholder="you@example.com"
+        placeholder={m.field_email_placeholder()}
         value={fields.email}
         onChange={update('email')}
         error={errors.email}
       />
       <TextField
-        label="Password"
+        label={m.field_password()}
         name="password"
         type="password"
         autoComplete="new-password"
-        hint={`Minimum ${PASSWORD_MIN_LENGTH} characters.`}
+        hint={m.field_password_hint({ min: PASSWORD_MIN_LENGTH })}
         value={fields.password}
         onChange={update('password')}
         error={errors.password}
         ref={passwordRef}
       />
       <Button type="submit" pending={pending} className="w-full">
-        Create account
+        {m.sign_up_submit()}
       </Button>
     </form>
   );

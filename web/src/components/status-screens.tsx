@@ -1,15 +1,16 @@
 // Whole-page states: loading, not found, and the "Something went wrong!" fallback with its error details toggle.
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
+import { m } from '../lib/i18n';
 import { Button, buttonClass } from './button';
 import { Spinner } from './spinner';
 
-export function LoadingScreen({ label = 'Loading…' }: { label?: string }) {
+export function LoadingScreen({ label }: { label?: string }) {
   return (
     <div className="grid min-h-dvh place-items-center" role="status">
       <div className="flex items-center gap-3 text-slate-500">
         <Spinner className="size-5 text-brand-600" />
-        <span className="text-sm font-medium">{label}</span>
+        <span className="text-sm font-medium">{label ?? m.app_loading()}</span>
       </div>
     </div>
   );
@@ -28,10 +29,10 @@ function Centered({ title, children }: { title: string; children: ReactNode }) {
 
 export function NotFoundScreen() {
   return (
-    <Centered title="Not Found">
-      <p className="mt-2 text-sm text-slate-600">The page you are looking for does not exist.</p>
+    <Centered title={m.not_found_title()}>
+      <p className="mt-2 text-sm text-slate-600">{m.not_found_text()}</p>
       <Link to="/" className={buttonClass('primary', 'mt-6')}>
-        Go home
+        {m.not_found_home()}
       </Link>
     </Centered>
   );
@@ -41,13 +42,13 @@ export function ErrorScreen({ error }: { error: unknown }) {
   const [showDetails, setShowDetails] = useState(false);
   const details = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return (
-    <Centered title="Something went wrong!">
-      <p className="mt-2 text-sm text-slate-600">An unexpected error stopped this page from loading.</p>
+    <Centered title={m.error_screen_title()}>
+      <p className="mt-2 text-sm text-slate-600">{m.error_screen_text()}</p>
       <div className="mt-6 flex justify-center gap-3">
         <Button variant="secondary" onClick={() => setShowDetails((shown) => !shown)} aria-expanded={showDetails}>
-          {showDetails ? 'Hide Error' : 'Show Error'}
+          {showDetails ? m.error_screen_hide() : m.error_screen_show()}
         </Button>
-        <Button onClick={() => window.location.reload()}>Reload</Button>
+        <Button onClick={() => window.location.reload()}>{m.error_screen_reload()}</Button>
       </div>
       {showDetails && (
         <pre className="mt-6 max-h-64 overflow-auto rounded-lg bg-slate-900 p-4 text-left text-xs text-red-200">

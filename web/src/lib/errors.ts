@@ -1,98 +1,102 @@
-// Turns any error the app can meet (better-auth results, tRPC errors, thrown values) into the one line of
-// text shown in an error toast, following the spec's order of fallbacks (§8).
+// Turns any error the app meets (a better-auth result, a tRPC error, a thrown value) into the one line of
+// text an error toast shows, in the current language and in the order of spec §8.
 import { toast } from 'sonner';
+import { AUTH_ERRORS, REQUEST_ERRORS } from './error-catalogue';
 
-const REQUEST_FAILED = 'Request failed';
+/** Message texts by error code, each read in the current language when called. */
+export type Catalogue = Readonly<Record<string, () => string>>;
 
-/** Display text for error codes; codes not listed fall back to the server's own message. */
-const MESSAGES: Record<string, string> = {
-  REQUEST_FAILED,
-  USER_NOT_FOUND: 'User not found',
-  USER_ALREADY_EXISTS: 'User already exists',
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'User already exists',
-  INVALID_EMAIL: 'Email is invalid',
-  INVALID_EMAIL_OR_PASSWORD: 'Invalid email or password',
-  INVALID_PASSWORD: 'Invalid password',
-  PASSWORD_TOO_SHORT: 'Password too short',
-  PASSWORD_TOO_LONG: 'Password too long',
-  EMAIL_NOT_VERIFIED: 'Email not verified. Please check your inbox.',
-  EMAIL_CAN_NOT_BE_UPDATED: 'Email can not be updated',
-  SESSION_EXPIRED: 'Re-authenticate',
-  SESSION_NOT_FRESH: 'Your session is not fresh. Please sign in again.',
-  FAILED_TO_UNLINK_LAST_ACCOUNT: "You can't unlink your last account",
-  ACCOUNT_NOT_FOUND: 'Account not found',
-  SOCIAL_ACCOUNT_ALREADY_LINKED: 'Social account already linked',
-  PROVIDER_NOT_FOUND: 'Provider not found',
-  INVALID_TOKEN: 'Invalid token',
-  CREDENTIAL_ACCOUNT_NOT_FOUND: 'Credential account not found',
-  USER_ALREADY_HAS_PASSWORD: 'User already has a password',
-  BANNED_USER: 'You have been banned from this application',
-  FAILED_TO_CREATE_USER: 'Failed to create user',
-  FAILED_TO_CREATE_SESSION: 'Failed to create session',
-  TOO_MANY_REQUESTS: 'Too many requests. Please try again later.',
-  // tRPC codes, for errors whose server message is not meant for users.
-  UNAUTHORIZED: 'Your session has ended. Please sign in again.',
-  FORBIDDEN: 'You are not allowed to do that',
-  INTERNAL_SERVER_ERROR: 'Something went wrong!',
-  // Browsers' text for a request that never reached the server.
-  'Failed to fetch': 'Could not reach the server. Check your connection and try again.',
-};
+/** Every auth error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
+export const ERROR_CATALOGUE: Catalogue = Object.assign(
+  { REQUEST_FAILED: REQUEST_ERRORS.REQUEST_FAILED },
+  ...Object.values(AUTH_ERRORS),
+);
 
-type ErrorLike = { code?: unknown; message?: unknown; status?: unknown; statusText?: unknown; data?: unknown };
+/** The text when even the catalogue has no REQUEST_FAILED (spec §8's final fallback). */
+const LAST_RESORT = 'Request failed';
+
+/** tRPC codes whose server message is generic or internal: the user reads the catalogue's text instead. */
+const GENERIC_TRPC_CODES = new Set([
+  'UNAUTHORIZED',
+  'TOO_MANY_REQUESTS',
+  'PAYLOAD_TOO_LARGE',
+  'TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_SERVER_ERROR',
+]);
+
+/** What fetch rejects with in Chromium, Firefox and Safari when a request never got an answer. */
+const NETWORK_FAILURES = new Set(['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed']);
+
+type ErrorLike = { code?: unknown; message?: unknown; statusText?: unknown; status?: unknown; data?: unknown };
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
-const localized = (code: unknown): string | undefined => {
-  const key = text(code);
-  return key !== undefined ? MESSAGES[key] : undefined;
+const lookup = (catalogue: Catalogue, key: unknown): string | undefined => {
+  const code = text(key);
+  return code !== undefined && Object.hasOwn(catalogue, code) ? catalogue[code]?.() : undefined;
 };
+
+/**
+ * The display text of an error (spec §8): a string is a catalogue key; a better-auth result's nested error
+ * gives its code's text, else its own message, code or status text; any other error its own message.
+ * Each path ends with REQUEST_FAILED, then "Request failed". A tRPC error (code and message, the domain
+ * reason and validation issues in `data`) shows the text of its domain reason when the catalogue has one,
+ * and the catalogue's text for generic codes (no session, rate limit, timeout, unavailable, internal),
+ * whose server message is not written for users; otherwise its message, which the gateway words for them.
+ */
+export function resolveErrorMessage(error: unknown, catalogue: Catalogue = ERROR_CATALOGUE): string {
+  const requestFailed = () => lookup(catalogue, 'REQUEST_FAILED') ?? LAST_RESORT;
+
+  if (typeof error === 'string') return lookup(catalogue, error) ?? requestFailed();
+  if (!isObject(error)) return requestFailed();
+
+  const nested = error.error;
+  if (isObject(nested)) {
+    const inner = nested as ErrorLike;
+    return (
+      lookup(catalogue, inner.code) ??
+      text(inner.message) ??
+      text(inner.code) ??
+      text(inner.statusText) ??
+      requestFailed()
+    );
+  }
+
+  const own = error as ErrorLike;
+  return requestErrorText(own, catalogue) ?? text(own.message) ?? requestFailed();
+}
+
+/** The catalogue's text for a failed request, when its own message is not the one to show. */
+function requestErrorText(error: ErrorLike, catalogue: Catalogue): string | undefined {
+  const data = isObject(error.data) ? error.data : undefined;
+  const reason = lookup(catalogue, data?.reason);
+  if (reason !== undefined) return reason;
+  const code = text(data?.code);
+  if (code !== undefined && GENERIC_TRPC_CODES.has(code)) return lookup(REQUEST_ERRORS, code);
+  const message = text(error.message);
+  if (message !== undefined && NETWORK_FAILURES.has(message)) return REQUEST_ERRORS.NETWORK_ERROR();
+  return undefined;
+}
 
 /** The tRPC error code (e.g. "UNAUTHORIZED") of a TRPCClientError, read structurally. */
 export function trpcCode(error: unknown): string | undefined {
-  const data = (error as ErrorLike | null)?.data as { code?: unknown } | null | undefined;
+  const data = isObject(error) && isObject(error.data) ? error.data : undefined;
   return text(data?.code);
 }
 
 /** The HTTP status of a better-auth or tRPC error, when it has one. */
 export function httpStatus(error: unknown): number | undefined {
-  const candidate = error as (ErrorLike & { data?: { httpStatus?: unknown } | null }) | null;
-  const status = candidate?.status ?? candidate?.data?.httpStatus;
+  if (!isObject(error)) return undefined;
+  const status = error.status ?? (isObject(error.data) ? error.data.httpStatus : undefined);
   return typeof status === 'number' ? status : undefined;
-}
-
-export function getErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return MESSAGES[error] ?? error;
-  if (error === null || typeof error !== 'object') return REQUEST_FAILED;
-
-  // A better-auth result ({ data, error }) or any wrapper holding the error object one level down.
-  const nested = (error as { error?: unknown }).error;
-  if (nested !== null && typeof nested === 'object') {
-    const inner = nested as ErrorLike;
-    return localized(inner.code) ?? text(inner.message) ?? text(inner.code) ?? text(inner.statusText) ?? REQUEST_FAILED;
-  }
-
-  const own = error as ErrorLike;
-  const code = text(own.code) ?? trpcCode(error);
-  // The server's message for a known tRPC code may be an internal detail, so a mapped text wins for those.
-  if (code === 'INTERNAL_SERVER_ERROR' || code === 'UNAUTHORIZED') return MESSAGES[code]!;
-  return localized(code) ?? localized(own.message) ?? firstIssue(own.message) ?? text(own.statusText) ?? REQUEST_FAILED;
-}
-
-/** tRPC sends input-validation failures as a JSON list of issues; users see the first issue's message. */
-function firstIssue(message: unknown): string | undefined {
-  const raw = text(message);
-  if (raw === undefined || !raw.startsWith('[')) return raw;
-  try {
-    const issues = JSON.parse(raw) as Array<{ message?: unknown }>;
-    return text(issues[0]?.message) ?? raw;
-  } catch {
-    return raw;
-  }
 }
 
 /** Shows an error toast; the toast id de-duplicates the same message raised by several failing calls. */
 export function toastError(error: unknown): void {
-  const message = getErrorMessage(error);
+  const message = resolveErrorMessage(error);
   toast.error(message, { id: `error:${message}` });
 }

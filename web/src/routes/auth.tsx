@@ -6,6 +6,7 @@ import { AuthCard } from '../components/auth-card';
 import { SignInForm } from '../components/sign-in-form';
 import { SignOutView } from '../components/sign-out-view';
 import { SignUpForm } from '../components/sign-up-form';
+import { m } from '../lib/i18n';
 import { DEFAULT_REDIRECT, safeRedirectTarget } from '../lib/redirects';
 import { loadSession, refreshSession } from '../lib/session';
 import { rootRoute } from './root';
@@ -53,13 +54,13 @@ function AuthPage() {
   if (pathname === 'sign-up') {
     return (
       <AuthCard
-        title="Create your account"
-        description="Start building your deck in under a minute."
+        title={m.auth_sign_up_title()}
+        description={m.auth_sign_up_description()}
         footer={
           <>
-            Already have an account?{' '}
+            {m.auth_have_account()}{' '}
             <Link to="/auth/$pathname" params={{ pathname: 'sign-in' }} search={search} className={LINK}>
-              Sign in
+              {m.nav_sign_in()}
             </Link>
           </>
         }
@@ -67,7 +68,7 @@ function AuthPage() {
         <SignUpForm
           onSignedUp={async (outcome) => {
             if (outcome === 'signedIn') return finish();
-            toast.success('Check your email for a verification link.');
+            toast.success(m.auth_verify_email_sent());
             toSignIn();
           }}
         />
@@ -77,13 +78,13 @@ function AuthPage() {
 
   return (
     <AuthCard
-      title="Welcome back"
-      description="Sign in to pick up where you left off."
+      title={m.auth_sign_in_title()}
+      description={m.auth_sign_in_description()}
       footer={
         <>
-          Don&apos;t have an account?{' '}
+          {m.auth_no_account()}{' '}
           <Link to="/auth/$pathname" params={{ pathname: 'sign-up' }} search={search} className={LINK}>
-            Sign up
+            {m.auth_sign_up_link()}
           </Link>
         </>
       }

@@ -3,6 +3,7 @@ import { createRoute } from '@tanstack/react-router';
 import { CardList } from '../components/card-list';
 import { NewCardForm } from '../components/new-card-form';
 import { cardsListOptions } from '../lib/cards';
+import { m } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { protectedRoute } from './protected';
 
@@ -12,8 +13,8 @@ function Dashboard() {
   return (
     <main className="mx-auto max-w-5xl px-6 py-10">
       <div className="mb-8">
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dashboard</h1>
-        <p className="mt-1 text-sm text-slate-600">Welcome back, {firstName}. Add cards as you learn them.</p>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.dashboard_title()}</h1>
+        <p className="mt-1 text-sm text-slate-600">{m.dashboard_welcome({ name: firstName })}</p>
       </div>
       <div className="grid items-start gap-8 lg:grid-cols-[22rem_1fr]">
         <div className="lg:sticky lg:top-24">

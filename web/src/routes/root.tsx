@@ -1,14 +1,20 @@
 // The root route: renders the matched page, the toast stack, and the app-wide not-found and error screens.
 import { createRootRoute, Outlet } from '@tanstack/react-router';
-import { Toaster } from 'sonner';
+import { Fragment } from 'react';
 import { ErrorScreen, NotFoundScreen } from '../components/status-screens';
+import { useLocale } from '../lib/i18n';
+import { AppToaster } from '../lib/toaster';
 
 function RootLayout() {
+  // Route components are memoised by the router; keying the page on the language re-renders every string
+  // of it after a switch (local form state starts afresh; router state and cached data stay).
+  const locale = useLocale();
   return (
     <>
-      <Outlet />
-      {/* Spec §9: bottom-right, three visible, 4 s; sonner's defaults give the 356 px width, 14 px gap and Alt+T. */}
-      <Toaster position="bottom-right" visibleToasts={3} duration={4000} richColors closeButton />
+      <Fragment key={locale}>
+        <Outlet />
+      </Fragment>
+      <AppToaster />
     </>
   );
 }

@@ -1,0 +1,193 @@
+// An error toast reads the catalogue's text in the user's language, choosing it in the order of spec §8.
+import { TRPCClientError } from '@trpc/client';
+import { BASE_ERROR_CODES } from 'better-auth';
+import {
+  admin,
+  captcha,
+  emailOTP,
+  haveIBeenPwned,
+  organization,
+  phoneNumber,
+  twoFactor,
+  username,
+} from 'better-auth/plugins';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AUTH_ERRORS } from '../src/lib/error-catalogue.ts';
+import { ERROR_CATALOGUE, resolveErrorMessage } from '../src/lib/errors.ts';
+import { setLocale } from '../src/lib/i18n.ts';
+
+afterEach(() => setLocale('en'));
+
+/** A tRPC error as the client builds it from the gateway's answer. */
+function trpcError(message: string, data: Record<string, unknown>) {
+  return TRPCClientError.from({ error: { code: -32600, message, data } });
+}
+
+describe('the order of spec §8', () => {
+  it('shows the catalogue text for a string key, in either language', () => {
+    expect(resolveErrorMessage('USER_ALREADY_EXISTS')).toBe('User already exists');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage('USER_ALREADY_EXISTS')).toBe('O usuário já existe');
+  });
+
+  it('falls back to REQUEST_FAILED for a string that is not a key', () => {
+    expect(resolveErrorMessage('something odd')).toBe('Request failed');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage('something odd')).toBe('Falha na solicitação');
+  });
+
+  it("prefers a nested error's localized code text over its message", () => {
+    const result = { data: null, error: { code: 'EMAIL_NOT_VERIFIED', message: 'Email not verified', status: 403 } };
+    expect(resolveErrorMessage(result)).toBe('Email not verified. Please check your inbox.');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(result)).toBe('E-mail não verificado. Confira sua caixa de entrada.');
+  });
+
+  it("then takes a nested error's message, then its code, then its status text", () => {
+    expect(resolveErrorMessage({ error: { code: 'SOMETHING_NEW', message: 'A new problem' } })).toBe('A new problem');
+    expect(resolveErrorMessage({ error: { code: 'SOMETHING_NEW' } })).toBe('SOMETHING_NEW');
+    expect(resolveErrorMessage({ error: { status: 502, statusText: 'Bad Gateway' } })).toBe('Bad Gateway');
+  });
+
+  it('then REQUEST_FAILED for a nested error with nothing to show', () => {
+    expect(resolveErrorMessage({ error: { status: 500, message: '  ' } })).toBe('Request failed');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage({ error: {} })).toBe('Falha na solicitação');
+  });
+
+  it("shows any other error's own message, else REQUEST_FAILED", () => {
+    expect(resolveErrorMessage(new Error('The deck is full'))).toBe('The deck is full');
+    expect(resolveErrorMessage(new Error(''))).toBe('Request failed');
+    expect(resolveErrorMessage(undefined)).toBe('Request failed');
+    expect(resolveErrorMessage(42)).toBe('Request failed');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(null)).toBe('Falha na solicitação');
+  });
+
+  it('ends with "Request failed" when the catalogue has no REQUEST_FAILED', () => {
+    expect(resolveErrorMessage({ error: {} }, {})).toBe('Request failed');
+    expect(resolveErrorMessage('USER_NOT_FOUND', {})).toBe('Request failed');
+    expect(resolveErrorMessage({}, {})).toBe('Request failed');
+  });
+
+  it('never treats inherited object keys as catalogue keys', () => {
+    expect(resolveErrorMessage('constructor')).toBe('Request failed');
+    expect(resolveErrorMessage({ error: { code: 'toString' } })).toBe('toString');
+  });
+});
+
+describe("the gateway's tRPC errors", () => {
+  it("show the gateway's words for a validation error", () => {
+    const error = trpcError('Front is required.', {
+      code: 'BAD_REQUEST',
+      httpStatus: 400,
+      path: 'cards.create',
+      issues: [{ path: ['front'], message: 'Front is required.' }],
+    });
+    expect(resolveErrorMessage(error)).toBe('Front is required.');
+  });
+
+  it('show the catalogue text for generic codes instead of the server message, in either language', () => {
+    const internal = trpcError('Something went wrong!', { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 });
+    const signedOut = trpcError('Please sign in.', { code: 'UNAUTHORIZED', httpStatus: 401 });
+    const unavailable = trpcError('Service unavailable', { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 });
+    expect(resolveErrorMessage(internal)).toBe('Something went wrong!');
+    expect(resolveErrorMessage(signedOut)).toBe('Your session has ended. Please sign in again.');
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(internal)).toBe('Algo deu errado!');
+    expect(resolveErrorMessage(signedOut)).toBe('Sua sessão terminou. Entre novamente.');
+    expect(resolveErrorMessage(unavailable)).toBe(
+      'O serviço está indisponível no momento. Tente de novo em instantes.',
+    );
+  });
+
+  it('show the catalogue text of a domain reason the catalogue knows', () => {
+    const banned = trpcError('You have been banned from this application', {
+      code: 'FORBIDDEN',
+      httpStatus: 403,
+      reason: 'BANNED_USER',
+    });
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(banned)).toBe('Você foi banido deste aplicativo');
+  });
+
+  it('say the server could not be reached when the request never got an answer', () => {
+    const offline = TRPCClientError.from(new TypeError('Failed to fetch'));
+    expect(resolveErrorMessage(offline)).toBe('Could not reach the server. Check your connection and try again.');
+    expect(resolveErrorMessage(new TypeError('Load failed'))).toBe(
+      'Could not reach the server. Check your connection and try again.',
+    );
+  });
+});
+
+describe('the catalogue', () => {
+  const betterAuthCodes = new Set<string>([
+    ...Object.keys(BASE_ERROR_CODES),
+    ...[
+      admin(),
+      username(),
+      emailOTP({ sendVerificationOTP: async () => {} }),
+      phoneNumber({ sendOTP: async () => {} }),
+      twoFactor(),
+      organization(),
+      captcha({ provider: 'cloudflare-turnstile', secretKey: 'unused' }),
+      haveIBeenPwned(),
+    ].flatMap((plugin) => Object.keys(plugin.$ERROR_CODES ?? {})),
+  ]);
+  /** Codes of plugins Engram does not install (passkey, API key, Stripe) and the screens' own messages. */
+  const notInBetterAuthCore = new Set([
+    ...Object.keys(AUTH_ERRORS.passkey),
+    ...Object.keys(AUTH_ERRORS.apiKey),
+    ...Object.keys(AUTH_ERRORS.subscription),
+    'INVITATION_EXPIRED',
+    'BACKUP_CODE_REQUIRED',
+    // The captcha plugin's codes are thrown by its middleware, not listed in $ERROR_CODES.
+    'MISSING_RESPONSE',
+    'SERVICE_UNAVAILABLE',
+    'MISSING_SECRET_KEY',
+  ]);
+
+  it("is keyed by better-auth's own error codes", () => {
+    const unknown = Object.keys(ERROR_CATALOGUE).filter(
+      (code) => code !== 'REQUEST_FAILED' && !notInBetterAuthCore.has(code) && !betterAuthCodes.has(code),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('covers every section the spec lists', () => {
+    expect(Object.keys(AUTH_ERRORS).sort()).toEqual(
+      [
+        'admin',
+        'apiKey',
+        'captcha',
+        'compromisedPassword',
+        'emailCode',
+        'invitation',
+        'organization',
+        'passkey',
+        'phone',
+        'subscription',
+        'team',
+        'twoFactor',
+        'user',
+        'username',
+      ].sort(),
+    );
+    for (const code of ['USER_ALREADY_EXISTS', 'YOU_CANNOT_BAN_YOURSELF', 'BANNED_USER', 'PASSWORD_COMPROMISED']) {
+      expect(ERROR_CATALOGUE).toHaveProperty(code);
+    }
+  });
+
+  it("gives the spec's own wording where it has one", () => {
+    expect(resolveErrorMessage('SESSION_EXPIRED')).toBe('Re-authenticate');
+    expect(resolveErrorMessage('FAILED_TO_UNLINK_LAST_ACCOUNT')).toBe("You can't unlink your last account");
+    expect(resolveErrorMessage('BANNED_USER')).toBe('You have been banned from this application');
+  });
+
+  it('has a Portuguese text for every error, different from the English one', () => {
+    const english = Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, text]) => [code, text()]));
+    setLocale('pt-BR');
+    const untranslated = Object.entries(ERROR_CATALOGUE).filter(([code, text]) => text() === english[code]);
+    expect(untranslated.map(([code]) => code)).toEqual([]);
+  });
+});
