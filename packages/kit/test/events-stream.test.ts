@@ -151,6 +151,38 @@ describe('a consumer deleted while running', () => {
   }, 40_000);
 });
 
+describe('a stream deleted while running', () => {
+  it('is created again by the relay, which then publishes the events that waited', async () => {
+    const name = streamName();
+    const subjectPrefix = `${fixture.subjectPrefix}r.`;
+    const settings = { streamName: name, subjectPrefix };
+    await ensureEventStream(fixture.nats, settings);
+    const relay = startOutboxRelay({
+      ...fixture,
+      subjectPrefix,
+      pollIntervalMs: 200,
+      maxBackoffMs: 200,
+      publishTimeoutMs: 1_000,
+      ensureStream: () => ensureEventStream(fixture.nats, settings),
+    });
+    try {
+      await fixture.jsm.streams.delete(name);
+      await inTransaction(fixture.pool, (tx) =>
+        enqueueEvent(tx, CardCreated, cardCreatedPayload(), { actor: userActor }),
+      );
+
+      await waitUntil(
+        'the stream holds the event again',
+        async () => (await fixture.jsm.streams.info(name).catch(() => undefined))?.state.messages === 1,
+        20_000,
+      );
+    } finally {
+      await relay.stop();
+      await fixture.jsm.streams.delete(name).catch(() => undefined);
+    }
+  }, 30_000);
+});
+
 describe('connectNats', () => {
   let server: PrivateNatsServer;
 
