@@ -9,14 +9,13 @@ import { createLogger, type Logger } from '@engram/kit/logger';
 import { connectNats } from '@engram/kit/nats';
 import type { CardCreated as CardCreatedPayload } from '@engram/proto/events/v1/cards';
 import { Actor_Kind, type EventEnvelope } from '@engram/proto/events/v1/envelope';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
 
-export { waitUntil } from '../../testkit/src/wait.ts';
+export { waitUntil } from '@engram/testkit/wait';
 
 export { CardCreated };
 

@@ -7,9 +7,9 @@ import { enqueueEvent } from '@engram/kit/events/outbox';
 import { readOutboxLag } from '@engram/kit/events/outbox-lag';
 import { startOutboxRelay } from '@engram/kit/events/relay';
 import { on } from '@engram/kit/events/subscriptions';
+import { type PrivateNatsServer, startPrivateNatsServer } from '@engram/testkit/nats-server';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PrivateNatsServer, startPrivateNatsServer } from '../../testkit/src/nats-server.ts';
 import {
   CardCreated,
   cardCreatedPayload,

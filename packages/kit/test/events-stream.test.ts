@@ -10,10 +10,10 @@ import { ensureEventStream, eventsSettings, eventVars } from '@engram/kit/events
 import { ensureStream, streamSubjects } from '@engram/kit/events/stream';
 import { on } from '@engram/kit/events/subscriptions';
 import { connectNats } from '@engram/kit/nats';
+import { type PrivateNatsServer, startPrivateNatsServer } from '@engram/testkit/nats-server';
 import { nanos } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrivateNatsServer, startPrivateNatsServer } from '../../testkit/src/nats-server.ts';
 import {
   CardCreated,
   cardCreatedPayload,
