@@ -14,6 +14,7 @@ import { schemaUrl } from '@engram/testkit/databases';
 import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 export { waitUntil } from '@engram/testkit/wait';
 
@@ -80,6 +81,23 @@ export async function createEventsFixture(options: { natsUrl?: string } = {}): P
       await pool.end();
     },
   };
+}
+
+/**
+ * One fixture for the whole test file: created before its tests and disposed of after them. The object
+ * returned is filled in before the first test runs, so tests use it (and spread it) directly.
+ */
+export function useEventsFixture(options: () => Promise<{ natsUrl?: string }> = async () => ({})): EventsFixture {
+  const fixture = {} as EventsFixture;
+  let created = false;
+  beforeAll(async () => {
+    Object.assign(fixture, await createEventsFixture(await options()));
+    created = true;
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    if (created) await fixture.dispose();
+  }, HOOK_TIMEOUT_MS);
+  return fixture;
 }
 
 export function cardCreatedPayload(cardId = randomUUID()): CardCreatedPayload {

@@ -5,18 +5,10 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createPool } from '@engram/kit/db';
 import { listenForOutbox } from '@engram/kit/events/outbox-listener';
 import { OUTBOX_CHANNEL_PREFIX } from '@engram/kit/events/tables';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEventsFixture, type EventsFixture, HOOK_TIMEOUT_MS, waitUntil } from './events-fixture.ts';
+import { expect, it } from 'vitest';
+import { useEventsFixture, waitUntil } from './events-fixture.ts';
 
-let fixture: EventsFixture;
-
-beforeAll(async () => {
-  fixture = await createEventsFixture();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.dispose();
-}, HOOK_TIMEOUT_MS);
+const fixture = useEventsFixture();
 
 async function listenerBackends(applicationName: string): Promise<number[]> {
   const { rows } = await fixture.pool.query<{ pid: number }>(

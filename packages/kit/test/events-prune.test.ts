@@ -6,24 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { pruneEvents, prunePublishedEvents } from '@engram/kit/events/outbox-prune';
 import { TAKE_RELAY_LOCK } from '@engram/kit/events/outbox-publisher';
 import { startOutboxRelay } from '@engram/kit/events/relay';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import {
-  createEventsFixture,
-  type EventsFixture,
-  HOOK_TIMEOUT_MS,
-  inTransaction,
-  waitUntil,
-} from './events-fixture.ts';
+import { beforeEach, expect, it } from 'vitest';
+import { inTransaction, useEventsFixture, waitUntil } from './events-fixture.ts';
 
-let fixture: EventsFixture;
-
-beforeAll(async () => {
-  fixture = await createEventsFixture();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.dispose();
-}, HOOK_TIMEOUT_MS);
+const fixture = useEventsFixture();
 
 async function row(ageDays: number, published: boolean): Promise<string> {
   const id = randomUUID();

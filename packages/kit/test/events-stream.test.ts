@@ -17,26 +17,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CardCreated,
   cardCreatedPayload,
-  createEventsFixture,
-  type EventsFixture,
   HOOK_TIMEOUT_MS,
   inTransaction,
   recordCard,
+  useEventsFixture,
   userActor,
   waitUntil,
 } from './events-fixture.ts';
 
 const HOUR_MS = 3_600_000;
 
-let fixture: EventsFixture;
-
-beforeAll(async () => {
-  fixture = await createEventsFixture();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.dispose();
-}, HOOK_TIMEOUT_MS);
+const fixture = useEventsFixture();
 
 function streamName(): string {
   return `${fixture.streamName}_L${randomBytes(2).toString('hex').toUpperCase()}`;
@@ -195,26 +186,22 @@ describe('connectNats', () => {
     await server?.dispose();
   }, HOOK_TIMEOUT_MS);
 
-  it(
-    'waits for a NATS absent at start-up and connects once it answers',
-    async () => {
-      const connecting = connectNats(server.url, 'late', fixture.logger, { retryDelayMs: 100 });
-      let connected = false;
-      void connecting.then(() => (connected = true));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(connected).toBe(false);
+  it('waits for a NATS absent at start-up and connects once it answers', async () => {
+    const connecting = connectNats(server.url, 'late', fixture.logger, { retryDelayMs: 100 });
+    let connected = false;
+    void connecting.then(() => (connected = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(connected).toBe(false);
 
-      await server.start();
-      const nc = await connecting;
-      try {
-        expect(nc.isClosed()).toBe(false);
-      } finally {
-        await nc.close();
-        await server.stop();
-      }
-    },
-    HOOK_TIMEOUT_MS,
-  );
+    await server.start();
+    const nc = await connecting;
+    try {
+      expect(nc.isClosed()).toBe(false);
+    } finally {
+      await nc.close();
+      await server.stop();
+    }
+  });
 
   it('stops waiting when shutdown cancels it', async () => {
     const shutdown = new AbortController();

@@ -7,28 +7,18 @@ import { on } from '@engram/kit/events/subscriptions';
 import { inSpan, startTelemetry } from '@engram/kit/telemetry';
 import { trace } from '@opentelemetry/api';
 import type pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   CardCreated,
   cardCreatedPayload,
-  createEventsFixture,
-  type EventsFixture,
-  HOOK_TIMEOUT_MS,
   inTransaction,
   recordCard,
+  useEventsFixture,
   userActor,
   waitUntil,
 } from './events-fixture.ts';
 
-let fixture: EventsFixture;
-
-beforeAll(async () => {
-  fixture = await createEventsFixture();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.dispose();
-}, HOOK_TIMEOUT_MS);
+const fixture = useEventsFixture();
 
 it('runs the handler in the trace that enqueued the event', async () => {
   const { tracer } = startTelemetry({ service: 'events-trace-test' });
