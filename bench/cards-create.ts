@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { closeStores, createStores } from '@engram/cards/db';
 import { cardsServices } from '@engram/cards/server';
+import { CardCreated } from '@engram/contracts/events';
 import { createPool } from '@engram/kit/db';
 import { unary } from '@engram/kit/grpc/client';
 import { CardsServiceClient, CreateCardRequest } from '@engram/proto/cards/v1/cards';
@@ -37,7 +38,7 @@ export async function cardCreation(adminUrl: string): Promise<void> {
       databaseUrl,
       migrationsDir: new URL('../services/cards/prisma/migrations', import.meta.url).pathname,
       start({ databaseUrl: schemaUrl, serverOptions }) {
-        const stores = createStores(schemaUrl, CONCURRENCY);
+        const stores = createStores(schemaUrl, { poolSize: CONCURRENCY });
         return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
       },
     });
@@ -46,10 +47,15 @@ export async function cardCreation(adminUrl: string): Promise<void> {
     const token = await service.tokenFor('bench');
     try {
       const viaService = (i: number) =>
-        unary(client, client.createCard, CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back' }), {
-          token,
-          timeoutMs: 10_000,
-        });
+        unary(
+          client,
+          client.createCard,
+          CreateCardRequest.fromPartial({ front: `front ${i}`, back: 'back', idempotencyKey: `bench-${i}` }),
+          {
+            token,
+            timeoutMs: 10_000,
+          },
+        );
       const rawSql = async (i: number) => {
         const connection = await pool.connect();
         try {
@@ -59,10 +65,11 @@ export async function cardCreation(adminUrl: string): Promise<void> {
             'insert into cards (id, owner_id, front, back, updated_at) values ($1, $2, $3, $4, now())',
             [id, 'bench', `front ${i}`, 'back'],
           );
-          await connection.query(
-            `insert into outbox_events (id, type, payload, headers) values ($1, 'engram.cards.card.created', $2, '{}')`,
-            [randomUUID(), Buffer.from(id)],
-          );
+          await connection.query(`insert into outbox_events (id, type, payload, headers) values ($1, $2, $3, '{}')`, [
+            randomUUID(),
+            CardCreated.subject,
+            Buffer.from(id),
+          ]);
           await connection.query('commit');
         } finally {
           connection.release();

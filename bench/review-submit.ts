@@ -33,7 +33,7 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     TRPC_RATE_LIMIT_PER_USER: '1000000',
     TRPC_RATE_LIMIT_PER_ADDRESS: '1000000',
   });
-  const stores = createStores(stack.cardsDatabaseUrl, CLIENTS);
+  const stores = createStores(stack.cardsDatabaseUrl, { poolSize: CLIENTS });
   try {
     const perClient = 2 * (REVIEWS_PER_CLIENT + WARM_UP_PER_CLIENT);
     const learners: Learner[] = [];

@@ -13,6 +13,19 @@ const benchmarks: Record<string, (url: string) => Promise<void>> = {
   'dashboard-load': dashboardLoad,
 };
 const chosen = process.argv.slice(2);
+if (chosen.includes('--help')) {
+  console.log(`Usage: node bench/run.ts [name...]   (npm run bench: build, then all of them)
+Benchmarks: ${Object.keys(benchmarks).join(', ')}
+Each prints its throughput or latencies beside a baseline measured in the same run, and their ratio.
+Needs the built packages (pnpm run build:all) and PostgreSQL, Redis and NATS (DATABASE_URL, REDIS_URL,
+NATS_URL, else the local defaults).`);
+  process.exit(0);
+}
+const unknown = chosen.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
+  process.exit(64);
+}
 for (const [name, run] of Object.entries(benchmarks)) {
   if (chosen.length > 0 && !chosen.includes(name)) continue;
   console.log(`\n# ${name}`);

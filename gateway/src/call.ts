@@ -4,6 +4,12 @@ import { type CallSettings, type UnaryMethod, unary } from '@engram/kit/grpc/cli
 import type { Client } from '@grpc/grpc-js';
 import { type ProtectedContext, toTrpcError } from './trpc.js';
 
+/**
+ * The deadline of a read the user waits for. Generous enough for a cold first query on a busy machine
+ * (a shorter one turned slow starts into timeouts), short enough that a stuck service still fails fast.
+ */
+export const READ_CALL = { timeoutMs: 3_000 } as const;
+
 export async function callAsUser<Req, Res>(
   ctx: ProtectedContext,
   service: string,

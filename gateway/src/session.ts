@@ -9,7 +9,7 @@ export interface SessionInfo {
   user: { id: string; email: string; name: string; role: string; banned: boolean };
 }
 
-const SESSION_LOOKUP_TIMEOUT_MS = 1_000;
+const SESSION_LOOKUP_TIMEOUT_MS = 3_000;
 
 export async function resolveSession(
   services: Services,

@@ -1,6 +1,7 @@
 // The gateway as the browser sees it: sessions, validation, ownership, the SPA, and one trace across the
 // gateway, two services and an event. Everything runs as real processes.
 import { randomBytes } from 'node:crypto';
+import { CardCreated } from '@engram/contracts/events';
 import { testContext } from '@engram/testkit/context';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { lastMessage } from '@engram/testkit/streams';
@@ -86,7 +87,7 @@ describe('one trace across the gateway, two services and an event', () => {
     expect(traced('cards', 'card created')).toBe(true);
 
     const { streamName, subjectPrefix } = stack.settings;
-    const subject = `${subjectPrefix}engram.cards.card.created`;
+    const subject = `${subjectPrefix}${CardCreated.subject}`;
     let event = await lastMessage(testContext().natsUrl, streamName, subject);
     for (let i = 0; i < 50 && !event?.headers.traceparent?.includes(traceId); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -113,4 +113,24 @@ describe('the learning loop through the gateway', () => {
     }
     expect((await owner.query('cards.list', {})).items[0]).toMatchObject({ front: 'mine', archived: false });
   });
+
+  it('creates a card once when the client resends cards.create with its idempotency key', async () => {
+    const api = client(await signUp('resender'));
+    const idempotencyKey = randomUUID();
+    const first = await api.mutate('cards.create', { front: 'sent twice', back: 'stored once', idempotencyKey });
+    const again = await api.mutate('cards.create', { front: 'sent twice', back: 'stored once', idempotencyKey });
+    expect(again).toEqual(first);
+    const many = { cards: [{ front: 'batch', back: 'once' }], idempotencyKey: randomUUID() };
+    const batch = await api.mutate('cards.createMany', many);
+    expect(await api.mutate('cards.createMany', many)).toEqual(batch);
+    expect((await api.query('cards.list', {})).items).toHaveLength(2);
+
+    await expect(
+      api.mutate('cards.create', { front: 'something else', back: 'entirely', idempotencyKey }),
+    ).rejects.toMatchObject({ data: { code: 'CONFLICT', reason: 'IDEMPOTENCY_KEY_REUSED' } });
+    // Without a key, every call is a new card.
+    await api.mutate('cards.create', { front: 'no key', back: 'x' });
+    await api.mutate('cards.create', { front: 'no key', back: 'x' });
+    expect((await api.query('cards.list', {})).items).toHaveLength(4);
+  });
 });

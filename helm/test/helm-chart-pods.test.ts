@@ -188,6 +188,25 @@ describe('the environment of each component', () => {
     }
   });
 
+  it('gives cards the events stream limits: one copy by default, three in the production values', () => {
+    const limits = (rendered: typeof objects) =>
+      Object.fromEntries(
+        [...envOf(appContainer(rendered, 'cards'))]
+          .filter(([name]) => name.startsWith('EVENTS_STREAM_'))
+          .map(([name, entry]) => [name, entry.value]),
+      );
+    expect(limits(objects)).toEqual({
+      EVENTS_STREAM_MAX_AGE_HOURS: '720',
+      EVENTS_STREAM_MAX_BYTES: '-1',
+      EVENTS_STREAM_REPLICAS: '1',
+      EVENTS_STREAM_ENFORCE_LIMITS: 'false',
+    });
+    expect(limits(renderProfile('production'))).toMatchObject({
+      EVENTS_STREAM_REPLICAS: '3',
+      EVENTS_STREAM_MAX_BYTES: '53687091200',
+    });
+  });
+
   it('gives each database-owning service its own database URL key', () => {
     const keys = ['identity', 'cards'].map(
       (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,

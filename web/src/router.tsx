@@ -1,6 +1,6 @@
 // The route tree (code-based) and the router instance, registered for type-safe links and navigation.
 import { createRouter } from '@tanstack/react-router';
-import { LoadingScreen } from './components/status-screens';
+import { ErrorScreen, LoadingScreen, NotFoundScreen } from './components/status-screens';
 import { authRoute } from './routes/auth';
 import { dashboardRoute } from './routes/dashboard';
 import { landingRoute } from './routes/landing';
@@ -25,10 +25,15 @@ const routeTree = rootRoute.addChildren([
 
 export const router = createRouter({
   routeTree,
+  // Links preload their route (its code and data) on hover or focus; a link with preload="viewport" does so
+  // when it comes within 100 px of the viewport (the router's fixed margin, spec §9).
   defaultPreload: 'intent',
   // TanStack Query owns data freshness, so the router never serves its own cached loader results.
   defaultPreloadStaleTime: 0,
   defaultPendingComponent: () => <LoadingScreen />,
+  // Shown in place of the route that failed or matched nothing, inside the layouts above it.
+  defaultNotFoundComponent: NotFoundScreen,
+  defaultErrorComponent: ({ error }) => <ErrorScreen error={error} />,
   defaultPendingMs: 300,
   scrollRestoration: true,
 });

@@ -55,6 +55,12 @@ describe('the order of spec §8', () => {
     expect(resolveErrorMessage({ error: {} })).toBe('Falha na solicitação');
   });
 
+  it("gives better-auth's error handed over without its result the localized text of its code", () => {
+    const error = { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password', status: 401 };
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(error)).toBe('E-mail ou senha inválidos');
+  });
+
   it("shows any other error's own message, else REQUEST_FAILED", () => {
     expect(resolveErrorMessage(new Error('The deck is full'))).toBe('The deck is full');
     expect(resolveErrorMessage(new Error(''))).toBe('Request failed');

@@ -1,14 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 // Issue 7's learning loop, in a real Chromium through the real gateway and every service: onboarding,
 // cards with tags, a tag-filtered practice session driven by the keyboard with one undo, the results,
 // and a dashboard whose streak and metrics match those reviews, loaded in one batched request.
-import { launchBrowser } from '@engram/testkit/browser';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { createRequire } from 'node:module';
+import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
-const ARTIFACTS = new URL('../../../.cache/test-artifacts', import.meta.url).pathname;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DASHBOARD_LOADS = [
   'cards.progressMetrics',
@@ -18,17 +15,7 @@ const DASHBOARD_LOADS = [
   'cards.list',
 ];
 
-let stack: TestStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const env = useBrowserStack();
 
 async function addCard(page: Page, card: { type: string; front: string; back?: string }) {
   const form = page.getByRole('region', { name: 'New card' });
@@ -71,12 +58,9 @@ async function rateWithKeys(page: Page, digit: '1' | '2' | '3' | '4') {
 describe('the learning loop', () => {
   it('onboards, adds tagged cards, practises a tag with the keyboard, undoes a rating and sees it on the dashboard', async () => {
     // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
-    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
+    const page = await openTestPage(env.browser, 'learning-loop', { bypassCSP: true });
     page.setDefaultTimeout(10_000);
-    onTestFailed(async () => {
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: `${ARTIFACTS}/learning-loop.png`, fullPage: true });
-    });
+    const { stack } = env;
     const trpcRequests: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -190,12 +174,9 @@ describe('the learning loop', () => {
   });
 
   it('keeps cards in order: onboarding cards, load more, search, tag filter, edit, archive, delete and empty states', async () => {
-    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
+    const page = await openTestPage(env.browser, 'learning-loop-cards', { bypassCSP: true });
     page.setDefaultTimeout(10_000);
-    onTestFailed(async () => {
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: `${ARTIFACTS}/learning-loop-cards.png`, fullPage: true });
-    });
+    const { stack } = env;
 
     await page.goto(`${stack.url}/auth/sign-up`);
     await page.getByLabel('Name').fill('Cy Cards');

@@ -27,25 +27,53 @@ const backOf = z.string().trim().max(CARD_SIDE_MAX_LENGTH, `Back must be at most
 
 export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed or cloze.');
 
-export const newCard = z
-  .object({
-    front: cardSide('Front'),
-    back: backOf,
-    type: cardType.default('basic'),
-    tagIds: tagIds.default([]),
-  })
-  .refine((card) => card.type === 'cloze' || card.back.length > 0, { message: 'Back is required.', path: ['back'] });
+const newCardFields = {
+  front: cardSide('Front'),
+  back: backOf,
+  type: cardType.default('basic'),
+  tagIds: tagIds.default([]),
+};
+
+const backUnlessCloze: [(card: { type: string; back: string }) => boolean, { message: string; path: string[] }] = [
+  (card) => card.type === 'cloze' || card.back.length > 0,
+  { message: 'Back is required.', path: ['back'] },
+];
+
+export const newCard = z.object(newCardFields).refine(...backUnlessCloze);
 export type NewCard = z.infer<typeof newCard>;
 
-export const createCardInput = newCard;
+/** The longest idempotency key a client may choose (a UUID is 36 characters). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+
+/**
+ * Chosen by the client once per creation it means (a UUID, typically): a retry with the same key gets the
+ * first call's result instead of a duplicate. Unique per user.
+ */
+export const idempotencyKey = z
+  .string()
+  .trim()
+  .min(1, 'Idempotency key is required.')
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Idempotency key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
+
+/** cards.create: the key is optional (the gateway makes one when the client sends none). */
+export const createCardInput = z
+  .object({ ...newCardFields, idempotencyKey: idempotencyKey.optional() })
+  .refine(...backUnlessCloze);
 export type CreateCardInput = z.infer<typeof createCardInput>;
 
-export const createManyInput = z.object({
-  cards: z
-    .array(newCard)
-    .min(1, 'Give at least one card.')
-    .max(CREATE_MANY_MAX, `At most ${CREATE_MANY_MAX} cards at once.`),
-});
+/** CreateCard in the cards service: the key is required, so every create can be retried safely. */
+export const createCardCommand = z.object({ ...newCardFields, idempotencyKey }).refine(...backUnlessCloze);
+
+const cardBatch = z
+  .array(newCard)
+  .min(1, 'Give at least one card.')
+  .max(CREATE_MANY_MAX, `At most ${CREATE_MANY_MAX} cards at once.`);
+
+/** cards.createMany: the key is optional, as cards.create's. */
+export const createManyInput = z.object({ cards: cardBatch, idempotencyKey: idempotencyKey.optional() });
+
+/** CreateCards in the cards service: the key is required. */
+export const createManyCommand = z.object({ cards: cardBatch, idempotencyKey });
 
 export const updateCardInput = z
   .object({

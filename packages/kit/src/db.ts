@@ -3,6 +3,7 @@
 // schema is selected per connection instead (search_path for pg, the `schema` option for Prisma).
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import type { Logger } from './logger.js';
 
 export interface DatabaseUrl {
   /** The URL without the `schema` parameter, as pg expects it. */
@@ -30,28 +31,100 @@ export function searchPathOption(schema: string): string {
   return `-c search_path=${quoteIdentifier(schema).replace(/[\\\s]/g, '\\$&')}`;
 }
 
+/** How long a pool waits for a new connection before the query that needed it fails. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface PoolOptions {
   max?: number;
   /** Shown in pg_stat_activity, which tells apart the services sharing one database. */
   applicationName?: string;
+  /** Where connection errors are reported; without one they are still caught, never fatal. */
+  logger?: Logger;
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Keeps a lost connection from killing the process: pg emits 'error' on an idle client of the pool (the
+ * server restarted, an administrator terminated the backend) and on a checked-out client between
+ * queries, and an 'error' event nobody listens to is thrown by Node. The pool drops a broken idle client
+ * by itself; a checked-out one fails its next query, and its holder releases it with that error.
+ */
+export function watchPoolErrors(pool: pg.Pool, logger?: Logger): pg.Pool {
+  const report = (error: Error, where: string) =>
+    logger?.warn({ err: error, where }, 'PostgreSQL connection lost; the pool replaces it');
+  pool.on('error', (error) => report(error, 'idle client'));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => report(error, 'client in use'));
+  });
+  return pool;
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const { connectionString, schema } = parseDatabaseUrl(url);
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString,
     options: searchPathOption(schema),
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     ...(options.max === undefined ? {} : { max: options.max }),
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
+  return watchPoolErrors(pool, options.logger);
 }
 
 /**
  * A Prisma 7 client for the service's schema. Prisma qualifies its own queries with the adapter's
  * `schema`; the search_path also covers raw SQL run through the client.
  */
-export function createPrismaClient<T>(PrismaClient: new (options: { adapter: PrismaPg }) => T, url: string): T {
+export function createPrismaClient<T>(
+  PrismaClient: new (options: { adapter: PrismaPg }) => T,
+  url: string,
+  options: Pick<PoolOptions, 'logger' | 'connectTimeoutMs' | 'applicationName'> = {},
+): T {
   const { connectionString, schema } = parseDatabaseUrl(url);
-  const adapter = new PrismaPg({ connectionString, options: searchPathOption(schema) }, { schema });
+  const adapter = new PrismaPg(
+    {
+      connectionString,
+      options: searchPathOption(schema),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
+    },
+    {
+      schema,
+      onPoolError: (error) => options.logger?.warn({ err: error, where: 'idle client' }, 'PostgreSQL connection lost'),
+      onConnectionError: (error) =>
+        options.logger?.warn({ err: error, where: 'client in use' }, 'PostgreSQL connection lost'),
+    },
+  );
   return new PrismaClient({ adapter });
+}
+
+/** COMMIT answered ROLLBACK: a statement failed inside the transaction (and was caught), so nothing was saved. */
+export class TransactionAborted extends Error {
+  constructor() {
+    super('the transaction was aborted by an earlier failed statement; nothing was committed');
+    this.name = 'TransactionAborted';
+  }
+}
+
+/**
+ * Runs `work` in one pg transaction on a pooled client: COMMIT when it resolves, ROLLBACK when it throws.
+ * A client whose ROLLBACK failed is discarded (its connection is in an unknown state), not reused.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    const committed = await client.query('COMMIT');
+    if (committed.command === 'ROLLBACK') throw new TransactionAborted();
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -6,6 +6,8 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type JWK, jwt
 
 export const INTERNAL_TOKEN_ISSUER = 'engram-gateway';
 export const INTERNAL_TOKEN_TTL_SECONDS = 60;
+/** How far the gateway's clock may be from the service's, either way (INTERNAL_TOKEN_CLOCK_SKEW_SECONDS). */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 5;
 
 /** Who a service is acting for: a signed-in user (from an internal token) or the system itself. */
 export type Caller =
@@ -55,8 +57,25 @@ export interface InternalTokenVerifier {
   verify(token: string): Promise<Caller>;
 }
 
-/** `publicJwks` is INTERNAL_TOKEN_PUBLIC_KEYS: `{"keys":[...]}` of Ed25519 public JWKs; `audience` is this service. */
-export function createInternalTokenVerifier(publicJwks: string, audience: string): InternalTokenVerifier {
+export interface VerifierOptions {
+  /** Accepted clock difference between signer and verifier, in seconds, both ways (default 5). */
+  clockSkewSeconds?: number;
+}
+
+/**
+ * `publicJwks` is INTERNAL_TOKEN_PUBLIC_KEYS: `{"keys":[...]}` of Ed25519 public JWKs; `audience` is this
+ * service. A token issued up to `clockSkewSeconds` in the future, or expired no longer ago than that, is
+ * still accepted: the gateway's and the service's clocks are never exactly in step.
+ */
+export function createInternalTokenVerifier(
+  publicJwks: string,
+  audience: string,
+  options: VerifierOptions = {},
+): InternalTokenVerifier {
+  const clockSkewSeconds = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  if (!Number.isFinite(clockSkewSeconds) || clockSkewSeconds < 0) {
+    throw new Error('the internal token clock skew must be a number of seconds, 0 or more');
+  }
   let parsed: { keys: JWK[] };
   try {
     parsed = JSON.parse(publicJwks);
@@ -75,6 +94,7 @@ export function createInternalTokenVerifier(publicJwks: string, audience: string
           audience,
           algorithms: ['EdDSA'],
           maxTokenAge: `${INTERNAL_TOKEN_TTL_SECONDS + 30}s`,
+          clockTolerance: clockSkewSeconds,
         });
         if (typeof payload.sub !== 'string') throw new Error('missing subject');
         if (payload.kind === 'system') return { kind: 'system', service: payload.sub };

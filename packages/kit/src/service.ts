@@ -1,12 +1,15 @@
 // What every service shares (ARCHITECTURE.md, "Inside a service"): its common variables, the runtime
 // made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
-// metrics/health port → gRPC server → health SERVING → shutdown hooks that undo it in reverse.
+// events (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks that
+// undo it in reverse (gRPC, then consumers, relay, NATS and the events pool, then the service's own).
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { commonVars, vars } from './config.js';
+import { type EventsDeclaration, type ServiceEvents, startServiceEvents } from './events/runtime.js';
+import { type EventsConfig, eventsSettings } from './events/setup.js';
 import { type ServerOptions, startGrpcServer } from './grpc/server.js';
 import { startHealthServer } from './health.js';
-import { createInternalTokenVerifier } from './internal-auth.js';
+import { createInternalTokenVerifier, DEFAULT_CLOCK_SKEW_SECONDS } from './internal-auth.js';
 import { createLogger, type Logger } from './logger.js';
 import { onShutdown } from './shutdown.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
@@ -16,6 +19,12 @@ export function serviceVars(ports: { grpc: number; metrics: number }) {
   return {
     ...commonVars,
     INTERNAL_TOKEN_PUBLIC_KEYS: z.string().min(1),
+    /** How far the gateway's clock may be from this service's when it checks an internal token. */
+    INTERNAL_TOKEN_CLOCK_SKEW_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .min(0, { error: 'must be a number of seconds' })
+      .max(60, { error: 'must be at most 60 seconds' })
+      .default(DEFAULT_CLOCK_SKEW_SECONDS),
     GRPC_PORT: vars.port(ports.grpc),
     METRICS_PORT: vars.port(ports.metrics),
   };
@@ -36,12 +45,19 @@ export interface ServiceRuntime {
 export function serviceRuntime(name: string, config: ServiceConfig): ServiceRuntime {
   const telemetry = startTelemetry({ service: name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
-  const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, name);
+  const verifier = createInternalTokenVerifier(config.INTERNAL_TOKEN_PUBLIC_KEYS, name, {
+    clockSkewSeconds: config.INTERNAL_TOKEN_CLOCK_SKEW_SECONDS,
+  });
   return { name, config, telemetry, logger, serverOptions: { service: name, logger, verifier } };
 }
 
-export interface ServiceParts {
+export interface ServiceParts<Tx = unknown> {
   services: { name: string; definition: ServiceDefinition; implementation: object }[];
+  /**
+   * The events the service takes part in: `{ relay: true, consumers: [...] }`. Its config must hold
+   * DATABASE_URL and the variables of `eventVars` (@engram/kit/events/setup).
+   */
+  events?: EventsDeclaration<Tx>;
   /** Closes the service's own resources (HTTP servers, relays, consumers, pools), in order, after gRPC stops. */
   close?: { name: string; run: () => Promise<unknown> | unknown }[];
 }
@@ -49,8 +65,24 @@ export interface ServiceParts {
 /** In production, how long to keep answering after NOT_SERVING so load balancers stop sending calls first. */
 export const PRODUCTION_DRAIN_MS = 5_000;
 
-export async function runService(runtime: ServiceRuntime, parts: ServiceParts) {
+function startEventsOf<Tx>(runtime: ServiceRuntime, events: EventsDeclaration<Tx>): ServiceEvents {
+  const config = runtime.config as ServiceConfig & Partial<EventsConfig> & { DATABASE_URL?: string };
+  if (!config.DATABASE_URL || !config.NATS_URL) {
+    throw new Error(`${runtime.name} declares events but its config has no DATABASE_URL or NATS_URL (add eventVars)`);
+  }
+  return startServiceEvents({
+    ...events,
+    service: runtime.name,
+    databaseUrl: config.DATABASE_URL,
+    natsUrl: config.NATS_URL,
+    settings: eventsSettings(config as EventsConfig),
+    logger: runtime.logger,
+  });
+}
+
+export async function runService<Tx>(runtime: ServiceRuntime, parts: ServiceParts<Tx>) {
   const { config, logger } = runtime;
+  const events = parts.events && startEventsOf(runtime, parts.events);
   const health = await startHealthServer(config.METRICS_PORT);
   const grpc = await startGrpcServer({ port: config.GRPC_PORT, services: parts.services, logger });
   health.setReady(true);
@@ -59,9 +91,10 @@ export async function runService(runtime: ServiceRuntime, parts: ServiceParts) {
   onShutdown(logger, [
     { name: 'not ready', run: () => health.setReady(false) },
     { name: 'grpc', run: () => grpc.shutdown(drainMs) },
+    ...(events ? [{ name: 'events', run: () => events.stop() }] : []),
     ...(parts.close ?? []),
     { name: 'telemetry', run: () => runtime.telemetry.shutdown() },
     { name: 'health', run: () => health.close() },
   ]);
-  return { grpc, health };
+  return { grpc, health, events };
 }

@@ -108,7 +108,10 @@ describe('parseConfig', () => {
 describe('loadConfig', () => {
   const entryPoint = fileURLToPath(new URL('./fixtures/load-config.ts', import.meta.url));
   const run = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [entryPoint], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+    spawnSync(process.execPath, ['--conditions=@engram/source', entryPoint], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    });
 
   it('exits with code 78 and prints every problem when the environment is invalid', () => {
     const result = run({ GRPC_PORT: 'abc' });

@@ -1,11 +1,10 @@
 // A service's DATABASE_URL selects its schema: pg connections and Prisma's adapter must both land there.
 import { randomBytes } from 'node:crypto';
 import { createPool, createPrismaClient, parseDatabaseUrl } from '@engram/kit/db';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import type { PrismaPg } from '@prisma/adapter-pg';
 import { describe, expect, it } from 'vitest';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
 
 describe('parseDatabaseUrl', () => {
   it('takes the schema out of the URL and keeps every other parameter', () => {

@@ -1,21 +1,27 @@
 // What every events test arranges: its own PostgreSQL schema with the events tables and a table of
 // applied events, its own stream and subject prefix inside the run's namespace, and bounded waiting.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { CardCreated } from '@engram/contracts/events';
 import { createPool } from '@engram/kit/db';
 import { ensureStream, streamSubjects } from '@engram/kit/events/stream';
 import { EVENTS_TABLES_SQL } from '@engram/kit/events/tables';
 import { createLogger, type Logger } from '@engram/kit/logger';
 import { connectNats } from '@engram/kit/nats';
-import { CardCreated } from '@engram/proto/events/v1/cards';
+import type { CardCreated as CardCreatedPayload } from '@engram/proto/events/v1/cards';
 import { Actor_Kind, type EventEnvelope } from '@engram/proto/events/v1/envelope';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
+import { afterAll, beforeAll } from 'vitest';
 
-export const CARD_CREATED = 'engram.cards.card.created';
+export { waitUntil } from '@engram/testkit/wait';
+
+export { CardCreated };
+
+/** The catalogue's subject, for tests that publish by hand. */
+export const CARD_CREATED = CardCreated.subject;
 
 /** Set-up and clean-up fail rather than hang. */
 export const HOOK_TIMEOUT_MS = 30_000;
@@ -77,29 +83,37 @@ export async function createEventsFixture(options: { natsUrl?: string } = {}): P
   };
 }
 
-export function cardCreatedPayload(cardId = randomUUID()): Uint8Array {
-  return CardCreated.encode({ cardId, ownerId: 'user-1', createdAt: new Date() }).finish();
+/**
+ * One fixture for the whole test file: created before its tests and disposed of after them. The object
+ * returned is filled in before the first test runs, so tests use it (and spread it) directly.
+ */
+export function useEventsFixture(options: () => Promise<{ natsUrl?: string }> = async () => ({})): EventsFixture {
+  const fixture = {} as EventsFixture;
+  let created = false;
+  beforeAll(async () => {
+    Object.assign(fixture, await createEventsFixture(await options()));
+    created = true;
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    if (created) await fixture.dispose();
+  }, HOOK_TIMEOUT_MS);
+  return fixture;
+}
+
+export function cardCreatedPayload(cardId = randomUUID()): CardCreatedPayload {
+  return { cardId, ownerId: 'user-1', createdAt: new Date() };
 }
 
 export const userActor = { kind: Actor_Kind.KIND_USER, id: 'user-1' };
 
 /** The handler the tests consume with: records the card, in the consumer's transaction. */
 export async function recordCard(envelope: EventEnvelope, tx: pg.PoolClient, traceId?: string): Promise<void> {
-  const card = CardCreated.decode(envelope.payload);
+  const card = CardCreated.message.decode(envelope.payload);
   await tx.query('INSERT INTO applied (event_id, card_id, trace_id) VALUES ($1, $2, $3)', [
     envelope.id,
     card.cardId,
     traceId ?? null,
   ]);
-}
-
-/** Polls until `check` returns true; fails the test after `timeoutMs` instead of hanging. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,10 +6,12 @@ import { startConsumer } from '@engram/kit/events/consumer';
 import { enqueueEvent } from '@engram/kit/events/outbox';
 import { readOutboxLag } from '@engram/kit/events/outbox-lag';
 import { startOutboxRelay } from '@engram/kit/events/relay';
+import { on } from '@engram/kit/events/subscriptions';
+import { type PrivateNatsServer, startPrivateNatsServer } from '@engram/testkit/nats-server';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PrivateNatsServer, startPrivateNatsServer } from '../../testkit/src/nats-server.ts';
 import {
-  CARD_CREATED,
+  CardCreated,
   cardCreatedPayload,
   createEventsFixture,
   type EventsFixture,
@@ -37,15 +39,16 @@ afterAll(async () => {
 
 it('delivers an event committed while NATS was down exactly once after NATS is back', async () => {
   let runs = 0;
-  const cards = await startConsumer({
+  const cards = await startConsumer<pg.PoolClient>({
     ...fixture,
     service: 'cards',
     purpose: 'restart',
-    filterSubjects: [CARD_CREATED],
-    handle: async (envelope, tx) => {
-      runs += 1;
-      await recordCard(envelope, tx);
-    },
+    subscriptions: [
+      on(CardCreated, async (_, { envelope, tx }) => {
+        runs += 1;
+        await recordCard(envelope, tx);
+      }),
+    ],
   });
   const relay = startOutboxRelay({ ...fixture, pollIntervalMs: 200, publishTimeoutMs: 1_000, maxBackoffMs: 500 });
   try {
@@ -53,7 +56,7 @@ it('delivers an event committed while NATS was down exactly once after NATS is b
     const cardId = randomUUID();
     await inTransaction(fixture.pool, async (tx) => {
       await tx.query('INSERT INTO cards (id) VALUES ($1)', [cardId]);
-      await enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(cardId), actor: userActor });
+      await enqueueEvent(tx, CardCreated, cardCreatedPayload(cardId), { actor: userActor });
     });
     await sleep(2_000); // several failed publish attempts
 

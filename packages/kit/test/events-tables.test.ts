@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENTS_PRISMA_MODELS, EVENTS_TABLES_SQL } from '@engram/kit/events/tables';
 import { diffMigrationsAgainstSchema } from '@engram/kit/migrate-draft';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import { afterEach, expect, it } from 'vitest';
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
 
 const SCHEMA_HEADER = `
 generator client {

@@ -3,45 +3,38 @@
 import { startConsumer } from '@engram/kit/events/consumer';
 import { enqueueEvent } from '@engram/kit/events/outbox';
 import { startOutboxRelay } from '@engram/kit/events/relay';
+import { on } from '@engram/kit/events/subscriptions';
 import { inSpan, startTelemetry } from '@engram/kit/telemetry';
 import { trace } from '@opentelemetry/api';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type pg from 'pg';
+import { expect, it } from 'vitest';
 import {
-  CARD_CREATED,
+  CardCreated,
   cardCreatedPayload,
-  createEventsFixture,
-  type EventsFixture,
-  HOOK_TIMEOUT_MS,
   inTransaction,
   recordCard,
+  useEventsFixture,
   userActor,
   waitUntil,
 } from './events-fixture.ts';
 
-let fixture: EventsFixture;
-
-beforeAll(async () => {
-  fixture = await createEventsFixture();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.dispose();
-}, HOOK_TIMEOUT_MS);
+const fixture = useEventsFixture();
 
 it('runs the handler in the trace that enqueued the event', async () => {
   const { tracer } = startTelemetry({ service: 'events-trace-test' });
   const traceId = await inSpan(tracer, 'create card', async (span) => {
     await inTransaction(fixture.pool, (tx) =>
-      enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(), actor: userActor }),
+      enqueueEvent(tx, CardCreated, cardCreatedPayload(), { actor: userActor }),
     );
     return span.spanContext().traceId;
   });
-  const cards = await startConsumer({
+  const cards = await startConsumer<pg.PoolClient>({
     ...fixture,
     service: 'cards',
     purpose: 'trace',
-    filterSubjects: [CARD_CREATED],
-    handle: (envelope, tx) => recordCard(envelope, tx, trace.getActiveSpan()?.spanContext().traceId),
+    subscriptions: [
+      on(CardCreated, (_, { envelope, tx }) => recordCard(envelope, tx, trace.getActiveSpan()?.spanContext().traceId)),
+    ],
   });
   const relay = startOutboxRelay({ ...fixture, pollIntervalMs: 200 });
   try {

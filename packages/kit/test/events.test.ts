@@ -1,18 +1,21 @@
 // The events contract against real PostgreSQL and NATS: an event commits with its change, is published
 // by the relay, and is applied once by a durable consumer, or parked when it cannot be.
 import { randomUUID } from 'node:crypto';
-import { type EventConsumer, startConsumer } from '@engram/kit/events/consumer';
+import { type ConsumerOptions, type EventConsumer, startConsumer } from '@engram/kit/events/consumer';
 import { DEAD_LETTER_HEADERS } from '@engram/kit/events/dead-letter';
 import { enqueueEvent } from '@engram/kit/events/outbox';
 import { readOutboxLag } from '@engram/kit/events/outbox-lag';
 import { type OutboxRelay, startOutboxRelay } from '@engram/kit/events/relay';
 import { deadLetterSubject, eventSubject } from '@engram/kit/events/stream';
+import { on } from '@engram/kit/events/subscriptions';
 import { connectNats } from '@engram/kit/nats';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { jetstream } from '@nats-io/jetstream';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CARD_CREATED,
+  CardCreated,
   cardCreatedPayload,
   createEventsFixture,
   type EventsFixture,
@@ -42,14 +45,20 @@ function relay(): OutboxRelay {
   return started;
 }
 
-async function consumer(options: Partial<Parameters<typeof startConsumer>[0]> = {}): Promise<EventConsumer> {
-  const started = await startConsumer({
+type TestHandler = (envelope: EnvelopeOf, tx: pg.PoolClient) => Promise<void>;
+type EnvelopeOf = Parameters<typeof recordCard>[0];
+
+/** A consumer of CardCreated whose handler gets the envelope and the transaction (recordCard by default). */
+async function consumer(
+  options: Partial<ConsumerOptions<pg.PoolClient>> & { handle?: TestHandler } = {},
+): Promise<EventConsumer> {
+  const { handle = recordCard, ...rest } = options;
+  const started = await startConsumer<pg.PoolClient>({
     ...fixture,
     service: 'cards',
     purpose: 'test',
-    filterSubjects: [CARD_CREATED],
-    handle: (envelope, tx) => recordCard(envelope, tx),
-    ...options,
+    subscriptions: [on(CardCreated, (_, { envelope, tx }) => handle(envelope, tx))],
+    ...rest,
   });
   running.push(started);
   return started;
@@ -60,7 +69,7 @@ describe('outbox to consumer', () => {
     const cardId = randomUUID();
     const eventId = await inTransaction(fixture.pool, async (tx) => {
       await tx.query('INSERT INTO cards (id) VALUES ($1)', [cardId]);
-      return enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(cardId), actor: userActor });
+      return enqueueEvent(tx, CardCreated, cardCreatedPayload(cardId), { actor: userActor });
     });
     const cards = await consumer();
     relay();
@@ -82,14 +91,14 @@ describe('outbox to consumer', () => {
       fixture.pool,
       async (tx) => {
         await tx.query('INSERT INTO cards (id) VALUES ($1)', [rolledBack]);
-        await enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(rolledBack), actor: userActor });
+        await enqueueEvent(tx, CardCreated, cardCreatedPayload(rolledBack), { actor: userActor });
       },
       'rollback',
     );
     // A later committed event: the relay publishes in order, so once it is applied, an earlier event would be too.
     const committed = randomUUID();
     await inTransaction(fixture.pool, (tx) =>
-      enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(committed), actor: userActor }),
+      enqueueEvent(tx, CardCreated, cardCreatedPayload(committed), { actor: userActor }),
     );
     await consumer();
     relay();
@@ -109,7 +118,7 @@ describe('redelivery', () => {
       type: CARD_CREATED,
       occurredAt: new Date(),
       actor: userActor,
-      payload: Buffer.from(cardCreatedPayload()),
+      payload: Buffer.from(CardCreated.message.encode(cardCreatedPayload()).finish()),
     }).finish();
     const js = jetstream(fixture.nats);
     const subject = eventSubject(fixture.subjectPrefix, CARD_CREATED);
@@ -147,7 +156,7 @@ describe('redelivery', () => {
       },
     });
     await inTransaction(fixture.pool, (tx) =>
-      enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(), actor: userActor }),
+      enqueueEvent(tx, CardCreated, cardCreatedPayload(), { actor: userActor }),
     );
     relay();
     await waitUntil('the first consumer applied the event', async () => (await fixture.applied()).length === 1);
@@ -193,7 +202,7 @@ describe('poison events', () => {
       },
     });
     const eventId = await inTransaction(fixture.pool, (tx) =>
-      enqueueEvent(tx, { type: CARD_CREATED, payload: cardCreatedPayload(), actor: userActor }),
+      enqueueEvent(tx, CardCreated, cardCreatedPayload(), { actor: userActor }),
     );
     relay();
 

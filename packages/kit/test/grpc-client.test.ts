@@ -1,11 +1,13 @@
 // Outgoing calls: each has a deadline (the caller's, when that is sooner), a peer that is briefly
-// unavailable is retried, and the caller's trace continues in the called service.
+// unavailable is retried for methods the contract marks idempotent and never for the others, and the
+// caller's trace continues in the called service.
 import { createServer } from 'node:net';
+import { DomainError } from '@engram/kit/errors';
 import { createClient, type GrpcCallError, unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
 import { registry } from '@engram/kit/metrics';
 import { inSpan, startTelemetry } from '@engram/kit/telemetry';
-import { OrganizationsServiceClient } from '@engram/proto/organizations/v1/organizations';
+import { TestingServiceClient } from '@engram/proto/testing/v1/testing';
 import { status } from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { afterEach, expect, it } from 'vitest';
@@ -64,7 +66,7 @@ it('retries a peer that is unavailable at first and succeeds once it is up', asy
   const port = await freePort();
   const keys = await generateInternalKeys();
   const token = await (await createInternalTokenSigner(keys.privateJwk)).sign(alice, SERVICE);
-  const client = createClient(OrganizationsServiceClient, `127.0.0.1:${port}`);
+  const client = createClient(TestingServiceClient, `127.0.0.1:${port}`);
   let late: Promise<GrpcFixture> | undefined;
   const timer = setTimeout(() => {
     late = serve(async () => answer('late'), { port, keys });
@@ -112,6 +114,35 @@ it('measures each call under its method name and status code', async () => {
   await unary(f.client, f.client.describe, {}, { token: await f.userToken() });
   const metric = await registry.getSingleMetricAsString('grpc_client_handling_seconds');
   expect(metric).toContain(
-    'grpc_client_handling_seconds_count{method="engram.organizations.v1.OrganizationsService/Describe",code="OK"}',
+    'grpc_client_handling_seconds_count{method="engram.testing.v1.TestingService/Describe",code="OK"}',
   );
+});
+
+/** What a server answers while it cannot serve (for example, its database is failing over). */
+class Unavailable extends DomainError {
+  override readonly code = status.UNAVAILABLE;
+}
+
+it('retries a method marked NO_SIDE_EFFECTS that answered UNAVAILABLE', async () => {
+  let attempts = 0;
+  const f = await serve(async () => {
+    attempts += 1;
+    if (attempts < 3) throw new Unavailable('failing over');
+    return answer('third time');
+  });
+  expect(await unary(f.client, f.client.describe, {}, { token: await f.userToken() })).toEqual(answer('third time'));
+  expect(attempts).toBe(3);
+});
+
+it('never retries a method the contract does not mark idempotent', async () => {
+  let attempts = 0;
+  const f = await serve(async () => answer(), {
+    record: async () => {
+      attempts += 1;
+      throw new Unavailable('failing over');
+    },
+  });
+  const call = unary(f.client, f.client.record, { note: 'once' }, { token: await f.userToken() });
+  await expect(call).rejects.toMatchObject({ code: status.UNAVAILABLE });
+  expect(attempts).toBe(1);
 });

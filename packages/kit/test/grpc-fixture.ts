@@ -1,5 +1,6 @@
-// What every gRPC test arranges: a real in-process server for the organizations contract (one unary
-// method, Describe) whose handler the test supplies, a real client for it, and internal-token keys.
+// What every gRPC test arranges: a real in-process server for kit's own test contract
+// (engram.testing.v1: Describe, a read clients may retry; Record, a write they must not) whose handlers
+// the test supplies, a real client for it, and internal-token keys.
 import { createClient } from '@engram/kit/grpc/client';
 import { type CallContext, implement, type RunningGrpcServer, startGrpcServer } from '@engram/kit/grpc/server';
 import {
@@ -12,21 +13,24 @@ import {
 import { createLogger } from '@engram/kit/logger';
 import {
   type DescribeResponse,
-  OrganizationsServiceClient,
-  OrganizationsServiceService,
-} from '@engram/proto/organizations/v1/organizations';
+  type RecordRequest,
+  type RecordResponse,
+  TestingServiceClient,
+  TestingServiceService,
+} from '@engram/proto/testing/v1/testing';
 
-export const SERVICE = 'organizations';
-export const SERVICE_NAME = 'engram.organizations.v1.OrganizationsService';
+export const SERVICE = 'testing';
+export const SERVICE_NAME = 'engram.testing.v1.TestingService';
 export const logger = createLogger({ service: 'grpc-test', level: 'silent' });
 
 export const alice = { userId: 'user-alice', sessionId: 'session-1', role: 'admin', activeOrganizationId: 'org-1' };
 
 export type Handle = (ctx: CallContext<Caller>) => Promise<DescribeResponse>;
+export type HandleRecord = (request: RecordRequest) => Promise<RecordResponse>;
 
 export interface GrpcFixture {
   server: RunningGrpcServer;
-  client: OrganizationsServiceClient;
+  client: TestingServiceClient;
   signer: InternalTokenSigner;
   keys: { privateJwk: string; publicJwks: string };
   /** A token for alice addressed to the service under test. */
@@ -36,10 +40,13 @@ export interface GrpcFixture {
 
 export const answer = (service = 'ok'): DescribeResponse => ({ service, version: 'test' });
 
-/** Starts a server whose Describe runs `handle`, with the given access (default: user tokens only). */
+/**
+ * Starts a server whose Describe runs `handle` with the given access (default: user tokens only), and
+ * whose Record runs `options.record` (default: answers one attempt).
+ */
 export async function startFixture(
   handle: Handle,
-  options: { access?: 'user' | 'service'; port?: number; keys?: GrpcFixture['keys'] } = {},
+  options: { access?: 'user' | 'service'; port?: number; keys?: GrpcFixture['keys']; record?: HandleRecord } = {},
 ): Promise<GrpcFixture> {
   const keys = options.keys ?? (await generateInternalKeys());
   const signer = await createInternalTokenSigner(keys.privateJwk);
@@ -55,16 +62,16 @@ export async function startFixture(
     services: [
       {
         name: SERVICE_NAME,
-        definition: OrganizationsServiceService,
+        definition: TestingServiceService,
         implementation: implement(
-          OrganizationsServiceService,
-          { describe: handler },
+          TestingServiceService,
+          { describe: handler, record: { handle: options.record ?? (async () => ({ attempts: 1 })) } },
           { service: SERVICE, logger, verifier },
         ),
       },
     ],
   });
-  const client = createClient(OrganizationsServiceClient, `127.0.0.1:${server.port}`);
+  const client = createClient(TestingServiceClient, `127.0.0.1:${server.port}`);
   return {
     server,
     client,

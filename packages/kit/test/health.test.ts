@@ -124,9 +124,7 @@ describe('HTTP health server', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
     expect(text).toContain('# TYPE grpc_server_handling_seconds histogram');
-    expect(text).toMatch(
-      /grpc_server_handling_seconds_count\{service="organizations",method="describe",code="OK"\} [1-9]/,
-    );
+    expect(text).toMatch(/grpc_server_handling_seconds_count\{service="testing",method="describe",code="OK"\} [1-9]/);
   });
 
   it('answers /metrics with 500, and keeps serving, when a metric cannot be collected', async () => {

@@ -8,7 +8,7 @@ import {
   InvalidInternalToken,
 } from '@engram/kit/internal-auth';
 import { decodeProtectedHeader, importJWK, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const alice = { userId: 'user-alice', sessionId: 'session-1', role: 'admin', activeOrganizationId: 'org-1' };
 
@@ -128,5 +128,65 @@ describe('refused tokens', () => {
     const { keys } = await keyPair();
     const publicJwk = JSON.stringify(JSON.parse(keys.publicJwks).keys[0]);
     await expect(createInternalTokenSigner(publicJwk)).rejects.toThrow(/private JWK with a kid/);
+  });
+});
+
+describe('clock skew between the gateway and a service', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A token signed when the gateway's clock reads `skewSeconds` from the service's (negative: behind). */
+  async function signedWithSkew(skewSeconds: number, ageSeconds = 0) {
+    const { keys, signer } = await keyPair();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (skewSeconds - ageSeconds) * 1000 });
+    const token = await signer.sign(alice, 'cards');
+    vi.useRealTimers();
+    return { keys, token };
+  }
+
+  it('accepts a token from a gateway whose clock is up to 5 seconds ahead', async () => {
+    const { keys, token } = await signedWithSkew(4);
+    await expect(createInternalTokenVerifier(keys.publicJwks, 'cards').verify(token)).resolves.toMatchObject({
+      userId: alice.userId,
+    });
+  });
+
+  it('refuses a token from a gateway whose clock is further ahead than the tolerance', async () => {
+    const { keys, token } = await signedWithSkew(10);
+    await expect(createInternalTokenVerifier(keys.publicJwks, 'cards').verify(token)).rejects.toThrow(
+      /invalid internal token: .*iat/,
+    );
+  });
+
+  it('accepts a token whose lifetime ended less than 5 seconds ago by the service clock (gateway behind)', async () => {
+    const { keys, token } = await signedWithSkew(-4, 60);
+    await expect(createInternalTokenVerifier(keys.publicJwks, 'cards').verify(token)).resolves.toMatchObject({
+      userId: alice.userId,
+    });
+  });
+
+  it('refuses a token whose lifetime ended further back than the tolerance (gateway behind)', async () => {
+    const { keys, token } = await signedWithSkew(-10, 60);
+    await expect(createInternalTokenVerifier(keys.publicJwks, 'cards').verify(token)).rejects.toThrow(
+      /invalid internal token: .*exp/,
+    );
+  });
+
+  it('takes another tolerance when configured, and none at 0', async () => {
+    const ahead = await signedWithSkew(10);
+    const strict = await signedWithSkew(2);
+    await expect(
+      createInternalTokenVerifier(ahead.keys.publicJwks, 'cards', { clockSkewSeconds: 15 }).verify(ahead.token),
+    ).resolves.toMatchObject({ kind: 'user' });
+    await expect(
+      createInternalTokenVerifier(strict.keys.publicJwks, 'cards', { clockSkewSeconds: 0 }).verify(strict.token),
+    ).rejects.toThrow(InvalidInternalToken);
+  });
+
+  it('refuses a negative tolerance at start-up', () => {
+    expect(() => createInternalTokenVerifier('{"keys":[{}]}', 'cards', { clockSkewSeconds: -1 })).toThrow(
+      /clock skew must be a number of seconds/,
+    );
   });
 });

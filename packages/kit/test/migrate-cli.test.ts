@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '@engram/kit/db';
 import { type CliIo, HELP, runCli } from '@engram/kit/migrate-cli';
+import { testContext } from '@engram/testkit/context';
 import { afterEach, describe, expect, it } from 'vitest';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
 
 const fixture = join(import.meta.dirname, 'fixtures/prisma');
 

@@ -8,11 +8,10 @@ import { createPool } from '@engram/kit/db';
 import { applyMigrations, readMigrations } from '@engram/kit/migrate';
 import { diffMigrationsAgainstSchema, draftMigration } from '@engram/kit/migrate-draft';
 import { openSchemaEngine } from '@engram/kit/migrate-engine';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { afterEach, describe, expect, it } from 'vitest';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
 
 const fixture = join(import.meta.dirname, 'fixtures/prisma');
 

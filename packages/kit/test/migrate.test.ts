@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '@engram/kit/db';
 import { applyMigrations, migrationChecksum } from '@engram/kit/migrate';
+import { testContext } from '@engram/testkit/context';
+import { schemaUrl } from '@engram/testkit/databases';
 import { afterEach, describe, expect, it } from 'vitest';
-// testkit depends on kit, so kit's own tests reach it by path rather than by a cyclic dependency.
-import { testContext } from '../../testkit/src/context.ts';
-import { schemaUrl } from '../../testkit/src/databases.ts';
 
 const fixture = join(import.meta.dirname, 'fixtures/prisma/migrations');
 const INIT = '20261122000025_init';

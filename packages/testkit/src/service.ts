@@ -2,6 +2,8 @@
 // with the service's committed migrations applied, a key pair of its own for internal tokens, and
 // clients that call it exactly as the gateway does (as any user, or as the system).
 import { randomBytes } from 'node:crypto';
+import { type EventsDeclaration, type ServiceEvents, startServiceEvents } from '@engram/kit/events/runtime';
+import type { EventsSettings } from '@engram/kit/events/setup';
 import { createClient } from '@engram/kit/grpc/client';
 import { type ServerOptions, startGrpcServer } from '@engram/kit/grpc/server';
 import {
@@ -25,6 +27,8 @@ export interface ServiceParts<R> {
   services: GrpcServiceEntry[];
   /** What the tests may reach besides the gRPC API (a database client, a pool, an HTTP server...). */
   resources: R;
+  /** The events the service takes part in, started as runService starts them (see `events` below). */
+  events?: EventsDeclaration<unknown>;
   close(): Promise<void> | void;
 }
 
@@ -36,6 +40,11 @@ export interface ServiceUnderTestOptions<R> {
   /** A database URL to create the schema in; by default, the test run's database. */
   databaseUrl?: string;
   logLevel?: string;
+  /**
+   * Where the service's events go when it declares any: by default the run's NATS, a stream and subject
+   * prefix of the service's own (deleted by the run's teardown with the others).
+   */
+  events?: { natsUrl?: string; streamName?: string; subjectPrefix?: string };
   /** Builds the service from its database URL and the options `implement` needs. */
   start(context: {
     databaseUrl: string;
@@ -55,6 +64,8 @@ export interface ServiceUnderTest<R> {
   tokenFor(userId: string): Promise<string>;
   /** A token the gateway signs for itself (no user). */
   systemToken(): Promise<string>;
+  /** The running events wiring, when the service declared events. */
+  events: (ServiceEvents & { natsUrl: string; settings: EventsSettings }) | undefined;
   /** A client of one of the service's gRPC services, closed by stop(). */
   client<C extends Client>(Ctor: ClientConstructor<C>): C;
   stop(): Promise<void>;
@@ -79,6 +90,7 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
     serverOptions: { service: options.service, logger, verifier },
     logger,
   });
+  const events = parts.events && (await startEvents(options, databaseUrl, logger, parts.events));
   const server = await startGrpcServer({ port: 0, host: '127.0.0.1', services: parts.services, logger });
   const address = `127.0.0.1:${server.port}`;
   const clients: Client[] = [];
@@ -93,6 +105,7 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
         options.service,
       ),
     systemToken: () => signer.signSystem('gateway', options.service),
+    events,
     client(Ctor) {
       const client = createClient(Ctor, address);
       clients.push(client);
@@ -101,7 +114,34 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
     async stop() {
       for (const client of clients) client.close();
       await server.shutdown();
+      await events?.stop();
       await parts.close();
     },
   };
+}
+
+async function startEvents<R>(
+  options: ServiceUnderTestOptions<R>,
+  databaseUrl: string,
+  logger: Logger,
+  declaration: EventsDeclaration<unknown>,
+) {
+  const { testContext } = await import('./context.ts');
+  const context = testContext();
+  const suffix = randomBytes(3).toString('hex');
+  const natsUrl = options.events?.natsUrl ?? context.natsUrl;
+  const settings: EventsSettings = {
+    streamName: options.events?.streamName ?? `${context.streamName}_${options.service.toUpperCase()}_${suffix}`,
+    subjectPrefix: options.events?.subjectPrefix ?? `${context.subjectPrefix}${options.service}${suffix}.`,
+  };
+  const running = startServiceEvents<unknown>({
+    ...declaration,
+    relayOptions: { pollIntervalMs: 200, maxBackoffMs: 500, publishTimeoutMs: 1_000, ...declaration.relayOptions },
+    service: options.service,
+    databaseUrl,
+    natsUrl,
+    settings,
+    logger,
+  });
+  return { ...running, natsUrl, settings };
 }

@@ -2,6 +2,7 @@
 // ordinary reads and writes, and a plain pg pool for the hot paths (reviews, due lists, metrics) where
 // hand-written SQL is measured to matter (ARCHITECTURE.md, Data).
 import { createPool, createPrismaClient } from '@engram/kit/db';
+import type { Logger } from '@engram/kit/logger';
 import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
@@ -12,12 +13,16 @@ export interface Stores {
   pool: pg.Pool;
 }
 
-export function createDb(databaseUrl: string): Db {
-  return createPrismaClient(PrismaClient, databaseUrl);
+export function createDb(databaseUrl: string, logger?: Logger): Db {
+  return createPrismaClient(PrismaClient, databaseUrl, { applicationName: 'cards-prisma', ...(logger && { logger }) });
 }
 
-export function createStores(databaseUrl: string, poolSize = 10): Stores {
-  return { db: createDb(databaseUrl), pool: createPool(databaseUrl, { applicationName: 'cards', max: poolSize }) };
+export function createStores(databaseUrl: string, options: { poolSize?: number; logger?: Logger } = {}): Stores {
+  const { poolSize = 10, logger } = options;
+  return {
+    db: createDb(databaseUrl, logger),
+    pool: createPool(databaseUrl, { applicationName: 'cards', max: poolSize, ...(logger && { logger }) }),
+  };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {

@@ -1,13 +1,14 @@
-// engram.cards.card.created travels from the transaction that creates a card to a durable consumer,
+// CardCreated travels from the transaction that creates a card to a durable consumer,
 // exactly once: also when NATS is down at commit time, and also when the event is delivered twice.
 // Runs against a private nats-server so the shared one is never restarted.
 import { randomBytes } from 'node:crypto';
+import { CardCreated } from '@engram/contracts/events';
 import { createPool } from '@engram/kit/db';
 import { startConsumer } from '@engram/kit/events/consumer';
 import { startOutboxRelay } from '@engram/kit/events/relay';
 import { ensureEventStream } from '@engram/kit/events/setup';
+import { on } from '@engram/kit/events/subscriptions';
 import { createLogger } from '@engram/kit/logger';
-import { CardCreated } from '@engram/proto/events/v1/cards';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { testContext } from '@engram/testkit/context';
 import { type PrivateNatsServer, startPrivateNatsServer } from '@engram/testkit/nats-server';
@@ -15,7 +16,6 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_CREATED } from '../src/events/card-created.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
 const logger = createLogger({ service: 'cards-test', level: 'silent' });
@@ -67,12 +67,12 @@ beforeAll(async () => {
     ...events,
     service: 'test',
     purpose: 'card-counter',
-    filterSubjects: [CARD_CREATED],
     backoffMs: [200],
-    handle: async (envelope) => {
-      const { cardId } = CardCreated.decode(envelope.payload);
-      applied.set(cardId, (applied.get(cardId) ?? 0) + 1);
-    },
+    subscriptions: [
+      on(CardCreated, async ({ cardId }) => {
+        applied.set(cardId, (applied.get(cardId) ?? 0) + 1);
+      }),
+    ],
   });
 }, 60_000);
 
@@ -118,13 +118,15 @@ describe('a created card', () => {
       'select payload from outbox_events where id = (select id from outbox_events order by seq desc limit 1)',
     );
     const envelope = EventEnvelope.decode(row.rows[0].payload);
-    expect(CardCreated.decode(envelope.payload).cardId).toBe(card.id);
+    expect(CardCreated.message.decode(envelope.payload).cardId).toBe(card.id);
 
     // A relay that crashed after publishing but before marking the row publishes it again, past the
     // duplicate window: JetStream stores it twice and the consumer must recognise the event id.
     const again = headers();
     again.set('Nats-Msg-Id', `${envelope.id}-republished`);
-    await jetstream(nats).publish(`${events.subjectPrefix}${CARD_CREATED}`, row.rows[0].payload, { headers: again });
+    await jetstream(nats).publish(`${events.subjectPrefix}${CardCreated.subject}`, row.rows[0].payload, {
+      headers: again,
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(applied.get(card.id)).toBe(1);
   });

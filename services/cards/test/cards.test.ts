@@ -1,4 +1,5 @@
 // The cards service: who may call it, whose cards it returns, and how it pages.
+import { CardCreated } from '@engram/contracts/events';
 import { unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
 import { CreateCardRequest, ListCardsRequest } from '@engram/proto/cards/v1/cards';
@@ -113,10 +114,11 @@ describe('creating', () => {
     expect(await cards.db.card.count({ where: { ownerId: 'frank' } })).toBe(0);
   });
 
-  it('records engram.cards.card.created in the outbox with the card', async () => {
+  it('records CardCreated in the outbox with the card', async () => {
     const card = await cards.create('gina', 'evented');
     const rows = await cards.db.$queryRawUnsafe<{ type: string }[]>(
-      `select type from outbox_events where type = 'engram.cards.card.created'`,
+      'select type from outbox_events where type = $1',
+      CardCreated.subject,
     );
     expect(card.id).toBeTruthy();
     expect(rows.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 // The cards service's gRPC services in-process (testkit's startServiceUnderTest), callable as any user
 // with requests that may leave fields out.
 
+import { randomUUID } from 'node:crypto';
 import { unary } from '@engram/kit/grpc/client';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
@@ -8,6 +9,7 @@ import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
+import { cardsEvents } from '../src/events/index.js';
 import { cardsServices } from '../src/server.js';
 
 type DeepPartial<T> = T extends Date
@@ -20,13 +22,27 @@ type DeepPartial<T> = T extends Date
 
 export const CARDS_MIGRATIONS = new URL('../prisma/migrations', import.meta.url).pathname;
 
-export async function startCardsHarness() {
+export interface CardsHarnessOptions {
+  /** Run the service's events as main.ts does (relay, UserDeleted consumer), on this NATS or the run's. */
+  events?: { natsUrl?: string };
+  /** A database of the test's own (for tests that terminate every backend of it); the run's by default. */
+  databaseUrl?: string;
+}
+
+export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const service = await startServiceUnderTest({
     service: 'cards',
     migrationsDir: CARDS_MIGRATIONS,
-    start({ databaseUrl, serverOptions }) {
-      const stores = createStores(databaseUrl);
-      return { services: cardsServices(stores, serverOptions), resources: stores, close: () => closeStores(stores) };
+    ...(options.events && { events: options.events }),
+    ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
+    start({ databaseUrl, serverOptions, logger }) {
+      const stores = createStores(databaseUrl, { logger });
+      return {
+        services: cardsServices(stores, serverOptions),
+        resources: stores,
+        ...(options.events && { events: cardsEvents(stores.db) }),
+        close: () => closeStores(stores),
+      };
     },
   });
   const client = service.client(cardsProto.CardsServiceClient);
@@ -47,8 +63,11 @@ export async function startCardsHarness() {
           token: await service.tokenFor(userId),
         });
     return {
-      createCard: call(client, client.createCard, cardsProto.CreateCardRequest),
-      createCards: call(client, client.createCards, cardsProto.CreateCardsRequest),
+      // As the gateway does, a create without a key gets a fresh one.
+      createCard: (request: DeepPartial<cardsProto.CreateCardRequest> = {}) =>
+        call(client, client.createCard, cardsProto.CreateCardRequest)({ idempotencyKey: randomUUID(), ...request }),
+      createCards: (request: DeepPartial<cardsProto.CreateCardsRequest> = {}) =>
+        call(client, client.createCards, cardsProto.CreateCardsRequest)({ idempotencyKey: randomUUID(), ...request }),
       updateCard: call(client, client.updateCard, cardsProto.UpdateCardRequest),
       archiveCard: call(client, client.archiveCard, cardsProto.ArchiveCardRequest),
       deleteCard: call(client, client.deleteCard, cardsProto.DeleteCardRequest),
@@ -70,6 +89,7 @@ export async function startCardsHarness() {
 
   return {
     databaseUrl: service.databaseUrl,
+    events: service.events,
     db: service.resources.db,
     pool: service.resources.pool,
     signer: service.signer,

@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
 import { Button } from './button';
+import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 
 function initials(name: string, email: string): string {
@@ -41,6 +42,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
           {user.onboardedAt && <AppNav />}
         </div>
         <div className="flex items-center gap-3">
+          <LanguageSwitcher />
           <div className="flex items-center gap-3" data-testid="current-user">
             <span
               className="grid size-9 place-items-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"

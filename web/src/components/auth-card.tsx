@@ -1,5 +1,6 @@
 // The frame shared by the auth views: logo, a titled card, and a footer line under it.
 import type { ReactNode } from 'react';
+import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 
 type AuthCardProps = { title: string; description: string; children: ReactNode; footer?: ReactNode };
@@ -19,6 +20,7 @@ export function AuthCard({ title, description, children, footer }: AuthCardProps
         <div className="mt-6">{children}</div>
       </section>
       {footer && <p className="mt-6 text-sm text-slate-600">{footer}</p>}
+      <LanguageSwitcher className="mt-6" />
     </main>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import { m } from '../lib/i18n';
 import { Button, buttonClass } from './button';
+import { LanguageSwitcher } from './language-switcher';
 import { Spinner } from './spinner';
 
 export function LoadingScreen({ label }: { label?: string }) {
@@ -22,6 +23,7 @@ function Centered({ title, children }: { title: string; children: ReactNode }) {
       <div className="max-w-md text-center">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
         {children}
+        <LanguageSwitcher className="mt-10" />
       </div>
     </main>
   );

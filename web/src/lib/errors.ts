@@ -43,7 +43,8 @@ const lookup = (catalogue: Catalogue, key: unknown): string | undefined => {
 /**
  * The display text of an error (spec §8): a string is a catalogue key; a better-auth result's nested error
  * gives its code's text, else its own message, code or status text; any other error its own message.
- * Each path ends with REQUEST_FAILED, then "Request failed". A tRPC error (code and message, the domain
+ * Each path ends with REQUEST_FAILED, then "Request failed". An error object with a catalogue code of its
+ * own (better-auth's error without its result) gets that code's text first. A tRPC error (code and message, the domain
  * reason and validation issues in `data`) shows the text of its domain reason when the catalogue has one,
  * and the catalogue's text for generic codes (no session, rate limit, timeout, unavailable, internal),
  * whose server message is not written for users; otherwise its message, which the gateway words for them.
@@ -72,6 +73,9 @@ export function resolveErrorMessage(error: unknown, catalogue: Catalogue = ERROR
 
 /** The catalogue's text for a failed request, when its own message is not the one to show. */
 function requestErrorText(error: ErrorLike, catalogue: Catalogue): string | undefined {
+  // A better-auth error handed over without its result wrapper is read like the nested one.
+  const own = lookup(catalogue, error.code);
+  if (own !== undefined) return own;
   const data = isObject(error.data) ? error.data : undefined;
   const reason = lookup(catalogue, data?.reason);
   if (reason !== undefined) return reason;

@@ -1,12 +1,51 @@
-// Where to send a user after authentication: only same-origin paths are followed, never another site.
+// Where to send a user after authentication: only a path on this site is followed, never another site.
 export const DEFAULT_REDIRECT = '/dashboard';
 
+/** A stand-in origin to resolve the target against: anything that resolves elsewhere is another site. */
+const HERE = 'https://engram.invalid';
+
+/** Browsers drop tabs and newlines from a URL and read a backslash as a slash. */
+const hasControlOrBackslash = (value: string): boolean =>
+  [...value].some((char) => char === '\\' || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+
+/**
+ * Percent-decodes until nothing changes, so double-encoded tricks show their real shape; a stray "%" left
+ * over (a search for "100%") ends the decoding. Past five rounds the value is taken as hostile.
+ */
+function fullyDecoded(value: string): string | undefined {
+  let current = value;
+  for (let round = 0; round < 5; round += 1) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return undefined;
+}
+
+/**
+ * The redirectTo value when it is a path on this site, normalised; otherwise the dashboard. Refused:
+ * anything but a string starting with one "/", protocol-relative "//host" and "/\host" (browsers read
+ * a backslash as a slash and drop tabs and newlines, so any of those is refused too), schemes
+ * ("javascript:", "https:"), the same tricks percent-encoded, and the auth views themselves (a loop).
+ */
 export function safeRedirectTarget(redirectTo: unknown): string {
-  if (typeof redirectTo !== 'string') return DEFAULT_REDIRECT;
-  // "//host" and "/\host" are protocol-relative URLs that browsers resolve to another origin.
-  if (!redirectTo.startsWith('/') || redirectTo.startsWith('//') || redirectTo.startsWith('/\\')) {
+  if (typeof redirectTo !== 'string' || !redirectTo.startsWith('/')) return DEFAULT_REDIRECT;
+  const decoded = fullyDecoded(redirectTo);
+  if (decoded === undefined || hasControlOrBackslash(decoded) || decoded.startsWith('//')) return DEFAULT_REDIRECT;
+
+  let url: URL;
+  try {
+    url = new URL(redirectTo, HERE);
+  } catch {
     return DEFAULT_REDIRECT;
   }
-  if (redirectTo.startsWith('/auth/')) return DEFAULT_REDIRECT;
-  return redirectTo;
+  if (url.origin !== HERE) return DEFAULT_REDIRECT;
+  const path = fullyDecoded(url.pathname) ?? url.pathname;
+  if (path === '/auth' || path.startsWith('/auth/') || path.startsWith('//')) return DEFAULT_REDIRECT;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

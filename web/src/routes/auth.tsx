@@ -1,14 +1,7 @@
 // "/auth/$pathname": the sign-in, sign-up and sign-out views, and the redirects the spec sets around them (§2).
-import { createRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
-import { toast } from 'sonner';
-import { AuthCard } from '../components/auth-card';
-import { SignInForm } from '../components/sign-in-form';
-import { SignOutView } from '../components/sign-out-view';
-import { SignUpForm } from '../components/sign-up-form';
-import { m } from '../lib/i18n';
-import { DEFAULT_REDIRECT, safeRedirectTarget } from '../lib/redirects';
-import { loadSession, refreshSession } from '../lib/session';
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { DEFAULT_REDIRECT } from '../lib/redirects';
+import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 
 /** Views this app renders. */
@@ -34,68 +27,6 @@ export type AuthSearch = { redirectTo?: string; [key: string]: unknown };
 
 const isView = (pathname: string): boolean => (VIEWS as readonly string[]).includes(pathname);
 
-function AuthPage() {
-  const { pathname } = authRoute.useParams();
-  const search = authRoute.useSearch();
-  const navigate = useNavigate();
-
-  const finish = useCallback(async () => {
-    await refreshSession();
-    await navigate({ href: safeRedirectTarget(search.redirectTo), replace: true });
-  }, [navigate, search.redirectTo]);
-
-  const toSignIn = useCallback(
-    () => void navigate({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true }),
-    [navigate, search],
-  );
-
-  if (pathname === 'sign-out') return <SignOutView onSignedOut={toSignIn} />;
-
-  if (pathname === 'sign-up') {
-    return (
-      <AuthCard
-        title={m.auth_sign_up_title()}
-        description={m.auth_sign_up_description()}
-        footer={
-          <>
-            {m.auth_have_account()}{' '}
-            <Link to="/auth/$pathname" params={{ pathname: 'sign-in' }} search={search} className={LINK}>
-              {m.nav_sign_in()}
-            </Link>
-          </>
-        }
-      >
-        <SignUpForm
-          onSignedUp={async (outcome) => {
-            if (outcome === 'signedIn') return finish();
-            toast.success(m.auth_verify_email_sent());
-            toSignIn();
-          }}
-        />
-      </AuthCard>
-    );
-  }
-
-  return (
-    <AuthCard
-      title={m.auth_sign_in_title()}
-      description={m.auth_sign_in_description()}
-      footer={
-        <>
-          {m.auth_no_account()}{' '}
-          <Link to="/auth/$pathname" params={{ pathname: 'sign-up' }} search={search} className={LINK}>
-            {m.auth_sign_up_link()}
-          </Link>
-        </>
-      }
-    >
-      <SignInForm onSignedIn={finish} />
-    </AuthCard>
-  );
-}
-
-const LINK = 'font-semibold text-brand-600 hover:text-brand-700 underline-offset-4 hover:underline';
-
 export const authRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth/$pathname',
@@ -112,5 +43,6 @@ export const authRoute = createRoute({
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true });
     }
   },
-  component: AuthPage,
+  // The forms load with the route (on intent, or when a landing link scrolls into view), not with the app.
+  component: lazyRouteComponent(() => import('../features/auth/auth-screen'), 'AuthScreen'),
 });

@@ -1,6 +1,7 @@
 // "/": the product pitch for visitors; a signed-in user goes straight to the dashboard.
 import { createRoute, Link, redirect } from '@tanstack/react-router';
 import { buttonClass } from '../components/button';
+import { LanguageSwitcher } from '../components/language-switcher';
 import { Logo } from '../components/logo';
 import { m } from '../lib/i18n';
 import { DEFAULT_REDIRECT } from '../lib/redirects';
@@ -37,12 +38,19 @@ function Landing() {
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-slate-600">{m.landing_subtitle()}</p>
           <div className="mt-10 flex flex-wrap justify-center gap-3">
-            <Link to="/auth/$pathname" params={{ pathname: 'sign-up' }} className={buttonClass('primary', 'px-6 py-3')}>
+            {/* These links fetch the auth screen once they come within 100 px of view, so a click opens it at once. */}
+            <Link
+              to="/auth/$pathname"
+              params={{ pathname: 'sign-up' }}
+              preload="viewport"
+              className={buttonClass('primary', 'px-6 py-3')}
+            >
               {m.landing_create_account()}
             </Link>
             <Link
               to="/auth/$pathname"
               params={{ pathname: 'sign-in' }}
+              preload="viewport"
               className={buttonClass('secondary', 'px-6 py-3')}
             >
               {m.landing_have_account()}
@@ -65,8 +73,9 @@ function Landing() {
         </section>
       </main>
 
-      <footer className="border-t border-slate-200 py-6 text-center text-xs text-slate-500">
-        {m.footer_copyright({ year: new Date().getFullYear() })}
+      <footer className="mx-auto flex w-full max-w-6xl items-center justify-between gap-4 border-t border-slate-200 px-6 py-6 text-xs text-slate-500">
+        <span>{m.footer_copyright({ year: new Date().getFullYear() })}</span>
+        <LanguageSwitcher />
       </footer>
     </div>
   );

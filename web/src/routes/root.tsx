@@ -1,7 +1,6 @@
-// The root route: renders the matched page, the toast stack, and the app-wide not-found and error screens.
+// The root route: renders the matched page, re-rendered on a language switch, and the toast stack.
 import { createRootRoute, Outlet } from '@tanstack/react-router';
 import { Fragment } from 'react';
-import { ErrorScreen, NotFoundScreen } from '../components/status-screens';
 import { useLocale } from '../lib/i18n';
 import { AppToaster } from '../lib/toaster';
 
@@ -19,8 +18,5 @@ function RootLayout() {
   );
 }
 
-export const rootRoute = createRootRoute({
-  component: RootLayout,
-  notFoundComponent: NotFoundScreen,
-  errorComponent: ({ error }) => <ErrorScreen error={error} />,
-});
+// The not-found and error screens are the router's defaults (router.tsx), so they render inside this layout.
+export const rootRoute = createRootRoute({ component: RootLayout });

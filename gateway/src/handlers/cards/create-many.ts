@@ -1,4 +1,6 @@
-// cards.createMany: up to 500 cards in one transaction (all stored, or none).
+// cards.createMany: up to 500 cards in one transaction (all stored, or none). Retry-safe as cards.create:
+// the client's idempotencyKey, or one the gateway makes.
+import { randomUUID } from 'node:crypto';
 import { createManyInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
 import { callAsUser } from '../../call.js';
@@ -20,7 +22,7 @@ export async function createMany({
     'cards',
     cards,
     cards.createCards,
-    { cards: input.cards, idempotencyKey: '' },
+    { cards: input.cards, idempotencyKey: input.idempotencyKey ?? randomUUID() },
     { timeoutMs: 30_000 },
   );
   return { items: answer.cards.map(cardJson) };

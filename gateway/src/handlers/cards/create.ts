@@ -1,4 +1,7 @@
-// cards.create: adds a card (basic, reversed or cloze, with tags) for the user.
+// cards.create: adds a card (basic, reversed or cloze, with tags) for the user. The client may send an
+// idempotencyKey so that resending after a lost answer returns the same card; without one, the gateway
+// makes one, so the call to the cards service can still be retried safely.
+import { randomUUID } from 'node:crypto';
 import { type CreateCardInput, createCardInput } from '@engram/contracts/cards';
 import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
@@ -8,6 +11,9 @@ export { createCardInput };
 
 export async function createCard({ ctx, input }: { ctx: ProtectedContext; input: CreateCardInput }): Promise<Card> {
   const { cards } = ctx.services;
-  const { card } = await callAsUser(ctx, 'cards', cards, cards.createCard, { ...input, idempotencyKey: '' });
+  const { card } = await callAsUser(ctx, 'cards', cards, cards.createCard, {
+    ...input,
+    idempotencyKey: input.idempotencyKey ?? randomUUID(),
+  });
   return cardJson(card);
 }

@@ -1,6 +1,6 @@
 // cards.list: one page of the user's cards, newest first; optionally by tags and search text.
 import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
-import { callAsUser } from '../../call.js';
+import { callAsUser, READ_CALL } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
@@ -26,7 +26,7 @@ export async function listCards({
       tagIds: input.tagIds ?? [],
       query: input.query ?? '',
     },
-    { timeoutMs: 1_000 },
+    READ_CALL,
   );
   return { items: page.items.map(cardJson), nextCursor: page.nextCursor || null };
 }

@@ -1,23 +1,22 @@
 // cards.progressMetrics, cards.streak, cards.reviewMetrics: what the dashboard shows.
 
-import { callAsUser } from '../../call.js';
+import { callAsUser, READ_CALL } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 type Call = { ctx: ProtectedContext };
-const READ = { timeoutMs: 1_000 };
 
 export async function progressMetrics({ ctx }: Call) {
   const { metrics } = ctx.services;
-  return callAsUser(ctx, 'cards', metrics, metrics.progressMetrics, {}, READ);
+  return callAsUser(ctx, 'cards', metrics, metrics.progressMetrics, {}, READ_CALL);
 }
 
 export async function streak({ ctx }: Call) {
   const { metrics } = ctx.services;
-  return callAsUser(ctx, 'cards', metrics, metrics.streak, {}, READ);
+  return callAsUser(ctx, 'cards', metrics, metrics.streak, {}, READ_CALL);
 }
 
 export async function reviewMetrics({ ctx }: Call) {
   const { metrics } = ctx.services;
-  const answer = await callAsUser(ctx, 'cards', metrics, metrics.reviewMetrics, { days: 0 }, READ);
+  const answer = await callAsUser(ctx, 'cards', metrics, metrics.reviewMetrics, { days: 0 }, READ_CALL);
   return { ...answer, retention: answer.retention < 0 ? null : answer.retention };
 }

@@ -1,7 +1,7 @@
 // cards.listDue, cards.review, cards.undoReview: practising due items.
 import { listDueInput, reviewInput, undoReviewInput } from '@engram/contracts/learning';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { callAsUser, READ_CALL } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type DueItem, dueItemJson, type ItemState, itemStateJson } from './card-json.js';
 
@@ -17,7 +17,7 @@ export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promis
     reviews,
     reviews.listDue,
     { tagIds: input.tagIds ?? [], limit: 0 },
-    { timeoutMs: 1_000 },
+    READ_CALL,
   );
   return { items: items.map(dueItemJson) };
 }

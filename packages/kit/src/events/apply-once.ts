@@ -1,10 +1,19 @@
 // Applying an event at most once per consumer: the processed_events row and the handler's writes commit
-// in one transaction, so a redelivered or republished event finds its row and is skipped.
+// in one transaction, so a redelivered or republished event finds its row and is skipped. The
+// transaction is a Prisma interactive transaction (`prismaTransactions`), so handlers write with the
+// service's models, or a pg transaction (`pgTransactions`) for services on raw SQL.
 import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import type pg from 'pg';
+import { inTransaction, TransactionAborted } from '../db.js';
+import { executeCount, type PrismaRawExecutor } from './outbox.js';
 
 /** Applies one event inside the transaction it is given; throwing rolls the transaction back. */
-export type EventHandler = (envelope: EventEnvelope, tx: pg.PoolClient) => Promise<void>;
+export type EventHandler<Tx = pg.PoolClient> = (envelope: EventEnvelope, tx: Tx) => Promise<void>;
+
+/** Runs work in one transaction: committed when it resolves, rolled back when it throws. */
+export interface EventTransactions<Tx> {
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
 
 /** The handler threw: the event is retried and, after the last allowed delivery, parked. */
 export class HandlerFailed extends Error {
@@ -14,47 +23,64 @@ export class HandlerFailed extends Error {
   }
 }
 
+/** Transactions on a pg pool whose search_path is the service's schema. */
+export function pgTransactions(pool: pg.Pool): EventTransactions<pg.PoolClient> {
+  return {
+    run: (work) =>
+      inTransaction(pool, work).catch((error) => {
+        // A handler that swallowed a failed statement leaves the transaction aborted; COMMIT then rolls back.
+        throw error instanceof TransactionAborted ? new HandlerFailed(error) : error;
+      }),
+  };
+}
+
+/** What `prismaTransactions` needs of a Prisma client. */
+export interface PrismaTransactionRunner<Tx> {
+  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
+}
+
+/**
+ * Prisma interactive transactions. `timeoutMs` bounds a handler (Prisma's default of 5 s is short for
+ * erasing a user's data); keep it below the consumer's ack wait.
+ */
+export function prismaTransactions<Tx extends PrismaRawExecutor>(
+  prisma: PrismaTransactionRunner<Tx>,
+  timeoutMs = 20_000,
+): EventTransactions<Tx> {
+  return { run: (work) => prisma.$transaction(work, { maxWait: 5_000, timeout: timeoutMs }) };
+}
+
 const RECORD_PROCESSED = `
 INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid)
 ON CONFLICT DO NOTHING`;
 
 export type ApplyOutcome = 'applied' | 'already-applied';
 
+class AlreadyApplied extends Error {}
+
 /**
  * Errors other than HandlerFailed come from PostgreSQL itself (unreachable, event id not a UUID, ...);
  * the caller retries them without counting them against the handler.
  */
-export async function applyOnce(
-  pool: pg.Pool,
+export async function applyOnce<Tx extends pg.PoolClient | PrismaRawExecutor>(
+  transactions: EventTransactions<Tx>,
   consumer: string,
   envelope: EventEnvelope,
-  handle: EventHandler,
+  handle: EventHandler<Tx>,
 ): Promise<ApplyOutcome> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
-    // A concurrent delivery of the same event waits here on the primary key until this one commits.
-    const recorded = await client.query(RECORD_PROCESSED, [consumer, envelope.id]);
-    if (recorded.rowCount === 0) {
-      await client.query('ROLLBACK');
-      return 'already-applied';
-    }
-    try {
-      await handle(envelope, client);
-    } catch (error) {
-      throw new HandlerFailed(error);
-    }
-    // A handler that swallowed a failed statement leaves the transaction aborted; COMMIT then rolls back.
-    const committed = await client.query('COMMIT');
-    if (committed.command === 'ROLLBACK') throw new HandlerFailed(new Error('the transaction was aborted'));
+    await transactions.run(async (tx) => {
+      // A concurrent delivery of the same event waits here on the primary key until this one commits.
+      if ((await executeCount(tx, RECORD_PROCESSED, [consumer, envelope.id])) === 0) throw new AlreadyApplied();
+      try {
+        await handle(envelope, tx);
+      } catch (error) {
+        throw new HandlerFailed(error);
+      }
+    });
     return 'applied';
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
+    if (error instanceof AlreadyApplied) return 'already-applied';
     throw error;
-  } finally {
-    client.release(broken);
   }
 }

@@ -1,35 +1,47 @@
 // A service's durable consumer of domain events: pulls from the stream, restores each event's trace
 // context, applies the event at most once (apply-once.ts), acknowledges it, retries a failing handler
 // with growing delays, and parks the event in the service's dead-letter subject after `maxDeliver`
-// failed attempts.
+// failed attempts. When JetStream reports the consumer or the stream missing (deleted while running),
+// it creates them again and carries on.
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
-import { type ConsumerMessages, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import {
+  type ConsumerMessages,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JsMsg,
+  jetstream,
+  jetstreamManager,
+} from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { consumerParked, consumerRedeliveries } from '../metrics.js';
-import { applyOnce, type EventHandler, HandlerFailed } from './apply-once.js';
+import { applyOnce, type EventTransactions, HandlerFailed, pgTransactions } from './apply-once.js';
 import { parkMessage } from './dead-letter.js';
 import { ensureDurableConsumer } from './durable-consumer.js';
 import { runInEventContext } from './event-span.js';
 import { deadLetterSubject, eventSubject } from './stream.js';
+import { dispatch, type Subscription } from './subscriptions.js';
 import { createWakeSignal } from './wake-signal.js';
 
 export type { EventHandler } from './apply-once.js';
 
-export interface ConsumerOptions {
+export interface ConsumerOptions<Tx> {
   nats: NatsConnection;
-  /** A pool whose search_path is the service's schema (it holds processed_events). */
-  pool: pg.Pool;
+  /** Transactions in the service's schema (which holds processed_events): `prismaTransactions(prisma)`. */
+  transactions?: EventTransactions<Tx>;
+  /** Instead of `transactions`: a pool whose search_path is the service's schema (handlers get a pg client). */
+  pool?: pg.Pool;
   streamName: string;
   subjectPrefix: string;
   service: string;
   /** With `service`, names the durable consumer `<service>-<purpose>`. */
   purpose: string;
-  /** Event types to receive (`engram.identity.user.deleted`, wildcards allowed), without the prefix. */
-  filterSubjects: string[];
-  handle: EventHandler;
+  /** The events to receive, one handler each: `[on(UserDeleted, async (payload, { tx }) => ...)]`. */
+  subscriptions: Subscription<Tx>[];
+  /** Creates the stream again when JetStream reports it missing. */
+  ensureStream?: () => Promise<unknown>;
   logger: Logger;
   /** Failed attempts before the event is parked. */
   maxDeliver?: number;
@@ -50,26 +62,39 @@ export interface EventConsumer {
 
 const DEFAULT_BACKOFF_MS = [1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000];
 const RESTART_DELAY_MS = 1_000;
+const PULL_EXPIRES_MS = 5_000;
+const GONE = new Set(['consumer_deleted', 'consumer_not_found', 'stream_not_found']);
 
 function delayFor(attempt: number, backoffMs: number[]): number {
   return backoffMs[Math.min(attempt, backoffMs.length) - 1] ?? 1_000;
 }
 
-export async function startConsumer(options: ConsumerOptions): Promise<EventConsumer> {
-  const { nats, pool, streamName, subjectPrefix, handle } = options;
+function transactionsOf<Tx>(options: ConsumerOptions<Tx>): EventTransactions<Tx> {
+  if (options.transactions) return options.transactions;
+  if (options.pool) return pgTransactions(options.pool) as unknown as EventTransactions<Tx>;
+  throw new Error('a consumer needs `transactions` or a `pool`');
+}
+
+export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions<Tx>): Promise<EventConsumer> {
+  const { nats, streamName, subjectPrefix } = options;
+  const { types, handle } = dispatch(options.subscriptions);
+  const transactions = transactionsOf(options);
   const name = `${options.service}-${options.purpose}`;
   const maxDeliver = options.maxDeliver ?? 10;
   const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const logger = options.logger.child({ consumer: name });
   const js = jetstream(nats);
-  await ensureDurableConsumer(await jetstreamManager(nats), {
-    streamName,
-    name,
-    filterSubjects: options.filterSubjects.map((type) => eventSubject(subjectPrefix, type)),
-    ackWaitMs,
-    maxAckPending: 1_000,
-  });
+  const jsm = await jetstreamManager(nats);
+  const ensure = () =>
+    ensureDurableConsumer(jsm, {
+      streamName,
+      name,
+      filterSubjects: types.map((type) => eventSubject(subjectPrefix, type)),
+      ackWaitMs,
+      maxAckPending: 1_000,
+    });
+  await ensure();
 
   // After a lost connection an ack or nak cannot be sent; JetStream redelivers after ack_wait instead.
   function settle(msg: JsMsg, how: 'ack' | 'nak', delayMs?: number): void {
@@ -107,7 +132,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<EventCons
       Math.max(ackWaitMs / 2, 100),
     );
     try {
-      const outcome = await applyOnce(pool, name, envelope, handle);
+      const outcome = await applyOnce(transactions as EventTransactions<never>, name, envelope, handle);
       settle(msg, 'ack');
       logger.debug({ eventId: envelope.id, type: envelope.type, outcome }, 'event processed');
     } catch (error) {
@@ -138,11 +163,54 @@ export async function startConsumer(options: ConsumerOptions): Promise<EventCons
   let messages: ConsumerMessages | undefined;
   const pause = createWakeSignal();
 
+  /** Creates the stream (when it is gone and we may) and the consumer again. */
+  async function recreate(): Promise<void> {
+    try {
+      await ensure();
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+      if (!options.ensureStream) throw error;
+      logger.warn('the events stream is missing; creating it again');
+      await options.ensureStream();
+      await ensure();
+    }
+  }
+
+  /**
+   * JetStream tells a pulling client at once when its consumer or stream is deleted; ending the iteration
+   * then (instead of waiting for missed heartbeats) lets run() create them again.
+   */
+  function watchForDeletion(iterator: ConsumerMessages): void {
+    void (async () => {
+      for await (const status of iterator.status()) {
+        if (GONE.has(status.type)) {
+          logger.warn({ status: status.type }, 'the consumer is gone; creating it again');
+          void iterator.close();
+          return;
+        }
+      }
+    })().catch(() => undefined);
+  }
+
   async function run(): Promise<void> {
+    let missing = false;
     while (!stopping) {
       try {
+        if (missing) {
+          await recreate();
+          logger.warn('the consumer was missing and has been created again');
+          missing = false;
+        }
         const consumer = await js.consumers.get(streamName, name);
-        messages = await consumer.consume({ max_messages: options.prefetch ?? 10 });
+        // Missing resources end the iteration (instead of waiting for them for ever), so they are recreated.
+        messages = await consumer.consume({
+          max_messages: options.prefetch ?? 10,
+          // Short pulls, so missed heartbeats reveal a deleted consumer within seconds (JetStream does not
+          // always tell a waiting pull that its consumer is gone).
+          expires: PULL_EXPIRES_MS,
+          abort_on_missing_resource: true,
+        });
+        watchForDeletion(messages);
         // close() only queues the end of the iteration (and resolves when it is reached), so never await it
         // before iterating.
         if (stopping) void messages.close();
@@ -151,8 +219,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<EventCons
           if (stopping) settle(msg, 'nak');
           else await receive(msg);
         }
+        // The iteration ended without stop(): the consumer or the stream was deleted.
+        if (!stopping) missing = true;
       } catch (error) {
         if (!stopping) logger.warn({ err: error }, 'event consumer interrupted; restarting');
+        missing = true;
       }
       if (!stopping) await pause.pause(RESTART_DELAY_MS, false);
     }

@@ -1,23 +1,107 @@
-// Published outbox rows are only history once JetStream has them: the relay deletes those older than a
-// retention period (long enough to investigate an incident), a batch at a time so no delete holds locks
-// for long. Unpublished rows are never touched, whatever their age.
+// Published outbox rows are only history once JetStream has them, and a consumer's record of an applied
+// event is only needed while the stream can still deliver that event. A pruner deletes both past their
+// retention, a batch per transaction so no delete holds locks for long, each batch under the schema's
+// relay lock, so only the replica holding it prunes and the publish loop never waits on a prune.
+// Unpublished rows are never touched, whatever their age.
 import type pg from 'pg';
+import { inTransaction } from '../db.js';
+import type { Logger } from '../logger.js';
+import { TAKE_RELAY_LOCK } from './outbox-publisher.js';
+import { createWakeSignal } from './wake-signal.js';
 
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+export const PRUNE_EVERY_MS = 3_600_000;
 const BATCH = 1_000;
+
+const PRUNE_OUTBOX = `
+DELETE FROM outbox_events WHERE id IN (
+  SELECT id FROM outbox_events
+   WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1 / 1000.0)
+   LIMIT ${BATCH})`;
+
+const PRUNE_PROCESSED = `
+DELETE FROM processed_events WHERE (consumer, event_id) IN (
+  SELECT consumer, event_id FROM processed_events
+   WHERE processed_at < now() - make_interval(secs => $1 / 1000.0)
+   LIMIT ${BATCH})`;
+
+export interface PruneOptions {
+  /** How long published events stay in the outbox (default 7 days). */
+  outboxRetentionMs?: number;
+  /** How long a consumer remembers an applied event: the stream's max age; 0 or absent keeps them. */
+  processedRetentionMs?: number;
+}
+
+export interface PruneResult {
+  outbox: number;
+  processed: number;
+  /** false when another replica held the relay lock, so this one left the pruning to it. */
+  lockHeld: boolean;
+}
+
+/** One batch in its own transaction, under the relay lock; undefined when the lock is held elsewhere. */
+function pruneBatch(pool: pg.Pool, sql: string, retentionMs: number): Promise<number | undefined> {
+  return inTransaction(pool, async (client) => {
+    const lock = await client.query<{ locked: boolean }>(TAKE_RELAY_LOCK);
+    return lock.rows[0]?.locked ? ((await client.query(sql, [retentionMs])).rowCount ?? 0) : undefined;
+  });
+}
+
+async function pruneTable(pool: pg.Pool, sql: string, retentionMs: number) {
+  let deleted = 0;
+  for (;;) {
+    const batch = await pruneBatch(pool, sql, retentionMs);
+    if (batch === undefined) return { deleted, lockHeld: false };
+    deleted += batch;
+    if (batch < BATCH) return { deleted, lockHeld: true };
+  }
+}
+
+export async function pruneEvents(pool: pg.Pool, options: PruneOptions = {}): Promise<PruneResult> {
+  const outbox = await pruneTable(pool, PRUNE_OUTBOX, options.outboxRetentionMs ?? OUTBOX_RETENTION_MS);
+  if (!outbox.lockHeld) return { outbox: outbox.deleted, processed: 0, lockHeld: false };
+  const processedRetentionMs = options.processedRetentionMs ?? 0;
+  const processed =
+    processedRetentionMs > 0
+      ? await pruneTable(pool, PRUNE_PROCESSED, processedRetentionMs)
+      : { deleted: 0, lockHeld: true };
+  return { outbox: outbox.deleted, processed: processed.deleted, lockHeld: processed.lockHeld };
+}
 
 /** Deletes published events older than `retentionMs`; returns how many went. */
 export async function prunePublishedEvents(pool: pg.Pool, retentionMs = OUTBOX_RETENTION_MS): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const { rowCount } = await pool.query(
-      `DELETE FROM outbox_events WHERE id IN (
-         SELECT id FROM outbox_events
-         WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1 / 1000.0)
-         LIMIT ${BATCH})`,
-      [retentionMs],
-    );
-    deleted += rowCount ?? 0;
-    if ((rowCount ?? 0) < BATCH) return deleted;
+  return (await pruneEvents(pool, { outboxRetentionMs: retentionMs })).outbox;
+}
+
+export interface Pruner {
+  stop(): Promise<void>;
+}
+
+/** Prunes now and then every `intervalMs`, beside the publish loop; failures are logged and retried later. */
+export function startPruner(
+  pool: pg.Pool,
+  logger: Logger,
+  options: PruneOptions & { intervalMs?: number } = {},
+): Pruner {
+  const signal = createWakeSignal();
+  let stopped = false;
+  async function run() {
+    while (!stopped) {
+      try {
+        const result = await pruneEvents(pool, options);
+        if (result.outbox + result.processed > 0) logger.info(result, 'pruned the outbox and processed events');
+      } catch (error) {
+        logger.warn({ err: error }, 'could not prune the outbox');
+      }
+      await signal.pause(options.intervalMs ?? PRUNE_EVERY_MS, false);
+    }
   }
+  const running = run();
+  return {
+    async stop() {
+      stopped = true;
+      signal.close();
+      await running;
+    },
+  };
 }

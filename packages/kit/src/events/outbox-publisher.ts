@@ -4,6 +4,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import type pg from 'pg';
+import { inTransaction } from '../db.js';
 import { eventSubject } from './stream.js';
 import type { TraceHeaders } from './trace-headers.js';
 
@@ -26,7 +27,7 @@ const OUTBOX_LOCK_CLASS = 0x0e0b;
 
 // One relay per schema publishes at a time, so replicas cannot interleave batches out of order;
 // SKIP LOCKED still keeps any other reader of the table from blocking on claimed rows.
-const TAKE_RELAY_LOCK = `SELECT pg_try_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(current_schema())) AS locked`;
+export const TAKE_RELAY_LOCK = `SELECT pg_try_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(current_schema())) AS locked`;
 
 const CLAIM = `
 SELECT id, type, payload, headers FROM outbox_events
@@ -58,28 +59,18 @@ async function publishRows(js: JetStreamClient, rows: OutboxRow[], options: Publ
   );
 }
 
-export async function publishPendingEvents(
+export function publishPendingEvents(
   pool: pg.Pool,
   js: JetStreamClient,
   options: PublishOptions,
 ): Promise<PublishPass> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const lock = await client.query<{ locked: boolean }>(TAKE_RELAY_LOCK);
     const rows = lock.rows[0]?.locked ? (await client.query<OutboxRow>(CLAIM, [options.batchSize])).rows : [];
     const results = await publishRows(js, rows, options);
     const published = rows.filter((_, index) => results[index]?.status === 'fulfilled').map((row) => row.id);
     if (published.length > 0) await client.query(MARK_PUBLISHED, [published]);
-    await client.query('COMMIT');
     const failed = results.find((result) => result.status === 'rejected');
     return { claimed: rows.length, published: published.length, failure: failed?.reason };
-  } catch (error) {
-    broken = error as Error;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }

@@ -1,13 +1,14 @@
 // Writing an event into the service's outbox, inside the caller's transaction, so the event commits or
 // rolls back with the change that caused it. The relay (relay.ts) publishes committed rows to JetStream.
 import { randomUUID } from 'node:crypto';
-import { type Actor, EventEnvelope } from '@engram/proto/events/v1/envelope';
+import type { EventDefinition } from '@engram/contracts/events';
+import { type Actor, Actor_Kind, EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { OUTBOX_CHANNEL_PREFIX } from './tables.js';
 import { captureTraceHeaders } from './trace-headers.js';
 
 /** A `pg.Client` / `pg.PoolClient` inside a transaction. */
 export interface PgQueryable {
-  query(text: string, values?: unknown[]): Promise<unknown>;
+  query(text: string, values?: unknown[]): Promise<{ rowCount: number | null }>;
 }
 
 /** A Prisma interactive-transaction client (`prisma.$transaction(async (tx) => ...)`). */
@@ -17,12 +18,9 @@ export interface PrismaRawExecutor {
 
 export type SqlExecutor = PgQueryable | PrismaRawExecutor;
 
-export interface NewEvent {
-  /** The logical subject, `engram.<service>.<aggregate>.<event>`. */
-  type: string;
-  /** The encoded event message named by `type` (e.g. `CardCreated.encode(msg).finish()`). */
-  payload: Uint8Array;
-  actor: Actor;
+export interface EnqueueOptions {
+  /** Who caused the event; by default the system (`service` names it, when given). */
+  actor?: Actor;
   /** Defaults to a new UUID; pass one to make a retried command enqueue the same event. */
   id?: string;
   occurredAt?: Date;
@@ -32,9 +30,10 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function execute(tx: SqlExecutor, text: string, values: unknown[]): Promise<unknown> {
+/** Runs one statement in `tx` and returns the number of rows it affected. */
+export async function executeCount(tx: SqlExecutor, text: string, values: unknown[]): Promise<number> {
   if ('$executeRawUnsafe' in tx) return tx.$executeRawUnsafe(text, ...values);
-  return tx.query(text, values);
+  return (await tx.query(text, values)).rowCount ?? 0;
 }
 
 // One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits.
@@ -45,17 +44,26 @@ WITH inserted AS (
 )
 SELECT pg_notify('${OUTBOX_CHANNEL_PREFIX}' || current_schema(), '') FROM inserted`;
 
-/** Writes the event into the outbox within `tx` and returns its id (also its Nats-Msg-Id). */
-export async function enqueueEvent(tx: SqlExecutor, event: NewEvent): Promise<string> {
-  const id = event.id ?? randomUUID();
+/**
+ * Writes the event into the outbox within `tx` and returns its id (also its Nats-Msg-Id):
+ * `enqueueEvent(tx, CardCreated, { cardId, ownerId, createdAt }, { actor })`, with the event taken from
+ * the catalogue of @engram/contracts/events, so its subject and payload type cannot drift apart.
+ */
+export async function enqueueEvent<T>(
+  tx: SqlExecutor,
+  event: EventDefinition<T>,
+  payload: T,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  const id = options.id ?? randomUUID();
   const envelope = EventEnvelope.encode({
     id,
-    type: event.type,
-    occurredAt: event.occurredAt ?? new Date(),
-    actor: event.actor,
-    payload: asBuffer(event.payload),
+    type: event.subject,
+    occurredAt: options.occurredAt ?? new Date(),
+    actor: options.actor ?? { kind: Actor_Kind.KIND_SYSTEM, id: '' },
+    payload: asBuffer(event.message.encode(payload).finish()),
   }).finish();
   const headers = JSON.stringify(captureTraceHeaders());
-  await execute(tx, INSERT_AND_NOTIFY, [id, event.type, asBuffer(envelope), headers]);
+  await executeCount(tx, INSERT_AND_NOTIFY, [id, event.subject, asBuffer(envelope), headers]);
   return id;
 }

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { outboxLag, outboxOldestAge } from '../metrics.js';
 import { readOutboxLag } from './outbox-lag.js';
 import { listenForOutbox } from './outbox-listener.js';
-import { prunePublishedEvents } from './outbox-prune.js';
+import { startPruner } from './outbox-prune.js';
 import { type PublishPass, publishPendingEvents } from './outbox-publisher.js';
 import { createWakeSignal } from './wake-signal.js';
 
@@ -30,6 +30,12 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** How long published events stay in the outbox (default OUTBOX_RETENTION_MS, 7 days). */
   retentionMs?: number;
+  /** How long consumers' processed_events rows are kept: the stream's max age (0 keeps them). */
+  processedRetentionMs?: number;
+  /** How often the pruner runs (default hourly). */
+  pruneIntervalMs?: number;
+  /** Creates the stream again; called when a publish finds no stream to take it (deleted while running). */
+  ensureStream?: () => Promise<unknown>;
 }
 
 export interface OutboxRelay {
@@ -38,7 +44,12 @@ export interface OutboxRelay {
 }
 
 const LAG_REFRESH_MS = 5_000;
-const PRUNE_EVERY_MS = 3_600_000;
+
+/** JetStream answers a publish to a subject no stream captures with "no responders" (503). */
+function noStreamFor(error: unknown): boolean {
+  const described = error instanceof Error ? `${error.name} ${error.message} ${String(error.cause ?? '')}` : '';
+  return /no responders|503|stream not found/i.test(described);
+}
 
 function backoffMs(failures: number, maxBackoffMs: number): number {
   return Math.min(maxBackoffMs, 100 * 2 ** Math.min(failures, 16));
@@ -58,14 +69,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const listener = listenForOutbox(pool, logger, () => signal.wake());
   let stopped = false;
   let lagReadAt = 0;
-  let prunedAt = 0;
-
-  async function pruneNowAndThen() {
-    if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
-    prunedAt = Date.now();
-    const deleted = await prunePublishedEvents(pool, options.retentionMs);
-    if (deleted > 0) logger.info({ deleted }, 'pruned published outbox events');
-  }
+  const pruner = startPruner(pool, logger, {
+    ...(options.retentionMs !== undefined && { outboxRetentionMs: options.retentionMs }),
+    ...(options.processedRetentionMs !== undefined && { processedRetentionMs: options.processedRetentionMs }),
+    ...(options.pruneIntervalMs !== undefined && { intervalMs: options.pruneIntervalMs }),
+  });
 
   async function refreshLagMetrics() {
     if (Date.now() - lagReadAt < LAG_REFRESH_MS) return;
@@ -85,9 +93,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         pass = { claimed: 0, published: 0, failure: error };
       }
       await refreshLagMetrics().catch((error) => logger.debug({ err: error }, 'could not read the outbox lag'));
-      await pruneNowAndThen().catch((error) => logger.warn({ err: error }, 'could not prune the outbox'));
       if (pass.failure !== undefined) {
         failures += 1;
+        if (options.ensureStream && noStreamFor(pass.failure)) {
+          logger.warn('no stream takes the events; creating it again');
+          await options.ensureStream().catch((error) => logger.warn({ err: error }, 'could not create the stream'));
+        }
         const delay = backoffMs(failures, maxBackoffMs);
         logger.warn(
           { err: pass.failure, unpublished: pass.claimed - pass.published, retryInMs: delay },
@@ -108,7 +119,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       stopped = true;
       signal.close();
       await running;
-      await listener.stop();
+      await Promise.all([listener.stop(), pruner.stop()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 // The two tables every service that publishes or consumes events keeps in its own schema. Services paste
 // EVENTS_TABLES_SQL into their first migration and the matching models (README.md here) into
-// schema.prisma, so Prisma's view of the schema and the migrations agree.
+// schema.prisma, so Prisma's view of the schema and the migrations agree. When these change, a service
+// that already has the tables pastes the new models and drafts a migration from them (migrate:draft).
 
 /**
  * `outbox_events`: events committed with the change that caused them, waiting for the relay.
@@ -22,6 +23,8 @@ CREATE TABLE "outbox_events" (
 
 CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events"("seq") WHERE "published_at" IS NULL;
 
+CREATE INDEX "outbox_events_published_at_idx" ON "outbox_events"("published_at") WHERE "published_at" IS NOT NULL;
+
 CREATE TABLE "processed_events" (
     "consumer" TEXT NOT NULL,
     "event_id" UUID NOT NULL,
@@ -29,6 +32,8 @@ CREATE TABLE "processed_events" (
 
     CONSTRAINT "processed_events_pkey" PRIMARY KEY ("consumer","event_id")
 );
+
+CREATE INDEX "processed_events_processed_at_idx" ON "processed_events"("processed_at");
 `;
 
 /**
@@ -46,6 +51,7 @@ model OutboxEvent {
   publishedAt DateTime? @map("published_at") @db.Timestamptz(6)
 
   @@index([seq], map: "outbox_events_unpublished_idx", where: raw("published_at IS NULL"))
+  @@index([publishedAt], map: "outbox_events_published_at_idx", where: raw("published_at IS NOT NULL"))
   @@map("outbox_events")
 }
 
@@ -55,6 +61,7 @@ model ProcessedEvent {
   processedAt DateTime @default(now()) @map("processed_at") @db.Timestamptz(6)
 
   @@id([consumer, eventId])
+  @@index([processedAt], map: "processed_events_processed_at_idx")
   @@map("processed_events")
 }
 `;

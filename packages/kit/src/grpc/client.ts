@@ -1,6 +1,10 @@
 // Outgoing gRPC calls: every call has a deadline (the caller's, when shorter), carries the trace
-// context and the internal token, honours an AbortSignal, and is retried by grpc-js when the peer is
-// UNAVAILABLE (service-config retry policy, with reconnection paced to match it).
+// context and the internal token, honours an AbortSignal, and, for the methods the .proto files mark
+// IDEMPOTENT or NO_SIDE_EFFECTS (@engram/proto/idempotency), is retried by grpc-js when the peer is
+// UNAVAILABLE (service-config retry policy, with reconnection paced to match it). Any other method is
+// never retried: after a lost connection its first attempt may have taken effect.
+
+import { RETRYABLE_METHODS } from '@engram/proto/idempotency';
 import {
   type CallOptions,
   type Client,
@@ -22,20 +26,29 @@ export const DEFAULT_DEADLINE_MS = 2_000;
 const RETRY_INITIAL_BACKOFF_MS = 100;
 const RETRY_MAX_BACKOFF_MS = 1_000;
 
-const retryServiceConfig = JSON.stringify({
-  methodConfig: [
-    {
-      name: [{}],
-      retryPolicy: {
-        maxAttempts: 4,
-        initialBackoff: `${RETRY_INITIAL_BACKOFF_MS / 1000}s`,
-        maxBackoff: `${RETRY_MAX_BACKOFF_MS / 1000}s`,
-        backoffMultiplier: 2,
-        retryableStatusCodes: ['UNAVAILABLE'],
+/** `/pkg.Service/Method` → grpc-js's service-config method name. */
+function methodName(path: string): { service: string; method: string } {
+  const [, service = '', method = ''] = path.split('/');
+  return { service, method };
+}
+
+/** The retry policy, for the retryable methods only; every other method has none. */
+export function retryServiceConfig(retryable: Iterable<string> = RETRYABLE_METHODS): string {
+  return JSON.stringify({
+    methodConfig: [
+      {
+        name: [...retryable].map(methodName),
+        retryPolicy: {
+          maxAttempts: 4,
+          initialBackoff: `${RETRY_INITIAL_BACKOFF_MS / 1000}s`,
+          maxBackoff: `${RETRY_MAX_BACKOFF_MS / 1000}s`,
+          backoffMultiplier: 2,
+          retryableStatusCodes: ['UNAVAILABLE'],
+        },
       },
-    },
-  ],
-});
+    ],
+  });
+}
 
 type ClientConstructor<C> = new (
   address: string,
@@ -43,10 +56,10 @@ type ClientConstructor<C> = new (
   options?: object,
 ) => C;
 
-/** A client for `address` (host:port) with the retry policy on. */
+/** A client for `address` (host:port) with the retry policy on for the retryable methods. */
 export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
   return new Ctor(address, credentials.createInsecure(), {
-    'grpc.service_config': retryServiceConfig,
+    'grpc.service_config': retryServiceConfig(),
     'grpc.enable_retries': 1,
     // A refused connection puts the channel in TRANSIENT_FAILURE, where every attempt fails at once
     // without dialling until the reconnect back-off (1 s by default) ends; retries inside that window

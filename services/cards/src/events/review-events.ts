@@ -1,26 +1,17 @@
-// engram.cards.review.recorded and engram.cards.review.undone: written to the outbox in the transaction
-// that changes the review item, so other services (progress read models) see exactly the reviews that
-// happened.
+// ReviewRecorded and ReviewUndone: written to the outbox in the transaction that changes the review
+// item, so other services (progress read models) see exactly the reviews that happened.
 import { ReviewRecorded, ReviewUndone } from '@engram/contracts/events';
 import { enqueueEvent, type SqlExecutor } from '@engram/kit/events/outbox';
 import type { ReviewRecorded as ReviewRecordedPayload } from '@engram/proto/events/v1/cards';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
 
 export function recordReviewRecorded(tx: SqlExecutor, review: ReviewRecordedPayload): Promise<string> {
-  return enqueueEvent(tx, {
-    type: ReviewRecorded.subject,
-    payload: ReviewRecorded.message.encode(review).finish(),
-    actor: { kind: Actor_Kind.KIND_USER, id: review.ownerId },
-  });
+  return enqueueEvent(tx, ReviewRecorded, review, { actor: { kind: Actor_Kind.KIND_USER, id: review.ownerId } });
 }
 
 export function recordReviewUndone(
   tx: SqlExecutor,
   undone: { reviewId: string; ownerId: string; itemId: string },
 ): Promise<string> {
-  return enqueueEvent(tx, {
-    type: ReviewUndone.subject,
-    payload: ReviewUndone.message.encode(undone).finish(),
-    actor: { kind: Actor_Kind.KIND_USER, id: undone.ownerId },
-  });
+  return enqueueEvent(tx, ReviewUndone, undone, { actor: { kind: Actor_Kind.KIND_USER, id: undone.ownerId } });
 }

@@ -1,10 +1,12 @@
-// CreateCards: up to 500 cards in one transaction (all or none), each with its event.
-import { createManyInput } from '@engram/contracts/cards';
+// CreateCards: up to 500 cards in one transaction (all or none), each with its event. Retry-safe: a
+// repeat with the same idempotency key returns the cards the first call created.
+import { createManyCommand } from '@engram/contracts/cards';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { CreateCardsRequest, CreateCardsResponse } from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
 import { insertCard } from '../domain/card-writes.js';
+import { claimCreateRequest, recordCreatedCards, requestDigest } from '../domain/create-requests.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
 import { recordCardCreated } from '../events/card-created.js';
 import { toProtoCard } from './to-proto.js';
@@ -12,11 +14,14 @@ import { toProtoCard } from './to-proto.js';
 export function createCards({ db }: Stores) {
   return async (request: CreateCardsRequest, ctx: CallContext): Promise<CreateCardsResponse> => {
     const ownerId = ctx.caller.userId;
-    const { cards } = parseInput(createManyInput, {
+    const { cards, idempotencyKey } = parseInput(createManyCommand, {
       cards: request.cards.map((card) => ({ ...card, type: card.type || undefined })),
+      idempotencyKey: request.idempotencyKey,
     });
-    const created = await db.$transaction(
+    const { created, repeated } = await db.$transaction(
       async (tx) => {
+        const claim = await claimCreateRequest(tx, ownerId, idempotencyKey, requestDigest('cards', cards));
+        if (!claim.fresh) return { created: claim.cards, repeated: true };
         await assertOwnTags(
           tx,
           ownerId,
@@ -29,11 +34,17 @@ export function createCards({ db }: Stores) {
           await recordCardCreated(tx, row);
           rows.push(row);
         }
-        return rows;
+        await recordCreatedCards(
+          tx,
+          ownerId,
+          idempotencyKey,
+          rows.map((row) => row.id),
+        );
+        return { created: rows, repeated: false };
       },
       { timeout: 30_000 },
     );
-    ctx.logger.info({ count: created.length }, 'cards created');
+    ctx.logger.info({ count: created.length, repeated }, repeated ? 'cards create repeated' : 'cards created');
     return { cards: created.map(toProtoCard) };
   };
 }

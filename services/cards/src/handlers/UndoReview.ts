@@ -2,6 +2,7 @@
 // (kept in the log), the log stays as an undone tombstone (so a late retry of that review changes
 // nothing) and the event says so. Undoing twice answers the same.
 import { LEECH_LAPSES, undoReviewInput } from '@engram/contracts/learning';
+import { inTransaction } from '@engram/kit/db';
 import { FailedPrecondition, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -18,7 +19,6 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from '../review/item-row.js';
-import { inTransaction } from '../review/transaction.js';
 
 const FIND_LOG = `
 SELECT item_id, card_id, previous, undone_at FROM review_logs WHERE id = $1 AND owner_id = $2`;

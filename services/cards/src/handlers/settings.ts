@@ -1,13 +1,13 @@
 // GetSettings and UpdateSettings: the caller's scheduling settings (defaults until they change one).
 // An update changes only the fields it names, checked against the shared limits.
 import { type settingsFields, settingsUpdateInput } from '@engram/contracts/learning';
+import { inTransaction } from '@engram/kit/db';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { GetSettingsRequest, Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
 import { settingsMessage, settingsOf } from '../domain/settings.js';
 import { readSettings, writeSettings } from '../review/settings-store.js';
-import { inTransaction } from '../review/transaction.js';
 
 const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
   timezone: 'timezone',

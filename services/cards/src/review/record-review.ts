@@ -3,6 +3,7 @@
 // retried review (even one racing the first) finds the log and answers the state it produced. The new
 // state, the log and the event commit together.
 import { LEECH_LAPSES, type ReviewInput } from '@engram/contracts/learning';
+import { inTransaction } from '@engram/kit/db';
 import { Conflict, NotFound } from '@engram/kit/errors';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
@@ -19,7 +20,6 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from './item-row.js';
-import { inTransaction } from './transaction.js';
 
 // Named, so each pooled connection plans these once. The log lookup rides along with the lock: when a
 // concurrent retry of the same review commits while this one waits for the lock, the lookup (from

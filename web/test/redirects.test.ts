@@ -1,0 +1,48 @@
+// After signing in, the user goes back to where they were, but only ever to a page of this site.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDIRECT, safeRedirectTarget } from '../src/lib/redirects.ts';
+
+describe('the redirect after sign-in', () => {
+  it('follows a path on this site, with its search and hash', () => {
+    expect(safeRedirectTarget('/dashboard')).toBe('/dashboard');
+    expect(safeRedirectTarget('/practice/session?tags=a&tags=b#top')).toBe('/practice/session?tags=a&tags=b#top');
+    expect(safeRedirectTarget('/practice/new?q=100%25')).toBe('/practice/new?q=100%25');
+  });
+
+  it('goes to the dashboard without a string target', () => {
+    for (const value of [undefined, null, 42, {}, ['/dashboard'], '']) {
+      expect(safeRedirectTarget(value)).toBe(DEFAULT_REDIRECT);
+    }
+  });
+
+  it('refuses other sites, however the address is written', () => {
+    const attacks = [
+      'https://evil.example/phish',
+      'http:evil.example',
+      '//evil.example',
+      '///evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      ' //evil.example',
+      'evil.example',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      '/%2F%2Fevil.example',
+      '/%2f/evil.example',
+      '/%5Cevil.example',
+      '/%252F%252Fevil.example',
+      '/%09/evil.example',
+    ];
+    for (const attack of attacks) expect(safeRedirectTarget(attack), attack).toBe(DEFAULT_REDIRECT);
+  });
+
+  it('never sends the user back into the auth views', () => {
+    expect(safeRedirectTarget('/auth/sign-in')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('/auth/sign-out?redirectTo=/dashboard')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('/%61uth/sign-out')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('/dashboard/../auth/sign-out')).toBe(DEFAULT_REDIRECT);
+  });
+});
