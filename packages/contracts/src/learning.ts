@@ -120,5 +120,5 @@ export const completeOnboardingInput = z.object({
   dayStartHour: settingsFields.dayStartHour.optional(),
 });
 
-// The practice routes' search params live in ./search.ts (zod/mini, small enough for the web app's entry).
+// The practice routes' search params live in ./search.ts (without zod, small enough for the web app's entry).
 export { practiceDoneSearch, practiceSessionSearch } from './search.ts';
