@@ -49,12 +49,13 @@ function Session({ items }: { items: DueItem[] }) {
   const state = useSyncExternalStore(session.subscribe, session.snapshot, session.snapshot);
   const navigate = useNavigate();
   const finished = useRef(false);
+  const [leaving, setLeaving] = useState(false);
   const total = state.reviewed + state.remaining;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const action = practiceKeyAction(event);
-      if (!action) return;
+      if (!action || finished.current) return;
       event.preventDefault();
       if (action === 'reveal') session.reveal();
       else if (action === 'undo') session.undo();
@@ -68,6 +69,7 @@ function Session({ items }: { items: DueItem[] }) {
   const finish = useCallback(() => {
     if (finished.current) return;
     finished.current = true;
+    setLeaving(true);
     const { cardCount, counts } = session.snapshot();
     const settled = session.settled();
     const timeout = new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
@@ -82,7 +84,7 @@ function Session({ items }: { items: DueItem[] }) {
     if (state.done && state.reviewed > 0) finish();
   }, [state, finish]);
 
-  if (state.done) return <InlineLoading label={m.practice_saving()} />;
+  if (state.done || leaving) return <InlineLoading label={m.practice_saving()} />;
   const current = state.current;
   if (!current) return null;
 
