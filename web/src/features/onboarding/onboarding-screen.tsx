@@ -50,7 +50,11 @@ export function OnboardingScreen() {
       const cards = drafts
         .filter((draft) => draft.front.trim() !== '' || draft.back.trim() !== '')
         .map((draft) => ({ front: draft.front.trim(), back: draft.back.trim() }));
-      if (cards.length > 0) await trpcClient.cards.createMany.mutate({ cards });
+      if (cards.length > 0) {
+        await trpcClient.cards.createMany.mutate({ cards });
+        // Saved: a retry after a failure in the next step must not add them a second time.
+        setDrafts(emptyDrafts());
+      }
       await trpcClient.settings.completeOnboarding.mutate(values);
       await refreshSession();
     },
