@@ -61,7 +61,8 @@ it('gives up a connection attempt the database never answers within the connect 
     expect(listener.listening()).toBe(false);
     const stopping = Date.now();
     await listener.stop();
-    expect(Date.now() - stopping).toBeLessThan(1_000);
+    // Bounded by the connect timeout (300 ms), not by a database that never answers; generous for a busy machine.
+    expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(pool.totalCount).toBe(0);
   } finally {
     await pool.end();
