@@ -1,7 +1,8 @@
 // The dashboard's numbers, computed in SQL in the learner's own days (their timezone and day start).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, studyDayAround, studyDayStart } from '../src/domain/study-day.js';
+import { addDays, studyDayAround, studyDayOf, studyDayStart } from '../src/domain/study-day.js';
+import { recountReviewDays } from '../src/review/review-days.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
@@ -29,6 +30,14 @@ async function learnerInSaoPaulo(name: string) {
        VALUES ($1, $2, $3, $4, $5, $6, 2, $7, 1000, 1, 1, 1, 0, $7, '{}')`,
       [randomUUID(), user, item.id, card!.id, rating, stateBefore, at],
     );
+    // The service counts a review into its day as it records it; a review written in the past is
+    // counted the way a change of timezone recounts them, from the logs.
+    const client = await cards.pool.connect();
+    try {
+      await recountReviewDays(client, user);
+    } finally {
+      client.release();
+    }
   };
   return { user, learner, card: card!, item, reviewedOn };
 }
@@ -61,6 +70,32 @@ describe('the streak', () => {
     // 23 hours after yesterday's start is 03:00 today on the clock: still yesterday for the learner.
     await reviewedOn(addDays(today(), -1), 3, 23);
     expect(await learner.streak()).toEqual({ current: 1, longest: 1, reviewedToday: false });
+  });
+
+  it('moves reviews into the learner’s new days when their day start changes', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('early-riser');
+    // 03:00 on today's clock: yesterday while the day starts at 4, today once it starts at 2.
+    await reviewedOn(addDays(today(), -1), 3, 23);
+    expect((await learner.streak()).reviewedToday).toBe(false);
+    expect((await learner.reviewMetrics({ days: 0 })).heatmap).toEqual([{ date: addDays(today(), -1), count: 1 }]);
+    await learner.updateSettings({ fields: ['day_start_hour'], settings: { dayStartHour: 2 } });
+    const reviewedAt = new Date(studyDayStart(addDays(today(), -1), TZ, 4).getTime() + 23 * HOUR);
+    const dayOfReview = studyDayOf(reviewedAt, TZ, 2);
+    expect(dayOfReview).toBe(addDays(today(), 0));
+    expect((await learner.streak()).reviewedToday).toBe(dayOfReview === studyDayAround(new Date(), TZ, 2).today);
+    expect((await learner.reviewMetrics({ days: 0 })).heatmap).toEqual([{ date: dayOfReview, count: 1 }]);
+  });
+
+  it('counts a review as it is recorded and takes it back when it is undone', async () => {
+    const { learner, item } = await learnerInSaoPaulo('undoer');
+    const reviewId = randomUUID();
+    await learner.review({ id: item.id, rating: 'hard', reviewId, durationMs: 1 });
+    const todayOf = async () => (await learner.reviewMetrics({ days: 1 })).days.at(-1);
+    expect(await todayOf()).toEqual({ date: today(), reviews: 1, again: 0, hard: 1, good: 0, easy: 0 });
+    expect(await learner.streak()).toEqual({ current: 1, longest: 1, reviewedToday: true });
+    await learner.undoReview({ reviewId });
+    expect(await todayOf()).toEqual({ date: today(), reviews: 0, again: 0, hard: 0, good: 0, easy: 0 });
+    expect(await learner.streak()).toEqual({ current: 0, longest: 0, reviewedToday: false });
   });
 
   it('starts at zero for a learner who never reviewed', async () => {

@@ -1,10 +1,11 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
-// (with their review items and tags on them), tags, review logs, settings and the idempotency keys of
+// (with their review items and tags on them), tags, review logs and their daily counts, settings and the idempotency keys of
 // its creates — in the consumer's transaction, so a redelivered event finds nothing left to do.
 import type { Prisma } from '../generated/prisma/client.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
   await tx.reviewLog.deleteMany({ where: { ownerId: userId } });
+  await tx.reviewDay.deleteMany({ where: { ownerId: userId } });
   await tx.card.deleteMany({ where: { ownerId: userId } });
   await tx.tag.deleteMany({ where: { ownerId: userId } });
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });

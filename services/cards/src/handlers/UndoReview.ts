@@ -19,6 +19,7 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from '../review/item-row.js';
+import { UNDO_AND_UNCOUNT } from '../review/review-days.js';
 
 const FIND_LOG = `
 SELECT item_id, card_id, previous, undone_at FROM review_logs WHERE id = $1 AND owner_id = $2`;
@@ -58,7 +59,7 @@ export function undoReview({ pool }: Stores) {
       const current = memoryOf(row);
       const previous = fromSnapshot(log.previous);
       await client.query(UPDATE_ITEM, updateItemValues(row.id, previous));
-      await client.query('UPDATE review_logs SET undone_at = now() WHERE id = $1', [reviewId]);
+      await client.query(UNDO_AND_UNCOUNT, [reviewId, ownerId]);
       if (current.lapses >= LEECH_LAPSES && previous.lapses < LEECH_LAPSES) {
         await client.query(UNTAG_LEECH, [log.card_id, ownerId]);
       }

@@ -39,8 +39,8 @@ export function progressMetrics(stores: Stores) {
 export function streak(stores: Stores) {
   return async (_request: Proto.StreakRequest, ctx: CallContext): Promise<Proto.StreakResponse> => {
     const ownerId = ctx.caller.userId;
-    const { settings, today } = await learnerDay(stores, ownerId);
-    const { rows } = await stores.pool.query(STREAK, [ownerId, settings.timezone, settings.dayStartHour, today]);
+    const { today } = await learnerDay(stores, ownerId);
+    const { rows } = await stores.pool.query(STREAK, [ownerId, today]);
     return { current: rows[0].current, longest: rows[0].longest, reviewedToday: rows[0].reviewed_today };
   };
 }
@@ -61,12 +61,7 @@ export function reviewMetrics(stores: Stores) {
     const span = request.days > 0 ? Math.min(request.days, HEATMAP_DAYS) : DEFAULT_DAYS;
     const heatmapFrom = addDays(today, -(HEATMAP_DAYS - 1));
     const [reviews, forecast] = await Promise.all([
-      stores.pool.query(REVIEWS_BY_DAY, [
-        ownerId,
-        timezone,
-        dayStartHour,
-        studyDayStart(heatmapFrom, timezone, dayStartHour),
-      ]),
+      stores.pool.query(REVIEWS_BY_DAY, [ownerId, heatmapFrom]),
       stores.pool.query<{ date: string; count: number }>(FORECAST, [
         ownerId,
         timezone,

@@ -7,6 +7,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { GetSettingsRequest, Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
 import { settingsMessage, settingsOf } from '../domain/settings.js';
+import { recountReviewDays } from '../review/review-days.js';
 import { readSettings, writeSettings } from '../review/settings-store.js';
 
 const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
@@ -38,8 +39,13 @@ export function updateSettings({ pool }: Stores) {
     return inTransaction(pool, async (client) => {
       // Serialises concurrent partial updates of one learner, so neither loses the other's fields.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cards-settings:${ownerId}`]);
-      const settings = { ...settingsOf(await readSettings(client, ownerId)), ...changes };
+      const before = settingsOf(await readSettings(client, ownerId));
+      const settings = { ...before, ...changes };
       await writeSettings(client, ownerId, settings);
+      // The learner's days begin at other instants now: their reviews are counted into them again.
+      if (settings.timezone !== before.timezone || settings.dayStartHour !== before.dayStartHour) {
+        await recountReviewDays(client, ownerId);
+      }
       return settingsMessage(settings);
     });
   };

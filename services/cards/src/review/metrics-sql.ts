@@ -1,9 +1,6 @@
 // The dashboard's metrics, computed in PostgreSQL (never by loading rows into JavaScript). A review's day
-// is the learner's day: its time in their timezone, moved back by their day-start hour.
-
-/** The learner's day of review_logs.reviewed_at: $tz and $dayStart are the query's parameters named. */
-export const reviewDay = (tz: string, dayStart: string) =>
-  `((reviewed_at AT TIME ZONE ${tz}) - make_interval(hours => ${dayStart}))::date`;
+// is the learner's day: its time in their timezone, moved back by their day-start hour. Streaks and
+// reviews by day read review_days (review-days.ts), a row per learner and day, not every review.
 
 /** $1 owner, $2 end of today, $3 start of today. */
 export const PROGRESS = `
@@ -20,35 +17,24 @@ SELECT
 FROM review_items i JOIN cards c ON c.id = i.card_id AND NOT c.archived
 WHERE i.owner_id = $1`;
 
-/** $1 owner, $2 timezone, $3 day-start hour, $4 today: islands of consecutive review days. */
+/** $1 owner, $2 today: islands of consecutive study days with a review (review_days, a row per day). */
 export const STREAK = `
-WITH days AS (
-  SELECT DISTINCT ${reviewDay('$2', '$3')} AS day
-  FROM review_logs WHERE owner_id = $1 AND undone_at IS NULL
-), runs AS (
-  SELECT day, day - (row_number() OVER (ORDER BY day))::int AS island FROM days
+WITH runs AS (
+  SELECT day, day - (row_number() OVER (ORDER BY day))::int AS island
+  FROM review_days WHERE owner_id = $1 AND reviews > 0
 ), islands AS (
   SELECT max(day) AS last_day, count(*)::int AS length FROM runs GROUP BY island
 )
 SELECT COALESCE(max(length), 0)::int AS longest,
-  COALESCE(max(length) FILTER (WHERE last_day >= $4::date - 1), 0)::int AS current,
-  COALESCE(bool_or(last_day = $4::date), false) AS reviewed_today
+  COALESCE(max(length) FILTER (WHERE last_day >= $2::date - 1), 0)::int AS current,
+  COALESCE(bool_or(last_day = $2::date), false) AS reviewed_today
 FROM islands`;
 
-/** $1 owner, $2 timezone, $3 day-start hour, $4 from (instant): reviews per day by rating. */
+/** $1 owner, $2 first study day: reviews per day by rating, from review_days. */
 export const REVIEWS_BY_DAY = `
-SELECT to_char(day, 'YYYY-MM-DD') AS date, count(*)::int AS reviews,
-  count(*) FILTER (WHERE rating = 1)::int AS again,
-  count(*) FILTER (WHERE rating = 2)::int AS hard,
-  count(*) FILTER (WHERE rating = 3)::int AS good,
-  count(*) FILTER (WHERE rating = 4)::int AS easy,
-  count(*) FILTER (WHERE state_before = 2)::int AS mature,
-  count(*) FILTER (WHERE state_before = 2 AND rating > 1)::int AS mature_recalled
-FROM (
-  SELECT ${reviewDay('$2', '$3')} AS day, rating, state_before
-  FROM review_logs WHERE owner_id = $1 AND undone_at IS NULL AND reviewed_at >= $4
-) reviews
-GROUP BY day ORDER BY day`;
+SELECT to_char(day, 'YYYY-MM-DD') AS date, reviews, again, hard, good, easy, mature, mature_recalled
+FROM review_days WHERE owner_id = $1 AND day >= $2::date AND reviews > 0
+ORDER BY day`;
 
 /** $1 owner, $2 timezone, $3 day-start hour, $4 today, $5 end of the window (instant): items due per day. */
 export const FORECAST = `

@@ -9,6 +9,7 @@ import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
 import { gradeOf, scheduleReview } from '../domain/scheduler.js';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
+import { studyDayOf } from '../domain/study-day.js';
 import { recordReviewRecorded } from '../events/review-events.js';
 import {
   ITEM_COLUMNS,
@@ -20,6 +21,7 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from './item-row.js';
+import { countReview } from './review-days.js';
 
 // Named, so each pooled connection plans these once. The log lookup rides along with the lock: when a
 // concurrent retry of the same review commits while this one waits for the lock, the lookup (from
@@ -35,11 +37,13 @@ WHERE i.id = $1 AND i.owner_id = $2
 FOR UPDATE OF i`,
 };
 
-// The item's new state and its log in one statement: $1–$11 are UPDATE_ITEM's, $12–$24 the log's.
+// The item's new state, its log and its study day's count in one statement: $1–$11 are UPDATE_ITEM's,
+// $12–$23 the log's, $24 the owner and $25 the learner's day of the review.
 const APPLY = {
   name: 'cards-review-apply',
   text: `
-WITH item AS (${UPDATE_ITEM} RETURNING card_id, owner_id)
+WITH item AS (${UPDATE_ITEM} RETURNING card_id, owner_id),
+counted AS (${countReview('$24', '$25::date', '$13::smallint', '$14::smallint')})
 INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
   duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
 SELECT $12, item.owner_id, $1, item.card_id, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 FROM item`,
@@ -83,7 +87,8 @@ function attempt(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<Re
       return { item: itemState(memory), leech: false };
     }
     const now = new Date();
-    const { next, log } = scheduleReview(settingsOf(row), memory, input.rating, now);
+    const settings = settingsOf(row);
+    const { next, log } = scheduleReview(settings, memory, input.rating, now);
     await client.query({
       ...APPLY,
       values: [
@@ -100,6 +105,8 @@ function attempt(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<Re
         log.learningStep,
         next.due,
         JSON.stringify(snapshot(memory)),
+        ownerId,
+        studyDayOf(now, settings.timezone, settings.dayStartHour),
       ],
     });
     const leech = memory.lapses < LEECH_LAPSES && next.lapses >= LEECH_LAPSES;
