@@ -3,6 +3,7 @@
 // printed with the data size, against the cheapest request of the same path (settings.getTimezone)
 // as the baseline of what the gateway and a service call cost on their own.
 
+import { recountReviewDays } from '@engram/cards/review/review-days';
 import { createPool } from '@engram/kit/db';
 import type pg from 'pg';
 import { startBenchStack, trpc } from './bench-stack.ts';
@@ -51,6 +52,14 @@ async function seed(pool: pg.Pool, userId: string): Promise<void> {
      WHERE i.owner_id = $1`,
     [userId, LEARNER_REVIEWS / LEARNER_CARDS],
   );
+  // The reviews were written straight into the logs, so they are counted into the learner's days the way
+  // the service recounts them after a change of timezone.
+  const client = await pool.connect();
+  try {
+    await recountReviewDays(client, userId);
+  } finally {
+    client.release();
+  }
   await pool.query('ANALYZE');
 }
 
@@ -71,6 +80,11 @@ export async function dashboardLoad(adminUrl: string): Promise<void> {
     const operations = {
       'settings.getTimezone (baseline)': () => trpc(stack.url, cookie, 'settings.getTimezone'),
       'cards.listDue': () => trpc(stack.url, cookie, 'cards.listDue'),
+      // The batch's parts one by one, to see which of them a slow batch waits for.
+      '  cards.progressMetrics': () => trpc(stack.url, cookie, 'cards.progressMetrics'),
+      '  cards.streak': () => trpc(stack.url, cookie, 'cards.streak'),
+      '  cards.reviewMetrics': () => trpc(stack.url, cookie, 'cards.reviewMetrics'),
+      '  cards.list': () => trpc(stack.url, cookie, 'cards.list', DASHBOARD_INPUT[4]),
       'dashboard (5 queries, one batch)': () => trpc(stack.url, cookie, dashboardUrl),
     };
     for (const [name, operation] of Object.entries(operations)) {

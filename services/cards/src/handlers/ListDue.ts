@@ -24,7 +24,7 @@ SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, c.type, c.f
     FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id
   ), '[]'::json) AS tags
 FROM review_items i
-JOIN cards c ON c.id = i.card_id
+JOIN cards c ON c.id = i.card_id AND c.owner_id = $1
 WHERE i.owner_id = $1 AND i.due < $2 AND NOT c.archived
   AND ($3::uuid[] IS NULL OR EXISTS (
     SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY($3::uuid[])
