@@ -36,7 +36,11 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       subjectPrefix: `bench_${suffix}.`,
       redisKeyPrefix: `bench_${suffix}:`,
       logLevel: 'warn',
-      extraEnv,
+      // BENCH_NODE_OPTIONS (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`) reaches every process of the stack.
+      extraEnv: {
+        ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
+        ...extraEnv,
+      },
     },
     () => {},
   );

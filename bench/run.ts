@@ -18,7 +18,8 @@ if (chosen.includes('--help')) {
 Benchmarks: ${Object.keys(benchmarks).join(', ')}
 Each prints its throughput or latencies beside a baseline measured in the same run, and their ratio.
 Needs the built packages (pnpm run build:all) and PostgreSQL, Redis and NATS (DATABASE_URL, REDIS_URL,
-NATS_URL, else the local defaults).`);
+NATS_URL, else the local defaults). BENCH_NODE_OPTIONS is passed to every process of the stack as
+NODE_OPTIONS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them).`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

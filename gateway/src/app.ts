@@ -10,12 +10,12 @@ import { bodyLimit } from './http/body-limit.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { proxyTo } from './http/proxy.js';
 import { requestContext } from './http/request-context.js';
-import { sameOriginOnly } from './http/same-origin.js';
+import { SAFE_METHODS, sameOriginOnly } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { spa } from './http/spa.js';
 import type { TrpcRateLimits } from './rate-limit.js';
 import { appRouter } from './router.js';
-import { resolveSession } from './session.js';
+import { createSessionResolver } from './session.js';
 import { type Context, toTrpcError } from './trpc.js';
 
 export interface AppOptions {
@@ -39,6 +39,16 @@ export function createApp(options: AppOptions) {
   app.use(forwardedHeaders);
   app.use(securityHeaders(options.publicBaseUrl));
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
+  const sessions = createSessionResolver(options.services);
+  app.use('/api/auth', (req, res, next) => {
+    // Signing out (or any change to an account) through this replica: the credentials it carried are
+    // asked of identity again, on arrival and once identity has answered (session.ts).
+    if (SAFE_METHODS.has(req.method)) return next();
+    const credentials = { cookie: req.headers.cookie, authorization: req.headers.authorization };
+    sessions.forget(credentials);
+    res.once('finish', () => sessions.forget(credentials));
+    next();
+  });
   app.use(proxyTo(options.identityHttpUrl, '/api/auth', 'identity'));
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
   app.use(
@@ -65,7 +75,7 @@ export function createApp(options: AppOptions) {
         refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? ''));
         let session = null;
         try {
-          session = await resolveSession(options.services, {
+          session = await sessions.resolve({
             cookie: req.headers.cookie,
             authorization: req.headers.authorization,
           });

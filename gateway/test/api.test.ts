@@ -62,6 +62,20 @@ describe('the tRPC API', () => {
     expect(alices.body.result.data.items.map((c) => c.front)).toEqual(['alice only']);
   });
 
+  it('refuses the cookie of a session signed out through the gateway at once', async () => {
+    const cookie = await signUp('leaver');
+    expect((await trpc('cards.list', {}, cookie)).status).toBe(200);
+    const signedOut = await fetch(`${stack.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.url, cookie },
+      body: '{}',
+    });
+    expect(signedOut.status).toBe(200);
+    const { status, body } = await trpc('cards.list', {}, cookie);
+    expect(status).toBe(401);
+    expect(body.error.data.code).toBe('UNAUTHORIZED');
+  });
+
   it('marks API answers as never cacheable', async () => {
     const { headers } = await trpc('cards.list', {});
     expect(headers.get('cache-control')).toBe('no-store');

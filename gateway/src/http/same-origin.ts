@@ -4,7 +4,7 @@
 // API key, Stripe's webhooks) and carry no ambient cookie risk, so they pass.
 import type { NextFunction, Request, Response } from 'express';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function originOf(value: string): string | null {
   try {

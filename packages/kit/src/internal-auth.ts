@@ -8,6 +8,25 @@ export const INTERNAL_TOKEN_ISSUER = 'engram-gateway';
 export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 /** How far the gateway's clock may be from the service's, either way (INTERNAL_TOKEN_CLOCK_SKEW_SECONDS). */
 export const DEFAULT_CLOCK_SKEW_SECONDS = 5;
+/**
+ * A signed token is handed out again for the same caller and audience while it is younger than this, so
+ * a busy user costs one signature per service every 30 s rather than one per call (a signature and its
+ * verification cost more than a short handler). Every token still lives INTERNAL_TOKEN_TTL_SECONDS from
+ * its own issue, so one handed out is always valid for at least the other half of its life.
+ */
+export const INTERNAL_TOKEN_REUSE_SECONDS = INTERNAL_TOKEN_TTL_SECONDS / 2;
+const MAX_TOKEN_AGE_SECONDS = INTERNAL_TOKEN_TTL_SECONDS + 30;
+/** How many tokens a signer or a verifier remembers at most (the oldest are forgotten first). */
+const REMEMBERED_TOKENS = 10_000;
+
+/** A bounded map that forgets its oldest entries first. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.set(key, value);
+  if (map.size > REMEMBERED_TOKENS) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
 
 /** Who a service is acting for: a signed-in user (from an internal token) or the system itself. */
 export type Caller =
@@ -42,14 +61,27 @@ export async function createInternalTokenSigner(privateJwk: string): Promise<Int
       .setIssuedAt()
       .setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`)
       .sign(key);
+  const recent = new Map<string, { issuedAt: number; token: Promise<string> }>();
+  const reused = (claims: Record<string, unknown>, subject: string, audience: string) => {
+    const key = JSON.stringify([claims, subject, audience]);
+    const now = Date.now();
+    const known = recent.get(key);
+    const age = known ? now - known.issuedAt : Number.POSITIVE_INFINITY;
+    if (known && age >= 0 && age < INTERNAL_TOKEN_REUSE_SECONDS * 1000) return known.token;
+    const token = signed(claims, subject, audience);
+    recent.delete(key);
+    remember(recent, key, { issuedAt: now, token });
+    token.catch(() => recent.delete(key));
+    return token;
+  };
   return {
     sign: (caller, audience) =>
-      signed(
+      reused(
         { kind: 'user', sid: caller.sessionId, role: caller.role, org: caller.activeOrganizationId },
         caller.userId,
         audience,
       ),
-    signSystem: (service, audience) => signed({ kind: 'system' }, service, audience),
+    signSystem: (service, audience) => reused({ kind: 'system' }, service, audience),
   };
 }
 
@@ -86,31 +118,48 @@ export function createInternalTokenVerifier(
     throw new Error('INTERNAL_TOKEN_PUBLIC_KEYS must hold at least one key');
   }
   const keys = createLocalJWKSet(parsed as never);
+  // A token that verified stays valid until its expiry (a later clock only gets closer to it), so the
+  // signature is checked once per token, not once per call; a refused token is never remembered.
+  const verified = new Map<string, { until: number; caller: Caller }>();
   return {
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, keys, {
-          issuer: INTERNAL_TOKEN_ISSUER,
-          audience,
-          algorithms: ['EdDSA'],
-          maxTokenAge: `${INTERNAL_TOKEN_TTL_SECONDS + 30}s`,
-          clockTolerance: clockSkewSeconds,
-        });
-        if (typeof payload.sub !== 'string') throw new Error('missing subject');
-        if (payload.kind === 'system') return { kind: 'system', service: payload.sub };
-        if (payload.kind !== 'user' || typeof payload.sid !== 'string') throw new Error('missing claims');
-        return {
+      const known = verified.get(token);
+      if (known && Date.now() < known.until) return known.caller;
+      if (known) verified.delete(token);
+      return verifySignature(token);
+    },
+  };
+
+  async function verifySignature(token: string): Promise<Caller> {
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: INTERNAL_TOKEN_ISSUER,
+        audience,
+        algorithms: ['EdDSA'],
+        maxTokenAge: `${MAX_TOKEN_AGE_SECONDS}s`,
+        clockTolerance: clockSkewSeconds,
+      });
+      if (typeof payload.sub !== 'string') throw new Error('missing subject');
+      if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') throw new Error('missing lifetime');
+      let caller: Caller;
+      if (payload.kind === 'system') caller = { kind: 'system', service: payload.sub };
+      else if (payload.kind !== 'user' || typeof payload.sid !== 'string') throw new Error('missing claims');
+      else {
+        caller = {
           kind: 'user',
           userId: payload.sub,
           sessionId: payload.sid,
           role: typeof payload.role === 'string' ? payload.role : 'user',
           activeOrganizationId: typeof payload.org === 'string' ? payload.org : null,
         };
-      } catch (error) {
-        throw new InvalidInternalToken(`invalid internal token: ${(error as Error).message}`);
       }
-    },
-  };
+      const until = Math.min(payload.exp, payload.iat + MAX_TOKEN_AGE_SECONDS) * 1000;
+      remember(verified, token, { until, caller });
+      return caller;
+    } catch (error) {
+      throw new InvalidInternalToken(`invalid internal token: ${(error as Error).message}`);
+    }
+  }
 }
 
 /** A fresh key pair as the two environment values (for `npm start` development secrets and tests). */

@@ -7,7 +7,7 @@ import {
   INTERNAL_TOKEN_ISSUER,
   InvalidInternalToken,
 } from '@engram/kit/internal-auth';
-import { decodeProtectedHeader, importJWK, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const alice = { userId: 'user-alice', sessionId: 'session-1', role: 'admin', activeOrganizationId: 'org-1' };
@@ -188,5 +188,37 @@ describe('clock skew between the gateway and a service', () => {
     expect(() => createInternalTokenVerifier('{"keys":[{}]}', 'cards', { clockSkewSeconds: -1 })).toThrow(
       /clock skew must be a number of seconds/,
     );
+  });
+});
+
+describe('tokens handed out again and remembered', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('hands a caller the same token for one service for half its lifetime, then a fresh one', async () => {
+    const { signer } = await keyPair();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const first = await signer.sign(alice, 'cards');
+    vi.advanceTimersByTime(29_000);
+    expect(await signer.sign(alice, 'cards')).toBe(first);
+    expect(await signer.sign(alice, 'identity')).not.toBe(first);
+    expect(await signer.sign({ ...alice, role: 'user' }, 'cards')).not.toBe(first);
+    vi.advanceTimersByTime(1_000);
+    const fresh = await signer.sign(alice, 'cards');
+    expect(fresh).not.toBe(first);
+    expect(decodeJwt(fresh).iat).toBe((decodeJwt(first).iat ?? 0) + 30);
+  });
+
+  it('refuses a token it once accepted after the token has expired', async () => {
+    const { keys, signer } = await keyPair();
+    const verifier = createInternalTokenVerifier(keys.publicJwks, 'cards', { clockSkewSeconds: 0 });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const token = await signer.sign(alice, 'cards');
+    await expect(verifier.verify(token)).resolves.toMatchObject({ userId: alice.userId });
+    vi.advanceTimersByTime(59_000);
+    await expect(verifier.verify(token)).resolves.toMatchObject({ userId: alice.userId });
+    vi.advanceTimersByTime(2_000);
+    await expect(verifier.verify(token)).rejects.toThrow(/invalid internal token: .*exp/);
   });
 });
