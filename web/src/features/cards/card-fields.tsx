@@ -33,6 +33,16 @@ export function validateDraft(draft: CardDraft): CardDraftErrors {
 
 export const draftInvalid = (errors: CardDraftErrors) => Boolean(errors.front || errors.back);
 
+/** What cards.create and cards.update take of a draft: trimmed sides and the ids of its tags. */
+export function draftInput(draft: CardDraft) {
+  return {
+    type: draft.type,
+    front: draft.front.trim(),
+    back: draft.back.trim(),
+    tagIds: draft.tags.map((tag) => tag.id),
+  };
+}
+
 const TYPE_LABELS: Record<CardType, () => string> = {
   basic: m.cards_type_basic,
   reversed: m.cards_type_reversed,

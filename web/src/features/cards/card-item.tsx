@@ -8,7 +8,7 @@ import { type Card, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
-import { type CardDraft, CardFields, draftInvalid, validateDraft } from './card-fields';
+import { type CardDraft, CardFields, draftInput, draftInvalid, validateDraft } from './card-fields';
 
 const TYPE_BADGES = { basic: m.cards_type_basic, reversed: m.cards_type_reversed, cloze: m.cards_type_cloze };
 
@@ -36,13 +36,7 @@ function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
     event.preventDefault();
     setSubmitted(true);
     if (draftInvalid(validateDraft(draft))) return;
-    update.mutate({
-      id: card.id,
-      type: draft.type,
-      front: draft.front.trim(),
-      back: draft.back.trim(),
-      tagIds: draft.tags.map((tag) => tag.id),
-    });
+    update.mutate({ id: card.id, ...draftInput(draft) });
   }
 
   return (

@@ -9,7 +9,7 @@ import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { trpc } from '../../lib/trpc';
-import { CardFields, draftInvalid, emptyDraft, validateDraft } from './card-fields';
+import { CardFields, draftInput, draftInvalid, emptyDraft, validateDraft } from './card-fields';
 
 /** Shows the new card before the refetch lands, so the user sees it at the top straight away. */
 function prependToList(card: Card) {
@@ -45,12 +45,7 @@ export function NewCardForm() {
     event.preventDefault();
     setSubmitted(true);
     if (draftInvalid(validateDraft(draft))) return;
-    createCard.mutate({
-      type: draft.type,
-      front: draft.front.trim(),
-      back: draft.back.trim(),
-      tagIds: draft.tags.map((tag) => tag.id),
-    });
+    createCard.mutate(draftInput(draft));
   }
 
   return (
