@@ -106,8 +106,21 @@ export class TransactionAborted extends Error {
   }
 }
 
+const commitCallbacks = new WeakMap<pg.PoolClient, Set<(pool: pg.Pool) => void>>();
+
 /**
- * Runs `work` in one pg transaction on a pooled client: COMMIT when it resolves, ROLLBACK when it throws.
+ * Calls `callback` with the pool once the `inTransaction` that `client` is running commits (once per
+ * callback however often it is registered); nothing happens when it rolls back.
+ */
+export function afterCommit(client: pg.PoolClient, callback: (pool: pg.Pool) => void): void {
+  const callbacks = commitCallbacks.get(client);
+  if (callbacks) callbacks.add(callback);
+  else commitCallbacks.set(client, new Set([callback]));
+}
+
+/**
+ * Runs `work` in one pg transaction on a pooled client: COMMIT when it resolves, ROLLBACK when it throws;
+ * after a COMMIT, the `afterCommit` callbacks run.
  * A client whose ROLLBACK failed is discarded (its connection is in an unknown state), not reused.
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -118,6 +131,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     const result = await work(client);
     const committed = await client.query('COMMIT');
     if (committed.command === 'ROLLBACK') throw new TransactionAborted();
+    for (const callback of commitCallbacks.get(client) ?? []) callback(pool);
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch((rollbackError: Error) => {
@@ -125,6 +139,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     });
     throw error;
   } finally {
+    commitCallbacks.delete(client);
     client.release(broken);
   }
 }

@@ -32,6 +32,9 @@ const logsOf = async (itemId: string) =>
     )
   ).rows;
 
+const eventsOfType = async (type: string) =>
+  (await cards.pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE type = $1', [type])).rows[0].n as number;
+
 describe('recording a review', () => {
   it('moves a new card into learning and logs the review with the event, in one transaction', async () => {
     const { learner, item } = await learnerWithOneCard('first');
@@ -66,7 +69,9 @@ describe('recording a review', () => {
   });
 
   it('applies 20 simultaneous reviews of one card one after another, losing none', async () => {
-    const { learner, item } = await learnerWithOneCard('concurrent');
+    const { user, learner, item } = await learnerWithOneCard('concurrent');
+    const recorded = () => eventsOfType('engram.cards.review.recorded');
+    const eventsBefore = await recorded();
     const ratings = ['again', 'hard', 'good', 'easy'] as const;
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -79,6 +84,10 @@ describe('recording a review', () => {
     expect(logs.map((log) => log.previous.reps)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     const stored = await cards.db.reviewItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(stored.reps).toBe(20);
+    // Each review committed its event and its count for the day with it, once.
+    expect((await recorded()) - eventsBefore).toBe(20);
+    const days = await cards.pool.query('SELECT sum(reviews)::int AS n FROM review_days WHERE owner_id = $1', [user]);
+    expect(days.rows[0].n).toBe(20);
   });
 
   it('refuses a rating that is not one of the four, and changes nothing', async () => {

@@ -5,7 +5,7 @@
 import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import type pg from 'pg';
 import { inTransaction, TransactionAborted } from '../db.js';
-import { executeCount, type PrismaRawExecutor } from './outbox.js';
+import { executeCount, type PrismaRawExecutor, type PrismaTransactionRunner, prismaTransaction } from './outbox.js';
 
 /** Applies one event inside the transaction it is given; throwing rolls the transaction back. */
 export type EventHandler<Tx = pg.PoolClient> = (envelope: EventEnvelope, tx: Tx) => Promise<void>;
@@ -34,11 +34,6 @@ export function pgTransactions(pool: pg.Pool): EventTransactions<pg.PoolClient> 
   };
 }
 
-/** What `prismaTransactions` needs of a Prisma client. */
-export interface PrismaTransactionRunner<Tx> {
-  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
-}
-
 /**
  * Prisma interactive transactions. `timeoutMs` bounds a handler (Prisma's default of 5 s is short for
  * erasing a user's data); keep it below the consumer's ack wait.
@@ -47,7 +42,7 @@ export function prismaTransactions<Tx extends PrismaRawExecutor>(
   prisma: PrismaTransactionRunner<Tx>,
   timeoutMs = 20_000,
 ): EventTransactions<Tx> {
-  return { run: (work) => prisma.$transaction(work, { maxWait: 5_000, timeout: timeoutMs }) };
+  return { run: (work) => prismaTransaction(prisma, work, { maxWait: 5_000, timeout: timeoutMs }) };
 }
 
 const RECORD_PROCESSED = `

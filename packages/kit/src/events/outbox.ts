@@ -1,9 +1,13 @@
 // Writing an event into the service's outbox, inside the caller's transaction, so the event commits or
-// rolls back with the change that caused it. The relay (relay.ts) publishes committed rows to JetStream.
+// rolls back with the change that caused it. The relay (relay.ts) publishes committed rows to JetStream;
+// the transaction helpers (kit's `inTransaction`, `prismaTransaction` below) wake it after the commit
+// (outbox-announce.ts says why not before).
 import { randomUUID } from 'node:crypto';
 import type { EventDefinition } from '@engram/contracts/events';
 import { type Actor, Actor_Kind, EventEnvelope } from '@engram/proto/events/v1/envelope';
-import { OUTBOX_CHANNEL_PREFIX } from './tables.js';
+import type pg from 'pg';
+import { afterCommit } from '../db.js';
+import { announceOutbox } from './outbox-announce.js';
 import { captureTraceHeaders } from './trace-headers.js';
 
 /** A `pg.Client` / `pg.PoolClient` inside a transaction. */
@@ -36,13 +40,34 @@ export async function executeCount(tx: SqlExecutor, text: string, values: unknow
   return (await tx.query(text, values)).rowCount ?? 0;
 }
 
-// One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits.
-const INSERT_AND_NOTIFY = `
-WITH inserted AS (
-  INSERT INTO outbox_events (id, type, payload, headers) VALUES ($1::uuid, $2::text, $3::bytea, $4::jsonb)
-  RETURNING 1
-)
-SELECT pg_notify('${OUTBOX_CHANNEL_PREFIX}' || current_schema(), '') FROM inserted`;
+/** The outbox's columns with the casts of an `outboxRow`'s values, from the parameter `first` on. */
+export function outboxValues(first: number): string {
+  return `$${first}::uuid, $${first + 1}::text, $${first + 2}::bytea, $${first + 3}::jsonb`;
+}
+
+export const OUTBOX_INSERT = 'INSERT INTO outbox_events (id, type, payload, headers)';
+
+const INSERT_EVENT = `${OUTBOX_INSERT} VALUES (${outboxValues(1)})`;
+
+/** An event's outbox row: its id (also its Nats-Msg-Id) and the values `outboxValues` names. */
+export function outboxRow<T>(
+  event: EventDefinition<T>,
+  payload: T,
+  options: EnqueueOptions = {},
+): { id: string; values: [string, string, Buffer, string] } {
+  const id = options.id ?? randomUUID();
+  const envelope = EventEnvelope.encode({
+    id,
+    type: event.subject,
+    occurredAt: options.occurredAt ?? new Date(),
+    actor: options.actor ?? { kind: Actor_Kind.KIND_SYSTEM, id: '' },
+    payload: asBuffer(event.message.encode(payload).finish()),
+  }).finish();
+  return { id, values: [id, event.subject, asBuffer(envelope), JSON.stringify(captureTraceHeaders())] };
+}
+
+/** Prisma transaction clients that wrote an event, so their commit wakes the relay. */
+const wroteEvents = new WeakSet<object>();
 
 /**
  * Writes the event into the outbox within `tx` and returns its id (also its Nats-Msg-Id):
@@ -55,15 +80,30 @@ export async function enqueueEvent<T>(
   payload: T,
   options: EnqueueOptions = {},
 ): Promise<string> {
-  const id = options.id ?? randomUUID();
-  const envelope = EventEnvelope.encode({
-    id,
-    type: event.subject,
-    occurredAt: options.occurredAt ?? new Date(),
-    actor: options.actor ?? { kind: Actor_Kind.KIND_SYSTEM, id: '' },
-    payload: asBuffer(event.message.encode(payload).finish()),
-  }).finish();
-  const headers = JSON.stringify(captureTraceHeaders());
-  await executeCount(tx, INSERT_AND_NOTIFY, [id, event.subject, asBuffer(envelope), headers]);
+  const { id, values } = outboxRow(event, payload, options);
+  await executeCount(tx, INSERT_EVENT, values);
+  if ('$executeRawUnsafe' in tx) wroteEvents.add(tx);
+  else afterCommit(tx as pg.PoolClient, announceOutbox);
   return id;
+}
+
+/** What `prismaTransaction` needs of a Prisma client. */
+export interface PrismaTransactionRunner<Tx> extends PrismaRawExecutor {
+  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
+}
+
+/** A Prisma interactive transaction whose events, once committed, wake the relay at once. */
+export async function prismaTransaction<Tx extends PrismaRawExecutor, T>(
+  prisma: PrismaTransactionRunner<Tx>,
+  work: (tx: Tx) => Promise<T>,
+  options?: { maxWait?: number; timeout?: number },
+): Promise<T> {
+  let wrote = false;
+  const result = await prisma.$transaction(async (tx) => {
+    const value = await work(tx);
+    wrote = wroteEvents.has(tx);
+    return value;
+  }, options);
+  if (wrote) announceOutbox(prisma);
+  return result;
 }

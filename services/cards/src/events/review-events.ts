@@ -1,17 +1,24 @@
 // ReviewRecorded and ReviewUndone: written to the outbox in the transaction that changes the review
 // item, so other services (progress read models) see exactly the reviews that happened.
 import { ReviewRecorded, ReviewUndone } from '@engram/contracts/events';
-import { enqueueEvent, type SqlExecutor } from '@engram/kit/events/outbox';
+import { enqueueEvent, outboxRow, type SqlExecutor } from '@engram/kit/events/outbox';
 import type { ReviewRecorded as ReviewRecordedPayload } from '@engram/proto/events/v1/cards';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
 
+const byLearner = (ownerId: string) => ({ actor: { kind: Actor_Kind.KIND_USER, id: ownerId } });
+
 export function recordReviewRecorded(tx: SqlExecutor, review: ReviewRecordedPayload): Promise<string> {
-  return enqueueEvent(tx, ReviewRecorded, review, { actor: { kind: Actor_Kind.KIND_USER, id: review.ownerId } });
+  return enqueueEvent(tx, ReviewRecorded, review, byLearner(review.ownerId));
+}
+
+/** The ReviewRecorded outbox row, for a statement that inserts it itself (kit's `outboxValues`). */
+export function reviewRecordedRow(review: ReviewRecordedPayload) {
+  return outboxRow(ReviewRecorded, review, byLearner(review.ownerId));
 }
 
 export function recordReviewUndone(
   tx: SqlExecutor,
   undone: { reviewId: string; ownerId: string; itemId: string },
 ): Promise<string> {
-  return enqueueEvent(tx, ReviewUndone, undone, { actor: { kind: Actor_Kind.KIND_USER, id: undone.ownerId } });
+  return enqueueEvent(tx, ReviewUndone, undone, byLearner(undone.ownerId));
 }

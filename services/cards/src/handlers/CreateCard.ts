@@ -2,6 +2,7 @@
 // CardCreated in the same transaction. Retry-safe: a repeat with the same idempotency key returns the
 // card the first call created.
 import { createCardCommand } from '@engram/contracts/cards';
+import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { CreateCardRequest, CreateCardResponse } from '@engram/proto/cards/v1/cards';
@@ -16,7 +17,7 @@ export function createCard({ db }: Stores) {
   return async (request: CreateCardRequest, ctx: CallContext): Promise<CreateCardResponse> => {
     const ownerId = ctx.caller.userId;
     const { idempotencyKey, ...input } = parseInput(createCardCommand, { ...request, type: request.type || undefined });
-    const { card, repeated } = await db.$transaction(async (tx) => {
+    const { card, repeated } = await prismaTransaction(db, async (tx) => {
       const claim = await claimCreateRequest(tx, ownerId, idempotencyKey, requestDigest('card', input));
       if (!claim.fresh) return { card: claim.cards[0]!, repeated: true };
       await assertOwnTags(tx, ownerId, input.tagIds);

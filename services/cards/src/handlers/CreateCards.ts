@@ -1,6 +1,7 @@
 // CreateCards: up to 500 cards in one transaction (all or none), each with its event. Retry-safe: a
 // repeat with the same idempotency key returns the cards the first call created.
 import { createManyCommand } from '@engram/contracts/cards';
+import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { CreateCardsRequest, CreateCardsResponse } from '@engram/proto/cards/v1/cards';
@@ -18,7 +19,9 @@ export function createCards({ db }: Stores) {
       cards: request.cards.map((card) => ({ ...card, type: card.type || undefined })),
       idempotencyKey: request.idempotencyKey,
     });
-    const { created, repeated } = await db.$transaction(
+    const { created, repeated } = await prismaTransaction(
+      db,
+
       async (tx) => {
         const claim = await claimCreateRequest(tx, ownerId, idempotencyKey, requestDigest('cards', cards));
         if (!claim.fresh) return { created: claim.cards, repeated: true };

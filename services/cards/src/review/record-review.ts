@@ -1,16 +1,25 @@
-// Recording one review exactly once. The item's row is locked, so concurrent reviews of one item
-// apply one after the other and none is lost; the client's review id is the review log's key, so a
-// retried review (even one racing the first) finds the log and answers the state it produced. The new
-// state, the log and the event commit together.
+// Recording one review exactly once. The client's review id is the review log's key, so a retried
+// review (even one racing the first) finds the log and answers the state it produced; concurrent reviews
+// of one item apply one after the other and none is lost. The new state, the log, the study day's count
+// and the event commit together.
+//
+// Most reviews take the optimistic path: the item is read without a lock and its new state written by a
+// single statement (item, log, day count and outbox row in one implicit transaction) on the condition
+// that the row is still the version read (its xmin). Two round trips instead of a five-statement
+// transaction holding a row lock. When the condition fails (a concurrent review of the same item, or a
+// retry of the same review racing the first), or the review makes a leech, the review runs again as a
+// transaction that locks the item first.
 import { LEECH_LAPSES, type ReviewInput } from '@engram/contracts/learning';
 import { inTransaction } from '@engram/kit/db';
 import { Conflict, NotFound } from '@engram/kit/errors';
+import { OUTBOX_INSERT, outboxValues } from '@engram/kit/events/outbox';
+import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
-import { gradeOf, scheduleReview } from '../domain/scheduler.js';
+import { gradeOf, type MemoryState, scheduleReview } from '../domain/scheduler.js';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
 import { studyDayOf } from '../domain/study-day.js';
-import { recordReviewRecorded } from '../events/review-events.js';
+import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
 import {
   ITEM_COLUMNS,
   type ItemRow,
@@ -23,30 +32,44 @@ import {
 } from './item-row.js';
 import { countReview } from './review-days.js';
 
-// Named, so each pooled connection plans these once. The log lookup rides along with the lock: when a
-// concurrent retry of the same review commits while this one waits for the lock, the lookup (from
-// before the wait) misses it and the insert below hits the log's primary key instead; the review is
-// then read again, and the second read finds the log.
-const LOCK_ITEM = {
-  name: 'cards-review-lock',
-  text: `
-SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, (SELECT l.owner_id FROM review_logs l WHERE l.id = $3) AS logged_by
+type ReadRow = ItemRow & SettingsRow & { logged_by: string | null; version: string };
+
+// The item, its learner's settings, the row's version and whether this review id was already used.
+const READ_ITEM = (lock: string) => `
+SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
+  (SELECT l.owner_id FROM review_logs l WHERE l.id = $3) AS logged_by
 FROM review_items i
 LEFT JOIN learner_settings s ON s.owner_id = i.owner_id
-WHERE i.id = $1 AND i.owner_id = $2
-FOR UPDATE OF i`,
-};
+WHERE i.id = $1 AND i.owner_id = $2 ${lock}`;
 
-// The item's new state, its log and its study day's count in one statement: $1–$11 are UPDATE_ITEM's,
-// $12–$23 the log's, $24 the owner and $25 the learner's day of the review.
-const APPLY = {
-  name: 'cards-review-apply',
-  text: `
-WITH item AS (${UPDATE_ITEM} RETURNING card_id, owner_id),
-counted AS (${countReview('$24', '$25::date', '$13::smallint', '$14::smallint')})
+// Named, so each pooled connection plans these once.
+const READ = { name: 'cards-review-read', text: READ_ITEM('') };
+
+// Locked, the log lookup rides along with the lock: when a concurrent retry of the same review commits
+// while this one waits for the lock, the lookup (from before the wait) misses it and the insert below
+// hits the log's primary key instead; the review is then read again, and the second read finds the log.
+const LOCK = { name: 'cards-review-lock', text: READ_ITEM('FOR UPDATE OF i') };
+
+// $1–$11 are UPDATE_ITEM's, $12–$23 the log's, $24 the owner, $25 the learner's day of the review.
+const LOG_AND_COUNT = `
+counted AS (${countReview('item', '$24', '$25::date', '$13::smallint', '$14::smallint')})
 INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
   duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
-SELECT $12, item.owner_id, $1, item.card_id, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 FROM item`,
+SELECT $12, item.owner_id, $1, item.card_id, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 FROM item`;
+
+/** Inside the locking transaction: the item is already locked, the event is enqueued separately. */
+const APPLY_LOCKED = {
+  name: 'cards-review-apply',
+  text: `WITH item AS (${UPDATE_ITEM} RETURNING card_id, owner_id), ${LOG_AND_COUNT}`,
+};
+
+/** On its own: only if the item is still at version $26 and still the owner's; $27–$30 the event's row. */
+const APPLY_IF_UNCHANGED = {
+  name: 'cards-review-apply-if-unchanged',
+  text: `
+WITH item AS (${UPDATE_ITEM} AND owner_id = $24 AND xmin = $26::xid RETURNING card_id, owner_id),
+evented AS (${OUTBOX_INSERT} SELECT ${outboxValues(27)} FROM item),
+${LOG_AND_COUNT}`,
 };
 
 const LOG_KEY = 'review_logs_pkey';
@@ -61,69 +84,107 @@ INSERT INTO card_tags (card_id, tag_id) SELECT $2, id FROM tag ON CONFLICT DO NO
 
 const ITEM_NOT_FOUND = () => new NotFound('Review item not found.', 'ITEM_NOT_FOUND');
 
-/** Records `input` for `ownerId` (already validated); the review handler's whole transaction. */
+interface Planned {
+  row: ReadRow;
+  memory: MemoryState;
+  next: MemoryState;
+  now: Date;
+  /** The statement's values $1–$25. */
+  values: unknown[];
+  leech: boolean;
+}
+
+/** What an already recorded review answers, or the review planned on `row` (found and the owner's). */
+function plan(row: ReadRow | undefined, ownerId: string, input: ReviewInput): ReviewResponse | Planned {
+  if (!row) throw ITEM_NOT_FOUND();
+  const memory = memoryOf(row);
+  if (row.logged_by !== null) {
+    if (row.logged_by !== ownerId) throw new Conflict('This review id was already used.', 'REVIEW_ID_USED');
+    return { item: itemState(memory), leech: false };
+  }
+  const now = new Date();
+  const settings = settingsOf(row);
+  const { next, log } = scheduleReview(settings, memory, input.rating, now);
+  const values = [
+    ...updateItemValues(row.id, next),
+    input.reviewId,
+    gradeOf(log.rating),
+    stateNumber(memory.state),
+    stateNumber(next.state),
+    now,
+    input.durationMs,
+    log.elapsedDays,
+    log.lastElapsedDays,
+    log.scheduledDays,
+    log.learningStep,
+    next.due,
+    JSON.stringify(snapshot(memory)),
+    ownerId,
+    studyDayOf(now, settings.timezone, settings.dayStartHour),
+  ];
+  const leech = memory.lapses < LEECH_LAPSES && next.lapses >= LEECH_LAPSES;
+  return { row, memory, next, now, values, leech };
+}
+
+function reviewEvent(ownerId: string, input: ReviewInput, { row, memory, next, now }: Planned) {
+  return {
+    reviewId: input.reviewId,
+    ownerId,
+    cardId: row.card_id,
+    itemId: row.id,
+    rating: input.rating,
+    stateBefore: memory.state,
+    stateAfter: next.state,
+    reviewedAt: now,
+    durationMs: input.durationMs,
+    due: next.due,
+    lapses: next.lapses,
+  };
+}
+
+/** Records `input` for `ownerId` (already validated); the review handler's whole write. */
 export async function recordReview(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
+  const optimistic = await recordIfUnchanged(pool, ownerId, input);
+  if (optimistic) return optimistic;
   try {
-    return await attempt(pool, ownerId, input);
+    return await recordLocked(pool, ownerId, input);
   } catch (error) {
     // A concurrent retry of this very review committed first: this attempt rolled back, the next one
     // finds the log and answers the state it produced.
     if ((error as { constraint?: string }).constraint !== LOG_KEY) throw error;
-    return attempt(pool, ownerId, input);
+    return recordLocked(pool, ownerId, input);
   }
 }
 
-function attempt(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
+/** The optimistic path; undefined when the locking transaction must take over. */
+async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewInput) {
+  const read = await pool.query<ReadRow>({ ...READ, values: [input.id, ownerId, input.reviewId] });
+  const planned = plan(read.rows[0], ownerId, input);
+  if (!('values' in planned)) return planned;
+  if (planned.leech) return undefined;
+  const event = reviewRecordedRow(reviewEvent(ownerId, input, planned));
+  try {
+    const applied = await pool.query({
+      ...APPLY_IF_UNCHANGED,
+      values: [...planned.values, planned.row.version, ...event.values],
+    });
+    if (applied.rowCount !== 1) return undefined;
+  } catch (error) {
+    if ((error as { constraint?: string }).constraint === LOG_KEY) return undefined;
+    throw error;
+  }
+  announceOutbox(pool);
+  return { item: itemState(planned.next), leech: false };
+}
+
+function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
   return inTransaction(pool, async (client) => {
-    const locked = await client.query<ItemRow & SettingsRow & { logged_by: string | null }>({
-      ...LOCK_ITEM,
-      values: [input.id, ownerId, input.reviewId],
-    });
-    const row = locked.rows[0];
-    if (!row) throw ITEM_NOT_FOUND();
-    const memory = memoryOf(row);
-    if (row.logged_by !== null) {
-      if (row.logged_by !== ownerId) throw new Conflict('This review id was already used.', 'REVIEW_ID_USED');
-      return { item: itemState(memory), leech: false };
-    }
-    const now = new Date();
-    const settings = settingsOf(row);
-    const { next, log } = scheduleReview(settings, memory, input.rating, now);
-    await client.query({
-      ...APPLY,
-      values: [
-        ...updateItemValues(row.id, next),
-        input.reviewId,
-        gradeOf(log.rating),
-        stateNumber(memory.state),
-        stateNumber(next.state),
-        now,
-        input.durationMs,
-        log.elapsedDays,
-        log.lastElapsedDays,
-        log.scheduledDays,
-        log.learningStep,
-        next.due,
-        JSON.stringify(snapshot(memory)),
-        ownerId,
-        studyDayOf(now, settings.timezone, settings.dayStartHour),
-      ],
-    });
-    const leech = memory.lapses < LEECH_LAPSES && next.lapses >= LEECH_LAPSES;
-    if (leech) await client.query(TAG_LEECH, [ownerId, row.card_id]);
-    await recordReviewRecorded(client, {
-      reviewId: input.reviewId,
-      ownerId,
-      cardId: row.card_id,
-      itemId: row.id,
-      rating: input.rating,
-      stateBefore: memory.state,
-      stateAfter: next.state,
-      reviewedAt: now,
-      durationMs: input.durationMs,
-      due: next.due,
-      lapses: next.lapses,
-    });
-    return { item: itemState(next), leech };
+    const locked = await client.query<ReadRow>({ ...LOCK, values: [input.id, ownerId, input.reviewId] });
+    const planned = plan(locked.rows[0], ownerId, input);
+    if (!('values' in planned)) return planned;
+    await client.query({ ...APPLY_LOCKED, values: planned.values });
+    if (planned.leech) await client.query(TAG_LEECH, [ownerId, planned.row.card_id]);
+    await recordReviewRecorded(client, reviewEvent(ownerId, input, planned));
+    return { item: itemState(planned.next), leech: planned.leech };
   });
 }

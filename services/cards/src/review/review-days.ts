@@ -19,12 +19,12 @@ const counts = (rating: string, stateBefore: string) => `
   (${stateBefore} = 2)::int, (${stateBefore} = 2 AND ${rating} > 1)::int`;
 
 /**
- * A CTE for the review transaction's statement: adds one review rated `rating` (state before:
- * `stateBefore`) to the owner's `day`.
+ * A CTE for the review's statement: adds one review rated `rating` (state before: `stateBefore`) to the
+ * owner's `day`, once for each row of `source` (the CTE of the updated item: none when nothing changed).
  */
-export const countReview = (owner: string, day: string, rating: string, stateBefore: string) => `
+export const countReview = (source: string, owner: string, day: string, rating: string, stateBefore: string) => `
 INSERT INTO review_days (owner_id, day, reviews, again, hard, good, easy, mature, mature_recalled)
-SELECT ${owner}, ${day}, ${counts(rating, stateBefore)}
+SELECT ${owner}, ${day}, ${counts(rating, stateBefore)} FROM ${source}
 ON CONFLICT (owner_id, day) DO UPDATE SET reviews = review_days.reviews + 1,
   again = review_days.again + EXCLUDED.again, hard = review_days.hard + EXCLUDED.hard,
   good = review_days.good + EXCLUDED.good, easy = review_days.easy + EXCLUDED.easy,
