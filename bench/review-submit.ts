@@ -7,6 +7,7 @@ import { closeStores, createStores } from '@engram/cards/db';
 import { recordReview } from '@engram/cards/review/record-review';
 import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
+import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { measure, ms } from './measure.ts';
 
 const CLIENTS = 32;
@@ -60,14 +61,20 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     };
     await measure(WARM_UP_PER_CLIENT * CLIENTS, CLIENTS, viaGateway);
     await measure(WARM_UP_PER_CLIENT * CLIENTS, CLIENTS, straightToPostgres);
-    const gateway = await measure(REVIEWS_PER_CLIENT * CLIENTS, CLIENTS, viaGateway);
-    const baseline = await measure(REVIEWS_PER_CLIENT * CLIENTS, CLIENTS, straightToPostgres);
+    const total = REVIEWS_PER_CLIENT * CLIENTS;
+    const beforeGateway = cpuSnapshot(stack.pids);
+    const gateway = await measure(total, CLIENTS, viaGateway);
+    const beforeBaseline = cpuSnapshot(stack.pids);
+    const baseline = await measure(total, CLIENTS, straightToPostgres);
+    const afterBaseline = cpuSnapshot(stack.pids);
     console.log(
       `cards.review through the gateway (${CLIENTS} clients): ${gateway.perSecond.toFixed(0)}/s, p50 ${ms(gateway.p50)}, p99 ${ms(gateway.p99)}`,
     );
     console.log(
       `baseline, the same transaction on pg:      ${baseline.perSecond.toFixed(0)}/s, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}`,
     );
+    console.log(`CPU ms per review, gateway path: ${cpuPerOperation(beforeGateway, beforeBaseline, total)}`);
+    console.log(`CPU ms per review, baseline:     ${cpuPerOperation(beforeBaseline, afterBaseline, total)}`);
     console.log(
       `ratio gateway/baseline:                     ${(gateway.perSecond / baseline.perSecond).toFixed(2)} (target ≥ 0.40, p99 < 50 ms)`,
     );

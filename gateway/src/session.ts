@@ -39,6 +39,8 @@ interface Entry {
 
 export interface SessionResolver {
   resolve(headers: SessionCredentials): Promise<SessionInfo | null>;
+  /** The session when it is known without asking identity (remembered, or no credentials at all). */
+  known(headers: SessionCredentials): Promise<SessionInfo | null> | undefined;
   /** Forgets what is remembered for these credentials (their holder signed out or changed them). */
   forget(headers: SessionCredentials): void;
 }
@@ -54,13 +56,17 @@ export function createSessionResolver(services: Services, cacheMs = SESSION_CACH
     forget(headers) {
       remembered.delete(keyOf(headers));
     },
-    resolve(headers) {
+    known(headers) {
       if (!headers.cookie && !headers.authorization) return Promise.resolve(null);
+      const entry = remembered.get(keyOf(headers));
+      return entry && entry.expires > performance.now() ? entry.session : undefined;
+    },
+    resolve(headers) {
+      const known = this.known(headers);
+      if (known) return known;
       const key = keyOf(headers);
       const now = performance.now();
-      const known = remembered.get(key);
-      if (known && known.expires > now) return known.session;
-      if (known) remembered.delete(key);
+      remembered.delete(key);
       const session = lookUp(services, headers);
       const entry: Entry = { expires: now + cacheMs, session };
       remembered.set(key, entry);

@@ -19,6 +19,8 @@ export interface RunningStack {
   stop(): Promise<void>;
   /** Stops one component with SIGTERM and resolves with its exit code. */
   stopComponent(name: ComponentName): Promise<number | null>;
+  /** The process id of each running component (for benchmarks that measure their CPU time). */
+  pids(): Partial<Record<ComponentName, number>>;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -131,5 +133,6 @@ export async function startProcesses(settings: StackSettings, onLine: LineHandle
       const child = children.get(name);
       return child ? terminate(child) : null;
     },
+    pids: () => Object.fromEntries([...children].map(([name, child]) => [name, child.pid])),
   };
 }

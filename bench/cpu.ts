@@ -1,0 +1,50 @@
+// CPU time spent by each process of a benchmark's stack, by PostgreSQL (every backend of the machine's
+// server) and by the benchmark's own process, read from /proc around a measured phase: where each
+// operation's cost went, which a throughput figure on a shared two-core machine does not say.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100;
+
+/** user + system CPU milliseconds of one process (0 once it is gone). */
+function processCpuMs(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU milliseconds of every PostgreSQL server process (their command line starts with "postgres"). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) total += processCpuMs(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+export type CpuSnapshot = Record<string, number>;
+
+export function cpuSnapshot(pids: Record<string, number | undefined>): CpuSnapshot {
+  const usage = process.cpuUsage();
+  const snapshot: CpuSnapshot = { bench: (usage.user + usage.system) / 1000, postgres: postgresCpuMs() };
+  for (const [name, pid] of Object.entries(pids)) if (pid !== undefined) snapshot[name] = processCpuMs(pid);
+  return snapshot;
+}
+
+/** "gateway 1.21 · cards 0.83 · …" ms of CPU per operation between two snapshots, busiest first. */
+export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): string {
+  const spent = Object.keys(after)
+    .map((name) => [name, ((after[name] ?? 0) - (before[name] ?? 0)) / operations] as const)
+    .filter(([, ms]) => ms >= 0.005)
+    .sort((a, b) => b[1] - a[1]);
+  const total = spent.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${spent.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(' · ')} (total ${total.toFixed(2)} ms)`;
+}
