@@ -57,6 +57,19 @@ describe('due items', () => {
     expect(after.items.map((item) => item.front)).toEqual(['two', 'one']);
   });
 
+  it('keeps an archived card out when it is edited, and brings every direction back when it is restored', async () => {
+    const learner = newLearner('archived-edit');
+    const { card } = await learner.createCard({ front: '{{c1::a}}', type: 'cloze', back: '' });
+    await learner.archiveCard({ id: card!.id, archived: true });
+    // The edit adds a deletion: its new item belongs to an archived card too.
+    await learner.updateCard({ id: card!.id, fields: ['front'], front: '{{c1::a}} {{c2::b}}' });
+    expect((await learner.listDue()).items).toHaveLength(0);
+    expect((await learner.progressMetrics()).total).toBe(0);
+    await learner.archiveCard({ id: card!.id, archived: false });
+    expect((await learner.listDue()).items.map((item) => item.ordinal).sort()).toEqual([1, 2]);
+    expect((await learner.progressMetrics()).total).toBe(1);
+  });
+
   it('filters by tags: an item is due in a session when its card has one of the chosen tags', async () => {
     const learner = newLearner('tags');
     const { tag: spanish } = await learner.createTag({ name: 'Spanish' });

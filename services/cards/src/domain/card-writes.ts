@@ -30,13 +30,19 @@ export async function insertCard(tx: Prisma.TransactionClient, ownerId: string, 
 
 export async function reconcileItems(
   tx: Prisma.TransactionClient,
-  card: { id: string; ownerId: string; type: CardType; front: string },
+  card: { id: string; ownerId: string; type: CardType; front: string; archived: boolean },
   now: Date,
 ): Promise<void> {
   const wanted = reviewOrdinals(card.type, card.front);
   await tx.reviewItem.deleteMany({ where: { cardId: card.id, ordinal: { notIn: wanted } } });
   await tx.reviewItem.createMany({
-    data: wanted.map((ordinal) => ({ cardId: card.id, ownerId: card.ownerId, ordinal, due: now })),
+    data: wanted.map((ordinal) => ({
+      cardId: card.id,
+      ownerId: card.ownerId,
+      ordinal,
+      due: now,
+      archived: card.archived,
+    })),
     skipDuplicates: true,
   });
 }

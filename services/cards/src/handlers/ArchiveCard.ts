@@ -1,4 +1,5 @@
-// ArchiveCard: archives or restores one of the caller's cards (archived cards are never due).
+// ArchiveCard: archives or restores one of the caller's cards (archived cards are never due). The card's
+// review items carry the flag too, in the same transaction, so due lists and counts read items alone.
 import { archiveCardInput } from '@engram/contracts/cards';
 import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -10,7 +11,11 @@ import { toProtoCard, WITH_TAGS } from './to-proto.js';
 export function archiveCard({ db }: Stores) {
   return async (request: ArchiveCardRequest, ctx: CallContext): Promise<ArchiveCardResponse> => {
     const { id, archived } = parseInput(archiveCardInput, request);
-    const { count } = await db.card.updateMany({ where: { id, ownerId: ctx.caller.userId }, data: { archived } });
+    const ownerId = ctx.caller.userId;
+    const [{ count }] = await db.$transaction([
+      db.card.updateMany({ where: { id, ownerId }, data: { archived } }),
+      db.reviewItem.updateMany({ where: { cardId: id, ownerId }, data: { archived } }),
+    ]);
     if (count === 0) throw new NotFound('Card not found.', 'CARD_NOT_FOUND');
     return { card: toProtoCard(await db.card.findUniqueOrThrow({ where: { id }, include: WITH_TAGS })) };
   };

@@ -43,7 +43,7 @@ export function updateCard({ db }: Stores) {
         },
       });
       if (type !== current.type || front !== current.front) {
-        await reconcileItems(tx, { id: current.id, ownerId, type, front }, new Date());
+        await reconcileItems(tx, { id: current.id, ownerId, type, front, archived: current.archived }, new Date());
       }
       return tx.card.findUniqueOrThrow({ where: { id: current.id }, include: WITH_TAGS });
     });
