@@ -1,6 +1,7 @@
 // The route tree (code-based) and the router instance, registered for type-safe links and navigation.
 import { createRouter } from '@tanstack/react-router';
 import { ErrorScreen, LoadingScreen, NotFoundScreen } from './components/status-screens';
+import { accountRoute } from './routes/account';
 import { authRoute } from './routes/auth';
 import { dashboardRoute } from './routes/dashboard';
 import { landingRoute } from './routes/landing';
@@ -9,10 +10,12 @@ import { practiceDoneRoute, practiceNewRoute, practiceSessionRoute } from './rou
 import { protectedRoute } from './routes/protected';
 import { rootRoute } from './routes/root';
 import { settingsRoute } from './routes/settings';
+import { suspendedRoute } from './routes/suspended';
 
 const routeTree = rootRoute.addChildren([
   landingRoute,
   authRoute,
+  suspendedRoute,
   protectedRoute.addChildren([
     onboardingRoute,
     dashboardRoute,
@@ -20,6 +23,7 @@ const routeTree = rootRoute.addChildren([
     practiceSessionRoute,
     practiceDoneRoute,
     settingsRoute,
+    accountRoute,
   ]),
 ]);
 

@@ -1,6 +1,28 @@
 // After signing in, the user goes back to where they were, but only ever to a page of this site.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REDIRECT, safeRedirectTarget } from '../src/lib/redirects.ts';
+import { DEFAULT_REDIRECT, safeRedirectTarget, sameSitePath } from '../src/lib/redirects.ts';
+
+/** Ways to write another site's address that browsers would follow. */
+const ATTACKS = [
+  'https://evil.example/phish',
+  'http:evil.example',
+  '//evil.example',
+  '///evil.example',
+  '/\\evil.example',
+  '\\\\evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  ' //evil.example',
+  'evil.example',
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  '/%2F%2Fevil.example',
+  '/%2f/evil.example',
+  '/%5Cevil.example',
+  '/%252F%252Fevil.example',
+  '/%09/evil.example',
+];
 
 describe('the redirect after sign-in', () => {
   it('follows a path on this site, with its search and hash', () => {
@@ -16,27 +38,7 @@ describe('the redirect after sign-in', () => {
   });
 
   it('refuses other sites, however the address is written', () => {
-    const attacks = [
-      'https://evil.example/phish',
-      'http:evil.example',
-      '//evil.example',
-      '///evil.example',
-      '/\\evil.example',
-      '\\\\evil.example',
-      '/\t/evil.example',
-      '/\n/evil.example',
-      ' //evil.example',
-      'evil.example',
-      'javascript:alert(1)',
-      'JaVaScRiPt:alert(1)',
-      'data:text/html,<script>alert(1)</script>',
-      '/%2F%2Fevil.example',
-      '/%2f/evil.example',
-      '/%5Cevil.example',
-      '/%252F%252Fevil.example',
-      '/%09/evil.example',
-    ];
-    for (const attack of attacks) expect(safeRedirectTarget(attack), attack).toBe(DEFAULT_REDIRECT);
+    for (const attack of ATTACKS) expect(safeRedirectTarget(attack), attack).toBe(DEFAULT_REDIRECT);
   });
 
   it('never sends the user back into the auth views', () => {
@@ -44,5 +46,19 @@ describe('the redirect after sign-in', () => {
     expect(safeRedirectTarget('/auth/sign-out?redirectTo=/dashboard')).toBe(DEFAULT_REDIRECT);
     expect(safeRedirectTarget('/%61uth/sign-out')).toBe(DEFAULT_REDIRECT);
     expect(safeRedirectTarget('/dashboard/../auth/sign-out')).toBe(DEFAULT_REDIRECT);
+  });
+});
+
+describe('a navigation the auth screens ask for', () => {
+  it('stays on this site and may go to another auth view, with the query string', () => {
+    expect(sameSitePath('/auth/two-factor?redirectTo=%2Fpractice%2Fnew')).toBe(
+      '/auth/two-factor?redirectTo=%2Fpractice%2Fnew',
+    );
+    expect(sameSitePath('/auth/sign-in')).toBe('/auth/sign-in');
+    expect(sameSitePath('/account/settings')).toBe('/account/settings');
+  });
+
+  it('is refused for another site, however the address is written', () => {
+    for (const attack of ATTACKS) expect(sameSitePath(attack), attack).toBeUndefined();
   });
 });

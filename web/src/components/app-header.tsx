@@ -1,4 +1,5 @@
-// The signed-in app's top bar: logo, the app's sections (once onboarded), who is signed in, and sign-out.
+// The signed-in app's top bar: logo, the app's sections (once onboarded), who is signed in (a link to their
+// account settings), and sign-out.
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
@@ -43,18 +44,29 @@ export function AppHeader({ user }: { user: SessionUser }) {
         </div>
         <div className="flex items-center gap-3">
           <LanguageSwitcher />
-          <div className="flex items-center gap-3" data-testid="current-user">
-            <span
-              className="grid size-9 place-items-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
-              aria-hidden="true"
-            >
-              {initials(user.name, user.email)}
-            </span>
+          <Link
+            to="/account/$pathname"
+            params={{ pathname: 'settings' }}
+            className="flex items-center gap-3 rounded-lg p-1 hover:bg-slate-100"
+            title={m.nav_account_settings()}
+            data-testid="current-user"
+          >
+            {user.image ? (
+              <img src={user.image} alt="" className="size-9 rounded-full object-cover" />
+            ) : (
+              <span
+                className="grid size-9 place-items-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
+                aria-hidden="true"
+              >
+                {initials(user.name, user.email)}
+              </span>
+            )}
             <div className="hidden text-right leading-tight sm:block">
               <p className="text-sm font-medium text-slate-900">{user.name}</p>
               <p className="text-xs text-slate-500">{user.email}</p>
             </div>
-          </div>
+            <span className="sr-only">{m.nav_account_settings()}</span>
+          </Link>
           <Button
             variant="secondary"
             onClick={() => void navigate({ to: '/auth/$pathname', params: { pathname: 'sign-out' } })}

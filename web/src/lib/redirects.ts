@@ -28,24 +28,38 @@ function fullyDecoded(value: string): string | undefined {
 }
 
 /**
- * The redirectTo value when it is a path on this site, normalised; otherwise the dashboard. Refused:
- * anything but a string starting with one "/", protocol-relative "//host" and "/\host" (browsers read
- * a backslash as a slash and drop tabs and newlines, so any of those is refused too), schemes
- * ("javascript:", "https:"), the same tricks percent-encoded, and the auth views themselves (a loop).
+ * `target` normalised when it is a path on this site, else undefined. Refused: anything but a string
+ * starting with one "/", protocol-relative "//host" and "/\\host" (browsers read a backslash as a slash and
+ * drop tabs and newlines, so any of those is refused too), schemes ("javascript:", "https:"), and the same
+ * tricks percent-encoded.
  */
-export function safeRedirectTarget(redirectTo: unknown): string {
-  if (typeof redirectTo !== 'string' || !redirectTo.startsWith('/')) return DEFAULT_REDIRECT;
-  const decoded = fullyDecoded(redirectTo);
-  if (decoded === undefined || hasControlOrBackslash(decoded) || decoded.startsWith('//')) return DEFAULT_REDIRECT;
+export function sameSitePath(target: unknown): string | undefined {
+  if (typeof target !== 'string' || !target.startsWith('/')) return undefined;
+  const decoded = fullyDecoded(target);
+  if (decoded === undefined || hasControlOrBackslash(decoded) || decoded.startsWith('//')) return undefined;
 
   let url: URL;
   try {
-    url = new URL(redirectTo, HERE);
+    url = new URL(target, HERE);
   } catch {
-    return DEFAULT_REDIRECT;
+    return undefined;
   }
-  if (url.origin !== HERE) return DEFAULT_REDIRECT;
+  if (url.origin !== HERE) return undefined;
   const path = fullyDecoded(url.pathname) ?? url.pathname;
-  if (path === '/auth' || path.startsWith('/auth/') || path.startsWith('//')) return DEFAULT_REDIRECT;
+  if (path.startsWith('//')) return undefined;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+const isAuthView = (path: string): boolean => {
+  const pathname = fullyDecoded(new URL(path, HERE).pathname) ?? path;
+  return pathname === '/auth' || pathname.startsWith('/auth/');
+};
+
+/**
+ * The redirectTo value when it is a path on this site (sameSitePath) other than the auth views themselves
+ * (a loop); otherwise the dashboard.
+ */
+export function safeRedirectTarget(redirectTo: unknown): string {
+  const path = sameSitePath(redirectTo);
+  return path === undefined || isAuthView(path) ? DEFAULT_REDIRECT : path;
 }

@@ -4,16 +4,24 @@ import { authClient } from './auth-client';
 
 type SessionSnapshot = { data: { user: { id: string } } | null; isPending: boolean; isRefetching: boolean };
 
+const sessionStore = authClient.$store.atoms.session as {
+  get(): SessionSnapshot;
+  subscribe(listener: (state: SessionSnapshot) => void): () => void;
+};
+
+/** The user the cached data belongs to: undefined until the first session is known, null when signed out. */
+let cachedFor: string | null | undefined;
+
+/** Clears the cache when the session's user is not the one its data was fetched for. */
+export function clearCacheIfUserChanged(queryClient: QueryClient): void {
+  const state = sessionStore.get();
+  if (state.isPending) return;
+  const userId = state.data?.user.id ?? null;
+  if (cachedFor !== undefined && userId !== cachedFor) queryClient.clear();
+  cachedFor = userId;
+}
+
 /** Starts watching the session store; also keeps it mounted, so better-auth fetches the session at start-up. */
 export function clearCacheOnUserChange(queryClient: QueryClient): () => void {
-  let currentUserId: string | null | undefined;
-  const store = authClient.$store.atoms.session as {
-    subscribe(listener: (state: SessionSnapshot) => void): () => void;
-  };
-  return store.subscribe((state) => {
-    if (state.isPending) return;
-    const userId = state.data?.user.id ?? null;
-    if (currentUserId !== undefined && userId !== currentUserId) queryClient.clear();
-    currentUserId = userId;
-  });
+  return sessionStore.subscribe(() => clearCacheIfUserChanged(queryClient));
 }

@@ -1,5 +1,6 @@
-// The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were;
-// a user not yet onboarded goes to /onboarding, and an onboarded one never sees it again (spec §2).
+// The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were
+// (path and search); a banned user goes to /suspended; a user not yet onboarded goes to /onboarding, and an
+// onboarded one never sees it again (spec §2).
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
@@ -8,6 +9,7 @@ import { authClient } from '../lib/auth-client';
 import { onboardingRedirect } from '../lib/onboarding';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
+import { SUSPENDED_PATH } from './suspended';
 
 function ProtectedLayout() {
   const guarded = protectedRoute.useRouteContext().session;
@@ -42,6 +44,7 @@ export const protectedRoute = createRoute({
     if (!session) {
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search: { redirectTo: location.href } });
     }
+    if (session.user.banned) throw redirect({ to: SUSPENDED_PATH });
     const target = onboardingRedirect(location.pathname, session.user.onboardedAt);
     if (target) throw redirect({ to: target });
     return { session };

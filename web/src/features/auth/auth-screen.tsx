@@ -1,75 +1,27 @@
-// The sign-in, sign-up and sign-out views of "/auth/$pathname" (loaded with the route, not with the app).
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
-import { toast } from 'sonner';
-import { AuthCard } from '../../components/auth-card';
-import { SignInForm } from '../../components/sign-in-form';
-import { SignOutView } from '../../components/sign-out-view';
-import { SignUpForm } from '../../components/sign-up-form';
-import { m } from '../../lib/i18n';
+// "/auth/$pathname": better-auth-ui's view for the path (sign-in, sign-up, magic link, email code, password
+// reset, …), framed by the app's logo and language switcher. Loaded with the route, not with the app.
+import { AuthView } from '@daveyplate/better-auth-ui';
+import { getRouteApi } from '@tanstack/react-router';
+import { LanguageSwitcher } from '../../components/language-switcher';
+import { Logo } from '../../components/logo';
+import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { safeRedirectTarget } from '../../lib/redirects';
-import { refreshSession } from '../../lib/session';
 
 const authRoute = getRouteApi('/auth/$pathname');
 
 export function AuthScreen() {
   const { pathname } = authRoute.useParams();
-  const search = authRoute.useSearch();
-  const navigate = useNavigate();
-
-  const finish = useCallback(async () => {
-    await refreshSession();
-    await navigate({ href: safeRedirectTarget(search.redirectTo), replace: true });
-  }, [navigate, search.redirectTo]);
-
-  const toSignIn = useCallback(
-    () => void navigate({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true }),
-    [navigate, search],
-  );
-
-  if (pathname === 'sign-out') return <SignOutView onSignedOut={toSignIn} />;
-
-  if (pathname === 'sign-up') {
-    return (
-      <AuthCard
-        title={m.auth_sign_up_title()}
-        description={m.auth_sign_up_description()}
-        footer={
-          <>
-            {m.auth_have_account()}{' '}
-            <Link to="/auth/$pathname" params={{ pathname: 'sign-in' }} search={search} className={LINK}>
-              {m.nav_sign_in()}
-            </Link>
-          </>
-        }
-      >
-        <SignUpForm
-          onSignedUp={async (outcome) => {
-            if (outcome === 'signedIn') return finish();
-            toast.success(m.auth_verify_email_sent());
-            toSignIn();
-          }}
-        />
-      </AuthCard>
-    );
-  }
-
+  const { redirectTo } = authRoute.useSearch();
+  // Where a successful sign-in goes: the redirectTo value if it is a page of this site, else the dashboard.
+  // Signing out always ends on sign-in, so that view is given none.
+  const target = pathname === 'sign-out' ? undefined : safeRedirectTarget(redirectTo);
   return (
-    <AuthCard
-      title={m.auth_sign_in_title()}
-      description={m.auth_sign_in_description()}
-      footer={
-        <>
-          {m.auth_no_account()}{' '}
-          <Link to="/auth/$pathname" params={{ pathname: 'sign-up' }} search={search} className={LINK}>
-            {m.auth_sign_up_link()}
-          </Link>
-        </>
-      }
-    >
-      <SignInForm onSignedIn={finish} />
-    </AuthCard>
+    <EngramAuthUIProvider>
+      <main className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-12">
+        <Logo className="mb-8" />
+        <AuthView pathname={pathname} redirectTo={target} />
+        <LanguageSwitcher className="mt-6" />
+      </main>
+    </EngramAuthUIProvider>
   );
 }
-
-const LINK = 'font-semibold text-brand-600 hover:text-brand-700 underline-offset-4 hover:underline';

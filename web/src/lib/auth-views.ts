@@ -1,0 +1,32 @@
+// Where the auth and account screens live, and the names of their views (spec §2). The route guards run in
+// the app's entry, so the names are spelled here rather than imported from better-auth-ui (which would pull
+// the library into the first page); a test checks they are the library's own.
+export const AUTH_BASE_PATH = '/auth';
+export const ACCOUNT_BASE_PATH = '/account';
+
+/** Every auth view of spec §2, by path segment. */
+export const AUTH_VIEWS = [
+  'sign-in',
+  'sign-up',
+  'sign-out',
+  'callback',
+  'magic-link',
+  'email-otp',
+  'forgot-password',
+  'reset-password',
+  'two-factor',
+  'recover-account',
+  'accept-invitation',
+] as const;
+export type AuthView = (typeof AUTH_VIEWS)[number];
+
+/** A signed-in user is sent from these to the dashboard; sign-out is the one view left to them. */
+export const SIGNED_IN_AWAY_VIEWS: readonly AuthView[] = AUTH_VIEWS.filter((view) => view !== 'sign-out');
+
+/** The account views of this release; api-keys and organizations come with their features. */
+export const ACCOUNT_VIEWS = ['settings', 'security'] as const;
+export type AccountView = (typeof ACCOUNT_VIEWS)[number];
+
+export const isAuthView = (value: string): value is AuthView => (AUTH_VIEWS as readonly string[]).includes(value);
+export const isAccountView = (value: string): value is AccountView =>
+  (ACCOUNT_VIEWS as readonly string[]).includes(value);
