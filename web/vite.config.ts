@@ -3,6 +3,7 @@ import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { betterAuthUi, isSideEffectFree } from './build/better-auth-ui';
 
 const gatewayUrl = process.env.ENGRAM_GATEWAY_URL ?? 'http://localhost:3000';
 
@@ -10,6 +11,7 @@ export default defineConfig({
   plugins: [
     // Compiles web/messages into src/generated/paraglide (options in project.inlang/paraglide.config.js).
     paraglideVitePlugin({ project: './project.inlang' }),
+    betterAuthUi(),
     react(),
     tailwindcss(),
   ],
@@ -22,5 +24,10 @@ export default defineConfig({
   preview: {
     proxy: { '/api': { target: gatewayUrl, changeOrigin: false } },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !isSideEffectFree(id) } },
+  },
 });

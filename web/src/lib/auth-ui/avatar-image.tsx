@@ -14,3 +14,6 @@ export function AvatarImage({ src, alt, className }: { src: string; alt: string;
   const picture = src || (email ? gravatarUrl(email, GRAVATAR_SIZE) : undefined);
   return <RadixAvatarImage src={picture} alt={alt} className={`aspect-square size-full ${className ?? ''}`} />;
 }
+
+/** Uploaded avatars are cropped square and stored with the user, as PNG of the library's default size. */
+export const AVATAR_OPTIONS = { extension: 'png', Image: AvatarImage };

@@ -4,7 +4,7 @@
 import { AuthUIProvider } from '@daveyplate/better-auth-ui';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
 import { useRouter } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useMemo } from 'react';
+import { type ComponentProps, type ReactNode, useCallback, useMemo } from 'react';
 import { toast } from 'sonner';
 import { authClient } from '../auth-client';
 import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH } from '../auth-views';
@@ -12,7 +12,6 @@ import { useLocale } from '../i18n';
 import { queryClient } from '../query-client';
 import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
-import { AvatarImage } from './avatar-image';
 import { authLocalization } from './localization';
 import { RouterLink } from './router-link';
 
@@ -33,10 +32,13 @@ const CREDENTIALS = {
 
 const ACCOUNT = { basePath: ACCOUNT_BASE_PATH, fields: ['image', 'name'] };
 
-/** Uploaded avatars are cropped square and stored with the user, as PNG of the library's default size. */
-const AVATAR = { extension: 'png', Image: AvatarImage };
+type ProviderProps = {
+  children: ReactNode;
+  /** Avatars are configured by the screens that show them, so the others do not load their code. */
+  avatar?: ComponentProps<typeof AuthUIProvider>['avatar'];
+};
 
-export function EngramAuthUIProvider({ children }: { children: ReactNode }) {
+export function EngramAuthUIProvider({ children, avatar }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts are read in the language of the moment.
@@ -79,7 +81,7 @@ export function EngramAuthUIProvider({ children }: { children: ReactNode }) {
       changeEmail
       deleteUser
       account={ACCOUNT}
-      avatar={AVATAR}
+      avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
     >
       {children}
