@@ -1,22 +1,18 @@
 // A learner's first visit, in a real Chromium through the real gateway and every service.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { describe, expect, it } from 'vitest';
+import { newUser, signUp } from './support/auth.ts';
 
 const env = useBrowserStack();
 
 describe('a new learner', () => {
-  it('signs up, onboards, adds a card, keeps it across a reload, signs out and is sent to sign-in', async () => {
+  it('signs up with the emailed link, onboards, adds a card, keeps it across a reload, signs out and is sent to sign-in', async () => {
     const page = await openTestPage(env.browser, 'learner-journey');
-    const email = `learner-${Date.now()}@example.com`;
+    const user = { ...newUser('learner'), name: 'Ada Learner' };
 
-    await page.goto(`${env.stack.url}/auth/sign-up`);
-    await page.getByLabel('Name').fill('Ada Learner');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-
-    // A user who has not onboarded is sent to /onboarding from every protected page, the dashboard too.
-    await page.waitForURL(`${env.stack.url}/onboarding`);
+    // The verification link signs the new user in; not yet onboarded, they land on /onboarding, and are
+    // sent there from every protected page, the dashboard too.
+    await signUp(page, env.stack.url, user);
     await page.goto(`${env.stack.url}/dashboard`);
     await page.waitForURL(`${env.stack.url}/onboarding`);
     await page.getByRole('button', { name: 'Start learning' }).click();

@@ -1,12 +1,12 @@
 // Issue 7's learning loop, in a real Chromium through the real gateway and every service: onboarding,
 // cards with tags, a tag-filtered practice session driven by the keyboard with one undo, the results,
 // and a dashboard whose streak and metrics match those reviews, loaded in one batched request.
-import { createRequire } from 'node:module';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { newUser, signUp } from './support/auth.ts';
+import { accessibilityViolations } from './support/axe.ts';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DASHBOARD_LOADS = [
   'cards.progressMetrics',
   'cards.streak',
@@ -25,21 +25,6 @@ async function addCard(page: Page, card: { type: string; front: string; back?: s
   await form.getByRole('button', { name: 'Add card' }).click();
   await page.getByRole('list', { name: 'Your cards' }).getByText(card.front).waitFor();
 }
-
-/**
- * WCAG 2 A and AA, as axe-core checks them on the page as it is now. Toasts are left out: they fade in and
- * out, and a half-transparent one fails the contrast check for a moment.
- */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (...args: unknown[]) => Promise<AxeResults> } }).axe;
-    const context = { include: [['body']], exclude: [['[data-sonner-toaster]']] };
-    const results = await axe.run(context, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-}
-type AxeResults = { violations: { id: string; nodes: { target: string[] }[] }[] };
 
 const question = (page: Page) => page.getByRole('region', { name: 'Question' });
 
@@ -67,14 +52,9 @@ describe('the learning loop', () => {
       if (url.pathname.startsWith('/api/trpc/')) trpcRequests.push(decodeURIComponent(url.pathname));
     });
 
-    await page.goto(`${stack.url}/auth/sign-up`);
-    await page.getByLabel('Name').fill('Lea Loop');
-    await page.getByLabel('Email').fill(`loop-${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await signUp(page, stack.url, { ...newUser('loop'), name: 'Lea Loop' });
 
     // Onboarding: the detected timezone is offered and can be changed; the daily goal is chosen.
-    await page.waitForURL(`${stack.url}/onboarding`);
     const timezone = page.getByRole('combobox', { name: 'Timezone' });
     await timezone.waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -2,8 +2,11 @@
 // browser, switchable, remembered), error toasts in that language, and the generic Not Found and
 // "Something went wrong!" screens.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { recordScripts, totalKb } from './support/javascript-budget.ts';
 
 const env = useBrowserStack();
 
@@ -35,15 +38,15 @@ describe('the language', () => {
     expect(await documentLanguage(page)).toBe('pt-BR');
 
     await page.getByRole('link', { name: 'Já tenho uma conta' }).click();
-    await page.getByRole('heading', { name: 'Que bom ver você de novo' }).waitFor();
-    await page.getByLabel('E-mail').fill(`nobody-${Date.now()}@example.com`);
-    await page.getByLabel('Senha').fill('not the password');
-    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Entre para continuar de onde parou.').waitFor();
+    await page.getByLabel('Nome de usuário').fill(`nobody-${Date.now()}@example.com`);
+    await page.getByLabel('Senha', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Entrar', exact: true }).click();
     await page.getByText('E-mail ou senha inválidos').waitFor();
     await page.getByRole('region', { name: 'Notificações alt+T' }).waitFor({ state: 'attached' });
 
     await page.getByLabel('Idioma').selectOption('en');
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await page.getByText('Sign in to pick up where you left off.').waitFor();
     expect(await documentLanguage(page)).toBe('en');
   });
 });
@@ -84,19 +87,85 @@ describe('a failed list fetch', () => {
     // connection drops.
     await page.route('**/api/trpc/*cards.list*', (route) => route.abort('internetdisconnected'));
 
-    await page.goto(`${env.stack.url}/auth/sign-up`);
-    await page.getByLabel('Name').fill('Ada Offline');
-    await page.getByLabel('Email').fill(`offline-${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${env.stack.url}/onboarding`);
-    await page.getByRole('button', { name: 'Start learning' }).click();
-    await page.waitForURL(`${env.stack.url}/dashboard`);
+    await signUpAndOnboard(page, env.stack.url, newUser('offline'));
 
     // Three retries back off 1 s, 2 s and 4 s before the failure is reported.
     const toast = page.getByText('Could not reach the server. Check your connection and try again.');
     await toast.waitFor({ timeout: 20_000 });
     await page.getByRole('alert').getByText('Your cards could not be loaded.').waitFor();
     expect(await toast.count()).toBe(1);
+  });
+});
+
+/** The JavaScript budgets of a first visit, gzipped (ARCHITECTURE.md). */
+const BUDGET_KB = { landing: 150, signIn: 280, anyRoute: 350 };
+
+describe('the JavaScript a first visit downloads', () => {
+  /**
+   * Opens `path` in a fresh profile and waits until `ready` is done and the network is quiet. Links that
+   * scroll into view fetch the code of the page they lead to; that is the next page's cost, not this one's,
+   * so the measured page never sees anything come into view.
+   */
+  async function firstVisit(path: string, ready: (page: Page) => Promise<unknown>, cookie?: string) {
+    const page = await openPage(`budget${path.replaceAll('/', '-')}`, 'en-US');
+    await page.addInitScript(() => {
+      globalThis.IntersectionObserver = class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+        takeRecords() {
+          return [];
+        }
+      } as unknown as typeof IntersectionObserver;
+    });
+    if (cookie) {
+      const cookies = cookie.split('; ').map((pair) => {
+        const [name = '', value = ''] = pair.split('=');
+        return { name, value, url: env.stack.url };
+      });
+      await page.context().addCookies(cookies);
+    }
+    const scripts = recordScripts(page, env.stack.url);
+    await page.goto(`${env.stack.url}${path}`);
+    await ready(page);
+    await page.waitForLoadState('networkidle');
+    return totalKb(scripts);
+  }
+
+  it('stays within the budgets of the landing page, the sign-in page and every other route', async () => {
+    const landing = await firstVisit('/', (page) =>
+      page.getByRole('heading', { name: 'Turn what you learn into what you remember' }).waitFor(),
+    );
+    const signIn = await firstVisit('/auth/sign-in', (page) => page.getByLabel('Password', { exact: true }).waitFor());
+    const signUp = await firstVisit('/auth/sign-up', (page) => page.getByLabel('Username').waitFor());
+    const cookie = await signUpThroughGateway(env.stack.url, 'budget');
+    const onboarding = await firstVisit(
+      '/onboarding',
+      async (page) => {
+        await page.getByRole('button', { name: 'Start learning' }).click();
+        await page.waitForURL(`${env.stack.url}/dashboard`);
+      },
+      cookie,
+    );
+    const dashboard = await firstVisit('/dashboard', (page) => page.getByText('Your cards').first().waitFor(), cookie);
+    const account = await firstVisit(
+      '/account/settings',
+      (page) => page.getByText('Avatar', { exact: true }).waitFor(),
+      cookie,
+    );
+    const security = await firstVisit(
+      '/account/security',
+      (page) => page.getByText('Sessions', { exact: true }).waitFor(),
+      cookie,
+    );
+
+    console.info(
+      `JavaScript of a first visit (KB gzipped): / ${landing}, /auth/sign-in ${signIn}, /auth/sign-up ${signUp}, ` +
+        `/onboarding ${onboarding}, /dashboard ${dashboard}, /account/settings ${account}, /account/security ${security}`,
+    );
+    expect(landing).toBeLessThanOrEqual(BUDGET_KB.landing);
+    expect(signIn).toBeLessThanOrEqual(BUDGET_KB.signIn);
+    for (const kb of [signUp, onboarding, dashboard, account, security])
+      expect(kb).toBeLessThanOrEqual(BUDGET_KB.anyRoute);
   });
 });

@@ -1,0 +1,61 @@
+// A person's way through the auth screens in the browser: signing up (and opening the verification mail
+// from the dev mailbox), onboarding, and signing in with an email or a username.
+import { randomBytes } from 'node:crypto';
+import { linkIn, nextMail } from '@engram/testkit/mailbox';
+import type { Page } from 'playwright-core';
+
+export interface TestUser {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** A user no other test has, named after `label`. */
+export function newUser(label: string): TestUser {
+  const suffix = randomBytes(4).toString('hex');
+  return {
+    name: `${label[0]?.toUpperCase()}${label.slice(1)} Tester`,
+    username: `${label}_${suffix}`,
+    email: `${label}-${suffix}@example.com`,
+    password: 'correct horse battery',
+  };
+}
+
+/** Fills and sends the sign-up form; identity answers by mailing a verification link. */
+export async function fillSignUp(page: Page, url: string, user: TestUser): Promise<void> {
+  await page.goto(`${url}/auth/sign-up`);
+  await page.getByLabel('Name', { exact: true }).fill(user.name);
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+/** Opens the newest verification link mailed to `user`, which signs them in. */
+export async function openVerificationMail(page: Page, url: string, user: TestUser): Promise<void> {
+  const mail = await nextMail(url, user.email, /^Verify your email/);
+  await page.goto(linkIn(mail));
+}
+
+/** Signs up and verifies the email: the new user ends signed in, on /onboarding. */
+export async function signUp(page: Page, url: string, user: TestUser): Promise<void> {
+  await fillSignUp(page, url, user);
+  await page.getByText('Check your email for the verification link.').waitFor();
+  await openVerificationMail(page, url, user);
+  await page.waitForURL(`${url}/onboarding`);
+}
+
+/** Signs up, verifies and onboards: the user ends on the dashboard. */
+export async function signUpAndOnboard(page: Page, url: string, user: TestUser): Promise<void> {
+  await signUp(page, url, user);
+  await page.getByRole('button', { name: 'Start learning' }).click();
+  await page.waitForURL(`${url}/dashboard`);
+}
+
+/** Sends the sign-in form with an email or a username. */
+export async function fillSignIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.getByLabel('Username').fill(identifier);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}

@@ -1,0 +1,22 @@
+// WCAG 2 A and AA, as axe-core checks a page in the browser (the page's context needs bypassCSP: the
+// checker is a script the app's Content-Security-Policy would rightly refuse).
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+type AxeResults = { violations: { id: string; nodes: { target: string[] }[] }[] };
+
+/**
+ * The violations on the page as it is now, one line each. Toasts are left out: they fade in and out, and a
+ * half-transparent one fails the contrast check for a moment.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (...args: unknown[]) => Promise<AxeResults> } }).axe;
+    const context = { include: [['body']], exclude: [['[data-sonner-toaster]']] };
+    const results = await axe.run(context, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
