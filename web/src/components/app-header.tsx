@@ -63,7 +63,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
             )}
             <div className="hidden text-right leading-tight sm:block">
               <p className="text-sm font-medium text-slate-900">{user.name}</p>
-              <p className="text-xs text-slate-500">{user.email}</p>
+              <p className="text-xs text-slate-600">{user.email}</p>
             </div>
             <span className="sr-only">{m.nav_account_settings()}</span>
           </Link>

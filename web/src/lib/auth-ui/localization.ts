@@ -125,6 +125,9 @@ const TEXTS = {
   ORGANIZATION_SLUG_PLACEHOLDER: m.authui_organization_slug_placeholder,
   CREATE_ORGANIZATION_SUCCESS: m.authui_create_organization_success,
   PASSWORD: m.authui_password,
+  // Added by Engram's patch of the library (pnpm-workspace.yaml): the password toggle's name.
+  SHOW_PASSWORD: m.authui_show_password,
+  HIDE_PASSWORD: m.authui_hide_password,
   PASSWORD_PLACEHOLDER: m.authui_password_placeholder,
   PASSWORD_REQUIRED: m.authui_password_required,
   PASSWORDS_DO_NOT_MATCH: m.authui_passwords_do_not_match,
