@@ -50,8 +50,8 @@ describe('signing up', () => {
     await page.getByLabel('Email').fill('not an address');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Email is invalid').waitFor();
-    await page.getByText('Name is required').waitFor();
-    await page.getByText('Username is required').waitFor();
+    await page.getByText('Name is required', { exact: true }).waitFor();
+    await page.getByText('Username is required', { exact: true }).waitFor();
     await page.getByText('Password is required.').waitFor();
     expect(page.url()).toBe(`${env.stack.url}/auth/sign-up`);
   });

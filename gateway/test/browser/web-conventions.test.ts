@@ -108,15 +108,9 @@ describe('the JavaScript a first visit downloads', () => {
    */
   async function firstVisit(path: string, ready: (page: Page) => Promise<unknown>, cookie?: string) {
     const page = await openPage(`budget${path.replaceAll('/', '-')}`, 'en-US');
-    await page.addInitScript(() => {
-      globalThis.IntersectionObserver = class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-        takeRecords() {
-          return [];
-        }
-      } as unknown as typeof IntersectionObserver;
+    await page.addInitScript({
+      content:
+        'globalThis.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } };',
     });
     if (cookie) {
       const cookies = cookie.split('; ').map((pair) => {

@@ -1,0 +1,70 @@
+// What a test arranges or checks behind the app's back, straight in the stack's database and Redis: a user
+// banned while signed in, a session aged past its freshness, what is left of a deleted user.
+import type { TestStack } from '@engram/testkit/stack';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+async function withDatabase<T>(stack: TestStack, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: stack.databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The id of the user with `email`. */
+export const userIdOf = (stack: TestStack, email: string): Promise<string> =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ id: string }>('select id from identity.users where email = $1', [email]);
+    if (!rows[0]) throw new Error(`no user ${email}`);
+    return rows[0].id;
+  });
+
+/** How many cards the user with `userId` still has. */
+export const cardCountOf = (stack: TestStack, userId: string): Promise<number> =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ count: string }>('select count(*) from cards.cards where owner_id = $1', [
+      userId,
+    ]);
+    return Number(rows[0]?.count ?? 0);
+  });
+
+/** Drops the cached copies of these sessions in Redis, so identity reads them (and their user) from PostgreSQL. */
+async function dropCachedSessions(stack: TestStack, tokens: string[]): Promise<void> {
+  const redis = new Redis(stack.settings.redisUrl);
+  try {
+    const prefix = stack.settings.redisKeyPrefix ?? 'engram:';
+    for (const token of tokens) await redis.del(`${prefix}identity:${token}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Makes every session of `userId` as old as `ageSeconds`. */
+export async function ageSessions(stack: TestStack, userId: string, ageSeconds: number): Promise<void> {
+  const tokens = await withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ token: string }>(
+      `update identity.sessions set created_at = now() - make_interval(secs => $2) where user_id = $1 returning token`,
+      [userId, ageSeconds],
+    );
+    return rows.map((row) => row.token);
+  });
+  await dropCachedSessions(stack, tokens);
+}
+
+/**
+ * Flags `userId` as banned while their sessions live on. better-auth's own ban ends every session, so this is
+ * the state of a user banned outside it (by an operator in the database): the app must still keep them out.
+ */
+export async function banKeepingSessions(stack: TestStack, userId: string): Promise<void> {
+  const tokens = await withDatabase(stack, async (client) => {
+    await client.query('update identity.users set banned = true where id = $1', [userId]);
+    const { rows } = await client.query<{ token: string }>('select token from identity.sessions where user_id = $1', [
+      userId,
+    ]);
+    return rows.map((row) => row.token);
+  });
+  await dropCachedSessions(stack, tokens);
+}
