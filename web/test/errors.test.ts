@@ -1,4 +1,5 @@
 // An error toast reads the catalogue's text in the user's language, choosing it in the order of spec §8.
+import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { TRPCClientError } from '@trpc/client';
 import { BASE_ERROR_CODES } from 'better-auth';
 import {
@@ -152,10 +153,16 @@ describe('the catalogue', () => {
     'SERVICE_UNAVAILABLE',
     'MISSING_SECRET_KEY',
   ]);
+  /** Codes better-auth-ui has texts for (its screens show them), some of plugins of other versions. */
+  const authScreenCodes = new Set(Object.keys(authScreenTexts));
 
-  it("is keyed by better-auth's own error codes", () => {
+  it('is keyed by the error codes of better-auth and of its screens', () => {
     const unknown = Object.keys(ERROR_CATALOGUE).filter(
-      (code) => code !== 'REQUEST_FAILED' && !notInBetterAuthCore.has(code) && !betterAuthCodes.has(code),
+      (code) =>
+        code !== 'REQUEST_FAILED' &&
+        !notInBetterAuthCore.has(code) &&
+        !betterAuthCodes.has(code) &&
+        !authScreenCodes.has(code),
     );
     expect(unknown).toEqual([]);
   });
