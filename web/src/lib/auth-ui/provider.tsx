@@ -15,9 +15,9 @@ import { clearCacheIfUserChanged } from '../session-cache';
 import { authLocalization } from './localization';
 import { RouterLink } from './router-link';
 
-/** The library's toasts go to the app's one sonner stack; an error toast is shown once however often it is raised. */
 type ToastRequest = { variant?: 'default' | 'success' | 'error' | 'info' | 'warning'; message?: string };
 
+/** The library's toasts go to the app's one sonner stack; an error toast is shown once however often it is raised. */
 const showToast = ({ variant = 'default', message }: ToastRequest) => {
   if (variant === 'default') toast(message);
   else toast[variant](message, variant === 'error' ? { id: `error:${message}` } : undefined);
