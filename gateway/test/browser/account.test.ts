@@ -94,7 +94,7 @@ describe('account settings', () => {
     await page.waitForURL(`${env.stack.url}/dashboard`);
   });
 
-  it('changes the email once the link mailed for it is opened', async () => {
+  it('changes the email once the old address confirms it and the new one is verified', async () => {
     const page = await openPage('account-email');
     const user = await onSettings(page, 'mover');
     const moved = `moved-${user.email}`;
@@ -103,9 +103,16 @@ describe('account settings', () => {
     await email.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Please check your email to verify the change.').waitFor();
 
-    const mail = await nextMail(env.stack.url, user.email, /new email/);
-    await page.goto(linkIn(mail));
+    const confirmation = await nextMail(env.stack.url, user.email, /^Confirm your new email/);
+    await page.goto(linkIn(confirmation));
+    await page.waitForURL(`${env.stack.url}/account/settings`);
+    expect((await sessionUser(page)).email).toBe(user.email);
+
+    const verification = await nextMail(env.stack.url, moved, /^Verify your email/);
+    await page.goto(linkIn(verification));
+    await page.waitForURL(`${env.stack.url}/account/settings`);
     await expect.poll(async () => (await sessionUser(page)).email).toBe(moved);
+    await page.getByTestId('current-user').getByText(moved).waitFor();
   });
 });
 

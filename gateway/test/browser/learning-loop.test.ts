@@ -158,12 +158,7 @@ describe('the learning loop', () => {
     page.setDefaultTimeout(10_000);
     const { stack } = env;
 
-    await page.goto(`${stack.url}/auth/sign-up`);
-    await page.getByLabel('Name').fill('Cy Cards');
-    await page.getByLabel('Email').fill(`cards-${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${stack.url}/onboarding`);
+    await signUp(page, stack.url, { ...newUser('cards'), name: 'Cy Cards' });
     await page.getByLabel('Front of card 1').fill('Onboarding one');
     await page.getByLabel('Back of card 1').fill('First answer');
     await page.getByLabel('Front of card 2').fill('Onboarding two');
