@@ -6,7 +6,15 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { codeIn, linkIn, nextMail } from '@engram/testkit/mailbox';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillSignIn, fillSignUp, newUser, openVerificationMail, signUp, type TestUser } from './support/auth.ts';
+import {
+  fillSignIn,
+  fillSignUp,
+  newUser,
+  openVerificationMail,
+  signUp,
+  signUpAndOnboard,
+  type TestUser,
+} from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 
 const env = useBrowserStack();
@@ -183,5 +191,68 @@ describe('a forgotten password', () => {
     await page.goto(`${env.stack.url}/auth/reset-password`);
     await page.waitForURL(`${env.stack.url}/auth/sign-in`);
     await page.getByText('Invalid token').waitFor();
+  });
+});
+
+describe('two-factor sign-in', () => {
+  /** Asks for a code by mail on the two-factor view, checks the resend countdown, and types the code. */
+  async function enterMailedCode(page: Page, user: TestUser, codesBefore: number): Promise<void> {
+    await page.getByRole('button', { name: 'Send verification code' }).click();
+    // The next code can be asked for after 60 seconds, counted down on the button.
+    const resend = page.getByRole('button', { name: /^Resend code \((60|59|58)\)$/ });
+    await resend.waitFor();
+    expect(await resend.isDisabled()).toBe(true);
+    const mail = await nextMail(env.stack.url, user.email, /verification code/, codesBefore);
+    await page.getByLabel('One-time password').pressSequentially(codeIn(mail));
+  }
+
+  const mailCount = async (user: TestUser) =>
+    (await fetch(`${env.stack.url}/api/dev/mailbox?to=${encodeURIComponent(user.email)}`).then((r) => r.json()))
+      .messages.length as number;
+
+  it('is switched on with a mailed code, then asks for one at sign-in, or for a backup code instead', async () => {
+    const page = await openPage('two-factor');
+    const user = newUser('alan');
+    await signUpAndOnboard(page, env.stack.url, user);
+    await page.goto(`${env.stack.url}/account/security`);
+    await page.getByRole('button', { name: 'Enable two-factor' }).click();
+    await page.getByRole('dialog').getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable two-factor' }).click();
+    const codesDialog = page.getByRole('dialog', { name: 'Backup codes' });
+    await codesDialog.getByText('Keep these backup codes somewhere safe.', { exact: false }).waitFor();
+    const backupCodes = (await codesDialog.innerText()).match(/\b[A-Za-z0-9]{5}-[A-Za-z0-9]{5}\b/g) ?? [];
+    expect(backupCodes.length).toBeGreaterThan(1);
+    await codesDialog.getByRole('button', { name: 'Continue' }).click();
+
+    // The first code switches two-factor on.
+    await page.waitForURL(/\/auth\/two-factor/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await enterMailedCode(page, user, await mailCount(user));
+    await page.getByText('Two-factor authentication has been enabled.').waitFor();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+    // Now on, its view is one more that a signed-in user is sent away from.
+    await page.goto(`${env.stack.url}/auth/two-factor`);
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+
+    // Signing in now takes the password and a mailed code.
+    await page.goto(`${env.stack.url}/auth/sign-out`);
+    await page.waitForURL(`${env.stack.url}/auth/sign-in`);
+    await fillSignIn(page, user.email, user.password);
+    await page.waitForURL(`${env.stack.url}/auth/two-factor`);
+    await enterMailedCode(page, user, await mailCount(user));
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+
+    // Without the second factor, a backup code recovers the account.
+    await page.goto(`${env.stack.url}/auth/sign-out`);
+    await page.waitForURL(`${env.stack.url}/auth/sign-in`);
+    await fillSignIn(page, user.email, user.password);
+    await page.waitForURL(`${env.stack.url}/auth/two-factor`);
+    await page.getByRole('button', { name: 'Continue with authenticator' }).click();
+    await page.getByRole('link', { name: 'Forgot authenticator?' }).click();
+    await page.waitForURL(`${env.stack.url}/auth/recover-account`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Backup code').fill(backupCodes[0] ?? '');
+    await page.getByRole('button', { name: 'Recover account' }).click();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
   });
 });

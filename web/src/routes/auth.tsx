@@ -1,6 +1,6 @@
 // "/auth/$pathname": the auth views of spec §2, and the redirects around them. A signed-in user is sent to
-// the dashboard from every view but sign-out; an unknown view is logged and replaced by sign-in, keeping the
-// query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.
+// the dashboard from every view but sign-out (and two-factor while they switch it on); an unknown view is
+// logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { isAuthView, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
 import { DEFAULT_REDIRECT } from '../lib/redirects';
@@ -9,6 +9,13 @@ import { rootRoute } from './root';
 
 /** The whole query string is kept so it survives moves between views; redirectTo is the one value read. */
 export type AuthSearch = { redirectTo?: string; [key: string]: unknown };
+
+/**
+ * Turning two-factor on ends on the two-factor view: the first code entered there switches it on. A signed-in
+ * user without it on is therefore let in to that view; everyone else signed in goes to the dashboard.
+ */
+const finishingTwoFactorSetUp = (view: string, user: { twoFactorEnabled?: boolean | null }): boolean =>
+  view === 'two-factor' && !user.twoFactorEnabled;
 
 export const authRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -22,7 +29,9 @@ export const authRoute = createRoute({
       console.error(`Unknown auth path "/auth/${pathname}", redirecting to sign-in`);
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true });
     }
-    if (SIGNED_IN_AWAY_VIEWS.includes(pathname) && (await loadSession())) throw redirect({ to: DEFAULT_REDIRECT });
+    if (!SIGNED_IN_AWAY_VIEWS.includes(pathname)) return;
+    const session = await loadSession();
+    if (session && !finishingTwoFactorSetUp(pathname, session.user)) throw redirect({ to: DEFAULT_REDIRECT });
   },
   // The views load with the route (on intent, or when a landing link scrolls into view), not with the app.
   component: lazyRouteComponent(() => import('../features/auth/auth-screen'), 'AuthScreen'),

@@ -30,6 +30,9 @@ const CREDENTIALS = {
   passwordValidation: { minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH },
 };
 
+/** A second factor by emailed code or by authenticator app; backup codes recover the account. */
+const TWO_FACTOR_METHODS: ('otp' | 'totp')[] = ['otp', 'totp'];
+
 const ACCOUNT = { basePath: ACCOUNT_BASE_PATH, fields: ['image', 'name'] };
 
 type ProviderProps = {
@@ -78,6 +81,7 @@ export function EngramAuthUIProvider({ children, avatar }: ProviderProps) {
       signUp={{ fields: ['name'] }}
       magicLink
       emailOTP
+      twoFactor={TWO_FACTOR_METHODS}
       changeEmail
       deleteUser
       account={ACCOUNT}
