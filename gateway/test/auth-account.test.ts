@@ -3,7 +3,11 @@
 // every gateway replica, tRPC included), deleting the account (the user's cards go with it), and
 // ADMIN_EMAILS.
 import { randomBytes } from 'node:crypto';
-import { SESSION_FRESH_AGE_SECONDS, SESSION_NOT_FRESH_MESSAGE } from '@engram/contracts/auth';
+import {
+  EMAIL_IS_THE_SAME_MESSAGE,
+  SESSION_FRESH_AGE_SECONDS,
+  SESSION_NOT_FRESH_MESSAGE,
+} from '@engram/contracts/auth';
 import { cookieFrom, linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
 import {
   signUpThroughGateway,
@@ -60,7 +64,7 @@ describe('changing the email', () => {
     const { email, cookie } = await verifiedUser('same');
     const response = await auth.post('/change-email', { newEmail: email }, cookie);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ message: 'Email is the same' });
+    expect(await response.json()).toEqual({ code: 'EMAIL_IS_THE_SAME', message: EMAIL_IS_THE_SAME_MESSAGE });
     expect(await readMailbox(stack.url, email)).toHaveLength(1);
   });
 });

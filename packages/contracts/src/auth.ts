@@ -36,3 +36,5 @@ export const SESSION_COOKIE_NAME = 'better-auth.session_token';
  * so every gateway replica forgets that session at once.
  */
 export const SESSION_REVOKED_CHANNEL = 'identity:session-revoked';
+/** Spec §5: what changing the email to the address the account already has answers. */
+export const EMAIL_IS_THE_SAME_MESSAGE = 'Email is the same.';

@@ -23,6 +23,7 @@ import { admin, emailOTP, haveIBeenPwned, magicLink, twoFactor, username } from 
 import { adminOnSignUp } from './auth/admin-emails.js';
 import { freshSessions } from './auth/fresh-sessions.js';
 import { mailSenders } from './auth/mail-senders.js';
+import { profileRules } from './auth/profile-rules.js';
 import type { Db } from './db.js';
 import type { SecondaryStorage } from './secondary-storage.js';
 
@@ -129,6 +130,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       }),
       twoFactor({ issuer: 'Engram', otpOptions: { sendOTP: send.twoFactorCode } }),
       freshSessions(),
+      profileRules(),
       ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),
     ],
   });
