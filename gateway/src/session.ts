@@ -75,8 +75,16 @@ export function sessionTokenOf(headers: SessionCredentials): string | undefined 
   return bearer || undefined;
 }
 
-/** One app's sessions: keyed by the credentials; concurrent requests with the same ones share one lookup. */
+/** One app's sessions, looked up in identity. */
 export function createSessionResolver(services: Services, cacheMs = SESSION_CACHE_MS): SessionResolver {
+  return createSessionCache((headers) => lookUp(services, headers), cacheMs);
+}
+
+/** The cache in front of `lookUp`: keyed by the credentials; concurrent requests with the same ones share one lookup. */
+export function createSessionCache(
+  lookUp: (headers: SessionCredentials) => Promise<SessionInfo | null>,
+  cacheMs = SESSION_CACHE_MS,
+): SessionResolver {
   const remembered = new Map<string, Entry>();
   /** Tokens revoked within the last cacheMs, with when that ends. */
   const revokedLately = new Map<string, number>();
@@ -121,7 +129,7 @@ export function createSessionResolver(services: Services, cacheMs = SESSION_CACH
       const key = keyOf(headers);
       const now = performance.now();
       remembered.delete(key);
-      const session = lookUp(services, headers);
+      const session = lookUp(headers);
       const token = sessionTokenOf(headers);
       if (!heard || revokedRecently(token, now)) return session;
       const entry: Entry = { expires: now + cacheMs, session, token };
