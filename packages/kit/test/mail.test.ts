@@ -6,13 +6,13 @@ import { PassThrough } from 'node:stream';
 import { ConfigError, parseConfig, vars } from '@engram/kit/config';
 import { createLogger } from '@engram/kit/logger';
 import { mailSettingsOf, mailVars } from '@engram/kit/mail/config';
+import { createMailer, MailDeliveryError } from '@engram/kit/mail/create-mailer';
 import {
   DEV_MAILBOX_CAPACITY,
   DEV_MAILBOX_TTL_SECONDS,
   devMailbox,
   readDevMailbox,
 } from '@engram/kit/mail/dev-mailbox';
-import { createMailer, MailDeliveryError } from '@engram/kit/mail/index';
 import { sesMailer } from '@engram/kit/mail/ses';
 import { testContext } from '@engram/testkit/context';
 import { type SesFake, startSesFake } from '@engram/testkit/ses-fake';

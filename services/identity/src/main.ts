@@ -1,6 +1,6 @@
 // Boots the identity service: config → telemetry → logger → database, Redis and mailer → auth HTTP + gRPC
 // → SERVING, with the relay that publishes the user events its triggers write (in the background).
-import { createMailer } from '@engram/kit/mail/index';
+import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';

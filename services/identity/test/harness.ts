@@ -4,8 +4,8 @@
 // of the harness's own (or through SES, to a test's fake), and the relay publishes the user events.
 import { randomBytes } from 'node:crypto';
 import { unary } from '@engram/kit/grpc/client';
+import { createMailer } from '@engram/kit/mail/create-mailer';
 import { readDevMailbox } from '@engram/kit/mail/dev-mailbox';
-import { createMailer } from '@engram/kit/mail/index';
 import type { SesSettings } from '@engram/kit/mail/ses';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { testContext } from '@engram/testkit/context';
