@@ -59,8 +59,10 @@ export function createAuth(db: Db, settings: AuthSettings) {
     basePath: AUTH_BASE_PATH,
     secret: settings.secret,
     trustedOrigins: [settings.publicBaseUrl, ...(settings.extraTrustedOrigins ?? [])],
-    // One transaction per request's writes: a sign-up's user and password, a reset and its revocations.
-    database: prismaAdapter(db, { provider: 'postgresql', transaction: true }),
+    // Without the adapter's transactions: better-auth would hold one (and a pooled connection) open through
+    // the whole sign-up, password hashing included; a burst of 40 sign-ups on a busy two-core machine then
+    // answered some with 500. The user events do not need it: a trigger writes each in its row's statement.
+    database: prismaAdapter(db, { provider: 'postgresql' }),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,

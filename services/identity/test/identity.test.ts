@@ -128,6 +128,15 @@ describe('sign-up validation', () => {
     expect(await identity.db.user.count({ where: { email } })).toBe(1);
   });
 
+  it('signs up a burst of 40 people at once, every one of them', async () => {
+    const emails = Array.from({ length: 40 }, (_, i) => uniqueEmail(`burst${i}`));
+    const responses = await Promise.all(
+      emails.map((email) => identity.signUp({ email, password: PASSWORD, name: 'Burst' })),
+    );
+    expect(responses.map((response) => response.status)).toEqual(emails.map(() => 200));
+    expect(await identity.db.user.count({ where: { email: { in: emails } } })).toBe(40);
+  });
+
   it('answers a sign-up for an address that has an account, whatever its case, like any other, and keeps one user', async () => {
     const { email } = await signedUp('linus');
     for (const again of [email, email.toUpperCase()]) {
