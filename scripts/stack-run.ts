@@ -89,6 +89,7 @@ export async function runStack(options: StackOptions): Promise<void> {
         streamName: 'ENGRAM',
         subjectPrefix: '',
         logLevel: options.logLevel,
+        ...(process.env.ADMIN_EMAILS && { adminEmails: process.env.ADMIN_EMAILS }),
       },
       (component, line) => console.log(format(component, line)),
     );

@@ -177,7 +177,7 @@ describe('the NetworkPolicies', () => {
         ['identity', 'cards'].includes(name),
       );
       expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(['identity', 'gateway'].includes(name));
-      expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(name === 'cards');
+      expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(['identity', 'cards'].includes(name));
       expect(mayConnect(policies, source, stripe, 443), `${name} HTTPS`).toBe(
         ['identity', 'billing', 'ai'].includes(name),
       );
@@ -201,6 +201,9 @@ describe('the NetworkPolicies', () => {
       true,
     );
     expect(mayConnect(devPolicies, devPod('Deployment', 'cards'), devPod('Deployment', 'dev-nats'), 4222)).toBe(true);
+    expect(mayConnect(devPolicies, devPod('Deployment', 'identity'), devPod('Deployment', 'dev-nats'), 4222)).toBe(
+      true,
+    );
   });
 });
 

@@ -48,6 +48,8 @@ export interface StackSettings {
   logLevel: string;
   /** REDIS_KEY_PREFIX of every component (default `engram:`); test stacks take one of their own. */
   redisKeyPrefix?: string;
+  /** ADMIN_EMAILS of identity: these addresses become admins when they sign up. */
+  adminEmails?: string;
   /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
   extraEnv?: Record<string, string>;
 }
@@ -82,6 +84,7 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ...common,
         ...keys,
         ...grpc('identity'),
+        ...events,
         HTTP_PORT: String(s.ports.identityHttp),
         DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'identity'),
         BETTER_AUTH_SECRET: s.secrets.BETTER_AUTH_SECRET,
@@ -89,6 +92,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ...redis,
         ...DEVELOPMENT_AUTH_RATE_LIMITS,
         ...(s.extraTrustedOrigins?.length && { AUTH_TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
+        // No SES settings: mail goes to the dev mailbox, readable at the gateway's /api/dev/mailbox.
+        ...(s.adminEmails && { ADMIN_EMAILS: s.adminEmails }),
       },
     ],
     [

@@ -2,19 +2,11 @@
 // mail read from the dev mailbox: sign-up with its verification link, sign-in by email and by username,
 // a magic link, an emailed code, a password reset, and what each does after a failure.
 
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
-import { codeIn, linkIn, nextMail } from '@engram/testkit/mailbox';
+import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { codeIn, linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  fillSignIn,
-  fillSignUp,
-  newUser,
-  openVerificationMail,
-  signUp,
-  signUpAndOnboard,
-  type TestUser,
-} from './support/auth.ts';
+import { fillSignIn, fillSignUp, newUser, signUp, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 
 const env = useBrowserStack();
@@ -47,7 +39,7 @@ describe('signing up', () => {
     await fillSignIn(page, user.email, user.password);
     await page.getByText('Email not verified. Please check your inbox.').waitFor();
 
-    await openVerificationMail(page, env.stack.url, user);
+    await followVerificationMail(page, env.stack.url, user.email);
     await page.waitForURL(`${env.stack.url}/onboarding`);
     await page.getByText(user.name).first().waitFor();
   });
@@ -206,9 +198,7 @@ describe('two-factor sign-in', () => {
     await page.getByLabel('One-time password').pressSequentially(codeIn(mail));
   }
 
-  const mailCount = async (user: TestUser) =>
-    (await fetch(`${env.stack.url}/api/dev/mailbox?to=${encodeURIComponent(user.email)}`).then((r) => r.json()))
-      .messages.length as number;
+  const mailCount = async (user: TestUser) => (await readMailbox(env.stack.url, user.email)).length;
 
   it('is switched on with a mailed code, then asks for one at sign-in, or for a backup code instead', async () => {
     const page = await openPage('two-factor');

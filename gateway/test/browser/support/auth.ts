@@ -1,7 +1,7 @@
 // A person's way through the auth screens in the browser: signing up (and opening the verification mail
 // from the dev mailbox), onboarding, and signing in with an email or a username.
 import { randomBytes } from 'node:crypto';
-import { linkIn, nextMail } from '@engram/testkit/mailbox';
+import { followVerificationMail } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 
 export interface TestUser {
@@ -32,17 +32,11 @@ export async function fillSignUp(page: Page, url: string, user: TestUser): Promi
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 
-/** Opens the newest verification link mailed to `user`, which signs them in. */
-export async function openVerificationMail(page: Page, url: string, user: TestUser): Promise<void> {
-  const mail = await nextMail(url, user.email, /^Verify your email/);
-  await page.goto(linkIn(mail));
-}
-
 /** Signs up and verifies the email: the new user ends signed in, on /onboarding. */
 export async function signUp(page: Page, url: string, user: TestUser): Promise<void> {
   await fillSignUp(page, url, user);
   await page.getByText('Check your email for the verification link.').waitFor();
-  await openVerificationMail(page, url, user);
+  await followVerificationMail(page, url, user.email);
   await page.waitForURL(`${url}/onboarding`);
 }
 
