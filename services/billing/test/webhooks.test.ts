@@ -17,15 +17,13 @@ afterAll(() => billing?.stop());
 /** A learner with a paid plus subscription; returns the user and the subscription's id. */
 async function subscriber(name: string) {
   const userId = `${name}-${randomUUID().slice(0, 8)}`;
-  const { url } = await billing
-    .as(userId)
-    .createCheckout({
-      plan: 'plus',
-      interval: 'month',
-      currency: 'usd',
-      email: `${userId}@example.com`,
-      emailVerified: true,
-    });
+  const { url } = await billing.as(userId).createCheckout({
+    plan: 'plus',
+    interval: 'month',
+    currency: 'usd',
+    email: `${userId}@example.com`,
+    emailVerified: true,
+  });
   await billing.submit(url, { action: 'pay' });
   await waitUntil('the plan is active', async () => (await billing.as(userId).getCustomer()).state === 'active');
   await billing.standIn.delivered();

@@ -15,7 +15,7 @@ export interface PagesContext {
   changed(events: StandInEvent[]): void;
 }
 
-const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const html = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const money = (price: StandInPrice) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: price.currency.toUpperCase() }).format(
@@ -36,15 +36,15 @@ button.secondary{background:#e2e8f0;color:#0f172a}.alert{color:#991b1b;font-weig
 function page(res: ServerResponse, title: string, body: string, status = 200) {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${html(title)}</title>
 <style>${STYLE}</style></head><body><main>
 <p class="banner" role="note">Test stand-in: this page is not Stripe. No card is charged and no money moves.</p>
 ${body}</main></body></html>`);
 }
 
 const button = (action: string, label: string, extra = '', secondary = false) =>
-  `<form method="post"><input type="hidden" name="action" value="${escape(action)}">${extra}
-<button${secondary ? ' class="secondary"' : ''}>${escape(label)}</button></form>`;
+  `<form method="post"><input type="hidden" name="action" value="${html(action)}">${extra}
+<button${secondary ? ' class="secondary"' : ''}>${html(label)}</button></form>`;
 
 function redirect(res: ServerResponse, location: string) {
   res.writeHead(303, { location }).end();
@@ -57,17 +57,17 @@ function checkoutPage(res: ServerResponse, store: StandInStore, session: Json, a
       res,
       'Checkout complete',
       `<h1>This checkout is complete</h1>
-<p><a href="${escape(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)))}">Back to Engram</a></p>`,
+<p><a href="${html(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)))}">Back to Engram</a></p>`,
     );
   }
   page(
     res,
     'Test checkout (stand-in)',
-    `<h1>Subscribe to ${escape(describe(price))}</h1>
-${alert && `<p class="alert" role="alert">${escape(alert)}</p>`}
+    `<h1>Subscribe to ${html(describe(price))}</h1>
+${alert && `<p class="alert" role="alert">${html(alert)}</p>`}
 ${button('pay', `Pay ${money(price)} (test)`)}
 ${button('decline', 'Decline the card (test)', '', true)}
-<p><a href="${escape(session.cancel_url)}">Cancel and go back to Engram</a></p>`,
+<p><a href="${html(session.cancel_url)}">Cancel and go back to Engram</a></p>`,
   );
 }
 
@@ -78,13 +78,13 @@ function portalPage(res: ServerResponse, store: StandInStore, portal: Json) {
   if (!live) body += '<p>No active subscription.</p>';
   else {
     const item = itemOf(live);
-    const target = `<input type="hidden" name="subscription" value="${escape(live.id)}">`;
+    const target = `<input type="hidden" name="subscription" value="${html(live.id)}">`;
     const others = store.prices.filter((p) => p.currency === item.price.currency && p.id !== item.price.id);
-    body += `<p>${escape(describe(item.price))}. Status: ${escape(live.status)}.
+    body += `<p>${html(describe(item.price))}. Status: ${html(live.status)}.
 ${live.cancel_at_period_end ? `Ends on ${date(item.current_period_end)}.` : `Renews on ${date(item.current_period_end)}.`}</p>
 ${live.cancel_at_period_end ? button('resume', 'Resume the subscription', target) : button('cancel_at_period_end', 'Cancel at the end of the period', target)}
 <h2>Switch plan</h2>
-${others.map((p) => button('switch', `Switch to ${describe(p)}`, `${target}<input type="hidden" name="price" value="${escape(p.id)}">`, true)).join('\n')}
+${others.map((p) => button('switch', `Switch to ${describe(p)}`, `${target}<input type="hidden" name="price" value="${html(p.id)}">`, true)).join('\n')}
 <h2>Test controls</h2>
 ${button('renew', 'Renew now (payment succeeds)', target, true)}
 ${button('fail_renewal', 'Renew now (payment fails)', target, true)}
@@ -94,7 +94,7 @@ ${button('cancel_now', 'Cancel immediately', target, true)}`;
     res,
     'Test customer portal (stand-in)',
     `${body}
-<p><a href="${escape(portal.return_url ?? '/')}">Back to Engram</a></p>`,
+<p><a href="${html(portal.return_url ?? '/')}">Back to Engram</a></p>`,
   );
 }
 
@@ -130,7 +130,7 @@ export async function handlePage(ctx: PagesContext, req: IncomingMessage, res: S
     } else portalPage(res, ctx.store, portal);
   } catch (error) {
     if (!(error instanceof StripeApiError)) throw error;
-    page(res, 'Not found', `<h1>${escape(error.message)}</h1>`, error.status);
+    page(res, 'Not found', `<h1>${html(error.message)}</h1>`, error.status);
   }
   return true;
 }

@@ -70,7 +70,7 @@ export class StandInStore {
     if (typeof params.customer !== 'string') throw new StripeApiError(400, 'A customer is required.', 'customer');
     this.customer(params.customer);
     const items = params.line_items as Json[] | undefined;
-    if (!items || items.length !== 1) throw new StripeApiError(400, 'Exactly one line item is required.', 'line_items');
+    if (items?.length !== 1) throw new StripeApiError(400, 'Exactly one line item is required.', 'line_items');
     const price = this.price(items[0]?.price);
     for (const url of ['success_url', 'cancel_url']) {
       if (typeof params[url] !== 'string') throw new StripeApiError(400, `Missing required param: ${url}.`, url);
