@@ -29,6 +29,8 @@ export interface AppOptions {
   trustedProxies: string[];
   trpcMaxBodyBytes: number;
   rateLimits: TrpcRateLimits;
+  /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
+  devRoutes: boolean;
 }
 
 const ALLOWED: RateDecision = { allowed: true };
@@ -53,6 +55,8 @@ export function createApp(options: AppOptions) {
   });
   app.use(proxyTo(options.identityHttpUrl, '/api/auth', 'identity'));
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
+  // The Stripe stand-in's checkout and portal pages, served by billing when it runs without Stripe keys.
+  if (options.devRoutes) app.use(proxyTo(options.billingHttpUrl, '/api/dev/stripe', 'billing'));
   app.use(
     '/api/trpc',
     bodyLimit(options.trpcMaxBodyBytes),

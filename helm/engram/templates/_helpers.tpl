@@ -88,3 +88,9 @@ imagePullSecrets:
 {{- end }}
 {{- toJson $secretEnv }}
 {{- end }}
+
+{{- /* The events variables of a service that publishes or consumes (NATS, the stream and its limits), as YAML. */}}
+{{- define "engram.eventsEnv" -}}
+{{- $e := .Values.events -}}
+{{- toYaml (dict "NATS_URL" (include "engram.natsUrl" .) "EVENTS_STREAM" $e.stream "EVENTS_SUBJECT_PREFIX" $e.subjectPrefix "EVENTS_STREAM_MAX_AGE_HOURS" (toString $e.maxAgeHours) "EVENTS_STREAM_MAX_BYTES" (toString (int64 $e.maxBytes)) "EVENTS_STREAM_REPLICAS" (toString $e.replicas) "EVENTS_STREAM_ENFORCE_LIMITS" (toString $e.enforceLimits)) -}}
+{{- end }}

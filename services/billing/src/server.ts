@@ -25,7 +25,8 @@ export function billingService(deps: BillingDeps, options: ServerOptions & { ver
       BillingServiceService,
       {
         describe: { access: 'service', handle: describe(options.version) },
-        listPlans: { handle: listPlans(deps) },
+        // The plans are public: the gateway asks for visitors with a token of its own.
+        listPlans: { access: 'service', handle: listPlans(deps) },
         getCustomer: { handle: getCustomer(deps) },
         createCheckout: { handle: createCheckout(deps) },
         createPortal: { handle: createPortal(deps) },
