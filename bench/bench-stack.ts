@@ -1,5 +1,6 @@
 // The whole Engram stack for a benchmark: a throwaway database (migrated), every process on free ports,
-// and learners signed up through the gateway as a browser would. Removed again afterwards.
+// and learners signed up through the gateway as a browser would (verified through the dev mailbox).
+// Removed again afterwards.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { serviceDatabaseUrl } from '@engram/local/components';
@@ -8,6 +9,7 @@ import { freePorts } from '@engram/local/ports';
 import { ensureDatabase } from '@engram/local/postgres';
 import { startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
+import { cookieFrom, linkIn, nextMail } from '@engram/testkit/mailbox';
 import pg from 'pg';
 
 export interface BenchStack {
@@ -52,28 +54,19 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
     cardsDatabaseUrl: serviceDatabaseUrl(databaseUrl, 'cards'),
     pids: stack.pids(),
     async signUp(label) {
-      for (;;) {
-        const response = await fetch(`${url}/api/auth/sign-up/email`, {
+      const email = `${label}-${randomBytes(4).toString('hex')}@bench.example`;
+      const signedUp = await politely(() =>
+        fetch(`${url}/api/auth/sign-up/email`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: url },
-          body: JSON.stringify({
-            email: `${label}-${randomBytes(4).toString('hex')}@bench.example`,
-            password: 'bench password',
-            name: label,
-          }),
-        });
-        if (response.status === 429) {
-          await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
-          continue;
-        }
-        if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-        const body = (await response.json()) as { user: { id: string } };
-        const cookie = response.headers
-          .getSetCookie()
-          .map((c) => c.split(';')[0])
-          .join('; ');
-        return { cookie, userId: body.user.id };
-      }
+          body: JSON.stringify({ email, password: 'bench password', name: label }),
+        }),
+      );
+      const { user } = (await signedUp.json()) as { user: { id: string } };
+      // As a learner does: the verification link from the (dev) mailbox signs them in.
+      const link = linkIn(await nextMail(url, email, /^Verify your email/));
+      const verified = await politely(() => fetch(link, { redirect: 'manual' }));
+      return { cookie: cookieFrom(verified), userId: user.id };
     },
     async stop() {
       await stack.stop();
@@ -83,6 +76,19 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       await admin.end();
     },
   };
+}
+
+/** Sends `request` again while identity's rate limit asks to wait; fails on any other refusal. */
+async function politely(request: () => Promise<Response>): Promise<Response> {
+  for (;;) {
+    const response = await request();
+    if (response.status === 429) {
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+      continue;
+    }
+    if (response.status >= 400) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+    return response;
+  }
 }
 
 // The load generator's HTTP client: node:http with kept-alive connections. It costs the measured

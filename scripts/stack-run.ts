@@ -96,6 +96,7 @@ export async function runStack(options: StackOptions): Promise<void> {
             (entry): entry is [string, string] => /^(STRIPE|BILLING)_/.test(entry[0]) && entry[1] !== undefined,
           ),
         ),
+        ...(process.env.ADMIN_EMAILS && { adminEmails: process.env.ADMIN_EMAILS }),
       },
       (component, line) => console.log(format(component, line)),
     );

@@ -19,6 +19,8 @@ Infrastructure comes from the environment, else the local default ports:
                  answers there, an embedded PostgreSQL is started under .data/postgres)
   REDIS_URL      Redis (default redis://127.0.0.1:6379)
   NATS_URL       NATS with JetStream (default nats://127.0.0.1:4222)
+  ADMIN_EMAILS   comma-separated addresses that get the admin role when they sign up
+Mail is not sent: it is kept in the dev mailbox, GET http://localhost:3000/api/dev/mailbox?to=<email>.
 Engram keeps its data in the database "engram" (one schema per service). Development secrets are
 generated once into .data/dev-secrets.json.
 

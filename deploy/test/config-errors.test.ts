@@ -17,7 +17,7 @@ interface Broken {
 }
 
 const CASES: Broken[] = [
-  { component: 'identity', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { GRPC_PORT: 'abc' } },
+  { component: 'identity', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS', 'NATS_URL'], malformed: { GRPC_PORT: 'abc' } },
   { component: 'organizations', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { METRICS_PORT: 'nine' } },
   { component: 'cards', unset: ['NATS_URL'], malformed: { DATABASE_URL: 'mysql://localhost/cards' } },
   { component: 'billing', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { HTTP_PORT: '70000' } },
@@ -148,5 +148,23 @@ describe('billing never runs its Stripe stand-in in production', () => {
     expect(problems).toContain('  - STRIPE_PRICE_PLUS_MONTHLY_USD: is required with STRIPE_SECRET_KEY');
     expect(problems).not.toContain('  - STRIPE_PRICE_PRO_ANNUAL_BRL: is required with STRIPE_SECRET_KEY');
     expect(problems).toHaveLength(1 + 11);
+  });
+});
+
+describe('mail has no stand-in in production', () => {
+  it('identity refuses production without SES, naming it with every other problem', async () => {
+    const env: Record<string, string> = { ...(await validEnvironment('identity')), NODE_ENV: 'production' };
+    delete env.PUBLIC_BASE_URL;
+    const exit = await runToExit(entryPointOf('identity'), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain('  - PUBLIC_BASE_URL: is required in production');
+    expect(exit.stderr).toContain('  - SES_REGION: is required in production (the dev mailbox never runs there)');
+  });
+
+  it('identity refuses SES without the sender', async () => {
+    const env = { ...(await validEnvironment('identity')), SES_REGION: 'eu-west-1' };
+    const exit = await runToExit(entryPointOf('identity'), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain('  - MAIL_FROM: is required when SES_REGION is set');
   });
 });

@@ -17,6 +17,7 @@ import {
   repoRoot,
   type StackSettings,
 } from '@engram/local/components';
+import { type SesFake, startSesFake } from '@engram/testkit/ses-fake';
 import { freshStackSettings } from '@engram/testkit/stack';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,8 @@ const imageOf = (name: string) => {
 let settings: StackSettings;
 let dropDatabase: (() => Promise<void>) | undefined;
 let environments: Map<ComponentName, Record<string, string>>;
+/** Production has no dev mailbox: identity sends through SES, here a fake of it. */
+let ses: SesFake | undefined;
 const running = new Map<ComponentName, Started>();
 const fingerprints = new Map<ComponentName, string[]>();
 
@@ -127,6 +130,16 @@ beforeAll(async () => {
   settings = fresh.settings;
   dropDatabase = fresh.dropDatabase;
   mkdirSync(join(work, 'tmp'));
+  ses = await startSesFake();
+  const mail: Partial<Record<ComponentName, Record<string, string>>> = {
+    identity: {
+      SES_REGION: 'eu-west-1',
+      SES_ENDPOINT: ses.url,
+      MAIL_FROM: 'Engram <no-reply@engram.example>',
+      AWS_ACCESS_KEY_ID: 'AKIAENGRAMIMAGE',
+      AWS_SECRET_ACCESS_KEY: 'not-a-real-secret',
+    },
+  };
   environments = new Map(
     componentEnvironments(settings).map(([name, env]) => [
       name,
@@ -136,6 +149,7 @@ beforeAll(async () => {
         // The image's ENV first: a pod's variables override it.
         ...Object.fromEntries(Object.entries(imageOf(name).env).map(([key, value]) => [key, inFolder(name, value)])),
         ...env,
+        ...mail[name],
         NODE_ENV: 'production',
         SERVICE_VERSION: 'image-test',
       },
@@ -146,6 +160,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([...running.values()].map(terminate));
   await dropDatabase?.();
+  await ses?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

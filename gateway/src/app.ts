@@ -5,9 +5,11 @@ import type { Logger } from '@engram/kit/logger';
 import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express from 'express';
+import type { Redis } from 'ioredis';
 import type { Services } from './clients.js';
 import { bodyLimit } from './http/body-limit.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
+import { devMailboxRoute } from './http/dev-mailbox.js';
 import { proxyTo } from './http/proxy.js';
 import { requestContext } from './http/request-context.js';
 import { SAFE_METHODS, sameOriginOnly } from './http/same-origin.js';
@@ -15,7 +17,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { spa } from './http/spa.js';
 import type { RateDecision, TrpcRateLimits } from './rate-limit.js';
 import { appRouter } from './router.js';
-import { createSessionResolver, type SessionInfo } from './session.js';
+import type { SessionInfo, SessionResolver } from './session.js';
 import { type Context, toTrpcError } from './trpc.js';
 
 export interface AppOptions {
@@ -31,6 +33,10 @@ export interface AppOptions {
   rateLimits: TrpcRateLimits;
   /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
   devRoutes: boolean;
+  /** The session cache, told of revocations by main (session-revocations.ts). */
+  sessions: SessionResolver;
+  /** Where the dev mailbox is read from; absent in production, where GET /api/dev/mailbox is 404. */
+  devMailbox?: { redis: Redis; keyPrefix: string } | undefined;
 }
 
 const ALLOWED: RateDecision = { allowed: true };
@@ -43,7 +49,7 @@ export function createApp(options: AppOptions) {
   app.use(forwardedHeaders);
   app.use(securityHeaders(options.publicBaseUrl));
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
-  const sessions = createSessionResolver(options.services);
+  const { sessions } = options;
   app.use('/api/auth', (req, res, next) => {
     // Signing out (or any change to an account) through this replica: the credentials it carried are
     // asked of identity again, on arrival and once identity has answered (session.ts).
@@ -108,6 +114,8 @@ export function createApp(options: AppOptions) {
       },
     }),
   );
+  if (options.devMailbox)
+    app.get('/api/dev/mailbox', devMailboxRoute(options.devMailbox.redis, options.devMailbox.keyPrefix));
   app.use('/api', (_req, res) => {
     res.status(404).json({ code: 'NOT_FOUND', message: 'Not Found' });
   });

@@ -1,4 +1,5 @@
-// Boots the gateway: config → telemetry → logger → clients and Redis → HTTP server → ready → graceful shutdown.
+// Boots the gateway: config → telemetry → logger → clients, Redis and the session cache (told of revocations)
+// → HTTP server → ready → graceful shutdown.
 import type { AddressInfo } from 'node:net';
 import { startHealthServer } from '@engram/kit/health';
 import { createInternalTokenSigner } from '@engram/kit/internal-auth';
@@ -10,6 +11,8 @@ import { createApp } from './app.js';
 import { closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
 import { createTrpcRateLimits } from './rate-limit.js';
+import { createSessionResolver } from './session.js';
+import { listenForRevocations } from './session-revocations.js';
 
 const config = readConfig();
 const telemetry = startTelemetry({ service: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
@@ -33,6 +36,9 @@ const rateLimits = createTrpcRateLimits(redis, {
   perAddress: config.TRPC_RATE_LIMIT_PER_ADDRESS,
   keyPrefix: config.REDIS_KEY_PREFIX,
 });
+const sessions = createSessionResolver(services);
+const revocations = listenForRevocations(redis, config.REDIS_KEY_PREFIX, sessions, logger);
+const production = config.NODE_ENV === 'production';
 const health = await startHealthServer(config.METRICS_PORT);
 const app = createApp({
   logger,
@@ -46,6 +52,8 @@ const app = createApp({
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
   rateLimits,
   devRoutes: config.NODE_ENV !== 'production',
+  sessions,
+  devMailbox: production ? undefined : { redis, keyPrefix: config.REDIS_KEY_PREFIX },
 });
 const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   if (error) {
@@ -59,9 +67,10 @@ const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
 onShutdown(logger, [
   { name: 'not ready', run: () => health.setReady(false) },
   // Kubernetes keeps sending traffic for a moment after SIGTERM; keep serving through the drain.
-  { name: 'drain', run: () => new Promise((r) => setTimeout(r, config.NODE_ENV === 'production' ? 5_000 : 0)) },
+  { name: 'drain', run: () => new Promise((r) => setTimeout(r, production ? 5_000 : 0)) },
   { name: 'http', run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
   { name: 'clients', run: () => closeServices(services) },
+  { name: 'revocations', run: () => revocations.close() },
   { name: 'redis', run: () => redis.quit().then(() => undefined) },
   { name: 'telemetry', run: () => telemetry.shutdown() },
   { name: 'health', run: () => health.close() },

@@ -3,15 +3,19 @@
 //
 // A signed-in session is remembered for SESSION_CACHE_MS. Asking identity on every request cost more
 // than the review it guarded (an internal token signed and verified, a gRPC round trip, better-auth's
-// cookie check and a Redis read): the review benchmark spent most of its gateway time there. The bound
-// on what the cache may get wrong is what was accepted for it:
-// - a session revoked elsewhere (signed out on another device, the user banned or deleted by an admin,
-//   expired) keeps working on this replica for at most SESSION_CACHE_MS, never longer;
-// - a sign-out (any state-changing /api/auth request) through this replica forgets the credentials it
-//   carried at once (`forget`), so the browser that signed out is signed out here immediately;
+// cookie check and a Redis read): the review benchmark spent most of its gateway time there. What keeps
+// the cache from being wrong:
+// - identity announces every session it ends (sign-out, revocation, password reset, ban, deleted account)
+//   and every replica forgets that session at once (`revoke`, fed by session-revocations.ts), so a revoked
+//   session is refused on its very next request; answers about a token just revoked are not remembered
+//   for a while either, since identity may still have been finishing the revocation when it answered;
+// - while that announcement cannot be heard (no Redis subscription), nothing is remembered at all;
+// - a state-changing /api/auth request through this replica forgets the credentials it carried (`forget`);
 // - only signed-in answers are remembered, so signing in never waits for an expiry, and a failed lookup
 //   (identity down) is never remembered;
+// - an expired session (or a missed announcement) is believed for at most SESSION_CACHE_MS;
 // - the cache is per app (one per gateway process) and bounded (SESSION_CACHE_MAX entries, oldest first out).
+import { SESSION_COOKIE_NAME } from '@engram/contracts/auth';
 import { unary } from '@engram/kit/grpc/client';
 import type { UserCaller } from '@engram/kit/internal-auth';
 import type { Services } from './clients.js';
@@ -35,6 +39,8 @@ interface Entry {
   /** performance.now() after which the entry is no longer believed. */
   expires: number;
   session: Promise<SessionInfo | null>;
+  /** The session token the credentials carry, if any: what a revocation names. */
+  token: string | undefined;
 }
 
 export interface SessionResolver {
@@ -43,18 +49,74 @@ export interface SessionResolver {
   known(headers: SessionCredentials): Promise<SessionInfo | null> | undefined;
   /** Forgets what is remembered for these credentials (their holder signed out or changed them). */
   forget(headers: SessionCredentials): void;
+  /** identity ended the session with this token: forget it, and remember no answer about it for a while. */
+  revoke(token: string): void;
+  /** Whether revocations are being heard; while they are not, nothing is remembered. */
+  setRevocationsHeard(heard: boolean): void;
 }
 
 function keyOf(headers: SessionCredentials): string {
   return `${headers.cookie ?? ''}\n${headers.authorization ?? ''}`;
 }
 
-/** One app's sessions: keyed by the credentials; concurrent requests with the same ones share one lookup. */
+const COOKIE = new RegExp(`(?:^|;)\\s*(?:__Secure-)?${SESSION_COOKIE_NAME.replaceAll('.', '\\.')}=([^;]*)`);
+
+/** The session token in a request's credentials: the cookie's `<token>.<signature>`, or a bearer token. */
+export function sessionTokenOf(headers: SessionCredentials): string | undefined {
+  const cookie = headers.cookie && COOKIE.exec(headers.cookie)?.[1];
+  if (cookie) {
+    try {
+      return decodeURIComponent(cookie).split('.')[0] || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const bearer = headers.authorization && /^Bearer\s+(\S+)$/i.exec(headers.authorization)?.[1];
+  return bearer || undefined;
+}
+
+/** One app's sessions, looked up in identity. */
 export function createSessionResolver(services: Services, cacheMs = SESSION_CACHE_MS): SessionResolver {
+  return createSessionCache((headers) => lookUp(services, headers), cacheMs);
+}
+
+/** The cache in front of `lookUp`: keyed by the credentials; concurrent requests with the same ones share one lookup. */
+export function createSessionCache(
+  lookUp: (headers: SessionCredentials) => Promise<SessionInfo | null>,
+  cacheMs = SESSION_CACHE_MS,
+): SessionResolver {
   const remembered = new Map<string, Entry>();
+  /** Tokens revoked within the last cacheMs, with when that ends. */
+  const revokedLately = new Map<string, number>();
+  let heard = false;
+
+  const revokedRecently = (token: string | undefined, now: number) => {
+    if (token === undefined) return false;
+    const until = revokedLately.get(token);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    revokedLately.delete(token);
+    return false;
+  };
+
   return {
     forget(headers) {
       remembered.delete(keyOf(headers));
+    },
+    revoke(token) {
+      const now = performance.now();
+      for (const [key, entry] of remembered) if (entry.token === token) remembered.delete(key);
+      revokedLately.delete(token);
+      revokedLately.set(token, now + cacheMs);
+      // Oldest first: those past their time go, and the map stays bounded however many sign-outs arrive.
+      for (const [old, until] of revokedLately) {
+        if (until > now && revokedLately.size <= SESSION_CACHE_MAX) break;
+        revokedLately.delete(old);
+      }
+    },
+    setRevocationsHeard(now) {
+      heard = now;
+      if (!heard) remembered.clear();
     },
     known(headers) {
       if (!headers.cookie && !headers.authorization) return Promise.resolve(null);
@@ -67,8 +129,10 @@ export function createSessionResolver(services: Services, cacheMs = SESSION_CACH
       const key = keyOf(headers);
       const now = performance.now();
       remembered.delete(key);
-      const session = lookUp(services, headers);
-      const entry: Entry = { expires: now + cacheMs, session };
+      const session = lookUp(headers);
+      const token = sessionTokenOf(headers);
+      if (!heard || revokedRecently(token, now)) return session;
+      const entry: Entry = { expires: now + cacheMs, session, token };
       remembered.set(key, entry);
       if (remembered.size > SESSION_CACHE_MAX) {
         const oldest = remembered.keys().next().value;

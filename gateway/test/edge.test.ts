@@ -59,6 +59,19 @@ describe('cross-site requests', () => {
     });
     expect(response.status).toBe(403);
   });
+
+  it('refuses a form-style request (text/plain body) from a foreign Origin to delete the account, which lives on', async () => {
+    const cookie = await signUp('formpost');
+    const response = await fetch(`${stack.url}/api/auth/delete-user`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example', cookie },
+      body: '{}',
+    });
+    expect(response.status).toBe(403);
+    expect(await fronts(cookie)).toEqual([]);
+    const session = await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } });
+    expect(((await session.json()) as { user: { name: string } }).user.name).toBe('formpost');
+  });
 });
 
 describe('request bodies', () => {

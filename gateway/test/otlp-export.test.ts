@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 interface ExportedSpan {
@@ -54,19 +54,7 @@ afterAll(async () => {
 
 it('exports one trace for a request across the gateway, identity and cards', async () => {
   const running = stack!;
-  const signUp = await fetch(`${running.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: running.url },
-    body: JSON.stringify({
-      email: `otlp-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'long enough pw',
-      name: 'O',
-    }),
-  });
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await signUpThroughGateway(running.url, 'otlp');
   const traceId = randomBytes(16).toString('hex');
   const created = await fetch(`${running.url}/api/trpc/cards.create`, {
     method: 'POST',

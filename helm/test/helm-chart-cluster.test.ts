@@ -178,7 +178,9 @@ describe('the NetworkPolicies', () => {
         ['identity', 'cards', 'billing'].includes(name),
       );
       expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(['identity', 'gateway'].includes(name));
-      expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(['cards', 'billing'].includes(name));
+      expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(
+        ['identity', 'cards', 'billing'].includes(name),
+      );
       expect(mayConnect(policies, source, stripe, 443), `${name} HTTPS`).toBe(
         ['identity', 'billing', 'ai'].includes(name),
       );
@@ -202,6 +204,9 @@ describe('the NetworkPolicies', () => {
       true,
     );
     expect(mayConnect(devPolicies, devPod('Deployment', 'cards'), devPod('Deployment', 'dev-nats'), 4222)).toBe(true);
+    expect(mayConnect(devPolicies, devPod('Deployment', 'identity'), devPod('Deployment', 'dev-nats'), 4222)).toBe(
+      true,
+    );
   });
 });
 

@@ -236,6 +236,46 @@ describe('the environment of each component', () => {
     expect(envOf(appContainer(objects, 'cards')).has('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe(false);
   });
 
+  it('sends identity’s mail through SES with the region and sender of the values, and refuses a region without a sender', () => {
+    const identity = (rendered: typeof objects) => envOf(appContainer(rendered, 'identity'));
+    for (const name of ['SES_REGION', 'MAIL_FROM', 'SES_ENDPOINT']) expect(identity(objects).has(name)).toBe(false);
+    const production = identity(renderProfile('production'));
+    expect(production.get('SES_REGION').value).toBe('eu-west-1');
+    expect(production.get('MAIL_FROM').value).toBe('Engram <no-reply@engram.example.com>');
+    expect(production.get('NODE_ENV').value).toBe('production');
+
+    const vpc = identity(
+      render({
+        json: { identity: { ses: { region: 'us-east-1', from: 'a@b.example', endpoint: 'https://vpce.example' } } },
+      }),
+    );
+    expect(vpc.get('SES_ENDPOINT').value).toBe('https://vpce.example');
+    const unsigned = helmTemplate({ json: { identity: { ses: { region: 'us-east-1' } } } });
+    expect(unsigned.status).not.toBe(0);
+    expect(unsigned.stderr).toMatch(/identity.ses.from: the sender SES has verified is required/);
+    expect(helmTemplate({ json: { identity: { ses: { region: 'Ireland' } } } }).stderr).toMatch(/identity.ses.region/);
+  });
+
+  it('runs identity and the gateway in development mode in the dev values, where mail goes to the dev mailbox', () => {
+    const dev = renderProfile('dev');
+    for (const name of ['identity', 'gateway'] as const) {
+      expect(envOf(appContainer(dev, name)).get('NODE_ENV').value, name).toBe('development');
+    }
+    expect(envOf(appContainer(dev, 'cards')).get('NODE_ENV').value).toBe('production');
+  });
+
+  it('gives identity ADMIN_EMAILS from the values', () => {
+    const identity = envOf(
+      appContainer(
+        render({ json: { identity: { adminEmails: ['a@engram.example', 'b@engram.example'] } } }),
+        'identity',
+      ),
+    );
+    expect(identity.get('ADMIN_EMAILS').value).toBe('a@engram.example,b@engram.example');
+    expect(envOf(appContainer(objects, 'identity')).has('ADMIN_EMAILS')).toBe(false);
+    expect(helmTemplate({ json: { identity: { adminEmails: ['not an address'] } } }).status).not.toBe(0);
+  });
+
   it('references outside SaaS credentials only when their Secret is named', () => {
     expect(envOf(appContainer(objects, 'billing')).has('STRIPE_SECRET_KEY')).toBe(false);
     const billing = envOf(appContainer(renderProfile('production'), 'billing'));

@@ -50,6 +50,8 @@ export interface StackSettings {
   redisKeyPrefix?: string;
   /** Where the Stripe stand-in keeps its state (npm start); tests keep it in memory. */
   stripeStandInStateFile?: string;
+  /** ADMIN_EMAILS of identity: these addresses become admins when they sign up. */
+  adminEmails?: string;
   /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
   extraEnv?: Record<string, string>;
 }
@@ -84,6 +86,7 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ...common,
         ...keys,
         ...grpc('identity'),
+        ...events,
         HTTP_PORT: String(s.ports.identityHttp),
         DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'identity'),
         BETTER_AUTH_SECRET: s.secrets.BETTER_AUTH_SECRET,
@@ -91,6 +94,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ...redis,
         ...DEVELOPMENT_AUTH_RATE_LIMITS,
         ...(s.extraTrustedOrigins?.length && { AUTH_TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
+        // No SES settings: mail goes to the dev mailbox, readable at the gateway's /api/dev/mailbox.
+        ...(s.adminEmails && { ADMIN_EMAILS: s.adminEmails }),
       },
     ],
     [

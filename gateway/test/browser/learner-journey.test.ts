@@ -1,5 +1,5 @@
 // A learner's first visit, in a real Chromium through the real gateway and every service.
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { describe, expect, it } from 'vitest';
 
 const env = useBrowserStack();
@@ -14,6 +14,7 @@ describe('a new learner', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await followVerificationMail(page, env.stack.url, email);
 
     // A user who has not onboarded is sent to /onboarding from every protected page, the dashboard too.
     await page.waitForURL(`${env.stack.url}/onboarding`);

@@ -2,7 +2,7 @@
 // cards with tags, a tag-filtered practice session driven by the keyboard with one undo, the results,
 // and a dashboard whose streak and metrics match those reviews, loaded in one batched request.
 import { createRequire } from 'node:module';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
@@ -69,9 +69,11 @@ describe('the learning loop', () => {
 
     await page.goto(`${stack.url}/auth/sign-up`);
     await page.getByLabel('Name').fill('Lea Loop');
-    await page.getByLabel('Email').fill(`loop-${Date.now()}@example.com`);
+    const email = `loop-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await followVerificationMail(page, stack.url, email);
 
     // Onboarding: the detected timezone is offered and can be changed; the daily goal is chosen.
     await page.waitForURL(`${stack.url}/onboarding`);
@@ -180,9 +182,11 @@ describe('the learning loop', () => {
 
     await page.goto(`${stack.url}/auth/sign-up`);
     await page.getByLabel('Name').fill('Cy Cards');
-    await page.getByLabel('Email').fill(`cards-${Date.now()}@example.com`);
+    const email = `cards-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await followVerificationMail(page, stack.url, email);
     await page.waitForURL(`${stack.url}/onboarding`);
     await page.getByLabel('Front of card 1').fill('Onboarding one');
     await page.getByLabel('Back of card 1').fill('First answer');

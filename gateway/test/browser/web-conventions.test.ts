@@ -1,7 +1,7 @@
 // The web app's shared conventions, in a real Chromium through the real gateway: its language (from the
 // browser, switchable, remembered), error toasts in that language, and the generic Not Found and
 // "Something went wrong!" screens.
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
@@ -86,9 +86,11 @@ describe('a failed list fetch', () => {
 
     await page.goto(`${env.stack.url}/auth/sign-up`);
     await page.getByLabel('Name').fill('Ada Offline');
-    await page.getByLabel('Email').fill(`offline-${Date.now()}@example.com`);
+    const email = `offline-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await followVerificationMail(page, env.stack.url, email);
     await page.waitForURL(`${env.stack.url}/onboarding`);
     await page.getByRole('button', { name: 'Start learning' }).click();
     await page.waitForURL(`${env.stack.url}/dashboard`);

@@ -76,6 +76,19 @@ imagePullSecrets:
 {{ if .Values.devDependencies.enabled }}nats://dev-nats:4222{{ else }}{{ .Values.nats.url }}{{ end }}
 {{- end }}
 
+{{/* The events variables (NATS and the stream) of a service that publishes or consumes events, set into .env: (dict "root" $ "env" $env). */}}
+{{- define "engram.eventsEnv" -}}
+{{- $root := .root }}
+{{- $events := $root.Values.events }}
+{{- $_ := set .env "NATS_URL" (include "engram.natsUrl" $root) }}
+{{- $_ := set .env "EVENTS_STREAM" $events.stream }}
+{{- $_ := set .env "EVENTS_SUBJECT_PREFIX" $events.subjectPrefix }}
+{{- $_ := set .env "EVENTS_STREAM_MAX_AGE_HOURS" (toString $events.maxAgeHours) }}
+{{- $_ := set .env "EVENTS_STREAM_MAX_BYTES" (toString (int64 $events.maxBytes)) }}
+{{- $_ := set .env "EVENTS_STREAM_REPLICAS" (toString $events.replicas) }}
+{{- $_ := set .env "EVENTS_STREAM_ENFORCE_LIMITS" (toString $events.enforceLimits) }}
+{{- end }}
+
 {{/* REDIS_URL and REDIS_KEY_PREFIX of a component into its env and secretEnv: (dict "root" $ "env" $env "secretEnv" $secretEnv); returns the secretEnv list as JSON. */}}
 {{- define "engram.redisEnv" -}}
 {{- $root := .root }}
@@ -89,8 +102,3 @@ imagePullSecrets:
 {{- toJson $secretEnv }}
 {{- end }}
 
-{{- /* The events variables of a service that publishes or consumes (NATS, the stream and its limits), as YAML. */}}
-{{- define "engram.eventsEnv" -}}
-{{- $e := .Values.events -}}
-{{- toYaml (dict "NATS_URL" (include "engram.natsUrl" .) "EVENTS_STREAM" $e.stream "EVENTS_SUBJECT_PREFIX" $e.subjectPrefix "EVENTS_STREAM_MAX_AGE_HOURS" (toString $e.maxAgeHours) "EVENTS_STREAM_MAX_BYTES" (toString (int64 $e.maxBytes)) "EVENTS_STREAM_REPLICAS" (toString $e.replicas) "EVENTS_STREAM_ENFORCE_LIMITS" (toString $e.enforceLimits)) -}}
-{{- end }}

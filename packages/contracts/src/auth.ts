@@ -14,3 +14,27 @@ export const ORGANIZATION_SLUG_MAX_LENGTH = 48;
 export const OTP_LENGTH = 6;
 /** Spec §9: session freshness for sensitive actions, in seconds. */
 export const SESSION_FRESH_AGE_SECONDS = 86_400;
+
+/** better-auth's default shortest username; spec §5 names only the maximum. */
+export const USERNAME_MIN_LENGTH = 3;
+/** Emailed one-time codes (email OTP): how long one stays valid, and how many wrong guesses it survives. */
+export const OTP_EXPIRES_IN_SECONDS = 300;
+export const OTP_ALLOWED_ATTEMPTS = 3;
+/** How long an emailed sign-in link stays valid (it works once). */
+export const MAGIC_LINK_EXPIRES_IN_SECONDS = 300;
+/** How long the links of verification, email-change and password-reset mails stay valid. */
+export const EMAIL_LINK_EXPIRES_IN_SECONDS = 3_600;
+/** Spec §4: what a sensitive action answers when the session is older than SESSION_FRESH_AGE_SECONDS. */
+export const SESSION_NOT_FRESH_MESSAGE = 'Your session is not fresh. Please sign in again.';
+/** The error better-auth's reset-password link redirects with (`?error=INVALID_TOKEN`), and its code. */
+export const INVALID_TOKEN = 'INVALID_TOKEN';
+
+/** better-auth's session cookie (`<token>.<signature>`); on https it carries the `__Secure-` prefix. */
+export const SESSION_COOKIE_NAME = 'better-auth.session_token';
+/**
+ * The Redis channel (after REDIS_KEY_PREFIX) on which identity announces each session it ended, by token,
+ * so every gateway replica forgets that session at once.
+ */
+export const SESSION_REVOKED_CHANNEL = 'identity:session-revoked';
+/** Spec §5: what changing the email to the address the account already has answers. */
+export const EMAIL_IS_THE_SAME_MESSAGE = 'Email is the same.';

@@ -8,7 +8,11 @@ import {
   ReviewRecorded as ReviewRecordedMessage,
   ReviewUndone as ReviewUndoneMessage,
 } from '@engram/proto/events/v1/cards';
-import { UserDeleted as UserDeletedMessage } from '@engram/proto/events/v1/identity';
+import {
+  UserCreated as UserCreatedMessage,
+  UserDeleted as UserDeletedMessage,
+  UserUpdated as UserUpdatedMessage,
+} from '@engram/proto/events/v1/identity';
 
 /** What ts-proto generates for a message: enough to encode a payload and decode it again. */
 export interface MessageCodec<T> {
@@ -40,6 +44,12 @@ export const ReviewRecorded = defineEvent('engram.cards.review.recorded', Review
 /** A review was undone (cards service): its item is back in the state it had before. */
 export const ReviewUndone = defineEvent('engram.cards.review.undone', ReviewUndoneMessage);
 
+/** An account was created (identity; written by a trigger on its users table). */
+export const UserCreated = defineEvent('engram.identity.user.created', UserCreatedMessage);
+
+/** A user's profile, role, verification or ban changed (identity; written by a trigger). */
+export const UserUpdated = defineEvent('engram.identity.user.updated', UserUpdatedMessage);
+
 /** An account was deleted (identity): every service erases what it kept of the user. */
 export const UserDeleted = defineEvent('engram.identity.user.deleted', UserDeletedMessage);
 
@@ -51,6 +61,8 @@ export const EVENT_CATALOGUE = [
   CardCreated,
   ReviewRecorded,
   ReviewUndone,
+  UserCreated,
+  UserUpdated,
   UserDeleted,
   SubscriptionChanged,
 ] as readonly EventDefinition<unknown>[];

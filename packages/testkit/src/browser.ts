@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { linkIn, nextMail } from './mailbox.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
 export const CHROMIUM_ARGS = [
@@ -74,4 +75,13 @@ export function useBrowserStack(): BrowserStack {
       return started(browser, 'browser');
     },
   };
+}
+
+/**
+ * Opens in `page` the verification link mailed to `email` (read from the dev mailbox), as the user does
+ * from their inbox after signing up: it verifies the address and signs them in.
+ */
+export async function followVerificationMail(page: Page, gatewayUrl: string, email: string): Promise<void> {
+  const mail = await nextMail(gatewayUrl, email, /^Verify your email/);
+  await page.goto(linkIn(mail));
 }

@@ -8,6 +8,7 @@ import { type RunningStack, startGatewayReplica, startProcesses } from '@engram/
 import { createSecrets } from '@engram/local/secrets';
 import { testContext } from './context.ts';
 import { createDatabase, dropDatabase } from './databases.ts';
+import { cookieFrom, linkIn, nextMail } from './mailbox.ts';
 
 export interface LogLine {
   component: ComponentName;
@@ -102,23 +103,32 @@ export async function startSecondGateway(stack: TestStack, extraEnv: Record<stri
   });
 }
 
+/** The password the sign-up helpers give every user. */
+export const TEST_PASSWORD = 'long enough pw';
+
 /**
- * Signs a new user up through the gateway at `url`, as the web app does, and returns the Cookie header
- * that carries the session. `email` defaults to a unique address made from `name`.
+ * Signs a new user up through the gateway at `url` as a person does (sign up, open the verification mail
+ * in the dev mailbox, follow its link, which signs them in) and returns the Cookie header that carries
+ * the session. `email` defaults to a unique address made from `name`.
  */
 export async function signUpThroughGateway(url: string, name: string, email?: string): Promise<string> {
+  const address = email ?? `${name}-${randomBytes(4).toString('hex')}@example.com`;
   const response = await fetch(`${url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({
-      email: email ?? `${name}-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'long enough pw',
-      name,
-    }),
+    body: JSON.stringify({ email: address, password: TEST_PASSWORD, name }),
   });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
+  return verifyEmailThroughGateway(url, address);
+}
+
+/** Follows the newest verification link mailed to `email`; returns the Cookie header of the session it starts. */
+export async function verifyEmailThroughGateway(url: string, email: string): Promise<string> {
+  const mail = await nextMail(url, email, /^Verify your email/);
+  const verified = await fetch(linkIn(mail), { redirect: 'manual' });
+  const cookie = cookieFrom(verified);
+  if (verified.status !== 302 || !cookie.includes('session_token')) {
+    throw new Error(`verifying ${email} failed: ${verified.status} ${await verified.text()}`);
+  }
+  return cookie;
 }

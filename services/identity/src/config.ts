@@ -1,11 +1,15 @@
 // The identity service's configuration: the only place it reads process.env.
-import { loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
+import { ConfigError, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
+import { eventVars } from '@engram/kit/events/setup';
+import { mailSettingsOf, mailVars } from '@engram/kit/mail/config';
 import { serviceVars } from '@engram/kit/service';
 import { z } from 'zod';
 
 export const configShape = {
   ...serviceVars({ grpc: 50051, metrics: 9461 }),
   DATABASE_URL: vars.url(['postgresql', 'postgres']),
+  /** identity publishes its user events (written by triggers into its outbox). */
+  ...eventVars,
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** The app's own origin; required in production (publicBaseUrlOf). */
   PUBLIC_BASE_URL: vars.url(['http', 'https']).optional(),
@@ -17,18 +21,38 @@ export const configShape = {
   /** better-auth's rate limits (on in every mode, counted in Redis): requests per address and window. */
   AUTH_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(10),
   AUTH_RATE_LIMIT_MAX: vars.positiveInt(100),
-  /** Sign-in and sign-up attempts per address and window (better-auth's stricter default: 3). */
+  /** Sign-in and sign-up attempts, and mailed links and codes, per address and window (better-auth's stricter default: 3). */
   AUTH_RATE_LIMIT_SIGN_IN_MAX: vars.positiveInt(3),
   HTTP_PORT: vars.port(3001),
   /** Checks new passwords against the Have I Been Pwned range API (needs outside network). */
   AUTH_CHECK_PWNED_PASSWORDS: vars.bool.default(false),
+  /** Comma-separated addresses that get the admin role when they sign up (compared case-insensitively). */
+  ADMIN_EMAILS: vars.list
+    .refine((emails) => emails.every((email) => z.email().safeParse(email).success), 'must list email addresses')
+    .transform((emails) => emails.map((email) => email.toLowerCase()))
+    .default([]),
+  /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
+  ...mailVars,
 };
 
 export type Config = ReturnType<typeof readConfig>;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig('identity', configShape, env, (config) => ({
-    ...config,
-    PUBLIC_BASE_URL: publicBaseUrlOf('identity', config, env),
-  }));
+  return loadConfig('identity', configShape, env, (config) => {
+    // Both rules are checked, so one message names every problem.
+    const problems: string[] = [];
+    const checked = <T>(rule: () => T): T | undefined => {
+      try {
+        return rule();
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        problems.push(...error.problems);
+        return undefined;
+      }
+    };
+    const publicBaseUrl = checked(() => publicBaseUrlOf('identity', config, env));
+    const ses = checked(() => mailSettingsOf('identity', config));
+    if (problems.length > 0 || publicBaseUrl === undefined) throw new ConfigError('identity', problems);
+    return { ...config, PUBLIC_BASE_URL: publicBaseUrl, ses: ses ?? null };
+  });
 }

@@ -1,4 +1,6 @@
-// Boots the identity service: config → telemetry → logger → database and Redis → auth HTTP + gRPC → SERVING.
+// Boots the identity service: config → telemetry → logger → database, Redis and mailer → auth HTTP + gRPC
+// → SERVING, with the relay that publishes the user events its triggers write (in the background).
+import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
@@ -14,6 +16,14 @@ const { logger } = runtime;
 const db = createDb(config.DATABASE_URL);
 const redis = createRedis(config.REDIS_URL);
 redis.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'));
+const mailer = createMailer({
+  ses: config.ses,
+  production: config.NODE_ENV === 'production',
+  redis,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  logger,
+});
+logger.info({ mail: mailer.kind }, `mail goes ${mailer.kind === 'ses' ? 'through SES' : 'to the dev mailbox'}`);
 const auth = createAuth(db, {
   secret: config.BETTER_AUTH_SECRET,
   publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -25,14 +35,18 @@ const auth = createAuth(db, {
     max: config.AUTH_RATE_LIMIT_MAX,
     signInMax: config.AUTH_RATE_LIMIT_SIGN_IN_MAX,
   },
+  mailer,
+  adminEmails: config.ADMIN_EMAILS,
   logger,
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 
 await runService(runtime, {
   services: [identityService(auth, runtime.serverOptions)],
+  events: { relay: true },
   close: [
     { name: 'auth http', run: () => http.close() },
+    { name: 'mailer', run: () => mailer.close() },
     { name: 'database', run: () => db.$disconnect() },
     { name: 'redis', run: () => redis.quit() },
   ],

@@ -1,6 +1,12 @@
 // better-auth's secondary storage on Redis: session lookups and rate-limit counters shared by every
 // replica. Sessions are also kept in PostgreSQL (storeSessionInDatabase), because Redis here keeps
 // nothing on disk and a Redis restart must not sign everyone out.
+//
+// Ending a session (sign-out, revoking one or all, a password reset, a ban, deleting the account) always
+// deletes its token here, so that is where identity tells the gateways: the token is published on
+// SESSION_REVOKED_CHANNEL, in the same round trip, and each gateway replica forgets the session at once
+// instead of believing its cached answer for a few more seconds (gateway/src/session-revocations.ts).
+import { SESSION_REVOKED_CHANNEL } from '@engram/contracts/auth';
 import type { BetterAuthOptions } from 'better-auth';
 import { Redis } from 'ioredis';
 
@@ -12,6 +18,12 @@ local value = redis.call('INCR', KEYS[1])
 if value == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return value`;
 
+/**
+ * better-auth keeps a session under its bare token (letters and digits); its other keys have a prefix
+ * (`active-sessions-`, `revoked-sessions-before-`, `verification:`, rate limits).
+ */
+const SESSION_TOKEN = /^[A-Za-z0-9]{20,}$/;
+
 export function createRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
 }
@@ -19,6 +31,7 @@ export function createRedis(url: string): Redis {
 /** Keys are `<prefix>identity:<name>`; the prefix is REDIS_KEY_PREFIX. */
 export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): SecondaryStorage {
   const key = (name: string) => `${prefix}identity:${name}`;
+  const revoked = `${prefix}${SESSION_REVOKED_CHANNEL}`;
   return {
     get: (name) => redis.get(key(name)),
     getAndDelete: (name) => redis.getdel(key(name)),
@@ -28,7 +41,11 @@ export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): Seconda
       else await redis.set(key(name), value);
     },
     delete: async (name) => {
-      await redis.del(key(name));
+      if (!SESSION_TOKEN.test(name)) {
+        await redis.del(key(name));
+        return;
+      }
+      await redis.multi().del(key(name)).publish(revoked, name).exec();
     },
   };
 }

@@ -1,38 +1,55 @@
 // The identity service in-process on a fresh schema of the run's database: better-auth's HTTP server
 // (what browsers reach through the gateway) and the gRPC server (what the gateway calls), with a key
-// pair of its own so tests sign internal tokens exactly as the gateway does.
+// pair of its own so tests sign internal tokens exactly as the gateway does. Mail goes to a dev mailbox
+// of the harness's own (or through SES, to a test's fake), and the relay publishes the user events.
 import { randomBytes } from 'node:crypto';
 import { unary } from '@engram/kit/grpc/client';
+import { createMailer } from '@engram/kit/mail/create-mailer';
+import { readDevMailbox } from '@engram/kit/mail/dev-mailbox';
+import type { SesSettings } from '@engram/kit/mail/ses';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { testContext } from '@engram/testkit/context';
+import { cookieFrom, linkIn } from '@engram/testkit/mailbox';
 import { startServiceUnderTest } from '@engram/testkit/service';
+import { waitUntil } from '@engram/testkit/wait';
 import { createAuth } from '../src/auth.js';
 import { createDb } from '../src/db.js';
 import { startAuthHttpServer } from '../src/http/server.js';
 import { createRedis, redisSecondaryStorage } from '../src/secondary-storage.js';
 import { identityService } from '../src/server.js';
 
+export { cookieFrom } from '@engram/testkit/mailbox';
+
 /** The public origin the auth is configured with; browsers send it as Origin. */
 export const PUBLIC_BASE_URL = 'http://localhost:3000';
+export const PASSWORD = 'correct horse battery';
 
 export interface SignUp {
   email: string;
   password: string;
   name: string;
+  username?: string;
 }
 
 /** Limits far above what a test sends, unless the test is about them. */
 const ROOMY_RATE_LIMIT = { windowSeconds: 10, max: 10_000, signInMax: 10_000 };
 
-/** `redisUrl` defaults to the run's Redis; sessions and rate-limit counters go there, as in production. */
-export async function startIdentityHarness(
-  options: {
-    redisUrl?: string;
-    rateLimit?: { windowSeconds: number; max: number; signInMax: number };
-    /** Shared by harnesses that stand for replicas of one installation; otherwise one of its own. */
-    redisKeyPrefix?: string;
-  } = {},
-) {
+export interface IdentityHarnessOptions {
+  /** Defaults to the run's Redis; sessions, rate-limit counters and the dev mailbox go there. */
+  redisUrl?: string;
+  rateLimit?: { windowSeconds: number; max: number; signInMax: number };
+  /** Shared by harnesses that stand for replicas of one installation; otherwise one of its own. */
+  redisKeyPrefix?: string;
+  adminEmails?: string[];
+  /** Send through SES (a test's fake) instead of keeping mail in the dev mailbox. */
+  ses?: SesSettings;
+  /** Run the relay that publishes the outbox (the events are then read from NATS). */
+  relay?: boolean;
+  /** How often the relay looks at the outbox unwoken (testkit's default: 200 ms). */
+  relayPollMs?: number;
+}
+
+export async function startIdentityHarness(options: IdentityHarnessOptions = {}) {
   const redisKeyPrefix = options.redisKeyPrefix ?? `${testContext().subjectPrefix}${randomBytes(3).toString('hex')}:`;
   const service = await startServiceUnderTest({
     service: 'identity',
@@ -41,50 +58,126 @@ export async function startIdentityHarness(
       const db = createDb(databaseUrl);
       const redis = createRedis(options.redisUrl ?? testContext().redisUrl);
       redis.on('error', () => {}); // a test may stop its private Redis on purpose
+      const mailer = createMailer({
+        ses: options.ses ?? null,
+        production: false,
+        redis,
+        keyPrefix: redisKeyPrefix,
+        logger,
+      });
       const auth = createAuth(db, {
         secret: randomBytes(32).toString('base64url'),
         publicBaseUrl: PUBLIC_BASE_URL,
         checkPwnedPasswords: false,
         secondaryStorage: redisSecondaryStorage(redis, redisKeyPrefix),
         rateLimit: options.rateLimit ?? ROOMY_RATE_LIMIT,
+        mailer,
+        adminEmails: options.adminEmails ?? [],
         logger,
       });
       const http = await startAuthHttpServer(auth, 0, logger);
       return {
         services: [identityService(auth, serverOptions)],
-        resources: { db, http },
+        resources: { db, http, redis },
+        ...(options.relay && {
+          events: {
+            relay: true,
+            ...(options.relayPollMs && { relayOptions: { pollIntervalMs: options.relayPollMs } }),
+          },
+        }),
         async close() {
           await http.close();
+          mailer.close();
           await db.$disconnect();
           redis.disconnect();
         },
       };
     },
   });
-  const { db, http } = service.resources;
+  const { db, http, redis } = service.resources;
   const signer = service.signer;
   const client = service.client(IdentityServiceClient);
   const httpUrl = `http://127.0.0.1:${http.port}`;
 
   /** A request to the auth HTTP server, as a browser on `origin` would send it through the gateway. */
-  const post = (path: string, init: { body?: unknown; cookie?: string; origin?: string } = {}) =>
+  const post = (
+    path: string,
+    init: { body?: unknown; cookie?: string; origin?: string; headers?: Record<string, string> } = {},
+  ) =>
     fetch(`${httpUrl}${path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         origin: init.origin ?? PUBLIC_BASE_URL,
         ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...init.headers,
       },
       body: JSON.stringify(init.body ?? {}),
     });
 
+  /** A GET as the browser sends it (no Origin), with the session cookie when given. */
+  const get = (path: string, cookie?: string) =>
+    fetch(`${httpUrl}${path}`, { ...(cookie ? { headers: { cookie } } : {}) });
+
+  /**
+   * Makes the session with this cookie `seconds` older, as time would: its row in PostgreSQL is aged and
+   * its copy in Redis dropped, so better-auth reads the aged row (sessions live in both).
+   */
+  async function ageSession(cookie: string, seconds: number) {
+    const token = decodeURIComponent(/better-auth\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
+    const aged = await db.$executeRaw`
+      UPDATE sessions SET created_at = created_at - make_interval(secs => ${seconds}) WHERE token = ${token}`;
+    if (aged !== 1) throw new Error('no session to age');
+    await redis.del(`${redisKeyPrefix}identity:${token}`);
+  }
+
+  /** The dev mailbox of this harness: messages to `to`, newest first. */
+  const mailbox = (to: string) => readDevMailbox(redis, redisKeyPrefix, to);
+
+  /** Waits for the newest mail to `to` whose subject matches. */
+  async function nextMail(to: string, subject: RegExp) {
+    let found: Awaited<ReturnType<typeof mailbox>>[number] | undefined;
+    await waitUntil(`a mail to ${to} about ${subject}`, async () => {
+      found = (await mailbox(to)).find((mail) => subject.test(mail.subject));
+      return found !== undefined;
+    });
+    return found as NonNullable<typeof found>;
+  }
+
+  /** Opens a link from a mail (its origin is the public one) on this server, without following redirects. */
+  const open = (link: string, cookie?: string) => {
+    const url = new URL(link);
+    return fetch(`${httpUrl}${url.pathname}${url.search}`, {
+      redirect: 'manual',
+      ...(cookie ? { headers: { cookie } } : {}),
+    });
+  };
+
+  /** Signs up and follows the verification link, as a new user does; returns the session cookie. */
+  async function signUpVerified(body: SignUp): Promise<string> {
+    const response = await post('/api/auth/sign-up/email', { body });
+    if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+    const verified = await open(linkIn(await nextMail(body.email, /^Verify your email/)));
+    if (verified.status !== 302) throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
+    return cookieFrom(verified);
+  }
+
   return {
     db,
+    redis,
+    redisKeyPrefix,
     signer,
     httpUrl,
     client,
+    events: service.events,
     post,
+    get,
+    ageSession,
+    open,
+    mailbox,
+    nextMail,
     signUp: (body: SignUp) => post('/api/auth/sign-up/email', { body }),
+    signUpVerified,
     /** GetSession as the gateway calls it: with a system token of its own. */
     getSession: async (request: { cookie?: string; authorization?: string }) =>
       unary(
@@ -95,14 +188,6 @@ export async function startIdentityHarness(
       ),
     stop: service.stop,
   };
-}
-
-/** The Cookie header a browser would send back after `response` (name=value of every Set-Cookie). */
-export function cookieFrom(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ');
 }
 
 export function uniqueEmail(label: string): string {

@@ -2,7 +2,7 @@
 // sign anyone out. Runs against a private redis-server, never the shared one.
 import { type PrivateRedisServer, startPrivateRedisServer } from '@engram/testkit/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cookieFrom, type IdentityHarness, startIdentityHarness, uniqueEmail } from './harness.js';
+import { type IdentityHarness, startIdentityHarness, uniqueEmail } from './harness.js';
 
 let redis: PrivateRedisServer;
 let identity: IdentityHarness;
@@ -18,8 +18,11 @@ afterAll(async () => {
 });
 
 it('keeps a user signed in across a Redis restart', async () => {
-  const response = await identity.signUp({ email: uniqueEmail('redis'), password: 'long enough pw', name: 'Rae' });
-  const cookie = cookieFrom(response);
+  const cookie = await identity.signUpVerified({
+    email: uniqueEmail('redis'),
+    password: 'long enough pw',
+    name: 'Rae',
+  });
   expect((await identity.getSession({ cookie })).authenticated).toBe(true);
 
   await redis.stop();

@@ -1,0 +1,26 @@
+// GET /api/dev/mailbox?to=<email>: the messages the dev mailbox keeps for one address, newest first, as
+// {messages: [{to, subject, text, html, sentAt}]}. Outside production only (main.ts never mounts it there):
+// mail is only kept when no real provider sends it, and then it is for developers and tests to read.
+import { readDevMailbox } from '@engram/kit/mail/dev-mailbox';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+const query = z.object({ to: z.email('to: must be an email address') });
+
+export function devMailboxRoute(redis: Redis, keyPrefix: string) {
+  return async (req: Request, res: Response) => {
+    const parsed = query.safeParse(req.query);
+    if (!parsed.success) {
+      res.status(400).json({ code: 'BAD_REQUEST', message: parsed.error.issues[0]?.message ?? 'Invalid request' });
+      return;
+    }
+    try {
+      const messages = await readDevMailbox(redis, keyPrefix, parsed.data.to);
+      res.set('cache-control', 'no-store').json({ messages });
+    } catch (error) {
+      req.log.error({ err: error }, 'could not read the dev mailbox');
+      res.status(503).json({ code: 'UNAVAILABLE', message: 'The dev mailbox is unavailable.' });
+    }
+  };
+}

@@ -1,0 +1,54 @@
+// Reading mail in end-to-end tests the way a user reads it: the dev mailbox through the gateway
+// (GET /api/dev/mailbox?to=), the link or code taken from the message's text.
+import { waitUntil } from './wait.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+/** The messages the dev mailbox keeps for `to`, newest first. */
+export async function readMailbox(gatewayUrl: string, to: string): Promise<Mail[]> {
+  const response = await fetch(`${gatewayUrl}/api/dev/mailbox?to=${encodeURIComponent(to)}`);
+  if (!response.ok) throw new Error(`the dev mailbox answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { messages: Mail[] }).messages;
+}
+
+/**
+ * Waits for the newest message to `to` whose subject matches `subject`, arrived after the `seen`
+ * messages (a count from an earlier readMailbox), and returns it.
+ */
+export async function nextMail(gatewayUrl: string, to: string, subject: RegExp, seen = 0): Promise<Mail> {
+  let found: Mail | undefined;
+  await waitUntil(`a mail to ${to} about ${subject}`, async () => {
+    const messages = await readMailbox(gatewayUrl, to);
+    found = messages.slice(0, messages.length - seen).find((mail) => subject.test(mail.subject));
+    return found !== undefined;
+  });
+  return found as Mail;
+}
+
+/** The first link in a mail's text. */
+export function linkIn(mail: Pick<Mail, 'text'>): string {
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no link in the mail:\n${mail.text}`);
+  return link;
+}
+
+/** The one-time code (six digits on a line of their own) in a mail's text. */
+export function codeIn(mail: Pick<Mail, 'text'>): string {
+  const code = /^\d{6}$/m.exec(mail.text)?.[0];
+  if (!code) throw new Error(`no code in the mail:\n${mail.text}`);
+  return code;
+}
+
+/** The Cookie header a browser would send after `response` (name=value of every Set-Cookie). */
+export function cookieFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ');
+}

@@ -1,0 +1,102 @@
+// Every mail identity sends, in English and Brazilian Portuguese: plain words, the link or code in the
+// text itself (HTML is the same text, with the link clickable).
+import {
+  EMAIL_LINK_EXPIRES_IN_SECONDS,
+  MAGIC_LINK_EXPIRES_IN_SECONDS,
+  OTP_EXPIRES_IN_SECONDS,
+} from '@engram/contracts/auth';
+import type { Locale } from './locale.js';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+}
+
+export type OtpPurpose = 'sign-in' | 'email-verification' | 'forget-password' | 'change-email';
+
+const minutes = (seconds: number) => Math.round(seconds / 60);
+
+const en = {
+  verifyEmail: (url: string): MailContent => ({
+    subject: 'Verify your email for Engram',
+    text: `Welcome to Engram!\n\nOpen this link to verify your email address and sign in:\n${url}\n\nThe link works for ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutes. If you did not sign up, ignore this email.`,
+  }),
+  confirmEmailChange: (url: string, newEmail: string): MailContent => ({
+    subject: 'Confirm your new email for Engram',
+    text: `Someone asked to change the email of your Engram account to ${newEmail}.\n\nIf it was you, open this link to confirm; we will then send a verification link to the new address:\n${url}\n\nThe link works for ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutes. If it was not you, ignore this email and your address stays as it is.`,
+  }),
+  resetPassword: (url: string): MailContent => ({
+    subject: 'Reset your Engram password',
+    text: `Open this link to choose a new password for Engram:\n${url}\n\nThe link works for ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutes, once. If you did not ask for it, ignore this email; your password stays as it is.`,
+  }),
+  magicLink: (url: string): MailContent => ({
+    subject: 'Your Engram sign-in link',
+    text: `Open this link to sign in to Engram:\n${url}\n\nThe link works for ${minutes(MAGIC_LINK_EXPIRES_IN_SECONDS)} minutes, once. If you did not ask for it, ignore this email.`,
+  }),
+  otp: (otp: string, purpose: OtpPurpose): MailContent => {
+    const what = {
+      'sign-in': 'sign in to Engram',
+      'email-verification': 'verify your email for Engram',
+      'forget-password': 'reset your Engram password',
+      'change-email': 'change your email for Engram',
+    }[purpose];
+    return {
+      subject: `Your Engram code: ${otp}`,
+      text: `Your code to ${what} is:\n\n${otp}\n\nIt works for ${minutes(OTP_EXPIRES_IN_SECONDS)} minutes. If you did not ask for it, ignore this email.`,
+    };
+  },
+  twoFactorCode: (otp: string): MailContent => ({
+    subject: `Your Engram verification code: ${otp}`,
+    text: `Your two-factor verification code for Engram is:\n\n${otp}\n\nIf you are not signing in right now, change your password.`,
+  }),
+};
+
+const ptBR: typeof en = {
+  verifyEmail: (url) => ({
+    subject: 'Verifique seu e-mail no Engram',
+    text: `Boas-vindas ao Engram!\n\nAbra este link para verificar seu endereço de e-mail e entrar:\n${url}\n\nO link vale por ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutos. Se você não se cadastrou, ignore este e-mail.`,
+  }),
+  confirmEmailChange: (url, newEmail) => ({
+    subject: 'Confirme seu novo e-mail no Engram',
+    text: `Alguém pediu para mudar o e-mail da sua conta do Engram para ${newEmail}.\n\nSe foi você, abra este link para confirmar; depois enviaremos um link de verificação ao novo endereço:\n${url}\n\nO link vale por ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutos. Se não foi você, ignore este e-mail e seu endereço continua o mesmo.`,
+  }),
+  resetPassword: (url) => ({
+    subject: 'Redefina sua senha do Engram',
+    text: `Abra este link para escolher uma nova senha no Engram:\n${url}\n\nO link vale por ${minutes(EMAIL_LINK_EXPIRES_IN_SECONDS)} minutos, uma única vez. Se você não pediu, ignore este e-mail; sua senha continua a mesma.`,
+  }),
+  magicLink: (url) => ({
+    subject: 'Seu link de acesso ao Engram',
+    text: `Abra este link para entrar no Engram:\n${url}\n\nO link vale por ${minutes(MAGIC_LINK_EXPIRES_IN_SECONDS)} minutos, uma única vez. Se você não pediu, ignore este e-mail.`,
+  }),
+  otp: (otp, purpose) => {
+    const what = {
+      'sign-in': 'entrar no Engram',
+      'email-verification': 'verificar seu e-mail no Engram',
+      'forget-password': 'redefinir sua senha do Engram',
+      'change-email': 'mudar seu e-mail no Engram',
+    }[purpose];
+    return {
+      subject: `Seu código do Engram: ${otp}`,
+      text: `Seu código para ${what} é:\n\n${otp}\n\nEle vale por ${minutes(OTP_EXPIRES_IN_SECONDS)} minutos. Se você não pediu, ignore este e-mail.`,
+    };
+  },
+  twoFactorCode: (otp) => ({
+    subject: `Seu código de verificação do Engram: ${otp}`,
+    text: `Seu código de verificação em duas etapas do Engram é:\n\n${otp}\n\nSe você não está entrando agora, mude sua senha.`,
+  }),
+};
+
+export const MESSAGES: Record<Locale, typeof en> = { en, 'pt-BR': ptBR };
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+
+/** The text as HTML: paragraphs and line breaks kept, links clickable, nothing else. */
+export function htmlOf(text: string): string {
+  const paragraphs = text.split('\n\n').map((paragraph) =>
+    escapeHtml(paragraph)
+      .replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)
+      .replaceAll('\n', '<br>'),
+  );
+  return `<!doctype html><html><body>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
+}
