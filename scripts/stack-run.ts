@@ -89,6 +89,13 @@ export async function runStack(options: StackOptions): Promise<void> {
         streamName: 'ENGRAM',
         subjectPrefix: '',
         logLevel: options.logLevel,
+        stripeStandInStateFile: join(dataDir, 'stripe-stand-in.json'),
+        // Real Stripe keys and prices, when the developer has them, replace the stand-in.
+        extraEnv: Object.fromEntries(
+          Object.entries(process.env).filter(
+            (entry): entry is [string, string] => /^(STRIPE|BILLING)_/.test(entry[0]) && entry[1] !== undefined,
+          ),
+        ),
         ...(process.env.ADMIN_EMAILS && { adminEmails: process.env.ADMIN_EMAILS }),
       },
       (component, line) => console.log(format(component, line)),

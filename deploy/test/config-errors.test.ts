@@ -101,7 +101,7 @@ describe('start-up with a bad environment', () => {
 });
 
 describe('where the app lives has no silent default in production', () => {
-  const edge: ComponentName[] = ['gateway', 'identity'];
+  const edge: ComponentName[] = ['gateway', 'identity', 'billing'];
 
   it.each(edge)('%s refuses production without PUBLIC_BASE_URL', async (component) => {
     const env: Record<string, string> = { ...(await validEnvironment(component)), NODE_ENV: 'production' };
@@ -120,6 +120,34 @@ describe('where the app lives has no silent default in production', () => {
     const exit = await runToExit(entryPointOf(component), env);
     expect(exit.code, exit.stderr).toBe(EX_CONFIG);
     expect(exit.stderr).toContain('  - NODE_ENV: must be set (production, development or test)');
+  });
+});
+
+describe('billing never runs its Stripe stand-in in production', () => {
+  it('refuses production without Stripe keys', async () => {
+    const env = {
+      ...(await validEnvironment('billing')),
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://engram.example.com',
+    };
+    const exit = await runToExit(entryPointOf('billing'), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain('  - STRIPE_SECRET_KEY: is required in production');
+  });
+
+  it('names the webhook secret and every price id missing beside a Stripe key', async () => {
+    const env = {
+      ...(await validEnvironment('billing')),
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_PRICE_PRO_ANNUAL_BRL: 'price_1',
+    };
+    const exit = await runToExit(entryPointOf('billing'), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    const problems = exit.stderr.split('\n').filter((line) => line.startsWith('  - '));
+    expect(problems).toContain('  - STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY');
+    expect(problems).toContain('  - STRIPE_PRICE_PLUS_MONTHLY_USD: is required with STRIPE_SECRET_KEY');
+    expect(problems).not.toContain('  - STRIPE_PRICE_PRO_ANNUAL_BRL: is required with STRIPE_SECRET_KEY');
+    expect(problems).toHaveLength(1 + 11);
   });
 });
 

@@ -31,6 +31,8 @@ export interface AppOptions {
   trustedProxies: string[];
   trpcMaxBodyBytes: number;
   rateLimits: TrpcRateLimits;
+  /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
+  devRoutes: boolean;
   /** The session cache, told of revocations by main (session-revocations.ts). */
   sessions: SessionResolver;
   /** Where the dev mailbox is read from; absent in production, where GET /api/dev/mailbox is 404. */
@@ -59,6 +61,8 @@ export function createApp(options: AppOptions) {
   });
   app.use(proxyTo(options.identityHttpUrl, '/api/auth', 'identity'));
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
+  // The Stripe stand-in's checkout and portal pages, served by billing when it runs without Stripe keys.
+  if (options.devRoutes) app.use(proxyTo(options.billingHttpUrl, '/api/dev/stripe', 'billing'));
   app.use(
     '/api/trpc',
     bodyLimit(options.trpcMaxBodyBytes),

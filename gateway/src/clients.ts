@@ -1,6 +1,7 @@
 // The gateway's gRPC clients, one per service it calls, and a signer for the internal tokens.
 import { createClient } from '@engram/kit/grpc/client';
 import type { InternalTokenSigner } from '@engram/kit/internal-auth';
+import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
@@ -13,22 +14,34 @@ export interface Services {
   reviews: ReviewServiceClient;
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
+  billing: BillingServiceClient;
   signer: InternalTokenSigner;
 }
 
-export function createServices(addresses: { identity: string; cards: string }, signer: InternalTokenSigner): Services {
+export function createServices(
+  addresses: { identity: string; cards: string; billing: string },
+  signer: InternalTokenSigner,
+): Services {
   return {
     identity: createClient(IdentityServiceClient, addresses.identity),
     cards: createClient(CardsServiceClient, addresses.cards),
     reviews: createClient(ReviewServiceClient, addresses.cards),
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
+    billing: createClient(BillingServiceClient, addresses.billing),
     signer,
   };
 }
 
 export function closeServices(services: Services): void {
-  for (const client of [services.identity, services.cards, services.reviews, services.metrics, services.settings]) {
+  for (const client of [
+    services.identity,
+    services.cards,
+    services.reviews,
+    services.metrics,
+    services.settings,
+    services.billing,
+  ]) {
     client.close();
   }
 }

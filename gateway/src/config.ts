@@ -23,6 +23,7 @@ export const configShape = {
   BILLING_HTTP_URL: vars.url(['http', 'https']),
   IDENTITY_ADDR: vars.address,
   CARDS_ADDR: vars.address,
+  BILLING_ADDR: vars.address,
   /** The built web app; the gateway serves it with an SPA fallback. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
   /** Rate-limit counters shared by every gateway replica. */

@@ -19,7 +19,10 @@ const telemetry = startTelemetry({ service: 'gateway', otlpEndpoint: config.OTEL
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 const signer = await createInternalTokenSigner(config.INTERNAL_TOKEN_PRIVATE_KEY);
-const services = createServices({ identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR }, signer);
+const services = createServices(
+  { identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR, billing: config.BILLING_ADDR },
+  signer,
+);
 // Auto-pipelining: the rate-limit counts of requests arriving together go to Redis in one write.
 const redis = new Redis(config.REDIS_URL, {
   maxRetriesPerRequest: 1,
@@ -48,6 +51,7 @@ const app = createApp({
   trustedProxies: config.TRUSTED_PROXIES,
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
   rateLimits,
+  devRoutes: config.NODE_ENV !== 'production',
   sessions,
   devMailbox: production ? undefined : { redis, keyPrefix: config.REDIS_KEY_PREFIX },
 });

@@ -1,12 +1,15 @@
 // The gateway's tRPC router at /api/trpc, one sub-router per domain. The web app imports its type.
+import { billingRouter } from './routers/billing.js';
 import { cardsRouter } from './routers/cards.js';
 import { settingsRouter } from './routers/settings.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
+  billing: billingRouter,
   cards: cardsRouter,
   settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;
+export type { CustomerJson, PlansJson } from './handlers/billing/billing.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';

@@ -22,7 +22,7 @@ import type { Services } from './clients.js';
 
 export interface SessionInfo {
   caller: Omit<UserCaller, 'kind'>;
-  user: { id: string; email: string; name: string; role: string; banned: boolean };
+  user: { id: string; email: string; emailVerified: boolean; name: string; role: string; banned: boolean };
 }
 
 export interface SessionCredentials {

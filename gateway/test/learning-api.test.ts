@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Json, trpcClient } from './support/trpc-client.ts';
 
 let stack: TestStack;
 
@@ -13,36 +14,7 @@ afterAll(() => stack?.stop());
 
 const signUp = (name: string) => signUpThroughGateway(stack.url, name);
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
-type Json = any;
-
-function client(cookie: string) {
-  const headers = { 'content-type': 'application/json', origin: stack.url, cookie };
-  return {
-    async query(path: string, input?: unknown): Promise<Json> {
-      const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-      const body = (await (await fetch(`${stack.url}/api/trpc/${path}${qs}`, { headers })).json()) as Json;
-      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
-      return body.result.data;
-    },
-    async mutate(path: string, input: unknown): Promise<Json> {
-      const response = await fetch(`${stack.url}/api/trpc/${path}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(input),
-      });
-      const body = (await response.json()) as Json;
-      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
-      return body.result.data;
-    },
-    /** Several queries in one batched GET, as the dashboard loads them. */
-    async batch(paths: string[], inputs: Record<number, unknown>): Promise<Json[]> {
-      const url = `${stack.url}/api/trpc/${paths.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`;
-      const answers = (await (await fetch(url, { headers })).json()) as Json[];
-      return answers.map((answer) => answer.result?.data ?? answer.error);
-    },
-  };
-}
+const client = (cookie: string) => trpcClient(stack.url, cookie);
 
 describe('the learning loop through the gateway', () => {
   it('onboards a learner: settings saved and the session says onboarded', async () => {

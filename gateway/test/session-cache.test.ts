@@ -5,7 +5,7 @@ import { createSessionCache, type SessionCredentials, type SessionInfo, sessionT
 
 const ADA: SessionInfo = {
   caller: { userId: 'ada', sessionId: 's1', role: 'user', activeOrganizationId: null },
-  user: { id: 'ada', email: 'ada@example.com', name: 'Ada', role: 'user', banned: false },
+  user: { id: 'ada', email: 'ada@example.com', emailVerified: true, name: 'Ada', role: 'user', banned: false },
 };
 
 const cookieFor = (token: string) =>

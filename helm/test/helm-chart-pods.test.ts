@@ -278,11 +278,18 @@ describe('the environment of each component', () => {
 
   it('references outside SaaS credentials only when their Secret is named', () => {
     expect(envOf(appContainer(objects, 'billing')).has('STRIPE_SECRET_KEY')).toBe(false);
-    const billing = envOf(appContainer(render({ set: ['billing.stripe.existingSecret=stripe'] }), 'billing'));
+    const billing = envOf(appContainer(renderProfile('production'), 'billing'));
+    expect(billing.get('STRIPE_PRICE_PRO_ANNUAL_BRL').value).toBe('price_1ProAnnualBrl');
     expect(billing.get('STRIPE_SECRET_KEY').valueFrom.secretKeyRef).toEqual({
-      name: 'stripe',
+      name: 'engram-stripe',
       key: 'STRIPE_SECRET_KEY',
     });
+  });
+
+  it('refuses Stripe keys without a price id for every plan, interval and currency', () => {
+    expect(() => render({ set: ['billing.stripe.existingSecret=stripe'] })).toThrow(
+      /billing\.stripe\.prices\.\w+ is required with billing\.stripe\.existingSecret/,
+    );
   });
 });
 

@@ -25,7 +25,7 @@ export const DEFAULT_PORTS: Ports = {
 };
 
 /** Services with a database schema, in the order their migrations run. */
-export const MIGRATED_SERVICES = ['identity', 'cards'] as const;
+export const MIGRATED_SERVICES = ['identity', 'cards', 'billing'] as const;
 
 export interface StackSecrets {
   BETTER_AUTH_SECRET: string;
@@ -48,6 +48,8 @@ export interface StackSettings {
   logLevel: string;
   /** REDIS_KEY_PREFIX of every component (default `engram:`); test stacks take one of their own. */
   redisKeyPrefix?: string;
+  /** Where the Stripe stand-in keeps its state (npm start); tests keep it in memory. */
+  stripeStandInStateFile?: string;
   /** ADMIN_EMAILS of identity: these addresses become admins when they sign up. */
   adminEmails?: string;
   /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
@@ -101,7 +103,20 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
       { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
     ],
     ['organizations', { ...common, ...keys, ...grpc('organizations') }],
-    ['billing', { ...common, ...keys, ...grpc('billing'), HTTP_PORT: String(s.ports.billingHttp) }],
+    [
+      'billing',
+      {
+        ...common,
+        ...keys,
+        ...grpc('billing'),
+        ...events,
+        HTTP_PORT: String(s.ports.billingHttp),
+        DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'billing'),
+        PUBLIC_BASE_URL: s.publicBaseUrl,
+        // Without Stripe keys billing runs the local stand-in; npm start keeps its state across restarts.
+        ...(s.stripeStandInStateFile && { STRIPE_STANDIN_STATE_FILE: s.stripeStandInStateFile }),
+      },
+    ],
     ['ai', { ...common, ...keys, ...grpc('ai') }],
     [
       'gateway',
@@ -115,6 +130,7 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         BILLING_HTTP_URL: `http://127.0.0.1:${s.ports.billingHttp}`,
         IDENTITY_ADDR: addr('identity'),
         CARDS_ADDR: addr('cards'),
+        BILLING_ADDR: addr('billing'),
         ...redis,
         ...(s.extraTrustedOrigins?.length && { TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
       },

@@ -16,7 +16,7 @@ declare global {
 }
 
 // Metrics labels come from this fixed table, so no path a client invents can add a time series.
-const API_ROUTES = ['/api/trpc', '/api/auth', '/api/webhooks/stripe'];
+const API_ROUTES = ['/api/trpc', '/api/auth', '/api/webhooks/stripe', '/api/dev'];
 
 export function routeLabel(path: string): string {
   if (path !== '/api' && !path.startsWith('/api/')) return 'static';

@@ -101,3 +101,4 @@ imagePullSecrets:
 {{- end }}
 {{- toJson $secretEnv }}
 {{- end }}
+

@@ -1,6 +1,8 @@
 // The event catalogue: the one place an event subject is spelled, each paired with the protobuf message
 // its payload is. Producers write `enqueueEvent(tx, CardCreated, payload)` and consumers
 // `on(CardCreated, handler)` (@engram/kit/events), so a subject and its payload type can never drift apart.
+
+import { SubscriptionChanged as SubscriptionChangedMessage } from '@engram/proto/events/v1/billing';
 import {
   CardCreated as CardCreatedMessage,
   ReviewRecorded as ReviewRecordedMessage,
@@ -51,6 +53,9 @@ export const UserUpdated = defineEvent('engram.identity.user.updated', UserUpdat
 /** An account was deleted (identity): every service erases what it kept of the user. */
 export const UserDeleted = defineEvent('engram.identity.user.deleted', UserDeletedMessage);
 
+/** A user's plan or subscription state changed (billing), committed with the new state. */
+export const SubscriptionChanged = defineEvent('engram.billing.subscription.changed', SubscriptionChangedMessage);
+
 /** Every event, for tooling and tests that must see the whole catalogue. */
 export const EVENT_CATALOGUE = [
   CardCreated,
@@ -59,4 +64,5 @@ export const EVENT_CATALOGUE = [
   UserCreated,
   UserUpdated,
   UserDeleted,
+  SubscriptionChanged,
 ] as readonly EventDefinition<unknown>[];

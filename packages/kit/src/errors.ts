@@ -28,6 +28,10 @@ export class FailedPrecondition extends DomainError {
 export class PermissionDenied extends DomainError {
   override readonly code = status.PERMISSION_DENIED;
 }
+/** A dependency outside the service (an outside API) cannot answer now; trying again later may work. */
+export class Unavailable extends DomainError {
+  override readonly code = status.UNAVAILABLE;
+}
 export class Unauthenticated extends DomainError {
   override readonly code = status.UNAUTHENTICATED;
 }

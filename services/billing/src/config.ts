@@ -1,12 +1,114 @@
 // The billing service's configuration: the only place it reads process.env.
-import { loadConfig, vars } from '@engram/kit/config';
+//
+// With STRIPE_SECRET_KEY, billing talks to Stripe and needs STRIPE_WEBHOOK_SECRET and a price id for every
+// plan, interval and currency (STRIPE_PRICE_<PLAN>_<INTERVAL>_<CURRENCY>, e.g. STRIPE_PRICE_PRO_ANNUAL_BRL).
+// Without it, outside production, billing runs against the local Stripe stand-in (standin/): the same
+// purchase flow on a laptop, no money involved. Production refuses to start without real keys.
+import {
+  CURRENCIES,
+  type Currency,
+  FREE_PLAN,
+  INTERVALS,
+  type Interval,
+  PLANS,
+  type Plan,
+  type PlanOrFree,
+} from '@engram/contracts/billing';
+import { ConfigError, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
+import { eventVars } from '@engram/kit/events/setup';
 import { serviceVars } from '@engram/kit/service';
+import { z } from 'zod';
+import { standInPriceId } from './standin/prices.js';
+
+const INTERVAL_NAMES: Record<Interval, string> = { month: 'MONTHLY', year: 'ANNUAL' };
+
+/** STRIPE_PRICE_PLUS_MONTHLY_USD and its eleven siblings. */
+export const priceVariable = (plan: Plan, interval: Interval, currency: Currency) =>
+  `STRIPE_PRICE_${plan.toUpperCase()}_${INTERVAL_NAMES[interval]}_${currency.toUpperCase()}`;
+
+const PRICE_VARIABLES = PLANS.flatMap((plan) =>
+  INTERVALS.flatMap((interval) => CURRENCIES.map((currency) => ({ plan, interval, currency }))),
+);
+
+const priceId = z
+  .string()
+  .regex(/^price_\w+$/, 'must be a Stripe price id (price_…)')
+  .optional();
 
 export const configShape = {
   ...serviceVars({ grpc: 50054, metrics: 9464 }),
   HTTP_PORT: vars.port(3004),
+  DATABASE_URL: vars.url(['postgresql', 'postgres']),
+  ...eventVars,
+  /** The app's own origin: checkout returns there; required in production (publicBaseUrlOf). */
+  PUBLIC_BASE_URL: vars.url(['http', 'https']).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** Let customers enter promotion codes in Checkout. */
+  BILLING_ALLOW_PROMOTION_CODES: vars.bool.default(false),
+  /** Stripe Tax computes and collects tax in Checkout. */
+  BILLING_AUTOMATIC_TAX: vars.bool.default(false),
+  /** How long the prices read from Stripe are believed before they are read again. */
+  BILLING_PRICE_CACHE_SECONDS: vars.positiveInt(300),
+  /** Cards AI generation may produce per billing period, per plan (spec §9: pro 10,000). */
+  GENERATED_CARDS_FREE: vars.positiveInt(200),
+  GENERATED_CARDS_PLUS: vars.positiveInt(2_000),
+  GENERATED_CARDS_PRO: vars.positiveInt(10_000),
+  /** Where the stand-in keeps its state between restarts (npm start); memory only when unset. */
+  STRIPE_STANDIN_STATE_FILE: z.string().optional(),
+  ...Object.fromEntries(PRICE_VARIABLES.map((p) => [priceVariable(p.plan, p.interval, p.currency), priceId])),
 };
 
+export interface PriceIds {
+  /** The Stripe price id of each plan, interval and currency. */
+  of(plan: Plan, interval: Interval, currency: Currency): string;
+  /** Which plan, interval and currency a price id stands for, if it is one of ours. */
+  lookUp(id: string): { plan: Plan; interval: Interval; currency: Currency } | undefined;
+}
+
+function priceIds(of: (plan: Plan, interval: Interval, currency: Currency) => string): PriceIds {
+  const byId = new Map(PRICE_VARIABLES.map((p) => [of(p.plan, p.interval, p.currency), p]));
+  return { of, lookUp: (id) => byId.get(id) };
+}
+
+export type Config = ReturnType<typeof readConfig>;
+
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig('billing', configShape, env);
+  return loadConfig('billing', configShape, env, (config) => {
+    const values = config as unknown as Record<string, string | undefined>;
+    const publicBaseUrl = publicBaseUrlOf('billing', config, env);
+    const generatedCards: Record<PlanOrFree, number> = {
+      [FREE_PLAN]: config.GENERATED_CARDS_FREE,
+      plus: config.GENERATED_CARDS_PLUS,
+      pro: config.GENERATED_CARDS_PRO,
+    };
+    if (!config.STRIPE_SECRET_KEY) {
+      if (config.NODE_ENV === 'production') {
+        throw new ConfigError('billing', [
+          'STRIPE_SECRET_KEY: is required in production (without it billing would run the local stand-in)',
+        ]);
+      }
+      return { ...config, publicBaseUrl, generatedCards, standIn: true as const, prices: priceIds(standInPriceId) };
+    }
+    const problems = [
+      ...(config.STRIPE_WEBHOOK_SECRET ? [] : ['STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY']),
+      ...PRICE_VARIABLES.map((p) => priceVariable(p.plan, p.interval, p.currency))
+        .filter((name) => !values[name])
+        .map((name) => `${name}: is required with STRIPE_SECRET_KEY`),
+    ];
+    if (problems.length > 0) throw new ConfigError('billing', problems);
+    return {
+      ...config,
+      publicBaseUrl,
+      generatedCards,
+      standIn: false as const,
+      prices: priceIds((plan, interval, currency) => values[priceVariable(plan, interval, currency)] as string),
+    };
+  });
 }

@@ -1,14 +1,34 @@
-// Boots the billing service: config → telemetry → logger → webhook HTTP + gRPC server → SERVING → shutdown hooks.
+// Boots the billing service: config → telemetry → logger → database → HTTP (webhooks, and the Stripe
+// stand-in when there are no keys) → Stripe client → events → gRPC → SERVING → shutdown hooks.
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { createCatalogue } from './catalogue.js';
 import { readConfig } from './config.js';
+import { createDb } from './db.js';
+import { billingEvents } from './events/index.js';
 import { billingService } from './server.js';
-import { startWebhookServer } from './webhooks.js';
+import { createStripeAccess } from './stripe-client.js';
+import { createWebhookHandler } from './webhook-events.js';
+import { startBillingHttp, type WebhookRoutes } from './webhook-http.js';
 
 const config = readConfig();
 const runtime = serviceRuntime('billing', config);
-const webhooks = await startWebhookServer(config.HTTP_PORT, runtime.logger);
+const { logger } = runtime;
+
+const db = createDb(config.DATABASE_URL, logger);
+const routes: WebhookRoutes = {};
+const http = await startBillingHttp(config.HTTP_PORT, routes, logger);
+const { stripe, webhookSecret, standIn } = createStripeAccess(config, http.port, logger);
+routes.standIn = standIn;
+routes.webhook = createWebhookHandler({ db, stripe, webhookSecret, prices: config.prices, logger });
+const catalogue = createCatalogue(stripe, config.prices, config.BILLING_PRICE_CACHE_SECONDS, logger);
 
 await runService(runtime, {
-  services: [billingService({ ...runtime.serverOptions, version: config.SERVICE_VERSION })],
-  close: [{ name: 'webhooks http', run: () => webhooks.close() }],
+  services: [
+    billingService({ db, stripe, config, catalogue }, { ...runtime.serverOptions, version: config.SERVICE_VERSION }),
+  ],
+  events: billingEvents(db, stripe, logger),
+  close: [
+    { name: 'billing http', run: () => http.close() },
+    { name: 'database', run: () => db.$disconnect() },
+  ],
 });

@@ -1,16 +1,37 @@
-// Registers the billing service's gRPC handlers. Its features arrive with their own issues; until then
-// it serves Describe and the standard health service.
+// Registers the billing service's gRPC handlers. Every method but Describe acts for the user of the
+// call's internal token.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { BillingServiceService } from '@engram/proto/billing/v1/billing';
+import type Stripe from 'stripe';
+import type { Catalogue } from './catalogue.js';
+import type { Config } from './config.js';
+import type { Db } from './db.js';
+import { getCustomer, getEntitlements, listPlans } from './handlers/account.js';
+import { createCheckout, createPortal } from './handlers/checkout.js';
 import { describe } from './handlers/Describe.js';
 
-export function billingService(options: ServerOptions & { version: string }) {
+export interface BillingDeps {
+  db: Db;
+  stripe: Stripe;
+  config: Config;
+  catalogue: Catalogue;
+}
+
+export function billingService(deps: BillingDeps, options: ServerOptions & { version: string }) {
   return {
     name: 'engram.billing.v1.BillingService',
     definition: BillingServiceService,
     implementation: implement(
       BillingServiceService,
-      { describe: { access: 'service', handle: describe(options.version) } },
+      {
+        describe: { access: 'service', handle: describe(options.version) },
+        // The plans are public: the gateway asks for visitors with a token of its own.
+        listPlans: { access: 'service', handle: listPlans(deps) },
+        getCustomer: { handle: getCustomer(deps) },
+        createCheckout: { handle: createCheckout(deps) },
+        createPortal: { handle: createPortal(deps) },
+        getEntitlements: { handle: getEntitlements(deps) },
+      },
       options,
     ),
   };

@@ -44,7 +44,7 @@ describe('signing up and resolving the session', () => {
     expect(session).toEqual({
       authenticated: true,
       sessionId: stored.sessions[0]?.id,
-      user: { id: stored.id, email, name, role: 'user', banned: false },
+      user: { id: stored.id, email, name, role: 'user', banned: false, emailVerified: true },
       activeOrganizationId: '',
     });
   });

@@ -29,6 +29,7 @@ export function getSession(auth: Auth) {
         name: user.name,
         role: user.role ?? 'user',
         banned: Boolean(user.banned),
+        emailVerified: user.emailVerified,
       },
       activeOrganizationId: '',
     };

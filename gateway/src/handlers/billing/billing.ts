@@ -1,0 +1,67 @@
+// billing.plans, billing.customer, billing.checkout and billing.portal: thin adapters over the billing
+// service's gRPC API. The plans are public (the landing page shows them to visitors); the rest act for
+// the signed-in user. Checkout passes on the address identity vouched for in this request's session.
+import { type CheckoutInput, checkoutInput } from '@engram/contracts/billing';
+import { unary } from '@engram/kit/grpc/client';
+import { callAsUser, READ_CALL } from '../../call.js';
+import { type Context, type ProtectedContext, toTrpcError } from '../../trpc.js';
+
+export { checkoutInput };
+
+export interface PlansJson {
+  prices: { plan: string; interval: string; currency: string; unitAmount: number }[];
+  standIn: boolean;
+}
+
+export async function plans({ ctx }: { ctx: Context }): Promise<PlansJson> {
+  const { billing, signer } = ctx.services;
+  try {
+    const token = await signer.signSystem('gateway', 'billing');
+    const answer = await unary(billing, billing.listPlans, {}, { ...READ_CALL, token, signal: ctx.signal });
+    return {
+      prices: answer.prices.map((price) => ({ ...price, unitAmount: Number(price.unitAmount) })),
+      standIn: answer.standIn,
+    };
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+}
+
+export interface CustomerJson {
+  plan: string;
+  state: string;
+  interval: string;
+  currency: string;
+  renewsAt: string | null;
+  endsAt: string | null;
+}
+
+export async function customer({ ctx }: { ctx: ProtectedContext }): Promise<CustomerJson> {
+  const { billing } = ctx.services;
+  const answer = await callAsUser(ctx, 'billing', billing, billing.getCustomer, {}, READ_CALL);
+  return {
+    plan: answer.plan,
+    state: answer.state,
+    interval: answer.interval,
+    currency: answer.currency,
+    renewsAt: answer.renewsAt?.toISOString() ?? null,
+    endsAt: answer.endsAt?.toISOString() ?? null,
+  };
+}
+
+export async function checkout({
+  ctx,
+  input,
+}: {
+  ctx: ProtectedContext;
+  input: CheckoutInput;
+}): Promise<{ url: string }> {
+  const { billing } = ctx.services;
+  const { email, emailVerified } = ctx.session.user;
+  return callAsUser(ctx, 'billing', billing, billing.createCheckout, { ...input, email, emailVerified });
+}
+
+export async function portal({ ctx }: { ctx: ProtectedContext }): Promise<{ url: string }> {
+  const { billing } = ctx.services;
+  return callAsUser(ctx, 'billing', billing, billing.createPortal, {});
+}

@@ -1,0 +1,10 @@
+// The billing procedures: the plans, the learner's plan, checkout and the customer portal.
+import { checkout, checkoutInput, customer, plans, portal } from '../handlers/billing/billing.js';
+import { protectedProcedure, publicProcedure, router } from '../trpc.js';
+
+export const billingRouter = router({
+  plans: publicProcedure.query(plans),
+  customer: protectedProcedure.query(customer),
+  checkout: protectedProcedure.input(checkoutInput).mutation(checkout),
+  portal: protectedProcedure.mutation(portal),
+});

@@ -1,0 +1,33 @@
+// tRPC through the gateway as the web app calls it: queries as GET with the input in the query string,
+// mutations as POST, several queries in one batched GET; a failed call throws its tRPC error.
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
+export type Json = any;
+
+/** The tRPC calls of a signed-in browser at `url` (or a visitor's, with an empty cookie). */
+export function trpcClient(url: string, cookie: string) {
+  const headers = { 'content-type': 'application/json', origin: url, cookie };
+  return {
+    async query(path: string, input?: unknown): Promise<Json> {
+      const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+      const body = (await (await fetch(`${url}/api/trpc/${path}${qs}`, { headers })).json()) as Json;
+      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+      return body.result.data;
+    },
+    async mutate(path: string, input: unknown): Promise<Json> {
+      const response = await fetch(`${url}/api/trpc/${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(input),
+      });
+      const body = (await response.json()) as Json;
+      if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+      return body.result.data;
+    },
+    /** Several queries in one batched GET, as the dashboard loads them. */
+    async batch(paths: string[], inputs: Record<number, unknown>): Promise<Json[]> {
+      const batchUrl = `${url}/api/trpc/${paths.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`;
+      const answers = (await (await fetch(batchUrl, { headers })).json()) as Json[];
+      return answers.map((answer) => answer.result?.data ?? answer.error);
+    },
+  };
+}

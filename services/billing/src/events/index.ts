@@ -1,0 +1,47 @@
+// The events billing takes part in: it publishes SubscriptionChanged (subscriptions.ts), and when an
+// account is deleted it cancels the user's subscriptions at Stripe (no more charges) and forgets them.
+import { UserDeleted } from '@engram/contracts/events';
+import { prismaTransactions } from '@engram/kit/events/apply-once';
+import type { EventsDeclaration } from '@engram/kit/events/runtime';
+import { on } from '@engram/kit/events/subscriptions';
+import type { Logger } from '@engram/kit/logger';
+import Stripe from 'stripe';
+import type { Db, Prisma } from '../db.js';
+import { subscriptionLock } from '../webhook-events.js';
+
+/**
+ * Stops every charge and forgets the user: their Stripe customer is deleted (which cancels each of its
+ * subscriptions, even one whose checkout completed a moment ago), then their rows. The user's known
+ * subscriptions are locked first, as webhooks lock them, so a webhook racing the erasure either lands
+ * before it or finds no customer afterwards and changes nothing. A repeat finds nothing left to do.
+ */
+export async function eraseBillingUser(tx: Prisma.TransactionClient, stripe: Stripe, userId: string, logger: Logger) {
+  for (const { id } of await tx.subscription.findMany({ where: { userId }, select: { id: true } })) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${subscriptionLock(id)}))`;
+  }
+  const customer = await tx.customer.findUnique({ where: { userId } });
+  if (customer) {
+    try {
+      await stripe.customers.del(customer.stripeCustomerId);
+    } catch (error) {
+      // Deleted at Stripe already (a repeat of this erasure, or by hand): nothing more to stop.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      logger.info({ customer: customer.stripeCustomerId, err: error }, 'the Stripe customer was already deleted');
+    }
+  }
+  await tx.subscription.deleteMany({ where: { userId } });
+  await tx.customer.deleteMany({ where: { userId } });
+}
+
+export function billingEvents(db: Db, stripe: Stripe, logger: Logger): EventsDeclaration<Prisma.TransactionClient> {
+  return {
+    relay: true,
+    transactions: prismaTransactions(db),
+    consumers: [
+      {
+        purpose: 'erase-user',
+        subscriptions: [on(UserDeleted, (payload, { tx }) => eraseBillingUser(tx, stripe, payload.userId, logger))],
+      },
+    ],
+  };
+}

@@ -1,0 +1,72 @@
+// CreateCheckout and CreatePortal: where a learner pays for a plan (Stripe Checkout) and where they
+// change or cancel it (the Customer Portal). Checkout is refused for an unverified address and for a
+// learner who already has a subscription (plan changes go through the portal).
+import { BILLING_REASONS, checkoutInput } from '@engram/contracts/billing';
+import { FailedPrecondition, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type {
+  CreateCheckoutRequest,
+  CreateCheckoutResponse,
+  CreatePortalResponse,
+} from '@engram/proto/billing/v1/billing';
+import { customerOf, ensureCustomer } from '../customers.js';
+import { entitles } from '../domain/subscription-state.js';
+import type { BillingDeps } from '../server.js';
+import { standingOf } from '../subscriptions.js';
+
+export const SUCCESS_PATH = '/billing/success?session_id={CHECKOUT_SESSION_ID}';
+export const CANCEL_PATH = '/billing/cancel';
+export const PORTAL_RETURN_PATH = '/billing/plans';
+
+export function createCheckout({ db, stripe, config, catalogue }: BillingDeps) {
+  return async (request: CreateCheckoutRequest, ctx: CallContext): Promise<CreateCheckoutResponse> => {
+    const userId = ctx.caller.userId;
+    const input = parseInput(checkoutInput, {
+      plan: request.plan,
+      interval: request.interval,
+      currency: request.currency || undefined,
+    });
+    if (!request.emailVerified) {
+      throw new FailedPrecondition(
+        'Email verification is required before you can subscribe to a plan',
+        BILLING_REASONS.emailVerificationRequired,
+      );
+    }
+    const { subscription } = await standingOf(db, userId);
+    if (subscription && entitles(subscription)) {
+      throw new FailedPrecondition("You're already subscribed to this plan", BILLING_REASONS.alreadySubscribed);
+    }
+    const offered = await catalogue.prices();
+    if (!offered.some((p) => p.plan === input.plan && p.interval === input.interval && p.currency === input.currency)) {
+      throw new NotFound('Subscription plan not found', BILLING_REASONS.planNotFound);
+    }
+    const customer = await ensureCustomer(db, stripe, { id: userId, email: request.email });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: userId,
+      line_items: [{ price: config.prices.of(input.plan, input.interval, input.currency), quantity: 1 }],
+      success_url: `${config.publicBaseUrl}${SUCCESS_PATH}`,
+      cancel_url: `${config.publicBaseUrl}${CANCEL_PATH}`,
+      allow_promotion_codes: config.BILLING_ALLOW_PROMOTION_CODES,
+      automatic_tax: { enabled: config.BILLING_AUTOMATIC_TAX },
+      subscription_data: { metadata: { userId } },
+    });
+    if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+    ctx.logger.info({ checkout: session.id, ...input }, 'checkout started');
+    return { url: session.url };
+  };
+}
+
+export function createPortal({ db, stripe, config }: BillingDeps) {
+  return async (_request: unknown, ctx: CallContext): Promise<CreatePortalResponse> => {
+    const customer = await customerOf(db, ctx.caller.userId);
+    if (!customer) throw new NotFound('Subscription not found', BILLING_REASONS.notFound);
+    const session = await stripe.billingPortal.sessions.create({
+      customer,
+      return_url: `${config.publicBaseUrl}${PORTAL_RETURN_PATH}`,
+    });
+    return { url: session.url };
+  };
+}

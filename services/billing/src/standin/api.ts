@@ -1,0 +1,79 @@
+// The stand-in's part of Stripe's HTTP API: what Engram calls, answered in Stripe's shapes (form-encoded
+// requests with bracketed keys, JSON answers, `{error: {type, message}}` failures, a bearer secret key,
+// and Idempotency-Key: a POST repeated with the same key gets the first answer).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import qs from 'qs';
+import { type StandInEvent, StripeApiError } from './objects.js';
+import type { StandInStore } from './store.js';
+
+type Json = Record<string, unknown>;
+type Outcome = { object: Json; events: StandInEvent[] };
+
+export interface ApiContext {
+  store: StandInStore;
+  checkoutUrl(id: string): string;
+  portalUrl(id: string): string;
+  /** Hands the events of a change to webhook delivery and saves the state. */
+  changed(events: StandInEvent[]): void;
+}
+
+const ROUTES: [string, RegExp, (ctx: ApiContext, params: Json, id: string) => Json | Outcome][] = [
+  ['GET', /^\/v1\/prices\/([^/]+)$/, (ctx, _params, id) => ctx.store.price(id) as unknown as Json],
+  ['POST', /^\/v1\/customers$/, (ctx, params) => ctx.store.createCustomer(params)],
+  ['GET', /^\/v1\/customers\/([^/]+)$/, (ctx, _params, id) => ctx.store.customer(id)],
+  ['DELETE', /^\/v1\/customers\/([^/]+)$/, (ctx, _params, id) => ctx.store.deleteCustomer(id)],
+  ['POST', /^\/v1\/checkout\/sessions$/, (ctx, params) => ctx.store.createCheckoutSession(params, ctx.checkoutUrl)],
+  ['GET', /^\/v1\/checkout\/sessions\/([^/]+)$/, (ctx, _params, id) => ctx.store.session(id)],
+  ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, _params, id) => ctx.store.subscription(id)],
+  ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, params, id) => ctx.store.updateSubscription(id, params)],
+  ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, _params, id) => ctx.store.cancelSubscription(id)],
+  ['POST', /^\/v1\/billing_portal\/sessions$/, (ctx, params) => ctx.store.createPortalSession(params, ctx.portalUrl)],
+];
+
+export async function readBody(req: IncomingMessage, limit = 1_000_000): Promise<string> {
+  let body = '';
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > limit) throw new StripeApiError(413, 'Request body too large.');
+  }
+  return body;
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Date.now()}` });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, error: StripeApiError) {
+  const { status, code, message, param } = error;
+  send(res, status, { error: { type: 'invalid_request_error', code, message, param } });
+}
+
+export function createApi(ctx: ApiContext) {
+  const answered = new Map<string, { status: number; body: unknown }>();
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    try {
+      const key = /^Bearer (sk_test_\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!key) throw new StripeApiError(401, 'Invalid API Key provided: use a test secret key (sk_test_…).');
+      const method = req.method ?? 'GET';
+      const idempotencyKey = method === 'POST' ? req.headers['idempotency-key']?.toString() : undefined;
+      const repeated = idempotencyKey ? answered.get(`${key}\n${idempotencyKey}`) : undefined;
+      if (repeated) return send(res, repeated.status, repeated.body);
+      const [, query = ''] = (req.url ?? '').split('?');
+      const params = { ...qs.parse(query), ...qs.parse(await readBody(req)) } as Json;
+      for (const [routeMethod, pattern, run] of ROUTES) {
+        const match = pattern.exec(path);
+        if (!match || routeMethod !== method) continue;
+        const result = run(ctx, params, decodeURIComponent(match[1] ?? ''));
+        const object = 'events' in result ? (result as Outcome).object : result;
+        if ('events' in result) ctx.changed((result as Outcome).events);
+        if (idempotencyKey) answered.set(`${key}\n${idempotencyKey}`, { status: 200, body: object });
+        return send(res, 200, object);
+      }
+      throw new StripeApiError(404, `Unrecognized request URL (${method}: ${path}).`);
+    } catch (error) {
+      if (error instanceof StripeApiError) return sendError(res, error);
+      throw error;
+    }
+  };
+}

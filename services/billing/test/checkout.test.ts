@@ -1,0 +1,206 @@
+// Paying for a plan end to end on the real stripe SDK and the local stand-in: checkout, the signed
+// webhooks it sends, the plan the learner then has, the portal, a failed renewal, the refusals, one
+// customer per user, and what happens to it all when the account is deleted.
+import { randomUUID } from 'node:crypto';
+import { BILLING_REASONS } from '@engram/contracts/billing';
+import { SubscriptionChanged, UserDeleted } from '@engram/contracts/events';
+import { eventSubject } from '@engram/kit/events/stream';
+import { createLogger } from '@engram/kit/logger';
+import { connectNats } from '@engram/kit/nats';
+import { Actor_Kind, EventEnvelope } from '@engram/proto/events/v1/envelope';
+import { grpcFailure } from '@engram/testkit/grpc';
+import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
+import { jetstream } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BillingHarness, startBillingHarness } from './harness.js';
+
+let billing: BillingHarness;
+
+beforeAll(async () => {
+  billing = await startBillingHarness();
+});
+afterAll(() => billing?.stop());
+
+const newUser = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+const DAY_MS = 86_400_000;
+
+async function checkout(userId: string, plan = 'pro', interval = 'year', currency = 'brl') {
+  return billing
+    .as(userId)
+    .createCheckout({ plan, interval, currency, email: `${userId}@example.com`, emailVerified: true });
+}
+
+/** Checks out and pays on the stand-in's page; resolves once the webhooks made the plan active. */
+async function subscribe(userId: string, plan = 'pro', interval = 'year', currency = 'brl') {
+  const { url } = await checkout(userId, plan, interval, currency);
+  const paid = await billing.submit(url, { action: 'pay' });
+  expect(paid.status).toBe(303);
+  expect(paid.headers.get('location')).toMatch(/\/billing\/success\?session_id=cs_test_\w+$/);
+  await waitUntil('the plan is active', async () => (await billing.as(userId).getCustomer()).state === 'active');
+}
+
+async function subscriptionOf(userId: string) {
+  return billing.db.subscription.findFirstOrThrow({ where: { userId } });
+}
+
+/** Acts on the stand-in's customer portal as the learner would. */
+async function inPortal(userId: string, action: string) {
+  const { url } = await billing.as(userId).createPortal();
+  const done = await billing.submit(url, { action, subscription: (await subscriptionOf(userId)).id });
+  expect(done.status).toBe(303);
+}
+
+async function changedEventsOf(userId: string) {
+  const rows = await billing.db.outboxEvent.findMany({
+    where: { type: SubscriptionChanged.subject },
+    orderBy: { seq: 'asc' },
+  });
+  return rows
+    .map((row) => SubscriptionChanged.message.decode(EventEnvelope.decode(row.payload).payload))
+    .filter((event) => event.userId === userId);
+}
+
+describe('checkout', () => {
+  it('turns a paid checkout into an active plan and says so in a plan-changed event', async () => {
+    const userId = newUser('payer');
+    await subscribe(userId);
+    const customer = await billing.as(userId).getCustomer();
+    expect(customer).toMatchObject({
+      plan: 'pro',
+      state: 'active',
+      interval: 'year',
+      currency: 'brl',
+      endsAt: undefined,
+    });
+    expect(customer.renewsAt!.getTime() - Date.now()).toBeGreaterThan(360 * DAY_MS);
+    const entitlements = await billing.as(userId).getEntitlements();
+    expect(entitlements).toMatchObject({ plan: 'pro', generatedCardsPerPeriod: 10_000 });
+    expect(entitlements.periodEnd).toEqual(customer.renewsAt);
+    const changes = await changedEventsOf(userId);
+    expect(changes.at(-1)).toMatchObject({ plan: 'pro', state: 'active' });
+  });
+
+  it('refuses an address that is not verified, and creates no customer', async () => {
+    const userId = newUser('unverified');
+    const error = await grpcFailure(
+      billing.as(userId).createCheckout({ plan: 'plus', interval: 'month', currency: 'usd', email: 'x@example.com' }),
+    );
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(error.reason).toBe(BILLING_REASONS.emailVerificationRequired);
+    expect(await billing.db.customer.count({ where: { userId } })).toBe(0);
+  });
+
+  it('refuses a second checkout while the learner is subscribed (plan changes go through the portal)', async () => {
+    const userId = newUser('twice');
+    await subscribe(userId, 'plus', 'month', 'usd');
+    const error = await grpcFailure(checkout(userId, 'pro', 'month', 'usd'));
+    expect(error.reason).toBe(BILLING_REASONS.alreadySubscribed);
+  });
+
+  it('refuses a plan, interval or currency that does not exist, with the reason', async () => {
+    const error = await grpcFailure(checkout(newUser('typo'), 'gold', 'month', 'usd'));
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(error.message).toBe('Plan must be plus or pro.');
+    const currency = await grpcFailure(checkout(newUser('typo'), 'pro', 'month', 'jpy'));
+    expect(currency.message).toBe('Currency must be usd, eur or brl.');
+  });
+
+  it('creates one Stripe customer for a learner whose first checkouts run at once', async () => {
+    const userId = newUser('eager');
+    const sessions = await Promise.all(Array.from({ length: 5 }, () => checkout(userId, 'plus', 'year', 'eur')));
+    expect(new Set(sessions.map((session) => session.url)).size).toBe(5);
+    expect(await billing.db.customer.count({ where: { userId } })).toBe(1);
+    const atStripe = Object.values(billing.standIn.store.state.customers).filter(
+      (customer) => (customer.metadata as { userId?: string }).userId === userId,
+    );
+    expect(atStripe).toHaveLength(1);
+  });
+});
+
+describe('after checkout', () => {
+  it('keeps the plan until the period ends when the learner cancels in the portal, and can resume', async () => {
+    const userId = newUser('leaving');
+    await subscribe(userId, 'plus', 'month', 'eur');
+    await inPortal(userId, 'cancel_at_period_end');
+    await waitUntil(
+      'the cancellation is scheduled',
+      async () => (await billing.as(userId).getCustomer()).state === 'scheduled_for_cancellation',
+    );
+    const scheduled = await billing.as(userId).getCustomer();
+    expect(scheduled).toMatchObject({ plan: 'plus', renewsAt: undefined });
+    expect(scheduled.endsAt).toEqual((await subscriptionOf(userId)).currentPeriodEnd);
+    await inPortal(userId, 'resume');
+    await waitUntil('it is active again', async () => (await billing.as(userId).getCustomer()).state === 'active');
+  });
+
+  it('drops to the free plan when a renewal payment fails, and back when it succeeds', async () => {
+    const userId = newUser('declined');
+    await subscribe(userId, 'pro', 'month', 'usd');
+    await inPortal(userId, 'fail_renewal');
+    await waitUntil('the plan is lost', async () => (await billing.as(userId).getCustomer()).plan === 'free');
+    expect(await billing.as(userId).getCustomer()).toMatchObject({ state: 'not_active' });
+    expect(await billing.as(userId).getEntitlements()).toMatchObject({ plan: 'free', generatedCardsPerPeriod: 200 });
+    expect((await changedEventsOf(userId)).at(-1)).toMatchObject({ plan: 'free', state: 'not_active' });
+    await inPortal(userId, 'renew');
+    await waitUntil('the plan is back', async () => (await billing.as(userId).getCustomer()).plan === 'pro');
+  });
+
+  it('shows a learner only their own subscription, and no portal without one', async () => {
+    const owner = newUser('owner');
+    await subscribe(owner, 'plus', 'month', 'usd');
+    const stranger = newUser('stranger');
+    expect(await billing.as(stranger).getCustomer()).toMatchObject({ plan: 'free', state: '' });
+    const error = await grpcFailure(billing.as(stranger).createPortal());
+    expect(error.code).toBe(status.NOT_FOUND);
+    expect(error.reason).toBe(BILLING_REASONS.notFound);
+  });
+
+  it('cancels the subscription at Stripe and forgets the learner when their account is deleted', async () => {
+    const userId = newUser('deleted');
+    await subscribe(userId, 'plus', 'month', 'brl');
+    const subscriptionId = (await subscriptionOf(userId)).id;
+    const running = billing.events;
+    if (!running) throw new Error('the harness runs no events');
+    const nats = await connectNats(running.natsUrl, 'billing-test', createLogger({ service: 't', level: 'silent' }));
+    const envelope = EventEnvelope.encode({
+      id: randomUUID(),
+      type: UserDeleted.subject,
+      occurredAt: new Date(),
+      actor: { kind: Actor_Kind.KIND_SYSTEM, id: 'identity' },
+      payload: Buffer.from(UserDeleted.message.encode({ userId }).finish()),
+    }).finish();
+    await jetstream(nats).publish(eventSubject(running.settings.subjectPrefix, UserDeleted.subject), envelope);
+    await nats.close();
+    await waitUntil(
+      'the learner is forgotten',
+      async () => (await billing.db.customer.count({ where: { userId } })) === 0,
+    );
+    const customerAtStripe = Object.values(billing.standIn.store.state.customers).find(
+      (customer) => (customer.metadata as { userId?: string }).userId === userId,
+    );
+    expect(customerAtStripe).toBeUndefined();
+    expect(billing.standIn.store.subscription(subscriptionId).status).toBe('canceled');
+    // The cancellation's own webhooks come after the erasure and bring nothing back.
+    await billing.standIn.delivered();
+    expect(await billing.db.subscription.count({ where: { userId } })).toBe(0);
+    expect(await billing.db.customer.count({ where: { userId } })).toBe(0);
+  });
+});
+
+describe('the plans', () => {
+  it('lists every plan in every interval and currency, and follows a price changed at Stripe', async () => {
+    const { prices, standIn } = await billing.as(newUser('browser')).listPlans();
+    expect(standIn).toBe(true);
+    expect(prices).toHaveLength(12);
+    expect(prices).toContainEqual({ plan: 'pro', interval: 'year', currency: 'brl', unitAmount: 74_900 });
+    const price = billing.standIn.store.price('price_plus_monthly_usd');
+    price.unit_amount = 900;
+    await waitUntil('the new price is offered', async () =>
+      (await billing.as(newUser('browser')).listPlans()).prices.some(
+        (p) => p.plan === 'plus' && p.interval === 'month' && p.currency === 'usd' && p.unitAmount === 900,
+      ),
+    );
+    price.unit_amount = 800;
+  });
+});
