@@ -4,6 +4,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { betterAuthUi, isSideEffectFree } from './build/better-auth-ui';
+import { pageHeads } from './build/page-heads';
+import { webauthnOnDemand } from './build/webauthn-on-demand';
 
 const gatewayUrl = process.env.ENGRAM_GATEWAY_URL ?? 'http://localhost:3000';
 
@@ -12,6 +14,9 @@ export default defineConfig({
     // Compiles web/messages into src/generated/paraglide (options in project.inlang/paraglide.config.js).
     paraglideVitePlugin({ project: './project.inlang' }),
     betterAuthUi(),
+    webauthnOnDemand(),
+    // dist/page-heads.json: the public pages' titles and descriptions, which the gateway serves in their HTML.
+    pageHeads(new URL('./messages/en.json', import.meta.url)),
     react(),
     tailwindcss(),
   ],

@@ -22,7 +22,11 @@ const CASES: Broken[] = [
   { component: 'cards', unset: ['NATS_URL'], malformed: { DATABASE_URL: 'mysql://localhost/cards' } },
   { component: 'billing', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { HTTP_PORT: '70000' } },
   { component: 'ai', unset: ['INTERNAL_TOKEN_PUBLIC_KEYS'], malformed: { LOG_LEVEL: 'loud' } },
-  { component: 'gateway', unset: ['INTERNAL_TOKEN_PRIVATE_KEY'], malformed: { CARDS_ADDR: 'nope' } },
+  {
+    component: 'gateway',
+    unset: ['INTERNAL_TOKEN_PRIVATE_KEY'],
+    malformed: { CARDS_ADDR: 'nope', SUPPORT_EMAIL: 'nobody', GA_MEASUREMENT_ID: 'UA-1234-1' },
+  },
 ];
 
 /** The environment `npm start` would give `component`: valid, so only the broken variables can be reported. */

@@ -231,7 +231,15 @@ describe.each(DEPLOYED)('the deployed %s, started as its image starts it', (name
     it('serves the web app from WEB_DIST_DIR', async () => {
       const response = await fetch(`http://127.0.0.1:${settings.ports.gateway}/`, { headers: { accept: 'text/html' } });
       expect(response.status).toBe(200);
-      expect(await response.text()).toBe(readFileSync(join(repoRoot, 'web/dist/index.html'), 'utf8'));
+      // index.html as built, with the landing page's own head filled in from the build's page-heads.json.
+      const html = await response.text();
+      const built = readFileSync(join(repoRoot, 'web/dist/index.html'), 'utf8');
+      const entry = /<script type="module"[^>]*><\/script>/.exec(built)?.[0] ?? 'no entry script in index.html';
+      expect(html).toContain(entry);
+      const [landing] = JSON.parse(readFileSync(join(repoRoot, 'web/dist/page-heads.json'), 'utf8')) as {
+        title: string;
+      }[];
+      expect(html).toContain(`<title>${landing?.title}</title>`);
     });
   }
 });

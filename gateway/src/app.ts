@@ -1,15 +1,18 @@
 // Assembles the gateway's HTTP app. Order matters: who the client is and whether the request may run at
 // all (site, size) are settled first; proxies stream raw bodies, so they come before any body parsing;
 // tRPC parses its own bodies.
+import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import type { Logger } from '@engram/kit/logger';
 import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express from 'express';
 import type { Redis } from 'ioredis';
 import type { Services } from './clients.js';
+import { UPLOAD_BODY_MAX_BYTES } from './handlers/ai/upload.js';
 import { bodyLimit } from './http/body-limit.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { devMailboxRoute } from './http/dev-mailbox.js';
+import type { PublicConfig } from './http/page-heads.js';
 import { proxyTo } from './http/proxy.js';
 import { requestContext } from './http/request-context.js';
 import { SAFE_METHODS, sameOriginOnly } from './http/same-origin.js';
@@ -17,7 +20,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { spa } from './http/spa.js';
 import type { RateDecision, TrpcRateLimits } from './rate-limit.js';
 import { appRouter } from './router.js';
-import type { SessionInfo, SessionResolver } from './session.js';
+import { resolveApiKey, type SessionInfo, type SessionResolver } from './session.js';
 import { type Context, toTrpcError } from './trpc.js';
 
 export interface AppOptions {
@@ -27,6 +30,8 @@ export interface AppOptions {
   billingHttpUrl: string;
   webDistDir: string;
   publicBaseUrl: string;
+  /** Settings the web app reads in the browser (support email, analytics id), filled into every page. */
+  publicConfig: PublicConfig;
   trustedOrigins: string[];
   trustedProxies: string[];
   trpcMaxBodyBytes: number;
@@ -40,6 +45,7 @@ export interface AppOptions {
 }
 
 const ALLOWED: RateDecision = { allowed: true };
+const UPLOAD_PATH = '/ai.upload';
 
 export function createApp(options: AppOptions) {
   const app = express();
@@ -47,7 +53,7 @@ export function createApp(options: AppOptions) {
   app.set('trust proxy', trustProxySetting(options.trustedProxies));
   app.use(requestContext(options.logger));
   app.use(forwardedHeaders);
-  app.use(securityHeaders(options.publicBaseUrl));
+  app.use(securityHeaders(options.publicBaseUrl, { analytics: Boolean(options.publicConfig.analyticsId) }));
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
   const { sessions } = options;
   app.use('/api/auth', (req, res, next) => {
@@ -63,12 +69,10 @@ export function createApp(options: AppOptions) {
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
   // The Stripe stand-in's checkout and portal pages, served by billing when it runs without Stripe keys.
   if (options.devRoutes) app.use(proxyTo(options.billingHttpUrl, '/api/dev/stripe', 'billing'));
-  app.use(
-    '/api/trpc',
-    bodyLimit(options.trpcMaxBodyBytes),
+  const trpcWithin = (maxBodySize: number) =>
     createExpressMiddleware({
       router: appRouter,
-      maxBodySize: options.trpcMaxBodyBytes,
+      maxBodySize,
       async createContext({ req, res }): Promise<Context> {
         // A client that goes away cancels the calls made for it (not the normal end of a response).
         const controller = new AbortController();
@@ -84,14 +88,20 @@ export function createApp(options: AppOptions) {
           });
         };
         const credentials = { cookie: req.headers.cookie, authorization: req.headers.authorization };
-        const lookUp = (ask: Promise<SessionInfo | null>) =>
+        const lookUp = <T extends SessionInfo | null>(ask: Promise<T>) =>
           ask.catch((error) => {
             req.log.error({ err: error }, 'session lookup failed');
             throw toTrpcError(error);
           });
+        const apiKey = req.headers[API_KEY_HEADER];
         const known = sessions.known(credentials);
         let session: SessionInfo | null;
-        if (known) {
+        if (typeof apiKey === 'string') {
+          // A key acts as its owner; identity counts every use, so nothing is remembered here.
+          refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? ''));
+          session = await lookUp(resolveApiKey(options.services, apiKey));
+          refuseIfLimited(await options.rateLimits.byUser(session.caller.userId));
+        } else if (known) {
           // Nothing to ask identity: both counts go to Redis together (one pipelined write).
           session = await lookUp(known);
           const decisions = await Promise.all([
@@ -112,13 +122,23 @@ export function createApp(options: AppOptions) {
         if (error.code === 'INTERNAL_SERVER_ERROR')
           req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
       },
-    }),
+    });
+  // An upload (ai.upload, never batched by the web app) may be larger than any other body: its own limit.
+  const uploadMaxBytes = Math.max(options.trpcMaxBodyBytes, UPLOAD_BODY_MAX_BYTES);
+  const trpc = trpcWithin(options.trpcMaxBodyBytes);
+  const trpcUpload = trpcWithin(uploadMaxBytes);
+  const limitTrpc = bodyLimit(options.trpcMaxBodyBytes);
+  const limitUpload = bodyLimit(uploadMaxBytes);
+  app.use('/api/trpc', (req, res, next) =>
+    req.path === UPLOAD_PATH
+      ? limitUpload(req, res, () => trpcUpload(req, res, next))
+      : limitTrpc(req, res, () => trpc(req, res, next)),
   );
   if (options.devMailbox)
     app.get('/api/dev/mailbox', devMailboxRoute(options.devMailbox.redis, options.devMailbox.keyPrefix));
   app.use('/api', (_req, res) => {
     res.status(404).json({ code: 'NOT_FOUND', message: 'Not Found' });
   });
-  app.use(spa(options.webDistDir));
+  app.use(spa(options.webDistDir, options.publicBaseUrl, options.publicConfig));
   return app;
 }

@@ -10,9 +10,15 @@ import { type ProtectedContext, toTrpcError } from './trpc.js';
  */
 export const READ_CALL = { timeoutMs: 3_000 } as const;
 
+/**
+ * The services a call's internal token is for: the called one, and those it asks on the user's behalf
+ * (ai forwards its token to cards and billing).
+ */
+export type Audience = string | string[];
+
 export async function callAsUser<Req, Res>(
   ctx: ProtectedContext,
-  service: string,
+  service: Audience,
   client: Client,
   method: UnaryMethod<Req, Res>,
   request: Req,

@@ -1,6 +1,7 @@
 // The gateway's gRPC clients, one per service it calls, and a signer for the internal tokens.
 import { createClient } from '@engram/kit/grpc/client';
 import type { InternalTokenSigner } from '@engram/kit/internal-auth';
+import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
@@ -15,11 +16,12 @@ export interface Services {
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
   billing: BillingServiceClient;
+  ai: AiServiceClient;
   signer: InternalTokenSigner;
 }
 
 export function createServices(
-  addresses: { identity: string; cards: string; billing: string },
+  addresses: { identity: string; cards: string; billing: string; ai: string },
   signer: InternalTokenSigner,
 ): Services {
   return {
@@ -29,6 +31,7 @@ export function createServices(
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
     billing: createClient(BillingServiceClient, addresses.billing),
+    ai: createClient(AiServiceClient, addresses.ai),
     signer,
   };
 }
@@ -41,6 +44,7 @@ export function closeServices(services: Services): void {
     services.metrics,
     services.settings,
     services.billing,
+    services.ai,
   ]) {
     client.close();
   }

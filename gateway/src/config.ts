@@ -24,6 +24,7 @@ export const configShape = {
   IDENTITY_ADDR: vars.address,
   CARDS_ADDR: vars.address,
   BILLING_ADDR: vars.address,
+  AI_ADDR: vars.address,
   /** The built web app; the gateway serves it with an SPA fallback. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
   /** Rate-limit counters shared by every gateway replica. */
@@ -39,6 +40,16 @@ export const configShape = {
     .default([]),
   /** Comma-separated origins besides PUBLIC_BASE_URL allowed to send state-changing requests. */
   TRUSTED_ORIGINS: vars.list.default([]),
+  /** The address the help, terms and privacy pages give for support (spec §3's public support email). */
+  SUPPORT_EMAIL: z.email('must be an email address').optional(),
+  /**
+   * A Google Analytics 4 measurement id (G-…). Unset: no analytics at all. Set: the tag loads once a visitor
+   * accepts analytics cookies, never before.
+   */
+  GA_MEASUREMENT_ID: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
+    .optional(),
   TRPC_MAX_BODY_BYTES: vars.positiveInt(1_048_576),
   TRPC_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(60),
   TRPC_RATE_LIMIT_PER_USER: vars.positiveInt(600),

@@ -20,7 +20,7 @@ const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 const signer = await createInternalTokenSigner(config.INTERNAL_TOKEN_PRIVATE_KEY);
 const services = createServices(
-  { identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR, billing: config.BILLING_ADDR },
+  { identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR, billing: config.BILLING_ADDR, ai: config.AI_ADDR },
   signer,
 );
 // Auto-pipelining: the rate-limit counts of requests arriving together go to Redis in one write.
@@ -47,6 +47,7 @@ const app = createApp({
   billingHttpUrl: config.BILLING_HTTP_URL,
   webDistDir: config.WEB_DIST_DIR,
   publicBaseUrl: config.PUBLIC_BASE_URL,
+  publicConfig: { supportEmail: config.SUPPORT_EMAIL, analyticsId: config.GA_MEASUREMENT_ID },
   trustedOrigins: config.TRUSTED_ORIGINS,
   trustedProxies: config.TRUSTED_PROXIES,
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,

@@ -1,15 +1,19 @@
 // The gateway's tRPC router at /api/trpc, one sub-router per domain. The web app imports its type.
+import { aiRouter } from './routers/ai.js';
 import { billingRouter } from './routers/billing.js';
 import { cardsRouter } from './routers/cards.js';
 import { settingsRouter } from './routers/settings.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
+  ai: aiRouter,
   billing: billingRouter,
   cards: cardsRouter,
   settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;
+export type { GenerationEvent } from './handlers/ai/generate.js';
+export type { UsageJson } from './handlers/ai/usage.js';
 export type { CustomerJson, PlansJson } from './handlers/billing/billing.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';

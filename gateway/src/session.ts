@@ -167,3 +167,31 @@ async function lookUp(services: Services, headers: SessionCredentials): Promise<
     user: result.user,
   };
 }
+
+/**
+ * The owner of an API key (header x-api-key), asked of identity on every request and never remembered:
+ * each request is a use that identity counts against the key's limits, and a disabled, expired, used-up
+ * or rate-limited key is refused (as a tRPC error with identity's reason) on the request that meets it.
+ */
+export async function resolveApiKey(services: Services, key: string): Promise<SessionInfo> {
+  const token = await services.signer.signSystem('gateway', 'identity');
+  const result = await unary(
+    services.identity,
+    services.identity.resolveApiKey,
+    { key },
+    {
+      token,
+      timeoutMs: SESSION_LOOKUP_TIMEOUT_MS,
+    },
+  );
+  if (!result.user) throw new Error('identity resolved an API key without its user');
+  return {
+    caller: {
+      userId: result.user.id,
+      sessionId: `apikey:${result.keyId}`,
+      role: result.user.role,
+      activeOrganizationId: null,
+    },
+    user: result.user,
+  };
+}

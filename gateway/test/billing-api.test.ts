@@ -19,6 +19,7 @@ describe('billing through the gateway', () => {
     expect(plans.standIn).toBe(true);
     expect(plans.prices).toHaveLength(12);
     expect(plans.prices).toContainEqual({ plan: 'plus', interval: 'month', currency: 'usd', unitAmount: 800 });
+    expect(plans.limits).toContainEqual({ plan: 'pro', generatedCardsPerPeriod: 10_000 });
   });
 
   it('turns a checkout paid on the stand-in into the learner plan, and opens the portal', async () => {
@@ -41,8 +42,21 @@ describe('billing through the gateway', () => {
       new RegExp(`^${stack.url}/billing/success\\?session_id=cs_test_\\w+$`),
     );
 
-    await waitUntil('the plan is granted', async () => (await api.query('billing.customer')).plan === 'pro');
-    expect(await api.query('billing.customer')).toMatchObject({ state: 'active', interval: 'year', currency: 'brl' });
+    const sessionId = /cs_test_\w+/.exec(url)?.[0];
+    await waitUntil(
+      'the checkout is fulfilled',
+      async () => (await api.query('billing.checkoutSession', { sessionId })).fulfilled,
+    );
+    expect(await api.query('billing.checkoutSession', { sessionId })).toMatchObject({ plan: 'pro', interval: 'year' });
+    expect(await api.query('billing.customer')).toMatchObject({
+      plan: 'pro',
+      state: 'active',
+      interval: 'year',
+      currency: 'brl',
+    });
+    const stranger = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'stranger'));
+    const hidden = await stranger.query('billing.checkoutSession', { sessionId }).catch((e: unknown) => e);
+    expect(hidden).toMatchObject({ message: 'Checkout session not found', data: { code: 'NOT_FOUND' } });
     const again = await api
       .mutate('billing.checkout', { plan: 'plus', interval: 'month', currency: 'brl' })
       .catch((error: { data?: { reason?: string } }) => error);

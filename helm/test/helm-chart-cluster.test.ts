@@ -69,6 +69,7 @@ describe('the migrations', () => {
     // Every other object is an ordinary release object: a hook depending on one would fail on install.
     const hooks = objects.filter(hookOf).map((o) => `${o.kind}/${o.metadata.name}`);
     expect(hooks.sort()).toEqual([
+      'Job/migrate-ai',
       'Job/migrate-billing',
       'Job/migrate-cards',
       'Job/migrate-identity',
@@ -175,11 +176,11 @@ describe('the NetworkPolicies', () => {
       const source = pod(name);
       expect(mayConnect(policies, source, kubeDns, 53), `${name} DNS`).toBe(true);
       expect(mayConnect(policies, source, postgres, 5432), `${name} PostgreSQL`).toBe(
-        ['identity', 'cards', 'billing'].includes(name),
+        ['identity', 'cards', 'billing', 'ai'].includes(name),
       );
       expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(['identity', 'gateway'].includes(name));
       expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(
-        ['identity', 'cards', 'billing'].includes(name),
+        ['identity', 'cards', 'billing', 'ai'].includes(name),
       );
       expect(mayConnect(policies, source, stripe, 443), `${name} HTTPS`).toBe(
         ['identity', 'billing', 'ai'].includes(name),

@@ -264,6 +264,24 @@ describe('the environment of each component', () => {
     expect(envOf(appContainer(dev, 'cards')).get('NODE_ENV').value).toBe('production');
   });
 
+  it('gives identity captcha from the values, its secret by reference, and refuses a provider without its keys', () => {
+    const captcha = { provider: 'cloudflare-turnstile', siteKey: 'site-key', existingSecret: 'engram-captcha' };
+    const identity = envOf(appContainer(render({ json: { identity: { captcha } } }), 'identity'));
+    expect(identity.get('CAPTCHA_PROVIDER').value).toBe('cloudflare-turnstile');
+    expect(identity.get('CAPTCHA_SITE_KEY').value).toBe('site-key');
+    expect(identity.get('CAPTCHA_SECRET_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'engram-captcha',
+      key: 'CAPTCHA_SECRET_KEY',
+    });
+    for (const name of ['CAPTCHA_PROVIDER', 'CAPTCHA_SECRET_KEY']) {
+      expect(envOf(appContainer(objects, 'identity')).has(name)).toBe(false);
+    }
+    const keyless = helmTemplate({ json: { identity: { captcha: { provider: 'hcaptcha', siteKey: 'k' } } } });
+    expect(keyless.stderr).toMatch(/identity.captcha.existingSecret/);
+    const siteless = helmTemplate({ json: { identity: { captcha: { provider: 'hcaptcha', existingSecret: 's' } } } });
+    expect(siteless.stderr).toMatch(/identity.captcha.siteKey is required/);
+  });
+
   it('gives identity ADMIN_EMAILS from the values', () => {
     const identity = envOf(
       appContainer(
@@ -274,6 +292,21 @@ describe('the environment of each component', () => {
     expect(identity.get('ADMIN_EMAILS').value).toBe('a@engram.example,b@engram.example');
     expect(envOf(appContainer(objects, 'identity')).has('ADMIN_EMAILS')).toBe(false);
     expect(helmTemplate({ json: { identity: { adminEmails: ['not an address'] } } }).status).not.toBe(0);
+  });
+
+  it('gives the gateway SUPPORT_EMAIL and GA_MEASUREMENT_ID from the values, and neither when they are empty', () => {
+    const gateway = envOf(
+      appContainer(
+        render({ json: { gateway: { supportEmail: 'help@engram.example', gaMeasurementId: 'G-ABC123XYZ' } } }),
+        'gateway',
+      ),
+    );
+    expect(gateway.get('SUPPORT_EMAIL').value).toBe('help@engram.example');
+    expect(gateway.get('GA_MEASUREMENT_ID').value).toBe('G-ABC123XYZ');
+    for (const name of ['SUPPORT_EMAIL', 'GA_MEASUREMENT_ID'])
+      expect(envOf(appContainer(objects, 'gateway')).has(name)).toBe(false);
+    expect(helmTemplate({ json: { gateway: { supportEmail: 'not an address' } } }).status).not.toBe(0);
+    expect(helmTemplate({ json: { gateway: { gaMeasurementId: 'UA-1234-1' } } }).status).not.toBe(0);
   });
 
   it('references outside SaaS credentials only when their Secret is named', () => {

@@ -4,6 +4,9 @@
 // TypeScript sources it ships instead, each route takes only the components it renders. Its modules and the
 // widgets it uses only declare code, so they are marked free of side effects; and the captcha widgets,
 // which Engram configures none of, and the QR code of a two-factor set-up are loaded only when rendered.
+// Its default toasts import sonner, which Engram loads with the first toast (src/lib/toast.ts): the
+// library's `sonner` is that module instead (src/lib/auth-ui/sonner.ts; Engram passes its own toasts anyway).
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
 const LIBRARY = '@daveyplate/better-auth-ui';
@@ -18,6 +21,8 @@ const ON_DEMAND_WIDGETS: Record<string, string> = {
 };
 
 const ON_DEMAND = '\0on-demand:';
+
+const APP_SONNER = fileURLToPath(new URL('../src/lib/auth-ui/sonner.ts', import.meta.url));
 
 /** Packages whose modules only declare code; without the flag their unused exports would stay in the bundle. */
 const SIDE_EFFECT_FREE =
@@ -47,6 +52,7 @@ export function betterAuthUi(): Plugin {
         const bundle = await this.resolve(source, importer, { skipSelf: true });
         return bundle && { id: bundle.id.replace(/\/dist\/index\.js$/, '/src/index.ts'), moduleSideEffects: false };
       }
+      if (source === 'sonner' && importer?.includes(`/${LIBRARY}/src/`)) return APP_SONNER;
       const widget = ON_DEMAND_WIDGETS[source];
       if (widget === undefined || !importer?.includes(`/${LIBRARY}/src/`)) return null;
       const real = await this.resolve(source, importer, { skipSelf: true });

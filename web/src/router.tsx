@@ -2,28 +2,43 @@
 import { createRouter } from '@tanstack/react-router';
 import { ErrorScreen, LoadingScreen, NotFoundScreen } from './components/status-screens';
 import { accountRoute } from './routes/account';
+import { adminRoute } from './routes/admin';
 import { authRoute } from './routes/auth';
+import { billingCancelRoute, billingPlansRoute, billingSuccessRoute } from './routes/billing';
 import { dashboardRoute } from './routes/dashboard';
+import { generateRoute } from './routes/generate';
 import { landingRoute } from './routes/landing';
 import { onboardingRoute } from './routes/onboarding';
+import { organizationRoute, organizationViewRoute } from './routes/organization';
 import { practiceDoneRoute, practiceNewRoute, practiceSessionRoute } from './routes/practice';
 import { protectedRoute } from './routes/protected';
+import { helpRoute, privacyRoute, termsRoute } from './routes/public-pages';
 import { rootRoute } from './routes/root';
 import { settingsRoute } from './routes/settings';
 import { suspendedRoute } from './routes/suspended';
 
 const routeTree = rootRoute.addChildren([
   landingRoute,
+  helpRoute,
+  termsRoute,
+  privacyRoute,
   authRoute,
   suspendedRoute,
   protectedRoute.addChildren([
     onboardingRoute,
     dashboardRoute,
+    generateRoute,
     practiceNewRoute,
     practiceSessionRoute,
     practiceDoneRoute,
     settingsRoute,
     accountRoute,
+    billingPlansRoute,
+    billingSuccessRoute,
+    billingCancelRoute,
+    adminRoute,
+    organizationRoute,
+    organizationViewRoute,
   ]),
 ]);
 

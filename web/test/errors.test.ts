@@ -1,5 +1,7 @@
 // An error toast reads the catalogue's text in the user's language, choosing it in the order of spec §8.
+
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
+import { AI_REASONS } from '@engram/contracts/ai';
 import { TRPCClientError } from '@trpc/client';
 import { BASE_ERROR_CODES } from 'better-auth';
 import {
@@ -156,15 +158,32 @@ describe('the catalogue', () => {
   /** Codes better-auth-ui has texts for (its screens show them), some of plugins of other versions. */
   const authScreenCodes = new Set(Object.keys(authScreenTexts));
 
-  it('is keyed by the error codes of better-auth and of its screens', () => {
+  /** Engram's own domain reasons (tRPC error data), for refusals whose text the user reads in their language. */
+  const domainReasons = new Set<string>(Object.values(AI_REASONS));
+
+  it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {
     const unknown = Object.keys(ERROR_CATALOGUE).filter(
       (code) =>
         code !== 'REQUEST_FAILED' &&
+        !domainReasons.has(code) &&
         !notInBetterAuthCore.has(code) &&
         !betterAuthCodes.has(code) &&
         !authScreenCodes.has(code),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it('shows generation refusals in the user’s language, by their reason', () => {
+    const limit = {
+      message: 'Usage limit reached: only 3 generated cards are left.',
+      data: { code: 'PRECONDITION_FAILED', reason: 'USAGE_LIMIT_REACHED' },
+    };
+    expect(resolveErrorMessage(limit)).toBe(
+      'Not enough generated cards are left in this billing period: ask for fewer cards, or wait until it renews.',
+    );
+    for (const reason of Object.values(AI_REASONS).filter((r) => r !== AI_REASONS.notesInvalid)) {
+      expect(Object.hasOwn(ERROR_CATALOGUE, reason), reason).toBe(true);
+    }
   });
 
   it('covers every section the spec lists', () => {

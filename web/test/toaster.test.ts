@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLocale } from '../src/lib/i18n.ts';
-import { AppToaster, TOASTER_OPTIONS } from '../src/lib/toaster.tsx';
+import { TOASTER_OPTIONS, ToastStack } from '../src/lib/toaster.tsx';
 
 afterEach(() => setLocale('en'));
 
@@ -21,8 +21,8 @@ describe('the toast stack', () => {
 
   it('is reached with Alt+T, which its label announces in the current language', () => {
     expect(TOASTER_OPTIONS.hotkey).toEqual(['altKey', 'KeyT']);
-    expect(renderToStaticMarkup(createElement(AppToaster))).toContain('aria-label="Notifications alt+T"');
+    expect(renderToStaticMarkup(createElement(ToastStack))).toContain('aria-label="Notifications alt+T"');
     setLocale('pt-BR');
-    expect(renderToStaticMarkup(createElement(AppToaster))).toContain('aria-label="Notificações alt+T"');
+    expect(renderToStaticMarkup(createElement(ToastStack))).toContain('aria-label="Notificações alt+T"');
   });
 });

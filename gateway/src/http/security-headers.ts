@@ -1,17 +1,24 @@
-// Security headers on every response (the SPA loads only its own scripts and styles), HSTS over https,
+// Security headers on every response (the SPA loads only its own scripts and styles, and Google Analytics'
+// tag when one is configured), HSTS over https,
 // and no caching of API responses.
 import type { NextFunction, Request, Response } from 'express';
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+/** Google Analytics 4's tag and the hosts it reports to (only when a measurement id is configured). */
+const ANALYTICS_SCRIPTS = 'https://www.googletagmanager.com';
+const ANALYTICS_CONNECT =
+  'https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com';
+
+const contentSecurityPolicy = (analytics: boolean) =>
+  [
+    "default-src 'self'",
+    analytics ? `script-src 'self' ${ANALYTICS_SCRIPTS}` : "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    analytics ? `connect-src 'self' ${ANALYTICS_CONNECT}` : "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -19,13 +26,14 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * `publicBaseUrl` decides HSTS together with the request: served over https (the public URL says so, or
  * a trusted proxy's X-Forwarded-Proto does), browsers are told to use nothing else.
  */
-export const securityHeaders = (publicBaseUrl: string) => {
+export const securityHeaders = (publicBaseUrl: string, { analytics = false } = {}) => {
   const publicIsHttps = publicBaseUrl.startsWith('https://');
+  const csp = contentSecurityPolicy(analytics);
   return (req: Request, res: Response, next: NextFunction) => {
     // API answers are private to the signed-in user and always current: never cache them.
     if (req.path.startsWith('/api/')) res.setHeader('cache-control', 'no-store');
     if (publicIsHttps || req.secure) res.setHeader('strict-transport-security', HSTS);
-    res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('content-security-policy', csp);
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
     res.setHeader('x-frame-options', 'DENY');

@@ -1,4 +1,5 @@
 // The cards procedures: each line points at one handler with its input schema beside it.
+import { generationUsage } from '../handlers/ai/usage.js';
 import { archiveCard, archiveCardInput } from '../handlers/cards/archive.js';
 import { createCard, createCardInput } from '../handlers/cards/create.js';
 import { createMany, createManyInput } from '../handlers/cards/create-many.js';
@@ -36,4 +37,5 @@ export const cardsRouter = router({
   progressMetrics: protectedProcedure.query(progressMetrics),
   streak: protectedProcedure.query(streak),
   reviewMetrics: protectedProcedure.query(reviewMetrics),
+  generationUsage: protectedProcedure.query(generationUsage),
 });

@@ -88,7 +88,7 @@ describe('account settings', () => {
     await page.getByText('Email is the same.').waitFor();
 
     // The new username signs in.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/auth\/sign-in$/);
     await fillSignIn(page, `${user.username}_2`, user.password);
     await page.waitForURL(`${env.stack.url}/dashboard`);
@@ -130,7 +130,7 @@ describe('account security', () => {
     await password.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Your password has been changed.').waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/auth\/sign-in$/);
     await fillSignIn(page, user.email, 'another good secret');
     await page.waitForURL(`${env.stack.url}/dashboard`);

@@ -8,11 +8,13 @@ import { newUser, signUp } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 
 const DASHBOARD_LOADS = [
+  'billing.customer',
   'cards.progressMetrics',
   'cards.streak',
   'cards.reviewMetrics',
   'settings.getTimezone',
   'cards.list',
+  'cards.generationUsage',
 ];
 
 const env = useBrowserStack();
@@ -139,6 +141,7 @@ describe('the learning loop', () => {
     await page.getByText('Reviews in the last year: 4 · days with reviews: 1').first().waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     // Pointing at today's bar shows that day's ratings.
+    await page.locator('.uplot .u-over').first().scrollIntoViewIfNeeded();
     const plot = await page.locator('.uplot .u-over').first().boundingBox();
     if (!plot) throw new Error('the reviews chart was not drawn');
     await page.mouse.move(plot.x + plot.width - 4, plot.y + plot.height / 2);

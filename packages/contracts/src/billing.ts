@@ -27,6 +27,10 @@ export const checkoutInput = z.object({
 });
 export type CheckoutInput = z.infer<typeof checkoutInput>;
 
+/** billing.checkoutSession: the Checkout Session id Stripe put in the success URL. */
+export const checkoutSessionInput = z.object({ sessionId: z.string().min(1).max(255) });
+export type CheckoutSessionInput = z.infer<typeof checkoutSessionInput>;
+
 /** The reasons billing's refusals carry (better-auth's subscription codes, which the web app knows). */
 export const BILLING_REASONS = {
   notFound: 'SUBSCRIPTION_NOT_FOUND',

@@ -9,6 +9,12 @@ import {
   ReviewUndone as ReviewUndoneMessage,
 } from '@engram/proto/events/v1/cards';
 import {
+  MemberAdded as MemberAddedMessage,
+  MemberRemoved as MemberRemovedMessage,
+  MemberRoleChanged as MemberRoleChangedMessage,
+  OrganizationDeleted as OrganizationDeletedMessage,
+  TeamMemberAdded as TeamMemberAddedMessage,
+  TeamMemberRemoved as TeamMemberRemovedMessage,
   UserCreated as UserCreatedMessage,
   UserDeleted as UserDeletedMessage,
   UserUpdated as UserUpdatedMessage,
@@ -53,6 +59,24 @@ export const UserUpdated = defineEvent('engram.identity.user.updated', UserUpdat
 /** An account was deleted (identity): every service erases what it kept of the user. */
 export const UserDeleted = defineEvent('engram.identity.user.deleted', UserDeletedMessage);
 
+/** A user joined an organization (identity; written by a trigger on its members table). */
+export const MemberAdded = defineEvent('engram.identity.member.added', MemberAddedMessage);
+
+/** A user left or was removed from an organization (identity; a trigger): their access ends. */
+export const MemberRemoved = defineEvent('engram.identity.member.removed', MemberRemovedMessage);
+
+/** A member's role changed (identity; a trigger). */
+export const MemberRoleChanged = defineEvent('engram.identity.member.role-changed', MemberRoleChangedMessage);
+
+/** An organization was deleted (identity; a trigger), after a MemberRemoved for each of its members. */
+export const OrganizationDeleted = defineEvent('engram.identity.organization.deleted', OrganizationDeletedMessage);
+
+/** A user joined a team (identity; a trigger on its team members table). */
+export const TeamMemberAdded = defineEvent('engram.identity.team-member.added', TeamMemberAddedMessage);
+
+/** A user left a team (identity; a trigger). */
+export const TeamMemberRemoved = defineEvent('engram.identity.team-member.removed', TeamMemberRemovedMessage);
+
 /** A user's plan or subscription state changed (billing), committed with the new state. */
 export const SubscriptionChanged = defineEvent('engram.billing.subscription.changed', SubscriptionChangedMessage);
 
@@ -64,5 +88,11 @@ export const EVENT_CATALOGUE = [
   UserCreated,
   UserUpdated,
   UserDeleted,
+  MemberAdded,
+  MemberRemoved,
+  MemberRoleChanged,
+  OrganizationDeleted,
+  TeamMemberAdded,
+  TeamMemberRemoved,
   SubscriptionChanged,
 ] as readonly EventDefinition<unknown>[];

@@ -47,3 +47,36 @@ export const practiceSessionSearch = {
     return { tags };
   },
 };
+
+export interface BillingSuccessSearch {
+  session_id: string;
+}
+
+/** /billing/success: session_id required (the Checkout Session id Stripe puts in the success URL). */
+export const billingSuccessSearch = {
+  parse(search: Record<string, unknown>): BillingSuccessSearch {
+    const { session_id } = search;
+    if (typeof session_id !== 'string' || session_id.trim() === '') throw new Error('session_id is required.');
+    return { session_id };
+  },
+};
+
+export interface BillingPlansSearch {
+  interval?: 'month' | 'year';
+  currency?: 'usd' | 'eur' | 'brl';
+}
+
+/**
+ * /billing/plans: the period and currency shown, both optional so the page can be linked to as it was
+ * left. An unknown value is dropped (the defaults apply) rather than refused: it only chooses a view.
+ */
+export const billingPlansSearch = {
+  parse(search: Record<string, unknown>): BillingPlansSearch {
+    const result: BillingPlansSearch = {};
+    if (search.interval === 'month' || search.interval === 'year') result.interval = search.interval;
+    if (search.currency === 'usd' || search.currency === 'eur' || search.currency === 'brl') {
+      result.currency = search.currency;
+    }
+    return result;
+  },
+};

@@ -35,6 +35,10 @@ export class Unavailable extends DomainError {
 export class Unauthenticated extends DomainError {
   override readonly code = status.UNAUTHENTICATED;
 }
+/** A quota or rate limit of the caller's is used up (an API key's, for instance). */
+export class ResourceExhausted extends DomainError {
+  override readonly code = status.RESOURCE_EXHAUSTED;
+}
 
 /** The metadata key under which a DomainError's reason travels. */
 export const REASON_METADATA_KEY = 'engram-reason';

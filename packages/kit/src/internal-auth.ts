@@ -40,8 +40,11 @@ export class InvalidInternalToken extends Error {
 }
 
 export interface InternalTokenSigner {
-  /** A token for a call made on behalf of a signed-in user. */
-  sign(caller: Omit<UserCaller, 'kind'>, audience: string): Promise<string>;
+  /**
+   * A token for a call made on behalf of a signed-in user. Several audiences when the called service
+   * forwards the token to others on the user's behalf (ai asks cards and billing).
+   */
+  sign(caller: Omit<UserCaller, 'kind'>, audience: string | string[]): Promise<string>;
   /** A token for a call the gateway makes for itself (for example, resolving a session). */
   signSystem(service: string, audience: string): Promise<string>;
 }
@@ -51,7 +54,7 @@ export async function createInternalTokenSigner(privateJwk: string): Promise<Int
   const jwk = parseJwk(privateJwk, 'INTERNAL_TOKEN_PRIVATE_KEY');
   if (!jwk.d || !jwk.kid) throw new Error('INTERNAL_TOKEN_PRIVATE_KEY must be an Ed25519 private JWK with a kid');
   const key = await importJWK(jwk, 'EdDSA');
-  const signed = (claims: Record<string, unknown>, subject: string, audience: string) =>
+  const signed = (claims: Record<string, unknown>, subject: string, audience: string | string[]) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: jwk.kid })
       .setSubject(subject)
@@ -62,7 +65,7 @@ export async function createInternalTokenSigner(privateJwk: string): Promise<Int
       .setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`)
       .sign(key);
   const recent = new Map<string, { issuedAt: number; token: Promise<string> }>();
-  const reused = (claims: Record<string, unknown>, subject: string, audience: string) => {
+  const reused = (claims: Record<string, unknown>, subject: string, audience: string | string[]) => {
     const key = JSON.stringify([claims, subject, audience]);
     const now = Date.now();
     const known = recent.get(key);

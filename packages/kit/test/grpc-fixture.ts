@@ -12,6 +12,8 @@ import {
 } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import {
+  type CountEvent,
+  type CountRequest,
   type DescribeResponse,
   type RecordRequest,
   type RecordResponse,
@@ -27,6 +29,7 @@ export const alice = { userId: 'user-alice', sessionId: 'session-1', role: 'admi
 
 export type Handle = (ctx: CallContext<Caller>) => Promise<DescribeResponse>;
 export type HandleRecord = (request: RecordRequest) => Promise<RecordResponse>;
+export type HandleCount = (request: CountRequest, ctx: CallContext) => AsyncIterable<CountEvent>;
 
 export interface GrpcFixture {
   server: RunningGrpcServer;
@@ -40,13 +43,23 @@ export interface GrpcFixture {
 
 export const answer = (service = 'ok'): DescribeResponse => ({ service, version: 'test' });
 
+async function* countUpTo(request: CountRequest): AsyncIterable<CountEvent> {
+  for (let number = 1; number <= request.upTo; number++) yield { number };
+}
+
 /**
  * Starts a server whose Describe runs `handle` with the given access (default: user tokens only), and
  * whose Record runs `options.record` (default: answers one attempt).
  */
 export async function startFixture(
   handle: Handle,
-  options: { access?: 'user' | 'service'; port?: number; keys?: GrpcFixture['keys']; record?: HandleRecord } = {},
+  options: {
+    access?: 'user' | 'service';
+    port?: number;
+    keys?: GrpcFixture['keys'];
+    record?: HandleRecord;
+    count?: HandleCount;
+  } = {},
 ): Promise<GrpcFixture> {
   const keys = options.keys ?? (await generateInternalKeys());
   const signer = await createInternalTokenSigner(keys.privateJwk);
@@ -65,7 +78,11 @@ export async function startFixture(
         definition: TestingServiceService,
         implementation: implement(
           TestingServiceService,
-          { describe: handler, record: { handle: options.record ?? (async () => ({ attempts: 1 })) } },
+          {
+            describe: handler,
+            record: { handle: options.record ?? (async () => ({ attempts: 1 })) },
+            count: { handle: options.count ?? countUpTo },
+          },
           { service: SERVICE, logger, verifier },
         ),
       },

@@ -26,11 +26,49 @@ export function launchBrowser(): Promise<Browser> {
 const ARTIFACTS = new URL('../../../.cache/test-artifacts', import.meta.url).pathname;
 
 /**
+ * The cookie banner's stored answer "necessary only" (web/src/lib/consent.ts; revision as in
+ * web/src/lib/consent-settings.ts), for a profile that has answered it already.
+ */
+function answeredConsentCookie() {
+  const now = new Date();
+  const expires = new Date(now.getTime() + 182 * 86_400_000);
+  const record = {
+    categories: ['necessary'],
+    revision: 1,
+    data: null,
+    consentTimestamp: now.toISOString(),
+    lastConsentTimestamp: now.toISOString(),
+    consentId: crypto.randomUUID(),
+    services: { necessary: [], analytics: [] },
+    languageCode: 'en',
+    expirationTime: expires.getTime(),
+  };
+  return {
+    name: 'cc_cookie',
+    value: encodeURIComponent(JSON.stringify(record)),
+    domain: 'localhost',
+    path: '/',
+    expires: Math.floor(expires.getTime() / 1000),
+    sameSite: 'Lax' as const,
+  };
+}
+
+export interface TestPageOptions extends BrowserContextOptions {
+  /**
+   * The profile has answered the cookie banner already (the default), so the banner, which sits over a corner
+   * of every page until answered, stays away; false shows it as on a real first visit.
+   */
+  cookieBannerAnswered?: boolean;
+}
+
+/**
  * A page in a fresh browser profile (its own storage and cookies) for the current test: if the test
  * fails, a full-page screenshot is kept as .cache/test-artifacts/<name>.png; then the profile closes.
  */
-export async function openTestPage(browser: Browser, name: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext(options);
+export async function openTestPage(browser: Browser, name: string, options: TestPageOptions = {}): Promise<Page> {
+  const { cookieBannerAnswered = true, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
+  if (cookieBannerAnswered) await context.addCookies([answeredConsentCookie()]);
   const page = await context.newPage();
   onTestFinished(async ({ task }) => {
     if (task.result?.state === 'fail') {
@@ -51,13 +89,14 @@ export interface BrowserStack {
 
 /**
  * Starts the whole stack and a Chromium before the file's tests (in parallel) and stops both after them.
- * Read the fields inside tests and hooks: they are set once `beforeAll` has run.
+ * Read the fields inside tests and hooks: they are set once `beforeAll` has run. `options.extraEnv`
+ * configures every component of the stack.
  */
-export function useBrowserStack(): BrowserStack {
+export function useBrowserStack(options: { extraEnv?: Record<string, string> } = {}): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startTestStack(), launchBrowser()]);
+    [stack, browser] = await Promise.all([startTestStack(options), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -52,3 +52,24 @@ export function cookieFrom(response: Response): string {
     .map((header) => header.split(';')[0])
     .join('; ');
 }
+
+/**
+ * The Cookie header a browser sends after `response`, starting from `cookie`: each Set-Cookie replaces
+ * the cookie of its name, and an expired one (Max-Age=0 or an empty value) removes it.
+ */
+export function cookiesAfter(response: Response, cookie = ''): string {
+  const jar = new Map<string, string>();
+  for (const pair of cookie.split(/;\s*/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  for (const header of response.headers.getSetCookie()) {
+    const [pair = '', ...attributes] = header.split(/;\s*/);
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at);
+    const value = pair.slice(at + 1);
+    if (value === '' || attributes.some((attribute) => /^max-age=0$/i.test(attribute))) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}

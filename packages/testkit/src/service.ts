@@ -40,6 +40,10 @@ export interface ServiceUnderTestOptions<R> {
   /** A database URL to create the schema in; by default, the test run's database. */
   databaseUrl?: string;
   logLevel?: string;
+  /** The internal token keys, when several services under test must accept the same tokens. */
+  keys?: { privateJwk: string; publicJwks: string };
+  /** The audiences of the user tokens tokenFor signs (default: the service alone). */
+  tokenAudiences?: string[];
   /**
    * Where the service's events go when it declares any: by default the run's NATS, a stream and subject
    * prefix of the service's own (deleted by the run's teardown with the others).
@@ -81,7 +85,7 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
   const base = options.databaseUrl ?? (await defaultDatabaseUrl());
   const databaseUrl = serviceDatabaseUrl(base, `${options.service}_${randomBytes(4).toString('hex')}`);
   if (options.migrationsDir) await applyMigrations({ databaseUrl, migrationsDir: options.migrationsDir });
-  const keys = await generateInternalKeys();
+  const keys = options.keys ?? (await generateInternalKeys());
   const signer = await createInternalTokenSigner(keys.privateJwk);
   const logger = createLogger({ service: options.service, level: options.logLevel ?? 'silent' });
   const verifier = createInternalTokenVerifier(keys.publicJwks, options.service);
@@ -102,7 +106,7 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
     tokenFor: (userId) =>
       signer.sign(
         { userId, sessionId: `session-of-${userId}`, role: 'user', activeOrganizationId: null },
-        options.service,
+        options.tokenAudiences ?? options.service,
       ),
     systemToken: () => signer.signSystem('gateway', options.service),
     events,

@@ -1,11 +1,39 @@
-// Boots the ai service: config → telemetry → logger → gRPC server → SERVING → shutdown hooks.
+// Boots the ai service: config → telemetry → logger → database → clients of cards and billing → the
+// generator → events (consumers) → gRPC server → SERVING → shutdown hooks.
+import { createClient } from '@engram/kit/grpc/client';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
+import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { readConfig } from './config.js';
+import { createDb } from './db.js';
+import { aiEvents } from './events/index.js';
+import { createGenerator } from './generators/index.js';
 import { aiService } from './server.js';
 
 const config = readConfig();
 const runtime = serviceRuntime('ai', config);
 
+const db = createDb(config.DATABASE_URL, runtime.logger);
+const cards = createClient(CardsServiceClient, config.CARDS_ADDR);
+const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
+const generator = createGenerator(config, runtime.logger);
+
 await runService(runtime, {
-  services: [aiService({ ...runtime.serverOptions, version: config.SERVICE_VERSION })],
+  services: [
+    aiService(
+      { db, cards, billing, generator, generationTimeoutMs: config.generationTimeoutMs },
+      { ...runtime.serverOptions, version: config.SERVICE_VERSION },
+    ),
+  ],
+  events: aiEvents(db),
+  close: [
+    {
+      name: 'service clients',
+      run: () => {
+        cards.close();
+        billing.close();
+      },
+    },
+    { name: 'database', run: () => db.$disconnect() },
+  ],
 });

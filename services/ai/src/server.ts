@@ -1,16 +1,24 @@
-// Registers the ai service's gRPC handlers. Its features arrive with their own issues; until then
-// it serves Describe and the standard health service.
+// Registers the ai service's gRPC handlers: usage, uploads and streamed generation.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { AiServiceService } from '@engram/proto/ai/v1/ai';
+import type { AiDeps } from './deps.js';
 import { describe } from './handlers/Describe.js';
+import { generate } from './handlers/Generate.js';
+import { getUsage } from './handlers/GetUsage.js';
+import { upload } from './handlers/Upload.js';
 
-export function aiService(options: ServerOptions & { version: string }) {
+export function aiService(deps: AiDeps, options: ServerOptions & { version: string }) {
   return {
     name: 'engram.ai.v1.AiService',
     definition: AiServiceService,
     implementation: implement(
       AiServiceService,
-      { describe: { access: 'service', handle: describe(options.version) } },
+      {
+        describe: { access: 'service', handle: describe(options.version, deps.generator.name) },
+        getUsage: { handle: getUsage(deps) },
+        upload: { handle: upload(deps) },
+        generate: { handle: generate(deps) },
+      },
       options,
     ),
   };

@@ -7,7 +7,7 @@ import type { Catalogue } from './catalogue.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
 import { getCustomer, getEntitlements, listPlans } from './handlers/account.js';
-import { createCheckout, createPortal } from './handlers/checkout.js';
+import { createCheckout, createPortal, getCheckout } from './handlers/checkout.js';
 import { describe } from './handlers/Describe.js';
 
 export interface BillingDeps {
@@ -29,6 +29,7 @@ export function billingService(deps: BillingDeps, options: ServerOptions & { ver
         listPlans: { access: 'service', handle: listPlans(deps) },
         getCustomer: { handle: getCustomer(deps) },
         createCheckout: { handle: createCheckout(deps) },
+        getCheckout: { handle: getCheckout(deps) },
         createPortal: { handle: createPortal(deps) },
         getEntitlements: { handle: getEntitlements(deps) },
       },

@@ -106,6 +106,42 @@ describe('checkout', () => {
     expect(currency.message).toBe('Currency must be usd, eur or brl.');
   });
 
+  it("tells the success page when the paid checkout has become the learner's plan, and only its owner", async () => {
+    const userId = newUser('waiting');
+    const { url } = await checkout(userId, 'plus', 'month', 'eur');
+    const sessionId = /cs_test_\w+/.exec(url)?.[0] ?? '';
+    expect(await billing.as(userId).getCheckout({ sessionId })).toMatchObject({
+      status: 'open',
+      paid: false,
+      fulfilled: false,
+      plan: '',
+    });
+    expect((await grpcFailure(billing.as(newUser('nosy')).getCheckout({ sessionId }))).code).toBe(status.NOT_FOUND);
+
+    await billing.submit(url, { action: 'pay' });
+    await waitUntil(
+      'the checkout is fulfilled',
+      async () => (await billing.as(userId).getCheckout({ sessionId })).fulfilled,
+    );
+    expect(await billing.as(userId).getCheckout({ sessionId })).toEqual({
+      status: 'complete',
+      paid: true,
+      fulfilled: true,
+      plan: 'plus',
+      interval: 'month',
+      currency: 'eur',
+    });
+  });
+
+  it('answers a malformed or unknown checkout session id with a clear error', async () => {
+    const malformed = await grpcFailure(billing.as(newUser('typo')).getCheckout({ sessionId: 'not-a-session' }));
+    expect(malformed.code).toBe(status.INVALID_ARGUMENT);
+    expect(malformed.message).toBe('This is not a checkout session id.');
+    const unknown = await grpcFailure(billing.as(newUser('typo')).getCheckout({ sessionId: 'cs_test_doesnotexist' }));
+    expect(unknown.code).toBe(status.NOT_FOUND);
+    expect(unknown.message).toBe('Checkout session not found');
+  });
+
   it('creates one Stripe customer for a learner whose first checkouts run at once', async () => {
     const userId = newUser('eager');
     const sessions = await Promise.all(Array.from({ length: 5 }, () => checkout(userId, 'plus', 'year', 'eur')));
@@ -190,8 +226,13 @@ describe('after checkout', () => {
 
 describe('the plans', () => {
   it('lists every plan in every interval and currency, and follows a price changed at Stripe', async () => {
-    const { prices, standIn } = await billing.as(newUser('browser')).listPlans();
+    const { prices, standIn, limits } = await billing.as(newUser('browser')).listPlans();
     expect(standIn).toBe(true);
+    expect(limits).toEqual([
+      { plan: 'free', generatedCardsPerPeriod: 200 },
+      { plan: 'plus', generatedCardsPerPeriod: 2_000 },
+      { plan: 'pro', generatedCardsPerPeriod: 10_000 },
+    ]);
     expect(prices).toHaveLength(12);
     expect(prices).toContainEqual({ plan: 'pro', interval: 'year', currency: 'brl', unitAmount: 74_900 });
     const price = billing.standIn.store.price('price_plus_monthly_usd');

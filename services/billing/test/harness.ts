@@ -74,6 +74,7 @@ export async function startBillingHarness(env: Record<string, string> = {}) {
       listPlans: call(client.listPlans, billingProto.ListPlansRequest),
       getCustomer: call(client.getCustomer, billingProto.GetCustomerRequest),
       createCheckout: call(client.createCheckout, billingProto.CreateCheckoutRequest),
+      getCheckout: call(client.getCheckout, billingProto.GetCheckoutRequest),
       createPortal: call(client.createPortal, billingProto.CreatePortalRequest),
       getEntitlements: call(client.getEntitlements, billingProto.GetEntitlementsRequest),
     };

@@ -1,8 +1,12 @@
 // better-auth, configured for Engram and served behind the gateway at PUBLIC_BASE_URL/api/auth: email and
 // password with verified addresses, usernames, magic links, emailed codes, password reset, email change,
-// account deletion, sessions in PostgreSQL with Redis in front, and the admin and two-factor plugins
-// (two-factor's flows come later; its fields and table exist now). Links in mails point at the public
-// /api/auth endpoints, which redirect to the web routes the client named (callbackURL, redirectTo).
+// account deletion, sessions in PostgreSQL with Redis in front, two-factor (authenticator app, emailed
+// code, backup codes, trusted devices), passkeys, API keys, several accounts on one device, social and
+// generic OAuth providers and captcha when configured, and the admin plugin. Links in mails point at the
+// public /api/auth endpoints, which redirect to the web routes the client named (callbackURL, redirectTo).
+
+import { apiKey } from '@better-auth/api-key';
+import { passkey } from '@better-auth/passkey';
 import {
   EMAIL_LINK_EXPIRES_IN_SECONDS,
   MAGIC_LINK_EXPIRES_IN_SECONDS,
@@ -15,15 +19,31 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
 } from '@engram/contracts/auth';
+import {
+  API_KEY_DEFAULT_PREFIX,
+  API_KEY_HEADER,
+  API_KEY_LIMITS,
+  BACKUP_CODE_COUNT,
+  type PublicAuthConfig,
+  SOCIAL_PROVIDERS,
+  TRUSTED_DEVICE_DAYS,
+  TWO_FACTOR_ISSUER,
+} from '@engram/contracts/auth-features';
 import type { Logger } from '@engram/kit/logger';
 import type { Mailer } from '@engram/kit/mail/mailer';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { admin, emailOTP, haveIBeenPwned, magicLink, twoFactor, username } from 'better-auth/plugins';
+import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, username } from 'better-auth/plugins';
+import { defaultRoles } from 'better-auth/plugins/admin/access';
 import { adminOnSignUp } from './auth/admin-emails.js';
+import { keepSessionsOfBannedUsers, unbannedSessionsRefreshed } from './auth/banned-sessions.js';
 import { freshSessions } from './auth/fresh-sessions.js';
 import { mailSenders } from './auth/mail-senders.js';
+import { organizationRules, organizations } from './auth/organizations.js';
 import { profileRules } from './auth/profile-rules.js';
+import { publicConfig } from './auth/public-config.js';
+import { NO_SIGN_IN_METHODS, signInMethodPlugins, socialProvidersOf } from './auth/sign-in-methods.js';
+import type { SignInMethods } from './auth/sign-in-methods-config.js';
 import type { Db } from './db.js';
 import type { SecondaryStorage } from './secondary-storage.js';
 
@@ -48,11 +68,43 @@ export interface AuthSettings {
   adminEmails?: readonly string[];
   /** better-auth's own messages go to the service's JSON log. */
   logger?: Logger;
+  /** Social and generic OAuth providers and captcha, each off unless configured. */
+  signInMethods?: SignInMethods;
+}
+
+/** Spec §6: what a banned user is told, on signing in and on every API call (the gateway). */
+export const BANNED_USER_MESSAGE = 'You have been banned from this application';
+/** How many accounts one browser may keep signed in at once (multi-session). */
+export const MAX_DEVICE_SESSIONS = 5;
+/** How long an admin's impersonation of a user lasts. */
+const IMPERSONATION_SECONDS = 60 * 60;
+
+/** What GET /api/auth/public-config answers for these settings. */
+export function publicAuthConfigOf(methods: SignInMethods): PublicAuthConfig {
+  return {
+    socialProviders: SOCIAL_PROVIDERS.filter((provider) => methods.socialProviders[provider]),
+    genericOAuthProviders: methods.genericOAuth.map(({ providerId, name }) => ({ providerId, name })),
+    captcha: methods.captcha && {
+      provider: methods.captcha.provider,
+      siteKey: methods.captcha.siteKey,
+      enterprise: false,
+      recaptchaNet: false,
+    },
+    passkey: true,
+    apiKey: true,
+    multiSession: true,
+    twoFactor: ['totp', 'otp'],
+    magicLink: true,
+    emailOTP: true,
+    username: true,
+  };
 }
 
 export function createAuth(db: Db, settings: AuthSettings) {
   const send = mailSenders(settings.mailer);
   const strict = { window: settings.rateLimit.windowSeconds, max: settings.rateLimit.signInMax };
+  const methods = settings.signInMethods ?? NO_SIGN_IN_METHODS;
+  const publicOrigin = new URL(settings.publicBaseUrl);
   return betterAuth({
     appName: 'Engram',
     baseURL: settings.publicBaseUrl,
@@ -72,6 +124,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       resetPasswordTokenExpiresIn: EMAIL_LINK_EXPIRES_IN_SECONDS,
       revokeSessionsOnPasswordReset: true,
     },
+    socialProviders: socialProvidersOf(methods),
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
@@ -87,14 +140,18 @@ export function createAuth(db: Db, settings: AuthSettings) {
     },
     session: { freshAge: SESSION_FRESH_AGE_SECONDS, storeSessionInDatabase: true },
     ...(settings.secondaryStorage && { secondaryStorage: settings.secondaryStorage }),
-    databaseHooks: adminOnSignUp(settings.adminEmails ?? []),
+    databaseHooks: {
+      ...adminOnSignUp(settings.adminEmails ?? []),
+      session: keepSessionsOfBannedUsers(db, settings.secondaryStorage),
+    },
     // better-auth limits only in production by default; Engram limits in every mode, with its own numbers.
     rateLimit: {
       enabled: true,
       storage: settings.secondaryStorage ? 'secondary-storage' : 'memory',
       window: settings.rateLimit.windowSeconds,
       max: settings.rateLimit.max,
-      customRules: Object.fromEntries(['/sign-in/*', '/sign-up/*'].map((path) => [path, strict])),
+      // Two-factor codes have better-auth's own 3 per 10 s; Engram words it with the sign-in limit.
+      customRules: Object.fromEntries(['/sign-in/*', '/sign-up/*', '/two-factor/*'].map((path) => [path, strict])),
     },
     advanced: {
       // better-auth turns its origin and CSRF checks off by itself when NODE_ENV=test or TEST is set;
@@ -114,7 +171,12 @@ export function createAuth(db: Db, settings: AuthSettings) {
       },
     }),
     plugins: [
-      admin(),
+      admin({
+        // Named outright, so a role outside them is refused (better-auth accepts any string otherwise).
+        roles: defaultRoles,
+        bannedUserMessage: BANNED_USER_MESSAGE,
+        impersonationSessionDuration: IMPERSONATION_SECONDS,
+      }),
       username({ minUsernameLength: USERNAME_MIN_LENGTH, maxUsernameLength: USERNAME_MAX_LENGTH }),
       magicLink({
         sendMagicLink: send.magicLink,
@@ -130,7 +192,50 @@ export function createAuth(db: Db, settings: AuthSettings) {
         storeOTP: 'hashed',
         rateLimit: strict,
       }),
-      twoFactor({ issuer: 'Engram', otpOptions: { sendOTP: send.twoFactorCode } }),
+      twoFactor({
+        issuer: TWO_FACTOR_ISSUER,
+        totpOptions: { digits: OTP_LENGTH },
+        otpOptions: {
+          sendOTP: send.twoFactorCode,
+          digits: OTP_LENGTH,
+          period: OTP_EXPIRES_IN_SECONDS / 60,
+          allowedAttempts: OTP_ALLOWED_ATTEMPTS,
+          storeOTP: 'hashed',
+        },
+        backupCodeOptions: { amount: BACKUP_CODE_COUNT, storeBackupCodes: 'encrypted' },
+        trustDeviceMaxAge: TRUSTED_DEVICE_DAYS * 24 * 60 * 60,
+      }),
+      // The relying party is the app's host; the ceremony may also run on a trusted origin of that host (the
+      // Vite dev server on another port).
+      passkey({
+        rpID: publicOrigin.hostname,
+        rpName: 'Engram',
+        origin: [publicOrigin.origin, ...(settings.extraTrustedOrigins ?? [])],
+      }),
+      apiKey({
+        apiKeyHeaders: API_KEY_HEADER,
+        defaultPrefix: API_KEY_DEFAULT_PREFIX,
+        minimumNameLength: API_KEY_LIMITS.nameMinLength,
+        maximumNameLength: API_KEY_LIMITS.nameMaxLength,
+        minimumPrefixLength: API_KEY_LIMITS.prefixMinLength,
+        maximumPrefixLength: API_KEY_LIMITS.prefixMaxLength,
+        enableMetadata: true,
+        keyExpiration: {
+          minExpiresIn: API_KEY_LIMITS.expiresInMinDays,
+          maxExpiresIn: API_KEY_LIMITS.expiresInMaxDays,
+        },
+        rateLimit: {
+          enabled: true,
+          maxRequests: API_KEY_LIMITS.rateLimitMax,
+          timeWindow: API_KEY_LIMITS.rateLimitWindowMs,
+        },
+      }),
+      unbannedSessionsRefreshed(db, settings.secondaryStorage),
+      multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
+      organizations(settings.publicBaseUrl, send),
+      organizationRules(),
+      ...signInMethodPlugins(methods),
+      publicConfig(publicAuthConfigOf(methods)),
       freshSessions(),
       profileRules(),
       ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),

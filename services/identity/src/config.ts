@@ -4,6 +4,7 @@ import { eventVars } from '@engram/kit/events/setup';
 import { mailSettingsOf, mailVars } from '@engram/kit/mail/config';
 import { serviceVars } from '@engram/kit/service';
 import { z } from 'zod';
+import { captchaVars, genericOAuthVars, signInMethodsOf, socialProviderVars } from './auth/sign-in-methods-config.js';
 
 export const configShape = {
   ...serviceVars({ grpc: 50051, metrics: 9461 }),
@@ -33,6 +34,12 @@ export const configShape = {
     .default([]),
   /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
   ...mailVars,
+  /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of spec §2's catalogue. */
+  ...socialProviderVars,
+  /** OAUTH_PROVIDERS: generic OAuth/OIDC providers (JSON). */
+  ...genericOAuthVars,
+  /** CAPTCHA_PROVIDER, CAPTCHA_SECRET_KEY, CAPTCHA_SITE_KEY (and the verify URL): off unless set. */
+  ...captchaVars,
 };
 
 export type Config = ReturnType<typeof readConfig>;
@@ -52,7 +59,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     };
     const publicBaseUrl = checked(() => publicBaseUrlOf('identity', config, env));
     const ses = checked(() => mailSettingsOf('identity', config));
-    if (problems.length > 0 || publicBaseUrl === undefined) throw new ConfigError('identity', problems);
-    return { ...config, PUBLIC_BASE_URL: publicBaseUrl, ses: ses ?? null };
+    const signInMethods = checked(() => signInMethodsOf(config));
+    if (problems.length > 0 || publicBaseUrl === undefined || signInMethods === undefined)
+      throw new ConfigError('identity', problems);
+    return { ...config, PUBLIC_BASE_URL: publicBaseUrl, ses: ses ?? null, signInMethods };
   });
 }

@@ -38,11 +38,12 @@ const auth = createAuth(db, {
   mailer,
   adminEmails: config.ADMIN_EMAILS,
   logger,
+  signInMethods: config.signInMethods,
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 
 await runService(runtime, {
-  services: [identityService(auth, runtime.serverOptions)],
+  services: [identityService(auth, db, runtime.serverOptions)],
   events: { relay: true },
   close: [
     { name: 'auth http', run: () => http.close() },

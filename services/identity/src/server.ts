@@ -2,19 +2,25 @@
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import type { Auth } from './auth.js';
+import type { Db } from './db.js';
 import { completeOnboarding } from './handlers/CompleteOnboarding.js';
 import { getSession } from './handlers/GetSession.js';
+import { checkPermission, getMembership } from './handlers/membership.js';
+import { resolveApiKey } from './handlers/ResolveApiKey.js';
 
-export function identityService(auth: Auth, options: ServerOptions) {
+export function identityService(auth: Auth, db: Db, options: ServerOptions) {
   return {
     name: 'engram.identity.v1.IdentityService',
     definition: IdentityServiceService,
-    // Sessions are resolved for the gateway itself, before any user is known: a service token suffices.
+    // Sessions and API keys are resolved for the gateway itself, before any user is known: a service token suffices.
     implementation: implement(
       IdentityServiceService,
       {
         getSession: { access: 'service', handle: getSession(auth) },
+        resolveApiKey: { access: 'service', handle: resolveApiKey(auth) },
         completeOnboarding: { handle: completeOnboarding(auth) },
+        getMembership: { handle: getMembership(db) },
+        checkPermission: { handle: checkPermission(db) },
       },
       options,
     ),

@@ -12,6 +12,7 @@ import { testContext } from '@engram/testkit/context';
 import { cookieFrom, linkIn } from '@engram/testkit/mailbox';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { waitUntil } from '@engram/testkit/wait';
+import type { SignInMethods } from '../src/auth/sign-in-methods-config.js';
 import { createAuth } from '../src/auth.js';
 import { createDb } from '../src/db.js';
 import { startAuthHttpServer } from '../src/http/server.js';
@@ -47,6 +48,8 @@ export interface IdentityHarnessOptions {
   relay?: boolean;
   /** How often the relay looks at the outbox unwoken (testkit's default: 200 ms). */
   relayPollMs?: number;
+  /** Social and generic OAuth providers and captcha (none unless a test is about them). */
+  signInMethods?: SignInMethods;
 }
 
 export async function startIdentityHarness(options: IdentityHarnessOptions = {}) {
@@ -74,11 +77,12 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
         mailer,
         adminEmails: options.adminEmails ?? [],
         logger,
+        ...(options.signInMethods && { signInMethods: options.signInMethods }),
       });
       const http = await startAuthHttpServer(auth, 0, logger);
       return {
-        services: [identityService(auth, serverOptions)],
-        resources: { db, http, redis },
+        services: [identityService(auth, db, serverOptions)],
+        resources: { db, http, redis, auth },
         ...(options.relay && {
           events: {
             relay: true,
@@ -94,7 +98,7 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
       };
     },
   });
-  const { db, http, redis } = service.resources;
+  const { db, http, redis, auth } = service.resources;
   const signer = service.signer;
   const client = service.client(IdentityServiceClient);
   const httpUrl = `http://127.0.0.1:${http.port}`;
@@ -162,9 +166,19 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
     return cookieFrom(verified);
   }
 
+  /** A new user who signed up and verified their address: email, name, id and session cookie. */
+  async function signedUpUser(label: string, name = label) {
+    const email = uniqueEmail(label);
+    const cookie = await signUpVerified({ email, password: PASSWORD, name });
+    const { id } = await db.user.findUniqueOrThrow({ where: { email } });
+    return { email, name, id, cookie };
+  }
+
   return {
     db,
     redis,
+    /** better-auth itself, for what only the server may do (an API key's server-only properties). */
+    auth,
     redisKeyPrefix,
     signer,
     httpUrl,
@@ -178,6 +192,7 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
     nextMail,
     signUp: (body: SignUp) => post('/api/auth/sign-up/email', { body }),
     signUpVerified,
+    signedUpUser,
     /** GetSession as the gateway calls it: with a system token of its own. */
     getSession: async (request: { cookie?: string; authorization?: string }) =>
       unary(

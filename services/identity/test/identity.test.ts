@@ -14,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity?.stop());
 
-async function signedUp(label: string) {
-  const email = uniqueEmail(label);
-  const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: `${label} Example` });
-  return { email, name: `${label} Example`, cookie };
-}
+const signedUp = (label: string) => identity.signedUpUser(label, `${label} Example`);
 
 const SIGNED_OUT = { authenticated: false, sessionId: '', user: undefined, activeOrganizationId: '' };
 
@@ -49,7 +45,7 @@ describe('signing up and resolving the session', () => {
     });
   });
 
-  it('ends the sessions of a user an admin bans', async () => {
+  it('keeps the sessions of a user an admin bans, marked banned, and refuses their next sign-in', async () => {
     const mallory = await signedUp('mallory');
     const admin = await signedUp('admin');
     await identity.db.user.update({ where: { email: admin.email }, data: { role: 'admin' } });
@@ -63,7 +59,7 @@ describe('signing up and resolving the session', () => {
     const ban = await identity.post('/api/auth/admin/ban-user', { body: { userId: id }, cookie: adminCookie });
     expect(ban.status).toBe(200);
 
-    expect((await identity.getSession({ cookie: mallory.cookie })).authenticated).toBe(false);
+    expect((await identity.getSession({ cookie: mallory.cookie })).user).toMatchObject({ id, banned: true });
     const again = await identity.post('/api/auth/sign-in/email', {
       body: { email: mallory.email, password: PASSWORD },
     });

@@ -2,7 +2,7 @@
 // not list sessions or delete the account without the password, and is told so in the spec's words.
 import { SESSION_FRESH_AGE_SECONDS, SESSION_NOT_FRESH_MESSAGE } from '@engram/contracts/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IdentityHarness, PASSWORD, startIdentityHarness, uniqueEmail } from './harness.js';
+import { type IdentityHarness, PASSWORD, startIdentityHarness } from './harness.js';
 
 let identity: IdentityHarness;
 
@@ -11,11 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity?.stop());
 
-async function signedUp(label: string) {
-  const email = uniqueEmail(label);
-  const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: label });
-  return { email, cookie };
-}
+const signedUp = (label: string) => identity.signedUpUser(label);
 
 const NOT_FRESH = { code: 'SESSION_NOT_FRESH', message: SESSION_NOT_FRESH_MESSAGE };
 

@@ -35,11 +35,7 @@ async function signIn(email: string) {
   return cookieFrom(response);
 }
 
-async function signedUp(label: string) {
-  const email = uniqueEmail(label);
-  const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: label });
-  return { email, cookie };
-}
+const signedUp = (label: string) => identity.signedUpUser(label);
 
 const announcedAll = (tokens: (string | undefined)[]) =>
   waitUntil(`${tokens.length} revocations announced`, () =>
@@ -51,7 +47,9 @@ describe('announcing ended sessions', () => {
     const { cookie } = await signedUp('leaving');
     await identity.post('/api/auth/sign-out', { cookie });
     await announcedAll([tokenOf(cookie)]);
-    expect(announced).toEqual([tokenOf(cookie)]);
+    // Signing out also ends every account of the device (multi-session), this one among them: it may be
+    // announced twice, which costs a gateway nothing.
+    expect(new Set(announced)).toEqual(new Set([tokenOf(cookie)]));
   });
 
   it('announces another session the user revokes, and not their own', async () => {
@@ -85,6 +83,6 @@ describe('announcing ended sessions', () => {
     // The sign-out's announcement comes after anything the sign-in might have announced.
     await identity.post('/api/auth/sign-out', { cookie: cookieFrom(signedIn) });
     await announcedAll([tokenOf(cookieFrom(signedIn))]);
-    expect(announced).toEqual([tokenOf(cookieFrom(signedIn))]);
+    expect(new Set(announced)).toEqual(new Set([tokenOf(cookieFrom(signedIn))]));
   });
 });

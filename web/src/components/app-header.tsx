@@ -1,9 +1,11 @@
-// The signed-in app's top bar: logo, the app's sections (once onboarded), who is signed in (a link to their
-// account settings), and sign-out.
+// The signed-in app's top bar: logo, the app's sections (once onboarded; the admin area for admins), who is
+// signed in (a link to their account settings), and sign-out; above it, while an admin impersonates a user,
+// the impersonation banner.
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
 import { Button } from './button';
+import { ImpersonationBanner } from './impersonation-banner';
 import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 
@@ -17,7 +19,7 @@ const NAV_LINK =
   'rounded-md px-2.5 py-1.5 text-sm font-medium text-slate-600 transition hover:bg-slate-100 hover:text-slate-900';
 
 /** Shown only to onboarded users: the protected group would send anyone else back to /onboarding. */
-function AppNav() {
+function AppNav({ admin }: { admin: boolean }) {
   return (
     <nav aria-label={m.nav_main()} className="flex items-center gap-1">
       <Link to="/dashboard" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
@@ -26,21 +28,38 @@ function AppNav() {
       <Link to="/practice/new" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
         {m.nav_practice()}
       </Link>
+      <Link to="/billing/plans" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
+        {m.nav_plans()}
+      </Link>
+      <Link
+        to="/account/$pathname"
+        params={{ pathname: 'organizations' }}
+        className={NAV_LINK}
+        activeProps={{ className: 'bg-slate-100 text-slate-900' }}
+      >
+        {m.nav_organizations()}
+      </Link>
       <Link to="/settings" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
         {m.nav_settings()}
       </Link>
+      {admin && (
+        <Link to="/admin" className={NAV_LINK} activeProps={{ className: 'bg-slate-100 text-slate-900' }}>
+          {m.nav_admin()}
+        </Link>
+      )}
     </nav>
   );
 }
 
-export function AppHeader({ user }: { user: SessionUser }) {
+export function AppHeader({ user, impersonated }: { user: SessionUser; impersonated: boolean }) {
   const navigate = useNavigate();
   return (
     <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/90 backdrop-blur">
+      {impersonated && <ImpersonationBanner user={user} />}
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-6 py-3">
         <div className="flex items-center gap-6">
           <Logo />
-          {user.onboardedAt && <AppNav />}
+          {user.onboardedAt && <AppNav admin={user.role === 'admin'} />}
         </div>
         <div className="flex items-center gap-3">
           <LanguageSwitcher />

@@ -19,7 +19,7 @@ export function LoadingScreen({ label }: { label?: string }) {
 
 function Centered({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <main className="grid min-h-dvh place-items-center px-6">
+    <main id="main" tabIndex={-1} className="grid min-h-dvh place-items-center px-6">
       <div className="max-w-md text-center">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
         {children}

@@ -23,9 +23,17 @@ export type AuthView = (typeof AUTH_VIEWS)[number];
 /** A signed-in user is sent from these to the dashboard; sign-out is the one view left to them. */
 export const SIGNED_IN_AWAY_VIEWS: readonly AuthView[] = AUTH_VIEWS.filter((view) => view !== 'sign-out');
 
-/** The account views of this release; api-keys and organizations come with their features. */
-export const ACCOUNT_VIEWS = ['settings', 'security'] as const;
+/** The account views (spec §2). */
+export const ACCOUNT_VIEWS = ['settings', 'security', 'api-keys', 'organizations'] as const;
 export type AccountView = (typeof ACCOUNT_VIEWS)[number];
+
+/** Where an organization's views live; in slug mode, `/organization/<slug>/<view>` (spec §2). */
+export const ORGANIZATION_BASE_PATH = '/organization';
+/** The organization views (spec §2: settings, members, api-keys; teams are on). */
+export const ORGANIZATION_VIEWS = ['settings', 'members', 'teams', 'api-keys'] as const;
+export type OrganizationView = (typeof ORGANIZATION_VIEWS)[number];
+export const isOrganizationView = (value: string): value is OrganizationView =>
+  (ORGANIZATION_VIEWS as readonly string[]).includes(value);
 
 export const isAuthView = (value: string): value is AuthView => (AUTH_VIEWS as readonly string[]).includes(value);
 export const isAccountView = (value: string): value is AccountView =>

@@ -185,6 +185,8 @@ export const AUTH_ERRORS = {
     USAGE_EXCEEDED: m.error_usage_exceeded,
     KEY_NOT_RECOVERABLE: m.error_key_not_recoverable,
     RATE_LIMIT_EXCEEDED: m.error_rate_limit_exceeded,
+    // What the plugin answers for a key over its own rate limit (identity's ResolveApiKey keeps it as the reason).
+    RATE_LIMITED: m.error_rate_limit_exceeded,
     INVALID_API_KEY: m.error_invalid_api_key,
     KEY_DISABLED_EXPIRATION: m.error_key_disabled_expiration,
     EXPIRES_IN_IS_TOO_LARGE: m.error_expires_in_is_too_large,
@@ -207,6 +209,15 @@ export const AUTH_ERRORS = {
  * Errors of a request itself, keyed by tRPC error code: texts for answers whose server message is not
  * meant for users, REQUEST_FAILED (the last resort) and NETWORK_ERROR (the request never got an answer).
  */
+/** Refusals of card generation (the ai service's reasons). */
+export const GENERATION_ERRORS = {
+  USAGE_LIMIT_REACHED: m.error_usage_limit_reached,
+  UNSUPPORTED_FILE: m.error_unsupported_file,
+  FILE_TOO_LARGE: m.error_file_too_large,
+  FILE_NOT_FOUND: m.error_file_not_found,
+  MODEL_UNAVAILABLE: m.error_model_unavailable,
+} satisfies Messages;
+
 export const REQUEST_ERRORS = {
   REQUEST_FAILED: m.error_request_failed,
   NETWORK_ERROR: m.error_request_network_error,

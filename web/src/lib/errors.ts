@@ -1,15 +1,20 @@
 // Turns any error the app meets (a better-auth result, a tRPC error, a thrown value) into the one line of
 // text an error toast shows, in the current language and in the order of spec §8.
-import { toast } from 'sonner';
-import { AUTH_ERRORS, REQUEST_ERRORS } from './error-catalogue';
+
+import { AUTH_ERRORS, GENERATION_ERRORS, REQUEST_ERRORS } from './error-catalogue';
+import { isObject, text } from './error-codes';
+import { toast } from './toast';
+
+export { httpStatus, trpcCode } from './error-codes';
 
 /** Message texts by error code, each read in the current language when called. */
 export type Catalogue = Readonly<Record<string, () => string>>;
 
-/** Every auth error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
+/** Every auth and generation error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
 export const ERROR_CATALOGUE: Catalogue = Object.assign(
   { REQUEST_FAILED: REQUEST_ERRORS.REQUEST_FAILED },
   ...Object.values(AUTH_ERRORS),
+  GENERATION_ERRORS,
 );
 
 /** The text when even the catalogue has no REQUEST_FAILED (spec §8's final fallback). */
@@ -29,11 +34,6 @@ const GENERIC_TRPC_CODES = new Set([
 const NETWORK_FAILURES = new Set(['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed']);
 
 type ErrorLike = { code?: unknown; message?: unknown; statusText?: unknown; status?: unknown; data?: unknown };
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
 const lookup = (catalogue: Catalogue, key: unknown): string | undefined => {
   const code = text(key);
@@ -84,19 +84,6 @@ function requestErrorText(error: ErrorLike, catalogue: Catalogue): string | unde
   const message = text(error.message);
   if (message !== undefined && NETWORK_FAILURES.has(message)) return REQUEST_ERRORS.NETWORK_ERROR();
   return undefined;
-}
-
-/** The tRPC error code (e.g. "UNAUTHORIZED") of a TRPCClientError, read structurally. */
-export function trpcCode(error: unknown): string | undefined {
-  const data = isObject(error) && isObject(error.data) ? error.data : undefined;
-  return text(data?.code);
-}
-
-/** The HTTP status of a better-auth or tRPC error, when it has one. */
-export function httpStatus(error: unknown): number | undefined {
-  if (!isObject(error)) return undefined;
-  const status = error.status ?? (isObject(error.data) ? error.data.httpStatus : undefined);
-  return typeof status === 'number' ? status : undefined;
 }
 
 /** Shows an error toast; the toast id de-duplicates the same message raised by several failing calls. */

@@ -60,6 +60,9 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Calls `listener` after every language switch (for code outside React, such as the cookie banner). */
+export const onLocaleChange = subscribe;
+
 /** The current language; the component re-renders when it changes. */
 export function useLocale(): Locale {
   return useSyncExternalStore(subscribe, getLocale, getLocale);

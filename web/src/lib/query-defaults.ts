@@ -1,7 +1,7 @@
 // The TanStack Query cache's defaults (spec §9): fresh for 30 s, unused data discarded after 300000 ms,
 // three retries backing off from 1000 ms, doubling, up to 30000 ms; and an error toast for a failed fetch.
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { httpStatus } from './errors';
+import { httpStatus } from './error-codes';
 
 export const STALE_TIME_MS = 30_000;
 export const GC_TIME_MS = 300_000;

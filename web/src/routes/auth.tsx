@@ -1,5 +1,6 @@
 // "/auth/$pathname": the auth views of spec §2, and the redirects around them. A signed-in user is sent to
-// the dashboard from every view but sign-out (and two-factor while they switch it on); an unknown view is
+// the dashboard from every view but sign-out (and two-factor while they switch it on, and sign-in to add
+// another account to the device); an unknown view is
 // logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { isAuthView, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
@@ -30,6 +31,8 @@ export const authRoute = createRoute({
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true });
     }
     if (!SIGNED_IN_AWAY_VIEWS.includes(pathname)) return;
+    // Signing in to one more account on this device (the account switcher's "Add account").
+    if (pathname === 'sign-in' && search.addAccount) return;
     const session = await loadSession();
     if (session && !finishingTwoFactorSetUp(pathname, session.user)) throw redirect({ to: DEFAULT_REDIRECT });
   },

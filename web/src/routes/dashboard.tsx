@@ -14,7 +14,9 @@ export const dashboardRoute = createRoute({
     void queryClient.prefetchQuery(q.streakOptions);
     void queryClient.prefetchQuery(q.reviewMetricsOptions);
     void queryClient.prefetchQuery(q.timezoneOptions);
+    void queryClient.prefetchQuery(q.generationUsageOptions);
     void queryClient.prefetchInfiniteQuery(q.cardsOptions(q.DEFAULT_FILTER));
+    void queryClient.prefetchQuery(q.customerOptions);
   },
   component: lazyRouteComponent(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
 });

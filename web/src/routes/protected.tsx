@@ -4,6 +4,7 @@
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
+import { SiteFooter } from '../components/site-footer';
 import { LoadingScreen } from '../components/status-screens';
 import { authClient } from '../lib/auth-client';
 import { onboardingRedirect } from '../lib/onboarding';
@@ -29,9 +30,13 @@ function ProtectedLayout() {
 
   if (!session) return <LoadingScreen />;
   return (
-    <div className="min-h-dvh">
-      <AppHeader user={session.user} />
-      <Outlet />
+    <div className="flex min-h-dvh flex-col">
+      <AppHeader user={session.user} impersonated={Boolean(session.session.impersonatedBy)} />
+      <div className="flex-1">
+        <Outlet />
+      </div>
+      {/* The header carries the language picker. */}
+      <SiteFooter languagePicker={false} />
     </div>
   );
 }

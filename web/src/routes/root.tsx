@@ -1,8 +1,9 @@
-// The root route: renders the matched page, re-rendered on a language switch, and the toast stack.
+// The root route: the skip link, the matched page (re-rendered on a language switch), and the toast stack.
 import { createRootRoute, Outlet } from '@tanstack/react-router';
 import { Fragment } from 'react';
+import { SkipLink } from '../components/skip-link';
 import { useLocale } from '../lib/i18n';
-import { AppToaster } from '../lib/toaster';
+import { AppToaster } from '../lib/toast-slot';
 
 function RootLayout() {
   // Route components are memoised by the router; keying the page on the language re-renders every string
@@ -11,6 +12,7 @@ function RootLayout() {
   return (
     <>
       <Fragment key={locale}>
+        <SkipLink />
         <Outlet />
       </Fragment>
       <AppToaster />

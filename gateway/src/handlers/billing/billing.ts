@@ -1,15 +1,22 @@
 // billing.plans, billing.customer, billing.checkout and billing.portal: thin adapters over the billing
 // service's gRPC API. The plans are public (the landing page shows them to visitors); the rest act for
 // the signed-in user. Checkout passes on the address identity vouched for in this request's session.
-import { type CheckoutInput, checkoutInput } from '@engram/contracts/billing';
+import {
+  type CheckoutInput,
+  type CheckoutSessionInput,
+  checkoutInput,
+  checkoutSessionInput,
+} from '@engram/contracts/billing';
 import { unary } from '@engram/kit/grpc/client';
 import { callAsUser, READ_CALL } from '../../call.js';
 import { type Context, type ProtectedContext, toTrpcError } from '../../trpc.js';
 
-export { checkoutInput };
+export { checkoutInput, checkoutSessionInput };
 
 export interface PlansJson {
   prices: { plan: string; interval: string; currency: string; unitAmount: number }[];
+  /** AI-generated cards each plan (free included) allows per billing period. */
+  limits: { plan: string; generatedCardsPerPeriod: number }[];
   standIn: boolean;
 }
 
@@ -20,6 +27,7 @@ export async function plans({ ctx }: { ctx: Context }): Promise<PlansJson> {
     const answer = await unary(billing, billing.listPlans, {}, { ...READ_CALL, token, signal: ctx.signal });
     return {
       prices: answer.prices.map((price) => ({ ...price, unitAmount: Number(price.unitAmount) })),
+      limits: answer.limits,
       standIn: answer.standIn,
     };
   } catch (error) {
@@ -59,6 +67,27 @@ export async function checkout({
   const { billing } = ctx.services;
   const { email, emailVerified } = ctx.session.user;
   return callAsUser(ctx, 'billing', billing, billing.createCheckout, { ...input, email, emailVerified });
+}
+
+export interface CheckoutSessionJson {
+  status: string;
+  paid: boolean;
+  fulfilled: boolean;
+  plan: string;
+  interval: string;
+  currency: string;
+}
+
+/** Where the learner's checkout stands; the success page asks until its subscription is recorded. */
+export async function checkoutSession({
+  ctx,
+  input,
+}: {
+  ctx: ProtectedContext;
+  input: CheckoutSessionInput;
+}): Promise<CheckoutSessionJson> {
+  const { billing } = ctx.services;
+  return callAsUser(ctx, 'billing', billing, billing.getCheckout, input, READ_CALL);
 }
 
 export async function portal({ ctx }: { ctx: ProtectedContext }): Promise<{ url: string }> {

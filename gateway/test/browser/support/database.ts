@@ -68,3 +68,15 @@ export async function banKeepingSessions(stack: TestStack, userId: string): Prom
   });
   await dropCachedSessions(stack, tokens);
 }
+
+/** Gives `userId` the admin role, as ADMIN_EMAILS would have at sign-up; their sessions see it at once. */
+export async function makeAdmin(stack: TestStack, userId: string): Promise<void> {
+  const tokens = await withDatabase(stack, async (client) => {
+    await client.query(`update identity.users set role = 'admin' where id = $1`, [userId]);
+    const { rows } = await client.query<{ token: string }>('select token from identity.sessions where user_id = $1', [
+      userId,
+    ]);
+    return rows.map((row) => row.token);
+  });
+  await dropCachedSessions(stack, tokens);
+}

@@ -8,6 +8,7 @@ import { RETRYABLE_METHODS } from '@engram/proto/idempotency';
 import {
   type CallOptions,
   type Client,
+  type ClientReadableStream,
   type ClientUnaryCall,
   credentials,
   Metadata,
@@ -139,4 +140,51 @@ export function unary<Req, Res>(
       else settings.signal?.addEventListener('abort', cancel, { once: true });
     });
   });
+}
+
+/** A grpc-js client's server-streaming method, as ts-proto generates it. */
+export type ServerStreamMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+) => ClientReadableStream<Res>;
+
+/**
+ * Calls one server-streaming method and yields its messages as they arrive:
+ * `for await (const event of serverStream(client, client.generate, request, settings))`. A failure
+ * (status other than OK) is thrown as a GrpcCallError after the messages that came before it; leaving the
+ * loop early or aborting `signal` cancels the call.
+ */
+export async function* serverStream<Req, Res>(
+  client: Client,
+  method: ServerStreamMethod<Req, Res>,
+  request: Req,
+  settings: CallSettings = {},
+): AsyncGenerator<Res> {
+  const name = rpcName(method);
+  const started = performance.now();
+  const timeout = Date.now() + (settings.timeoutMs ?? DEFAULT_DEADLINE_MS);
+  const deadline = settings.parentDeadline ? Math.min(timeout, settings.parentDeadline.getTime()) : timeout;
+  const span = trace.getTracer('engram-grpc-client').startSpan(`grpc ${name}`, { kind: SpanKind.CLIENT });
+  const metadata = new Metadata();
+  if (settings.token) metadata.set(AUTHORIZATION_KEY, `Bearer ${settings.token}`);
+  propagation.inject(trace.setSpan(context.active(), span), metadata, metadataSetter);
+  const call = method.call(client, request, metadata, { deadline });
+  const cancel = () => call.cancel();
+  if (settings.signal?.aborted) cancel();
+  else settings.signal?.addEventListener('abort', cancel, { once: true });
+  let code: status = status.OK;
+  try {
+    for await (const message of call as AsyncIterable<Res>) yield message;
+  } catch (error) {
+    const failure = error as ServiceError;
+    code = typeof failure.code === 'number' ? failure.code : status.UNKNOWN;
+    throw typeof failure.code === 'number' ? new GrpcCallError(failure) : error;
+  } finally {
+    settings.signal?.removeEventListener('abort', cancel);
+    call.cancel();
+    grpcClientHandled.observe({ method: name, code: status[code] }, (performance.now() - started) / 1000);
+    if (code !== status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
+    span.end();
+  }
 }

@@ -3,11 +3,13 @@
 // errors to status codes and logs/measures the call; plus the standard health service and a graceful
 // shutdown (NOT_SERVING, drain, close).
 import {
+  type handleServerStreamingCall,
   type handleUnaryCall,
   Metadata,
   Server,
   ServerCredentials,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type ServiceDefinition,
   type ServiceError,
   status,
@@ -27,17 +29,24 @@ export interface CallContext<C extends Caller = UserCaller> {
   signal: AbortSignal;
   /** The client's deadline, to pass on to calls this handler makes. */
   deadline: Date | undefined;
+  /**
+   * The internal token the call came with: forwarded on the user's behalf to another service its
+   * audience names as well (the gateway signs one token for several audiences where a service must).
+   */
+  token: string;
 }
 
 type RequestOf<M> = M extends { requestDeserialize: (bytes: Buffer) => infer Req } ? Req : never;
 type ResponseOf<M> = M extends { responseSerialize: (value: infer Res) => Buffer } ? Res : never;
+/** A unary method answers once; a server-streaming one yields its messages (an async generator). */
+type AnswerOf<M> = M extends { responseStream: true } ? AsyncIterable<ResponseOf<M>> : Promise<ResponseOf<M>>;
 
 /** Who may call a method: a signed-in user's token (the default) or any valid token, including a service's. */
 export type Access = 'user' | 'service';
 
 export type Handler<M> =
-  | { access?: 'user'; handle: (request: RequestOf<M>, ctx: CallContext<UserCaller>) => Promise<ResponseOf<M>> }
-  | { access: 'service'; handle: (request: RequestOf<M>, ctx: CallContext<Caller>) => Promise<ResponseOf<M>> };
+  | { access?: 'user'; handle: (request: RequestOf<M>, ctx: CallContext<UserCaller>) => AnswerOf<M> }
+  | { access: 'service'; handle: (request: RequestOf<M>, ctx: CallContext<Caller>) => AnswerOf<M> };
 
 export type Handlers<S extends ServiceDefinition> = { [K in keyof S]: Handler<S[K]> };
 
@@ -53,7 +62,11 @@ function serviceError(code: status, message: string, reason?: string): Partial<S
   return { code, details: message, message, metadata };
 }
 
-async function authenticate(verifier: InternalTokenVerifier, metadata: Metadata, access: Access): Promise<Caller> {
+async function authenticate(
+  verifier: InternalTokenVerifier,
+  metadata: Metadata,
+  access: Access,
+): Promise<{ caller: Caller; token: string }> {
   const token = bearerToken(metadata);
   if (!token) throw new Unauthenticated('missing internal token');
   let caller: Caller;
@@ -63,7 +76,66 @@ async function authenticate(verifier: InternalTokenVerifier, metadata: Metadata,
     throw new Unauthenticated('invalid internal token');
   }
   if (access === 'user' && caller.kind !== 'user') throw new Unauthenticated('a user token is required');
-  return caller;
+  return { caller, token };
+}
+
+type AnyCall<Req, Res> = ServerUnaryCall<Req, Res> | ServerWritableStream<Req, Res>;
+
+/**
+ * Runs one call of either kind: restores the trace, authenticates, builds the context, lets `respond`
+ * answer (once, or by writing messages), and maps a failure to a status. `fail` ends the call with it.
+ */
+function run<Req, Res>(
+  options: ServerOptions,
+  method: string,
+  access: Access,
+  call: AnyCall<Req, Res>,
+  respond: (ctx: CallContext<Caller>) => Promise<void>,
+  fail: (error: Partial<ServiceError>) => void,
+): void {
+  const tracer = trace.getTracer(options.service);
+  const started = performance.now();
+  const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
+  const controller = new AbortController();
+  call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+  context.with(parent, () =>
+    tracer.startActiveSpan(`${options.service}/${method}`, { kind: SpanKind.SERVER }, async (span) => {
+      const logger = options.logger.child({ rpc: method });
+      let code: status = status.OK;
+      try {
+        const { caller, token } = await authenticate(options.verifier, call.metadata, access);
+        const deadline = call.getDeadline();
+        await respond({
+          caller,
+          token,
+          logger,
+          signal: controller.signal,
+          deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+        });
+      } catch (error) {
+        if (error instanceof DomainError) {
+          code = error.code;
+          logger.info({ code: status[code], reason: error.reason, err: error.message }, 'call refused');
+          fail(serviceError(code, error.message, error.reason));
+        } else if (controller.signal.aborted) {
+          code = status.CANCELLED;
+          logger.info({ err: error }, 'call cancelled');
+        } else {
+          code = status.INTERNAL;
+          span.recordException(error as Error);
+          logger.error({ err: error }, 'call failed');
+          fail(serviceError(code, 'internal error'));
+        }
+      } finally {
+        if (code !== status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
+        span.setAttribute('rpc.grpc.status_code', code);
+        span.end();
+        const seconds = (performance.now() - started) / 1000;
+        grpcServerHandled.observe({ service: options.service, method, code: status[code] }, seconds);
+        logger.debug({ code: status[code], ms: Math.round(seconds * 1000) }, 'call handled');
+      }
+    }),
+  );
 }
 
 function wrap<Req, Res>(
@@ -72,57 +144,54 @@ function wrap<Req, Res>(
   access: Access,
   handle: (request: Req, ctx: CallContext<Caller>) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
-  const tracer = trace.getTracer(options.service);
-  return (call: ServerUnaryCall<Req, Res>, callback) => {
-    const started = performance.now();
-    const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
-    const controller = new AbortController();
-    call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
-    context.with(parent, () =>
-      tracer.startActiveSpan(`${options.service}/${method}`, { kind: SpanKind.SERVER }, async (span) => {
-        const logger = options.logger.child({ rpc: method });
-        let code: status = status.OK;
-        try {
-          const caller = await authenticate(options.verifier, call.metadata, access);
-          const deadline = call.getDeadline();
-          const ctx = {
-            caller,
-            logger,
-            signal: controller.signal,
-            deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
-          };
-          const response = await handle(call.request, ctx);
-          callback(null, response);
-        } catch (error) {
-          if (error instanceof DomainError) {
-            code = error.code;
-            logger.info({ code: status[code], reason: error.reason, err: error.message }, 'call refused');
-            callback(serviceError(code, error.message, error.reason));
-          } else {
-            code = status.INTERNAL;
-            span.recordException(error as Error);
-            logger.error({ err: error }, 'call failed');
-            callback(serviceError(code, 'internal error'));
-          }
-        } finally {
-          if (code !== status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
-          span.setAttribute('rpc.grpc.status_code', code);
-          span.end();
-          const seconds = (performance.now() - started) / 1000;
-          grpcServerHandled.observe({ service: options.service, method, code: status[code] }, seconds);
-          logger.debug({ code: status[code], ms: Math.round(seconds * 1000) }, 'call handled');
-        }
-      }),
+  return (call, callback) =>
+    run(
+      options,
+      method,
+      access,
+      call,
+      async (ctx) => callback(null, await handle(call.request, ctx)),
+      (error) => callback(error),
     );
-  };
+}
+
+/** Writes each message the handler yields, honouring back-pressure; the end of the generator ends the call. */
+function wrapStream<Req, Res>(
+  options: ServerOptions,
+  method: string,
+  access: Access,
+  handle: (request: Req, ctx: CallContext<Caller>) => AsyncIterable<Res>,
+): handleServerStreamingCall<Req, Res> {
+  return (call) =>
+    run(
+      options,
+      method,
+      access,
+      call,
+      async (ctx) => {
+        for await (const message of handle(call.request, ctx)) {
+          if (call.cancelled) return;
+          if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
+        }
+        call.end();
+      },
+      // grpc-js ends a server stream with the status of an 'error' event (its metadata carries the reason).
+      (error) => call.emit('error', error),
+    );
 }
 
 /** Turns typed handlers into a grpc-js service implementation, each wrapped by `wrap`. */
 export function implement<S extends ServiceDefinition>(definition: S, handlers: Handlers<S>, options: ServerOptions) {
-  const implementation: Record<string, handleUnaryCall<unknown, unknown>> = {};
+  const implementation: Record<
+    string,
+    handleUnaryCall<unknown, unknown> | handleServerStreamingCall<unknown, unknown>
+  > = {};
   for (const key of Object.keys(definition) as (keyof S & string)[]) {
     const handler = handlers[key];
-    implementation[key] = wrap(options, key, handler.access ?? 'user', handler.handle as never);
+    const access = handler.access ?? 'user';
+    implementation[key] = definition[key]?.responseStream
+      ? wrapStream(options, key, access, handler.handle as never)
+      : wrap(options, key, access, handler.handle as never);
   }
   return implementation;
 }

@@ -6,7 +6,15 @@ import type { BillingDeps } from '../server.js';
 import { standingOf } from '../subscriptions.js';
 
 export function listPlans({ catalogue, config }: BillingDeps) {
-  return async (): Promise<ListPlansResponse> => ({ prices: await catalogue.prices(), standIn: config.standIn });
+  const limits = Object.entries(config.generatedCards).map(([plan, generatedCardsPerPeriod]) => ({
+    plan,
+    generatedCardsPerPeriod,
+  }));
+  return async (): Promise<ListPlansResponse> => ({
+    prices: await catalogue.prices(),
+    standIn: config.standIn,
+    limits,
+  });
 }
 
 export function getCustomer({ db }: BillingDeps) {

@@ -2,14 +2,17 @@
 // change or cancel it (the Customer Portal). Checkout is refused for an unverified address and for a
 // learner who already has a subscription (plan changes go through the portal).
 import { BILLING_REASONS, checkoutInput } from '@engram/contracts/billing';
-import { FailedPrecondition, NotFound } from '@engram/kit/errors';
+import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type {
   CreateCheckoutRequest,
   CreateCheckoutResponse,
   CreatePortalResponse,
+  GetCheckoutRequest,
+  GetCheckoutResponse,
 } from '@engram/proto/billing/v1/billing';
+import Stripe from 'stripe';
 import { customerOf, ensureCustomer } from '../customers.js';
 import { entitles } from '../domain/subscription-state.js';
 import type { BillingDeps } from '../server.js';
@@ -56,6 +59,40 @@ export function createCheckout({ db, stripe, config, catalogue }: BillingDeps) {
     if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
     ctx.logger.info({ checkout: session.id, ...input }, 'checkout started');
     return { url: session.url };
+  };
+}
+
+/** Stripe's Checkout Session ids: `cs_test_…` or `cs_live_…`. */
+const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
+
+export function getCheckout({ db, stripe }: BillingDeps) {
+  return async (request: GetCheckoutRequest, ctx: CallContext): Promise<GetCheckoutResponse> => {
+    if (!SESSION_ID.test(request.sessionId)) {
+      throw new Invalid('This is not a checkout session id.', 'INVALID_CHECKOUT_SESSION');
+    }
+    const notFound = () => new NotFound('Checkout session not found', 'CHECKOUT_SESSION_NOT_FOUND');
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await stripe.checkout.sessions.retrieve(request.sessionId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        throw notFound();
+      throw error;
+    }
+    // Another user's session is answered as if it did not exist.
+    if (session.client_reference_id !== ctx.caller.userId) throw notFound();
+    const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+    const recorded = subscriptionId
+      ? await db.subscription.findFirst({ where: { id: subscriptionId, userId: ctx.caller.userId } })
+      : null;
+    return {
+      status: session.status ?? 'open',
+      paid: session.payment_status !== 'unpaid',
+      fulfilled: recorded !== null,
+      plan: recorded?.plan ?? '',
+      interval: recorded?.interval ?? '',
+      currency: recorded?.currency ?? '',
+    };
   };
 }
 

@@ -48,6 +48,24 @@ export function mailSenders(mailer: Mailer) {
       send(email, ctx, (m) => m.magicLink(url)).catch(notSent),
     emailOtp: ({ email, otp, type }: { email: string; otp: string; type: OtpPurpose }, ctx?: RequestSource) =>
       send(email, ctx, (m) => m.otp(otp, type)).catch(notSent),
+    /** To the invited address, with the web app's invitation page (spec §2: accept-invitation). */
+    invitation: (
+      {
+        email,
+        id,
+        role,
+        organization,
+        inviter,
+      }: {
+        email: string;
+        id: string;
+        role: string;
+        organization: { name: string };
+        inviter: { user: { name: string } };
+      },
+      url: (invitationId: string) => string,
+      request?: Request,
+    ) => send(email, request, (m) => m.invitation(url(id), inviter.user.name, organization.name, role)).catch(notSent),
     twoFactorCode: ({ user, otp }: { user: { email: string }; otp: string }, ctx?: RequestSource) =>
       send(user.email, ctx, (m) => m.twoFactorCode(otp)).catch(notSent),
   };

@@ -49,6 +49,10 @@ const en = {
     subject: `Your Engram verification code: ${otp}`,
     text: `Your two-factor verification code for Engram is:\n\n${otp}\n\nIf you are not signing in right now, change your password.`,
   }),
+  invitation: (url: string, inviter: string, organization: string, role: string): MailContent => ({
+    subject: `${inviter} invited you to ${organization} on Engram`,
+    text: `${inviter} invited you to join ${organization} on Engram as ${role}.\n\nOpen this link to accept or decline (it expires in 48 hours):\n${url}\n\nIf you did not expect this invitation, you can ignore this email.`,
+  }),
 };
 
 const ptBR: typeof en = {
@@ -83,6 +87,10 @@ const ptBR: typeof en = {
   twoFactorCode: (otp) => ({
     subject: `Seu código de verificação do Engram: ${otp}`,
     text: `Seu código de verificação em duas etapas do Engram é:\n\n${otp}\n\nSe você não está entrando agora, mude sua senha.`,
+  }),
+  invitation: (url, inviter, organization, role) => ({
+    subject: `${inviter} convidou você para ${organization} no Engram`,
+    text: `${inviter} convidou você para participar de ${organization} no Engram como ${role}.\n\nAbra este link para aceitar ou recusar (ele expira em 48 horas):\n${url}\n\nSe você não esperava este convite, pode ignorar este e-mail.`,
   }),
 };
 

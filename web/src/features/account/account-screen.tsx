@@ -1,20 +1,35 @@
 // "/account/$pathname": better-auth-ui's account views. Settings: avatar (cropped square, Gravatar when
-// none), name, username, email; security: password, sessions, account deletion.
+// none), name, username, email, the accounts of this device; security: password, two-factor, passkeys,
+// linked providers, sessions, account deletion; api-keys: create and delete, and switch each key on or off.
 import { AccountView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
 import { AVATAR_OPTIONS } from '../../lib/auth-ui/avatar-image';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { m } from '../../lib/i18n';
+import { organizationAuthClient } from '../../lib/organization-client';
+import { PlanSummary } from '../billing/plan-summary';
+import { ApiKeySwitches } from './api-key-switches';
+import { PasskeyNames } from './passkey-names';
 
 const accountRoute = getRouteApi('/protected/account/$pathname');
 
 export function AccountScreen() {
   const { pathname } = accountRoute.useParams();
   return (
-    <EngramAuthUIProvider avatar={AVATAR_OPTIONS}>
-      <main className="mx-auto w-full max-w-5xl px-6 py-10">
+    // Only the organizations view needs the organization client; the others keep the app's client, so a
+    // sign-out or an account switch there updates the session the route guards read.
+    <EngramAuthUIProvider
+      avatar={AVATAR_OPTIONS}
+      {...(pathname === 'organizations' && { client: organizationAuthClient })}
+    >
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
         <h1 className="mb-8 text-2xl font-semibold tracking-tight text-slate-900">{m.account_title()}</h1>
+        {pathname === 'settings' && (
+          <PlanSummary usage className="mb-6 rounded-xl border border-slate-200 bg-white px-6 py-4 shadow-sm" />
+        )}
         <AccountView pathname={pathname} />
+        {pathname === 'api-keys' && <ApiKeySwitches />}
+        {pathname === 'security' && <PasskeyNames />}
       </main>
     </EngramAuthUIProvider>
   );

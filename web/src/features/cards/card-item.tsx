@@ -2,11 +2,11 @@
 // and delete after a confirmation.
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/button';
 import { type Card, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
+import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { type CardDraft, CardFields, draftInput, draftInvalid, validateDraft } from './card-fields';
 

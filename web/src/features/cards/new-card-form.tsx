@@ -2,12 +2,12 @@
 // then every card list and metric is fetched again.
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/button';
 import { type Card, cardsOptions, DEFAULT_FILTER, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
+import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 import { CardFields, draftInput, draftInvalid, emptyDraft, validateDraft } from './card-fields';
 

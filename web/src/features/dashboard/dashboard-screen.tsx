@@ -5,8 +5,11 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
+import { PlanSummary } from '../billing/plan-summary';
 import { CardList } from '../cards/card-list';
 import { NewCardForm } from '../cards/new-card-form';
+import { InvitationsPanel } from '../organization/invitations-panel';
+import { GeneratePanel } from './generate-panel';
 import { ProgressPanel, StreakPanel } from './panels';
 import { timezoneOptions } from './queries';
 
@@ -31,7 +34,7 @@ export function DashboardScreen() {
   const { session } = dashboardRoute.useRouteContext();
   const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
   return (
-    <main className="mx-auto max-w-6xl px-6 py-10">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-6 py-10">
       <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.dashboard_title()}</h1>
@@ -39,6 +42,8 @@ export function DashboardScreen() {
         </div>
         <TimezoneNote />
       </div>
+      <InvitationsPanel />
+      <PlanSummary className="mb-6 rounded-2xl bg-white px-6 py-4 shadow-sm ring-1 ring-slate-200" />
       <div className="grid gap-6 lg:grid-cols-3">
         <ProgressPanel />
         <StreakPanel />
@@ -47,6 +52,9 @@ export function DashboardScreen() {
         <Suspense fallback={<InlineLoading label={m.dashboard_loading()} />}>
           <DashboardCharts />
         </Suspense>
+      </div>
+      <div className="mt-6">
+        <GeneratePanel />
       </div>
       <div className="mt-10 grid items-start gap-8 lg:grid-cols-[24rem_1fr]">
         <div className="lg:sticky lg:top-24">

@@ -5,7 +5,8 @@ import { formatShortDate, heatmapWeeks } from './days';
 import { Panel } from './panels';
 import type { ReviewMetrics } from './queries';
 
-const HEAT_COLORS = ['#f1f5f9', '#c7d2fe', '#818cf8', '#4f46e5', '#312e81'];
+/** From no reviews to the busiest days; the shades are styles.css's --heat-* (they follow the theme). */
+const HEAT_COLORS = [0, 1, 2, 3, 4].map((level) => `var(--heat-${level})`);
 const CELL = 11;
 const GAP = 3;
 
@@ -55,7 +56,7 @@ export function Heatmap({ metrics, today }: { metrics: ReviewMetrics; today: str
                 width={CELL}
                 height={CELL}
                 rx={2}
-                fill={HEAT_COLORS[cell.level]}
+                style={{ fill: HEAT_COLORS[cell.level] }}
               >
                 <title>
                   {m.dashboard_heatmap_cell({ date: formatShortDate(cell.date, getLocale()), count: cell.count })}

@@ -9,6 +9,8 @@ export const reviewMetricsOptions = trpc.cards.reviewMetrics.queryOptions();
 export const timezoneOptions = trpc.settings.getTimezone.queryOptions();
 
 export { cardsOptions, DEFAULT_FILTER } from '../../lib/cards';
+export { generationUsageOptions } from '../../lib/generation';
+export { customerOptions } from '../billing/queries';
 
 export type ReviewMetrics = inferOutput<typeof trpc.cards.reviewMetrics>;
 export type Progress = inferOutput<typeof trpc.cards.progressMetrics>;

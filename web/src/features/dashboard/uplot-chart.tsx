@@ -1,7 +1,20 @@
-// A uPlot canvas that follows its container's width. uPlot draws; React only owns the element.
+// A uPlot canvas that follows its container's width and the theme. uPlot draws; React only owns the element.
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { useTheme } from '../../lib/theme';
+
+/** The axes' text and grid lines in the theme's colours, read from the page's palette (a canvas cannot read CSS). */
+function themedAxes(axes: uPlot.Axis[] | undefined): uPlot.Axis[] | undefined {
+  const style = getComputedStyle(document.documentElement);
+  const text = style.getPropertyValue('--color-slate-500').trim();
+  const grid = style.getPropertyValue('--color-slate-200').trim();
+  return axes?.map((axis) => ({
+    ...axis,
+    stroke: text,
+    ...(axis.grid?.show !== false && { grid: { ...axis.grid, stroke: grid } }),
+  }));
+}
 
 type UPlotChartProps = {
   options: Omit<uPlot.Options, 'width'>;
@@ -14,18 +27,21 @@ export function UPlotChart({ options, data, onHover }: UPlotChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const hover = useRef(onHover);
   hover.current = onHover;
+  const { theme } = useTheme();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a theme switch changes the palette the axes read.
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     const hooks = { setCursor: [(chart: uPlot) => hover.current?.(chart.cursor.idx ?? null)] };
-    const chart = new uPlot({ ...options, hooks, width: element.clientWidth || 600 }, data, element);
+    const themed = { ...options, axes: themedAxes(options.axes) };
+    const chart = new uPlot({ ...themed, hooks, width: element.clientWidth || 600 }, data, element);
     const observer = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: options.height }));
     observer.observe(element);
     return () => {
       observer.disconnect();
       chart.destroy();
     };
-  }, [options, data]);
+  }, [options, data, theme]);
   return <div ref={container} aria-hidden="true" className="w-full" />;
 }
 
@@ -48,7 +64,6 @@ export function barOptions(
     },
     axes: [
       {
-        stroke: '#64748b',
         grid: { show: false },
         ticks: { show: false },
         font: '11px system-ui, sans-serif',
@@ -57,8 +72,7 @@ export function barOptions(
         values: (_u, splits) => splits.map(formatDate),
       },
       {
-        stroke: '#64748b',
-        grid: { stroke: '#e2e8f0', width: 1 },
+        grid: { width: 1 },
         ticks: { show: false },
         size: 36,
         font: '11px system-ui, sans-serif',

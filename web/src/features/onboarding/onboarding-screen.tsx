@@ -75,7 +75,7 @@ export function OnboardingScreen() {
     setDrafts((current) => current.map((draft, i) => (i === index ? { ...draft, [side]: value } : draft)));
 
   return (
-    <main className="mx-auto max-w-2xl px-6 py-10">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-2xl px-6 py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.onboarding_title()}</h1>
       <p className="mt-1 text-sm text-slate-600">{m.onboarding_intro()}</p>
       <form onSubmit={submit} noValidate className="mt-8 space-y-8">

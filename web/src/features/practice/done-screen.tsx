@@ -43,7 +43,7 @@ function Streak() {
 export function PracticeDoneScreen() {
   const search = route.useSearch();
   return (
-    <main className="mx-auto max-w-2xl px-6 py-16 text-center">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-2xl px-6 py-16 text-center">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{m.practice_done_title()}</h1>
       <p className="mt-2 text-slate-600" data-testid="done-card-count">
         {m.practice_done_cards({ count: search.cardCount })}
@@ -65,7 +65,7 @@ export function PracticeDoneScreen() {
 /** Shown instead when the URL's counts are missing or not numbers. */
 export function PracticeDoneInvalid() {
   return (
-    <main className="mx-auto max-w-2xl px-6 py-16 text-center">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-2xl px-6 py-16 text-center">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.practice_done_invalid_title()}</h1>
       <p className="mt-2 text-sm text-slate-600">{m.practice_done_invalid_text()}</p>
       <NextSteps />

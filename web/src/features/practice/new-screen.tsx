@@ -58,7 +58,7 @@ export function PracticeNewScreen() {
   const count = due.data?.items.length;
 
   return (
-    <main className="mx-auto max-w-3xl px-6 py-10">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.practice_new_title()}</h1>
       <p className="mt-1 text-sm text-slate-600">{m.practice_new_intro()}</p>
       <section className="mt-8 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">

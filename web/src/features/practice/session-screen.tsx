@@ -183,7 +183,7 @@ export function PracticeSessionScreen() {
   } else body = <Session items={due.data.items} />;
 
   return (
-    <main className="mx-auto max-w-3xl px-6 py-10">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="sr-only">{m.practice_session_title()}</h1>
       {body}
     </main>

@@ -3,7 +3,6 @@
 import { type Settings, settingsFields, settingsUpdateInput } from '@engram/contracts/learning';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { TextField } from '../../components/text-field';
@@ -12,6 +11,7 @@ import { toastError } from '../../lib/errors';
 import { bounds, fieldErrors, hasErrors, parseNumber } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
+import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 
 const HOUR = bounds(settingsFields.dayStartHour);
@@ -183,7 +183,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
 export function SettingsScreen() {
   const settings = useQuery(trpc.settings.get.queryOptions());
   return (
-    <main className="mx-auto max-w-3xl px-6 py-10">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.settings_title()}</h1>
       <p className="mt-1 mb-8 text-sm text-slate-600">{m.settings_intro()}</p>
       {settings.isPending ? (

@@ -7,7 +7,7 @@ import { m } from '../../lib/i18n';
 
 export function SuspendedScreen() {
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center px-6 py-12">
+    <main id="main" tabIndex={-1} className="flex min-h-dvh flex-col items-center justify-center px-6 py-12">
       <Logo className="mb-8" />
       <section
         aria-labelledby="suspended-title"

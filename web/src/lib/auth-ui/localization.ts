@@ -10,7 +10,7 @@ import {
   PASSWORD_MIN_LENGTH,
   USERNAME_MAX_LENGTH,
 } from '@engram/contracts/auth';
-import { ERROR_CATALOGUE } from '../errors';
+import type { Catalogue } from '../errors';
 import { m } from '../i18n';
 
 /** Texts that are not error codes; the catalogue also holds the four the library shares with errors. */
@@ -127,6 +127,7 @@ const TEXTS = {
   PASSWORD: m.authui_password,
   // Added by Engram's patch of the library (pnpm-workspace.yaml): the password toggle's name.
   SHOW_PASSWORD: m.authui_show_password,
+  ACCOUNT_ACTIONS: m.authui_account_actions,
   HIDE_PASSWORD: m.authui_hide_password,
   PASSWORD_PLACEHOLDER: m.authui_password_placeholder,
   PASSWORD_REQUIRED: m.authui_password_required,
@@ -207,6 +208,7 @@ const TEXTS = {
   LEAVE_ORGANIZATION_CONFIRM: m.authui_leave_organization_confirm,
   LEAVE_ORGANIZATION_SUCCESS: m.authui_leave_organization_success,
   MANAGE_ORGANIZATION: m.authui_manage_organization,
+  MORE_ACTIONS: m.authui_more_actions,
   REMOVE_MEMBER: m.authui_remove_member,
   REMOVE_MEMBER_CONFIRM: m.authui_remove_member_confirm,
   REMOVE_MEMBER_SUCCESS: m.authui_remove_member_success,
@@ -289,9 +291,35 @@ const TEXTS = {
 /** The library's keys that the catalogue answers (errors, and the few texts it shares with them). */
 type CatalogueKeys = Exclude<keyof AuthLocalization, keyof typeof TEXTS>;
 
-/** The localization for AuthUIProvider in the current language; every key of the library is filled. */
-export function authLocalization(): AuthLocalization {
-  const texts = Object.fromEntries(Object.entries(TEXTS).map(([key, text]) => [key, text()]));
-  const errors = Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([key, text]) => [key, text()]));
-  return { ...errors, ...texts } as Record<keyof typeof TEXTS | CatalogueKeys, string>;
+/**
+ * The catalogue's codes the screens also show as texts of their own (form validation, invitation and token
+ * pages): there from the first render, before the rest of the catalogue has loaded.
+ */
+const SHARED_WITH_ERRORS = {
+  INVALID_EMAIL: m.error_invalid_email,
+  INVALID_PASSWORD: m.error_invalid_password,
+  PASSWORD_TOO_SHORT: m.error_password_too_short,
+  PASSWORD_TOO_LONG: m.error_password_too_long,
+  SESSION_EXPIRED: m.error_session_expired,
+  SESSION_NOT_FRESH: m.error_session_not_fresh,
+  INVALID_TOKEN: m.error_invalid_token,
+  INVITATION_NOT_FOUND: m.error_invitation_not_found,
+  INVITATION_EXPIRED: m.error_invitation_expired,
+  BACKUP_CODE_REQUIRED: m.error_backup_code_required,
+} satisfies Record<string, () => string>;
+
+const textsOf = (messages: Record<string, () => string>) =>
+  Object.fromEntries(Object.entries(messages).map(([key, text]) => [key, text()]));
+
+/**
+ * The localization for AuthUIProvider in the current language. With the error catalogue (errors.ts, which
+ * the provider loads once the visitor starts using a form) every key of the library is filled; until then
+ * the error codes fall back to the library's own texts, which no screen shows before a request fails.
+ */
+export function authLocalization(catalogue?: Catalogue): AuthLocalization {
+  const errors = catalogue ? textsOf(catalogue) : {};
+  return { ...errors, ...textsOf(SHARED_WITH_ERRORS), ...textsOf(TEXTS) } as Record<
+    keyof typeof TEXTS | CatalogueKeys,
+    string
+  >;
 }

@@ -4,22 +4,26 @@
 import { AuthUIProvider } from '@daveyplate/better-auth-ui';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
 import { useRouter } from '@tanstack/react-router';
-import { type ComponentProps, type ReactNode, useCallback, useMemo } from 'react';
-import { toast } from 'sonner';
+import { type ComponentProps, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authClient } from '../auth-client';
-import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH } from '../auth-views';
+import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH, ORGANIZATION_BASE_PATH } from '../auth-views';
+import type { Catalogue } from '../errors';
 import { useLocale } from '../i18n';
 import { queryClient } from '../query-client';
 import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
+import { toast } from '../toast';
+import { addingAccount, featureProps } from './features';
 import { authLocalization } from './localization';
+import { usePublicAuthConfig } from './public-config';
 import { RouterLink } from './router-link';
 
 type ToastRequest = { variant?: 'default' | 'success' | 'error' | 'info' | 'warning'; message?: string };
 
 /** The library's toasts go to the app's one sonner stack; an error toast is shown once however often it is raised. */
 const showToast = ({ variant = 'default', message }: ToastRequest) => {
-  if (variant === 'default') toast(message);
+  if (!message) return;
+  if (variant === 'default') toast.message(message);
   else toast[variant](message, variant === 'error' ? { id: `error:${message}` } : undefined);
 };
 
@@ -35,24 +39,85 @@ const TWO_FACTOR_METHODS: ('otp' | 'totp')[] = ['otp', 'totp'];
 
 const ACCOUNT = { basePath: ACCOUNT_BASE_PATH, fields: ['image', 'name'] };
 
+/**
+ * Organizations in slug mode (spec §2): `/organization/<slug>/<view>`; an unknown slug goes to the
+ * personal path. Logos are stored like avatars (spec §9: png, 128 px without an upload service).
+ */
+const ORGANIZATION = {
+  basePath: ORGANIZATION_BASE_PATH,
+  pathMode: 'slug' as const,
+  personalPath: DEFAULT_REDIRECT,
+  logo: { extension: 'png', size: 128 },
+};
+
+/** Generic OAuth providers sign in at /sign-in/oauth2 (identity); the answer's url is followed. */
+async function signInWithGenericProvider(options: unknown) {
+  const params = options as { providerId: string; callbackURL?: string };
+  const { data, error } = await authClient.$fetch<{ url: string; redirect: boolean }>('/sign-in/oauth2', {
+    method: 'POST',
+    body: { providerId: params.providerId, callbackURL: params.callbackURL },
+  });
+  if (error) throw error;
+  if (data?.url) window.location.href = data.url;
+}
+
+let loadedCatalogue: Catalogue | undefined;
+
+/**
+ * The error catalogue's texts (errors.ts): loaded as soon as the visitor starts using a screen (a key, a
+ * pointer, an input), well before any request can fail, rather than with the page, so the sign-in page stays
+ * within its budget. A page opened with an error in its address (a failed social sign-in) loads it at once.
+ */
+function useErrorCatalogue(): Catalogue | undefined {
+  const [catalogue, setCatalogue] = useState(loadedCatalogue);
+  useEffect(() => {
+    if (catalogue) return;
+    const events = ['pointerdown', 'keydown', 'input'] as const;
+    const stop = () => {
+      for (const event of events) document.removeEventListener(event, load, true);
+    };
+    function load() {
+      stop();
+      void import('../errors').then((errors) => {
+        loadedCatalogue = errors.ERROR_CATALOGUE;
+        setCatalogue(errors.ERROR_CATALOGUE);
+      });
+    }
+    for (const event of events) document.addEventListener(event, load, true);
+    if (new URLSearchParams(window.location.search).has('error')) load();
+    return stop;
+  }, [catalogue]);
+  return catalogue;
+}
+
 type ProviderProps = {
   children: ReactNode;
+  /**
+   * The organization screens pass the client with the organization plugin (organization-client.ts);
+   * every other screen uses the app's client, whose session the route guards read.
+   */
+  client?: ComponentProps<typeof AuthUIProvider>['authClient'];
   /** Avatars are configured by the screens that show them, so the others do not load their code. */
   avatar?: ComponentProps<typeof AuthUIProvider>['avatar'];
 };
 
-export function EngramAuthUIProvider({ children, avatar }: ProviderProps) {
+export function EngramAuthUIProvider({ children, avatar, client = authClient }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
+  const catalogue = useErrorCatalogue();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts are read in the language of the moment.
-  const localization = useMemo(() => authLocalization(), [locale]);
+  const localization = useMemo(() => authLocalization(catalogue), [locale, catalogue]);
 
   // The library navigates to its own views and to redirectTo values from the address bar: only paths of this
   // site are followed, anything else goes to the dashboard.
   const navigate = useCallback(
-    (href: string) => void router.navigate({ href: sameSitePath(href) ?? DEFAULT_REDIRECT }),
+    (href: string) =>
+      void router.navigate({
+        href: addingAccount(sameSitePath(href) ?? DEFAULT_REDIRECT, router.state.location.pathname),
+      }),
     [router],
   );
+  const features = featureProps(usePublicAuthConfig(), signInWithGenericProvider);
   const replace = useCallback(
     (href: string) => void router.navigate({ href: sameSitePath(href) ?? DEFAULT_REDIRECT, replace: true }),
     [router],
@@ -68,7 +133,7 @@ export function EngramAuthUIProvider({ children, avatar }: ProviderProps) {
 
   return (
     <AuthUIProvider
-      authClient={authClient}
+      authClient={client}
       basePath={AUTH_BASE_PATH}
       redirectTo={DEFAULT_REDIRECT}
       navigate={navigate}
@@ -85,8 +150,11 @@ export function EngramAuthUIProvider({ children, avatar }: ProviderProps) {
       changeEmail
       deleteUser
       account={ACCOUNT}
+      organization={{ ...ORGANIZATION, apiKey: Boolean(features.apiKey) }}
+      teams
       avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
+      {...features}
     >
       {children}
     </AuthUIProvider>

@@ -1,0 +1,31 @@
+// cards.generationUsage (spec §2: the dashboard loads it): how many cards the learner generated in the
+// current billing period, the plan's limit and when it resets. Served by the ai service, which meters it.
+import type { Usage } from '@engram/proto/ai/v1/ai';
+import { callAsUser, READ_CALL } from '../../call.js';
+import type { ProtectedContext } from '../../trpc.js';
+
+/** ai asks cards (existing cards) and billing (the plan) on the user's behalf with the same token. */
+export const AI_AUDIENCES = ['ai', 'cards', 'billing'];
+
+export interface UsageJson {
+  used: number;
+  limit: number;
+  resetsAt: string | null;
+  plan: string;
+  generator: string;
+}
+
+export function usageJson(usage: Usage): UsageJson {
+  return {
+    used: usage.used,
+    limit: usage.limit,
+    resetsAt: usage.resetsAt?.toISOString() ?? null,
+    plan: usage.plan,
+    generator: usage.generator,
+  };
+}
+
+export async function generationUsage({ ctx }: { ctx: ProtectedContext }): Promise<UsageJson> {
+  const { ai } = ctx.services;
+  return usageJson(await callAsUser(ctx, AI_AUDIENCES, ai, ai.getUsage, {}, READ_CALL));
+}

@@ -1,0 +1,234 @@
+// The account layer of issue 9 in a real Chromium through the real gateway: two-factor with an
+// authenticator app (a computed TOTP code), a passkey (Chromium's virtual authenticator), an API key used
+// against /api/trpc and deleted, two accounts on one device (switching, signing one out), and the admin
+// area: banning a user, who is then on /suspended and refused by the API, and impersonating one and
+// stopping.
+import { API_KEY_HEADER } from '@engram/contracts/auth-features';
+import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { totpCode } from '@engram/testkit/totp';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { fillSignIn, newUser, signUpAndOnboard, type TestUser } from './support/auth.ts';
+import { accessibilityViolations } from './support/axe.ts';
+import { makeAdmin, userIdOf } from './support/database.ts';
+
+const env = useBrowserStack();
+
+const openPage = (name: string) => openTestPage(env.browser, name, { bypassCSP: true, locale: 'en-US' });
+
+async function onboarded(page: Page, label: string): Promise<TestUser> {
+  const user = newUser(label);
+  await signUpAndOnboard(page, env.stack.url, user);
+  return user;
+}
+
+async function signOut(page: Page) {
+  await page.goto(`${env.stack.url}/auth/sign-out`);
+  await page.waitForURL(`${env.stack.url}/auth/sign-in`);
+}
+
+const currentUser = (page: Page) => page.getByTestId('current-user');
+
+describe('two-factor with an authenticator app', () => {
+  it('is switched on with a code from the app, and asks for one at sign-in', async () => {
+    const page = await openPage('totp');
+    const user = await onboarded(page, 'tessa');
+    await page.goto(`${env.stack.url}/account/security`);
+    await page.getByRole('button', { name: 'Enable two-factor' }).click();
+    await page.getByRole('dialog').getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable two-factor' }).click();
+    const codesDialog = page.getByRole('dialog', { name: 'Backup codes' });
+    await codesDialog.getByRole('button', { name: 'Continue' }).click();
+
+    await page.waitForURL(/\/auth\/two-factor\?totpURI=/);
+    const totpURI = new URL(page.url()).searchParams.get('totpURI') ?? '';
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\//);
+    await page.getByRole('button', { name: 'Continue with authenticator' }).click();
+    await page.getByLabel('One-time password').pressSequentially(totpCode(totpURI));
+    await page.getByText('Two-factor authentication has been enabled.').waitFor();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+
+    await signOut(page);
+    await fillSignIn(page, user.email, user.password);
+    await page.waitForURL(`${env.stack.url}/auth/two-factor`);
+    await page.getByRole('button', { name: 'Continue with authenticator' }).click();
+    await page.getByLabel('One-time password').pressSequentially(totpCode(totpURI));
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+    await expect.poll(() => currentUser(page).textContent()).toContain(user.email);
+  });
+});
+
+describe('passkeys', () => {
+  it('registers a passkey on the security page, renames it, and signs in with it', async () => {
+    const page = await openPage('passkey');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const user = await onboarded(page, 'petra');
+    await page.goto(`${env.stack.url}/account/security`);
+    const registered = page.waitForResponse((r) => r.url().includes('/passkey/verify-registration'));
+    await page.getByRole('button', { name: 'Add passkey' }).click();
+    expect((await registered).status()).toBe(200);
+
+    // Its owner names it after the device that holds it.
+    const names = page.getByRole('region', { name: 'Passkey names' });
+    await names.getByRole('button', { name: /^Rename / }).click();
+    await names.getByLabel('Passkey name').fill('Work laptop');
+    await names.getByRole('button', { name: 'Save' }).click();
+    await names.getByText('Work laptop', { exact: true }).waitFor();
+    await page.getByText('The passkey is now called Work laptop.').waitFor();
+
+    await signOut(page);
+    await page.getByRole('button', { name: 'Sign in with Passkey' }).click();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+    await expect.poll(() => currentUser(page).textContent()).toContain(user.email);
+  });
+});
+
+describe('API keys', () => {
+  it('creates a key shown once, which calls the API as its owner while it is on and until it is deleted', async () => {
+    const page = await openPage('api-keys');
+    await onboarded(page, 'kira');
+    await page.goto(`${env.stack.url}/account/api-keys`);
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Export script');
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/auth/api-key/create'));
+    await page.getByRole('dialog').getByRole('button', { name: 'Create API key' }).click();
+    const { key } = (await (await created).json()) as { key: string };
+    expect(key).toMatch(/^engram_/);
+    const shown = page.getByRole('dialog', { name: 'API key created' });
+    await shown
+      .getByText(key)
+      .or(shown.locator(`input[value="${key}"]`))
+      .waitFor();
+    await shown.getByRole('button', { name: 'Done' }).click();
+
+    const call = () =>
+      fetch(`${env.stack.url}/api/trpc/cards.list?input=${encodeURIComponent('{}')}`, {
+        headers: { [API_KEY_HEADER]: key },
+      });
+    expect((await call()).status).toBe(200);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Switched off, the key is refused; switched on again, it works.
+    const enabled = page.getByRole('switch', { name: 'Export script is enabled' });
+    await enabled.click();
+    await page.getByText('Export script is off: the API refuses it.').waitFor();
+    await expect.poll(() => enabled.isChecked()).toBe(false);
+    const off = await call();
+    expect(off.status).toBe(401);
+    expect(((await off.json()) as { error: { data: { reason: string } } }).error.data.reason).toBe('KEY_DISABLED');
+    await enabled.click();
+    await page.getByText('Export script is on again.').waitFor();
+    expect((await call()).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await enabled.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByText('Export script', { exact: true }).count()).toBe(0);
+    const refused = await call();
+    expect(refused.status).toBe(401);
+  });
+});
+
+describe('several accounts on one device', () => {
+  it('adds a second account, switches between them and signs the other out', async () => {
+    const page = await openPage('accounts');
+    const first = newUser('first');
+    const second = await (async () => {
+      const other = await openPage('accounts-second');
+      return onboarded(other, 'second');
+    })();
+    await signUpAndOnboard(page, env.stack.url, first);
+
+    await page.goto(`${env.stack.url}/account/settings`);
+    await page.getByRole('button', { name: 'Add account' }).click();
+    await page.waitForURL(/\/auth\/sign-in\?addAccount=1/);
+    await fillSignIn(page, second.email, second.password);
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+    await expect.poll(() => currentUser(page).textContent()).toContain(second.email);
+
+    await page.goto(`${env.stack.url}/account/settings`);
+    await page.getByRole('button', { name: `Account actions: ${first.email}` }).click();
+    await page.getByRole('menuitem', { name: 'Switch account' }).click();
+    await expect.poll(() => currentUser(page).textContent()).toContain(first.email);
+
+    await page.getByRole('button', { name: `Account actions: ${second.email}` }).click();
+    // Another account of the device is signed out with Revoke (Sign out is the current one's).
+    await page.getByRole('menuitem', { name: 'Revoke' }).click();
+    await page.getByText(second.email, { exact: true }).waitFor({ state: 'detached' });
+    await page.goto(`${env.stack.url}/dashboard`);
+    await expect.poll(() => currentUser(page).textContent()).toContain(first.email);
+  });
+});
+
+describe('the admin area', () => {
+  async function adminPage(label: string) {
+    const page = await openPage(label);
+    const admin = await onboarded(page, 'admin');
+    await makeAdmin(env.stack, await userIdOf(env.stack, admin.email));
+    await page.goto(`${env.stack.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin', level: 1 }).waitFor();
+    await page.getByRole('listitem', { name: admin.email }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    return { page, admin };
+  }
+
+  const rowOf = (page: Page, email: string) => page.getByRole('listitem', { name: email });
+
+  it('is only for admins', async () => {
+    const page = await openPage('admin-refused');
+    await onboarded(page, 'plain');
+    await page.goto(`${env.stack.url}/admin`);
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+  });
+
+  it('bans a user, who is then on /suspended and refused by the API', async () => {
+    const victimPage = await openPage('admin-victim');
+    const victim = await onboarded(victimPage, 'victim');
+    const { page } = await adminPage('admin-ban');
+    await page.getByLabel('Search by email').fill(victim.email);
+    await page.getByRole('heading', { name: 'Users (1)' }).waitFor();
+    const row = rowOf(page, victim.email);
+    await row.getByRole('button', { name: 'Ban' }).click();
+    await row.getByLabel('Reason').fill('spam');
+    await row.getByRole('button', { name: 'Ban user' }).click();
+    await row.getByText('Banned: spam').waitFor();
+
+    await victimPage.goto(`${env.stack.url}/dashboard`);
+    await victimPage.waitForURL(`${env.stack.url}/suspended`);
+    const status = await victimPage.evaluate(async () => (await fetch('/api/trpc/cards.list?input=%7B%7D')).status);
+    expect(status).toBe(403);
+
+    await row.getByRole('button', { name: 'Unban' }).click();
+    await row.getByText('Banned: spam').waitFor({ state: 'detached' });
+    await victimPage.goto(`${env.stack.url}/dashboard`);
+    await victimPage.waitForURL(`${env.stack.url}/dashboard`);
+  });
+
+  it('impersonates a user with a visible banner, and stops', async () => {
+    const other = await openPage('admin-other');
+    const user = await onboarded(other, 'acted');
+    const { page, admin } = await adminPage('admin-impersonate');
+    await page.getByLabel('Search by email').fill(user.email);
+    await page.getByRole('heading', { name: 'Users (1)' }).waitFor();
+    await rowOf(page, user.email).getByRole('button', { name: 'Impersonate' }).click();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+    await page.getByRole('status').getByText(`You are acting as ${user.name} (${user.email}).`).waitFor();
+    await expect.poll(() => currentUser(page).textContent()).toContain(user.email);
+
+    await page.getByRole('button', { name: 'Stop impersonating' }).click();
+    await page.waitForURL(`${env.stack.url}/admin`);
+    await expect.poll(() => currentUser(page).textContent()).toContain(admin.email);
+    expect(await page.getByText('You are acting as').count()).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+// Organizations in a real Chromium through the real gateway: an owner creates one (slug mode), invites a
+// learner by mail (read from the dev mailbox), creates a team; the learner opens the invitation link,
+// lands on the dashboard with the invitation and accepts it; the owner sees them among the members.
+import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { linkIn, nextMail } from '@engram/testkit/mailbox';
+import { describe, expect, it } from 'vitest';
+import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { accessibilityViolations } from './support/axe.ts';
+
+const env = useBrowserStack();
+
+const openPage = (name: string) => openTestPage(env.browser, name, { bypassCSP: true, locale: 'en-US' });
+
+describe('an organization', () => {
+  it('is created by its owner, who invites a learner by mail; the learner accepts and is listed', async () => {
+    const owner = await openPage('org-owner');
+    await signUpAndOnboard(owner, env.stack.url, newUser('owner'));
+    await owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organizations' }).click();
+    await owner.waitForURL(`${env.stack.url}/account/organizations`);
+
+    const slug = `study-club-${Date.now().toString(36)}`;
+    await owner.getByRole('button', { name: 'Create organization' }).first().click();
+    const create = owner.getByRole('dialog');
+    await create.getByLabel('Name').fill('Study Club');
+    await create.getByLabel('Slug').fill(slug);
+    await create.getByRole('button', { name: 'Create organization' }).click();
+    await owner.waitForURL(`${env.stack.url}/organization/${slug}`);
+    await owner.getByRole('heading', { name: 'Organization' }).waitFor();
+    // Settled: the settings show the organization (its logo, name and slug cards have loaded).
+    await owner.locator(`input[value="${slug}"]`).waitFor();
+    await owner.getByRole('button', { name: 'Logo' }).waitFor();
+    expect(await accessibilityViolations(owner)).toEqual([]);
+
+    await owner.goto(`${env.stack.url}/organization/${slug}/members`);
+    const learner = newUser('learner');
+    await owner.getByRole('button', { name: 'Invite member' }).click();
+    const invite = owner.getByRole('dialog');
+    await invite.getByLabel('Email').fill(learner.email);
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText(learner.email).first().waitFor();
+
+    const mail = await nextMail(env.stack.url, learner.email, /invited you to Study Club/);
+    const link = linkIn(mail);
+    expect(new URL(link).pathname).toBe('/auth/accept-invitation');
+
+    const member = await openPage('org-learner');
+    await signUpAndOnboard(member, env.stack.url, learner);
+    // Signed in, the invitation link leads to the dashboard (spec §2), where the invitation waits.
+    await member.goto(link);
+    await member.waitForURL(`${env.stack.url}/dashboard`);
+    const invitations = member.getByRole('region', { name: 'Invitations' });
+    await invitations.getByText('You are invited to join Study Club as member.').waitFor();
+    expect(await accessibilityViolations(member)).toEqual([]);
+    await invitations.getByRole('button', { name: 'Accept' }).click();
+    await member.getByText('Invitation accepted').waitFor();
+    await invitations.waitFor({ state: 'detached' });
+
+    await member.goto(`${env.stack.url}/account/organizations`);
+    await member.getByText('Study Club').first().waitFor();
+
+    await owner.reload();
+    await owner.getByText(learner.email).first().waitFor();
+    await expect.poll(() => owner.getByText('Pending').count(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('sends an unknown slug to the personal path', async () => {
+    const page = await openPage('org-unknown');
+    await signUpAndOnboard(page, env.stack.url, newUser('wanderer'));
+    await page.goto(`${env.stack.url}/organization/no-such-club/members`);
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+  });
+});

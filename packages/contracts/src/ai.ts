@@ -1,0 +1,88 @@
+// Card generation's shared shapes and limits: the web app's Generate form, the gateway's ai procedures
+// and the ai service's own checks read them, so each limit is written once.
+import { z } from 'zod';
+import { CARD_TYPES } from './learning.ts';
+
+/** The most cards one generation may propose, and how many it proposes when not told. */
+export const GENERATE_COUNT_MAX = 50;
+export const GENERATE_COUNT_DEFAULT = 10;
+/** Pasted notes or an uploaded file's text: at least a sentence, at most about 30 pages of prose. */
+export const NOTES_MIN_LENGTH = 20;
+export const NOTES_MAX_LENGTH = 60_000;
+export const FOCUS_MAX_LENGTH = 200;
+/** Uploads: .md, .txt and PDF, at most 3 MB (under gRPC's 4 MB messages) and, for a PDF, 50 pages. */
+export const UPLOAD_MAX_BYTES = 3 * 1024 * 1024;
+export const UPLOAD_MAX_PAGES = 50;
+export const UPLOAD_EXTENSIONS = ['.md', '.markdown', '.txt', '.pdf'] as const;
+/** A generated card's sides, and the quote of the notes it keeps. */
+export const GENERATED_FRONT_MAX_LENGTH = 300;
+export const GENERATED_BACK_MAX_LENGTH = 800;
+export const SOURCE_QUOTE_MAX_LENGTH = 300;
+export const GENERATED_TAGS_MAX = 5;
+
+/** Which generator serves a deployment: Bedrock, or the offline one without AWS settings. */
+export const GENERATORS = ['bedrock', 'offline'] as const;
+export type GeneratorName = (typeof GENERATORS)[number];
+
+/** The reasons ai's refusals carry to the web app (error data `reason`). */
+export const AI_REASONS = {
+  usageLimitReached: 'USAGE_LIMIT_REACHED',
+  fileNotFound: 'FILE_NOT_FOUND',
+  unsupportedFile: 'UNSUPPORTED_FILE',
+  fileTooLarge: 'FILE_TOO_LARGE',
+  notesInvalid: 'NOTES_INVALID',
+  modelUnavailable: 'MODEL_UNAVAILABLE',
+} as const;
+
+export const language = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Language must be a language tag such as en or pt-BR.');
+
+const notes = z
+  .string()
+  .trim()
+  .min(NOTES_MIN_LENGTH, `Notes must be at least ${NOTES_MIN_LENGTH} characters.`)
+  .max(NOTES_MAX_LENGTH, `Notes must be at most ${NOTES_MAX_LENGTH.toLocaleString('en')} characters.`);
+
+/** ai.generate: notes or an uploaded file, and the options. */
+export const generateInput = z
+  .object({
+    notes: notes.optional(),
+    fileId: z.uuid('The file is not valid.').optional(),
+    count: z
+      .number()
+      .int('Number of cards must be a whole number.')
+      .min(1, 'Ask for at least 1 card.')
+      .max(GENERATE_COUNT_MAX, `Ask for at most ${GENERATE_COUNT_MAX} cards.`)
+      .optional(),
+    types: z.array(z.enum(CARD_TYPES, 'Card type must be basic, reversed or cloze.')).max(3).optional(),
+    language: language.optional(),
+    focus: z.string().trim().max(FOCUS_MAX_LENGTH, `Focus must be at most ${FOCUS_MAX_LENGTH} characters.`).optional(),
+  })
+  .refine((input) => (input.notes === undefined) !== (input.fileId === undefined), {
+    message: 'Paste notes or upload a file.',
+    path: ['notes'],
+  });
+export type GenerateInput = z.infer<typeof generateInput>;
+
+/** The notes as the ai service checks them again (also a file's extracted text). */
+export const notesText = notes;
+
+/** Whether a file name has one of the extensions generation reads. */
+export function uploadKind(fileName: string): 'markdown' | 'text' | 'pdf' | undefined {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.pdf')) return 'pdf';
+  if (lower.endsWith('.md') || lower.endsWith('.markdown')) return 'markdown';
+  if (lower.endsWith('.txt')) return 'text';
+  return undefined;
+}
+
+/** What cards.generationUsage answers. */
+export interface GenerationUsage {
+  used: number;
+  limit: number;
+  resetsAt: string;
+  plan: string;
+  generator: GeneratorName;
+}

@@ -1,0 +1,95 @@
+// Which sign-in methods and account features an installation offers: the catalogue identity configures
+// from its environment and the answer of GET /api/auth/public-config, from which the web app shows only
+// the buttons and screens that work (spec §2, §3 "Captcha configuration", §7).
+/** Spec §2: the social provider catalogue; each is on when `<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET` are set. */
+export const SOCIAL_PROVIDERS = [
+  'apple',
+  'discord',
+  'dropbox',
+  'facebook',
+  'github',
+  'gitlab',
+  'google',
+  'huggingface',
+  'kick',
+  'linear',
+  'linkedin',
+  'microsoft',
+  'notion',
+  'reddit',
+  'roblox',
+  'slack',
+  'spotify',
+  'tiktok',
+  'twitch',
+  'vk',
+  'twitter',
+  'zoom',
+] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+/** Spec §7: the captcha providers, named as better-auth-ui names them (CAPTCHA_PROVIDER takes these). */
+export const CAPTCHA_PROVIDERS = [
+  'google-recaptcha-v3',
+  'google-recaptcha-v2-checkbox',
+  'google-recaptcha-v2-invisible',
+  'cloudflare-turnstile',
+  'hcaptcha',
+] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+
+/**
+ * Spec §7: the requests that carry a captcha token (header x-captcha-response): sign-up, sign-in (by email,
+ * and by username, which the same form sends when the identifier is not an address) and the password reset
+ * request (better-auth's `/request-password-reset`; better-auth-ui names it `/forget-password`).
+ */
+export const CAPTCHA_ENDPOINTS = [
+  '/sign-up/email',
+  '/sign-in/email',
+  '/sign-in/username',
+  '/request-password-reset',
+  '/forget-password',
+];
+export const CAPTCHA_HEADER = 'x-captcha-response';
+
+/** The header an API key travels in, to the tRPC API (gateway) and to better-auth. */
+export const API_KEY_HEADER = 'x-api-key';
+
+/** Spec §5 leaves the API key bounds to the installation; these are Engram's. */
+export const API_KEY_LIMITS = {
+  nameMinLength: 1,
+  nameMaxLength: 32,
+  prefixMinLength: 1,
+  prefixMaxLength: 32,
+  /** Expiry when one is chosen, in days (better-auth takes seconds in expiresIn). */
+  expiresInMinDays: 1,
+  expiresInMaxDays: 365,
+  /** Every new key is limited to this many requests per window unless the server sets others. */
+  rateLimitMax: 600,
+  rateLimitWindowMs: 60_000,
+} as const;
+/** What a new key starts with; better-auth-ui shows the prefix. */
+export const API_KEY_DEFAULT_PREFIX = 'engram_';
+
+/** Spec §9: the two-factor settings (code length, resend countdown) and Engram's trusted-device period. */
+export const TWO_FACTOR_ISSUER = 'Engram';
+export const TWO_FACTOR_OTP_RESEND_SECONDS = 60;
+export const TRUSTED_DEVICE_DAYS = 30;
+export const BACKUP_CODE_COUNT = 10;
+
+/** GET /api/auth/public-config: what the web app may offer (no secret is in it). */
+export interface PublicAuthConfig {
+  /** Configured social providers, in catalogue order. */
+  socialProviders: SocialProvider[];
+  /** Generic OAuth/OIDC providers (OAUTH_PROVIDERS), for `/sign-in/oauth2`. */
+  genericOAuthProviders: { providerId: string; name: string }[];
+  /** Spec §3's captcha configuration (enterprise and recaptchaNet are reCAPTCHA's variants). */
+  captcha: { provider: CaptchaProvider; siteKey: string; enterprise: boolean; recaptchaNet: boolean } | null;
+  passkey: boolean;
+  apiKey: boolean;
+  multiSession: boolean;
+  twoFactor: ('totp' | 'otp')[];
+  magicLink: boolean;
+  emailOTP: boolean;
+  username: boolean;
+}

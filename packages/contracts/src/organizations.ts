@@ -1,0 +1,60 @@
+// Organizations (spec §1, §3, §5, §6): the roles, what each may do, and the limits identity enforces and
+// the web app's forms and the organizations service read. Permissions are better-auth's access-control
+// statements: a resource and the actions on it. better-auth's own (organization, member, invitation, team,
+// ac) come first; deck, assignment and progress are Engram's learning-together resources.
+
+/** Spec §6: the built-in roles. Custom roles (per organization, with a label) add to these. */
+export const ORGANIZATION_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
+export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
+/** Who creates an organization becomes its owner; an organization always keeps one. */
+export const CREATOR_ROLE: OrganizationRole = 'owner';
+
+export const PERMISSION_STATEMENTS = {
+  organization: ['update', 'delete'],
+  member: ['create', 'update', 'delete'],
+  invitation: ['create', 'cancel'],
+  team: ['create', 'update', 'delete'],
+  ac: ['create', 'read', 'update', 'delete'],
+  /** Publishing a tag's cards as a deck for the organization or a team, and changing or withdrawing it. */
+  deck: ['create', 'update', 'delete'],
+  /** Assigning a deck to a team or the whole organization with a due date and a target. */
+  assignment: ['create', 'update', 'delete'],
+  /** Reading every member's progress (everyone reads their own). */
+  progress: ['read'],
+} as const;
+
+export type PermissionStatements = typeof PERMISSION_STATEMENTS;
+export type Resource = keyof PermissionStatements;
+/** A permission request: for each resource, the actions asked for. */
+export type Permissions = { [R in Resource]?: readonly PermissionStatements[R][number][] };
+
+/** Spec §6: owners may do everything; admins everything but deleting the organization. */
+export const ROLE_PERMISSIONS: Record<OrganizationRole, Permissions> = {
+  owner: PERMISSION_STATEMENTS,
+  admin: { ...PERMISSION_STATEMENTS, organization: ['update'] },
+  // Members and guests learn: they subscribe to decks and see their own assignments and progress.
+  member: {},
+  guest: {},
+};
+
+/** How long an invitation stays acceptable (better-auth's default, 48 hours). */
+export const INVITATION_EXPIRES_IN_SECONDS = 48 * 3600;
+/** How many organizations one user may create, members one may have, teams and pending invitations. */
+export const ORGANIZATION_LIMIT = 20;
+export const MEMBERSHIP_LIMIT = 500;
+export const TEAM_LIMIT = 50;
+export const INVITATION_LIMIT = 200;
+/** Slugs: lower-case letters, digits and single hyphens (they appear in URLs in slug mode). */
+export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A custom role's name (its key) and label. */
+export const CUSTOM_ROLE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+export const CUSTOM_ROLE_LABEL_MAX_LENGTH = 32;
+
+/** Spec §5's organization messages. */
+export const ORGANIZATION_MESSAGES = {
+  slugRequired: 'Organization slug is required.',
+  slugMismatch: 'The slug does not match.',
+  nameTooLong: 'Organization name must be at most 32 characters.',
+  slugTooLong: 'Organization slug must be at most 48 characters.',
+  slugInvalid: 'Organization slug may hold only lower-case letters, digits and hyphens.',
+} as const;

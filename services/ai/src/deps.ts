@@ -1,0 +1,14 @@
+// What the ai service's handlers are given: its database, the clients of the services it asks on the
+// user's behalf, the generator (Bedrock or offline) and how long a generation may take.
+import type { BillingServiceClient } from '@engram/proto/billing/v1/billing';
+import type { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import type { Db } from './db.js';
+import type { CardGenerator } from './generators/generator.js';
+
+export interface AiDeps {
+  db: Db;
+  cards: CardsServiceClient;
+  billing: BillingServiceClient;
+  generator: CardGenerator;
+  generationTimeoutMs: number;
+}

@@ -1,0 +1,171 @@
+// The Bedrock generator: Converse with a tool (the cards' JSON schema) through the real AWS SDK, streamed
+// (ConverseStream: each card goes out the moment its JSON closes) or in one answer (Converse). Throttling,
+// timeouts and a busy model are tried again with exponential back-off while the caller's deadline allows,
+// but only before the first card: once cards went out, a broken stream ends the generation with them.
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ConverseCommandInput,
+  ConverseStreamCommand,
+  type ConverseStreamOutput,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { Logger } from '@engram/kit/logger';
+import type { BedrockSettings } from '../config.js';
+import { CardStreamParser } from './card-stream.js';
+import { type CardGenerator, type GenerationRequest, type GeneratorEvent, GeneratorFailure } from './generator.js';
+import { CARDS_SCHEMA, systemPrompt, TOOL_NAME, userMessage } from './prompt.js';
+
+const RETRYABLE_ERRORS = new Set([
+  'ThrottlingException',
+  'ServiceUnavailableException',
+  'ModelNotReadyException',
+  'ModelTimeoutException',
+  'InternalServerException',
+  'ModelStreamErrorException',
+  'TimeoutError',
+]);
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 4_000;
+const MAX_OUTPUT_TOKENS = 4_096;
+
+function isRetryable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (RETRYABLE_ERRORS.has(e.name ?? '') || e.$retryable) return true;
+  const statusCode = e.$metadata?.httpStatusCode ?? 0;
+  if (statusCode === 429 || statusCode >= 500) return true;
+  // The connection failed or broke (the model's host restarted, a proxy cut it).
+  return ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR'].includes(
+    e.code ?? '',
+  );
+}
+
+function describe(error: unknown): string {
+  const e = error as { name?: string; message?: string };
+  return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+export function createBedrockGenerator(settings: BedrockSettings, logger: Logger): CardGenerator {
+  const client = new BedrockRuntimeClient({
+    region: settings.region,
+    ...(settings.endpoint && { endpoint: settings.endpoint }),
+    ...(settings.credentials && { credentials: settings.credentials }),
+    // Retries are ours: they must respect the caller's deadline and stop once cards went out.
+    maxAttempts: 1,
+  });
+
+  function input(request: GenerationRequest): ConverseCommandInput {
+    return {
+      modelId: settings.modelId,
+      system: [{ text: systemPrompt(request) }],
+      messages: [{ role: 'user', content: [{ text: userMessage(request) }] }],
+      toolConfig: {
+        tools: [
+          {
+            toolSpec: {
+              name: TOOL_NAME,
+              description: 'Proposes flashcards made from the notes.',
+              inputSchema: { json: CARDS_SCHEMA as never },
+            },
+          },
+        ],
+        toolChoice: { tool: { name: TOOL_NAME } },
+      },
+      inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
+    };
+  }
+
+  async function* streamed(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<GeneratorEvent> {
+    const started = performance.now();
+    const response = await client.send(new ConverseStreamCommand(input(request)), { abortSignal: signal });
+    const parser = new CardStreamParser();
+    let usage: GeneratorEvent | undefined;
+    let stopped = false;
+    for await (const event of (response.stream ?? []) as AsyncIterable<ConverseStreamOutput>) {
+      if (event.messageStop) stopped = true;
+      const piece = event.contentBlockDelta?.delta?.toolUse?.input;
+      if (piece) for (const card of parser.push(piece)) yield { kind: 'card', card };
+      if (event.metadata) {
+        usage = {
+          kind: 'usage',
+          inputTokens: event.metadata.usage?.inputTokens ?? 0,
+          outputTokens: event.metadata.usage?.outputTokens ?? 0,
+          latencyMs: event.metadata.metrics?.latencyMs ?? Math.round(performance.now() - started),
+        };
+      }
+    }
+    // An abort closes the HTTP/2 stream, which ends the events quietly: never mistake that for an answer.
+    if (signal.aborted) throw signal.reason;
+    if (!stopped) throw new GeneratorFailure('the answer ended before the model finished', true);
+    yield usage ?? {
+      kind: 'usage',
+      inputTokens: 0,
+      outputTokens: 0,
+      latencyMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async function* single(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<GeneratorEvent> {
+    const started = performance.now();
+    const response = await client.send(new ConverseCommand(input(request)), { abortSignal: signal });
+    const toolUse = response.output?.message?.content?.find((block) => block.toolUse?.name === TOOL_NAME)?.toolUse;
+    const cards = (toolUse?.input as { cards?: unknown } | undefined)?.cards;
+    if (Array.isArray(cards)) for (const card of cards) yield { kind: 'card', card };
+    yield {
+      kind: 'usage',
+      inputTokens: response.usage?.inputTokens ?? 0,
+      outputTokens: response.usage?.outputTokens ?? 0,
+      latencyMs: response.metrics?.latencyMs ?? Math.round(performance.now() - started),
+    };
+  }
+
+  return {
+    name: 'bedrock',
+    model: settings.modelId,
+    async *generate(request, signal) {
+      for (let attempt = 0; ; attempt++) {
+        const remaining = request.deadline.getTime() - Date.now();
+        const call = AbortSignal.any([
+          signal,
+          AbortSignal.timeout(Math.max(1, Math.min(settings.callTimeoutMs, remaining))),
+        ]);
+        let delivered = 0;
+        try {
+          for await (const event of (settings.streaming ? streamed : single)(request, call)) {
+            if (event.kind === 'card') delivered += 1;
+            yield event;
+          }
+          return;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          const timedOut = call.aborted;
+          const retryable = timedOut || isRetryable(error);
+          const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+          const reason = timedOut ? 'the model took too long to answer' : describe(error);
+          if (delivered > 0)
+            throw new GeneratorFailure(`the model's answer broke off (${reason})`, false, { cause: error });
+          if (!retryable || Date.now() + backoff >= request.deadline.getTime()) {
+            throw new GeneratorFailure(reason, retryable, { cause: error });
+          }
+          logger.warn(
+            { attempt: attempt + 1, backoffMs: Math.round(backoff), err: reason },
+            'Bedrock call failed; trying again',
+          );
+          await sleep(backoff, signal);
+        }
+      }
+    },
+  };
+}

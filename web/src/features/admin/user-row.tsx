@@ -1,0 +1,212 @@
+// One user in the admin area, with what an admin may do to them: change the role, set a password, ban
+// (with a reason and an optional expiry) or unban, end their sessions, impersonate, delete. The admin's own
+// row offers none of the actions identity refuses for oneself (ban, impersonate, delete).
+import { useState } from 'react';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/text-field';
+import { authClient } from '../../lib/auth-client';
+import { toastError } from '../../lib/errors';
+import { m } from '../../lib/i18n';
+import { toast } from '../../lib/toast';
+import { type AdminUser, useAdminAction } from './admin-users';
+
+const SECONDS_PER_DAY = 86_400;
+
+type Panel = 'none' | 'password' | 'ban';
+
+function BanForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [days, setDays] = useState('');
+  const ban = useAdminAction((input: { userId: string; banReason?: string; banExpiresIn?: number }) =>
+    authClient.admin.banUser(input),
+  );
+  return (
+    <form
+      className="grid gap-3 sm:grid-cols-3 sm:items-end"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const expiresInDays = Number(days);
+        ban.mutate(
+          {
+            userId: user.id,
+            ...(reason.trim() && { banReason: reason.trim() }),
+            ...(expiresInDays > 0 && { banExpiresIn: expiresInDays * SECONDS_PER_DAY }),
+          },
+          {
+            onSuccess: () => {
+              toast.success(m.admin_banned({ email: user.email }));
+              onDone();
+            },
+            onError: toastError,
+          },
+        );
+      }}
+    >
+      <TextField label={m.admin_ban_reason()} name="banReason" value={reason} onChange={setReason} />
+      <TextField
+        label={m.admin_ban_days()}
+        hint={m.admin_ban_days_hint()}
+        name="banDays"
+        type="number"
+        min={1}
+        value={days}
+        onChange={setDays}
+      />
+      <Button type="submit" pending={ban.isPending}>
+        {m.admin_ban_confirm()}
+      </Button>
+    </form>
+  );
+}
+
+function PasswordForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const setUserPassword = useAdminAction((input: { userId: string; newPassword: string }) =>
+    authClient.admin.setUserPassword(input),
+  );
+  return (
+    <form
+      className="grid gap-3 sm:grid-cols-3 sm:items-end"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setUserPassword.mutate(
+          { userId: user.id, newPassword: password },
+          {
+            onSuccess: () => {
+              toast.success(m.admin_password_set());
+              onDone();
+            },
+            onError: toastError,
+          },
+        );
+      }}
+    >
+      <TextField
+        label={m.admin_new_password()}
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+      />
+      <Button type="submit" pending={setUserPassword.isPending}>
+        {m.admin_set_password()}
+      </Button>
+    </form>
+  );
+}
+
+export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+  const [panel, setPanel] = useState<Panel>('none');
+  const setRole = useAdminAction((input: { userId: string; role: 'user' | 'admin' }) =>
+    authClient.admin.setRole(input),
+  );
+  const unban = useAdminAction((userId: string) => authClient.admin.unbanUser({ userId }));
+  const revoke = useAdminAction((userId: string) => authClient.admin.revokeUserSessions({ userId }));
+  const remove = useAdminAction((userId: string) => authClient.admin.removeUser({ userId }));
+  const [impersonating, setImpersonating] = useState(false);
+  // Not a query mutation: the session switches as soon as identity answers, which clears the query client
+  // (mutations included, session-cache.ts) before a mutation's callbacks could run.
+  const impersonate = async () => {
+    setImpersonating(true);
+    const { error } = await authClient.admin.impersonateUser({ userId: user.id });
+    if (error) {
+      setImpersonating(false);
+      toastError(error);
+      return;
+    }
+    // A fresh page load as the impersonated user: nothing of the admin's stays in memory.
+    window.location.assign('/dashboard');
+  };
+  const toggle = (next: Panel) => setPanel(panel === next ? 'none' : next);
+  const done = () => setPanel('none');
+
+  return (
+    <li className="grid gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200" aria-label={user.email}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <p className="font-medium text-slate-900">{user.name}</p>
+          <p className="text-sm text-slate-600">{user.email}</p>
+          {user.banned && (
+            <p className="text-sm font-medium text-red-700">
+              {user.banReason ? m.admin_status_banned_reason({ reason: user.banReason }) : m.admin_status_banned()}
+            </p>
+          )}
+        </div>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          {m.admin_role()}
+          <select
+            className="rounded-lg px-2 py-1.5 ring-1 ring-slate-300"
+            value={user.role === 'admin' ? 'admin' : 'user'}
+            disabled={isSelf || setRole.isPending}
+            onChange={(event) =>
+              setRole.mutate(
+                { userId: user.id, role: event.target.value as 'user' | 'admin' },
+                { onSuccess: () => toast.success(m.admin_role_set()), onError: toastError },
+              )
+            }
+          >
+            <option value="user">{m.admin_role_user()}</option>
+            <option value="admin">{m.admin_role_admin()}</option>
+          </select>
+        </label>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={() => toggle('password')}>
+          {m.admin_set_password()}
+        </Button>
+        {!isSelf &&
+          (user.banned ? (
+            <Button
+              variant="secondary"
+              pending={unban.isPending}
+              onClick={() =>
+                unban.mutate(user.id, {
+                  onSuccess: () => toast.success(m.admin_unbanned({ email: user.email })),
+                  onError: toastError,
+                })
+              }
+            >
+              {m.admin_unban()}
+            </Button>
+          ) : (
+            <Button variant="secondary" onClick={() => toggle('ban')}>
+              {m.admin_ban()}
+            </Button>
+          ))}
+        <Button
+          variant="secondary"
+          pending={revoke.isPending}
+          onClick={() =>
+            revoke.mutate(user.id, { onSuccess: () => toast.success(m.admin_sessions_revoked()), onError: toastError })
+          }
+        >
+          {m.admin_revoke_sessions()}
+        </Button>
+        {!isSelf && (
+          <Button variant="secondary" pending={impersonating} onClick={() => void impersonate()}>
+            {m.admin_impersonate()}
+          </Button>
+        )}
+        {!isSelf && (
+          <Button
+            variant="ghost"
+            className="text-red-700"
+            pending={remove.isPending}
+            onClick={() => {
+              if (!window.confirm(m.admin_delete_confirm({ email: user.email }))) return;
+              remove.mutate(user.id, {
+                onSuccess: () => toast.success(m.admin_deleted({ email: user.email })),
+                onError: toastError,
+              });
+            }}
+          >
+            {m.admin_delete()}
+          </Button>
+        )}
+      </div>
+      {panel === 'password' && <PasswordForm user={user} onDone={done} />}
+      {panel === 'ban' && <BanForm user={user} onDone={done} />}
+    </li>
+  );
+}

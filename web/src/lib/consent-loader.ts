@@ -1,0 +1,13 @@
+// Loads the cookie banner's code apart from the entry, after the first render (consent.ts).
+const consent = () => import('./consent');
+
+export function startConsentAfterRender(): void {
+  void consent().then((module) => module.startConsent());
+}
+
+/** The footer's "Cookie settings" link: reopens the preferences with the current choice. */
+export async function openCookieSettings(): Promise<void> {
+  const module = await consent();
+  await module.startConsent();
+  module.showCookieSettings();
+}

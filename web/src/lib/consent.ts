@@ -1,0 +1,135 @@
+// The cookie-consent banner (vanilla-cookieconsent 3, spec §9): necessary cookies always on, analytics
+// (Google Analytics 4's analytics_storage) only by choice: accept all, necessary only, or a custom choice
+// in the preferences. The decision is the cookie cc_cookie for 182 days (SameSite Lax, Secure over https),
+// holding spec §3's consent record: categories, services, revision, consent timestamp, consent id,
+// language and expiry. Declining clears the _ga, _gid and _gat cookies. The banner speaks the app's
+// language and follows a switch. Loaded after the first render, so it never holds up a page.
+import * as CookieConsent from 'vanilla-cookieconsent';
+import 'vanilla-cookieconsent/dist/cookieconsent.css';
+import { setDefaultAnalyticsConsent, updateAnalyticsConsent } from './analytics';
+import { ANALYTICS, CONSENT_COOKIE, CONSENT_DAYS, CONSENT_REVISION, SESSION_COOKIE } from './consent-settings';
+import { getLocale, type Locale, locales, m, onLocaleChange } from './i18n';
+
+/** The banner's texts in `locale`, from the app's messages (web/messages). */
+function translation(locale: Locale): CookieConsent.Translation {
+  const t = { locale };
+  const cookieHeaders = {
+    name: m.consent_cookie_name({}, t),
+    purpose: m.consent_cookie_purpose({}, t),
+    expiry: m.consent_cookie_expiry({}, t),
+  };
+  return {
+    consentModal: {
+      title: m.consent_title({}, t),
+      description: m.consent_description({}, t),
+      acceptAllBtn: m.consent_accept_all({}, t),
+      acceptNecessaryBtn: m.consent_accept_necessary({}, t),
+      showPreferencesBtn: m.consent_manage({}, t),
+      footer: `<a href="/privacy">${m.footer_privacy({}, t)}</a>`,
+    },
+    preferencesModal: {
+      title: m.consent_preferences_title({}, t),
+      acceptAllBtn: m.consent_accept_all({}, t),
+      acceptNecessaryBtn: m.consent_accept_necessary({}, t),
+      savePreferencesBtn: m.consent_save({}, t),
+      closeIconLabel: m.consent_close({}, t),
+      serviceCounterLabel: m.consent_services({}, t),
+      sections: [
+        { description: m.consent_preferences_intro({}, t) },
+        {
+          title: m.consent_necessary_title({}, t),
+          description: m.consent_necessary_text({}, t),
+          linkedCategory: 'necessary',
+          cookieTable: {
+            headers: cookieHeaders,
+            body: [
+              {
+                name: SESSION_COOKIE,
+                purpose: m.consent_cookie_session({}, t),
+                expiry: m.consent_expiry_session({}, t),
+              },
+              {
+                name: CONSENT_COOKIE,
+                purpose: m.consent_cookie_consent({}, t),
+                expiry: m.consent_expiry_days({ days: CONSENT_DAYS }, t),
+              },
+            ],
+          },
+        },
+        {
+          title: m.consent_analytics_title({}, t),
+          description: m.consent_analytics_text({}, t),
+          linkedCategory: ANALYTICS,
+          cookieTable: {
+            headers: cookieHeaders,
+            body: [
+              {
+                name: '_ga, _ga_*',
+                purpose: m.consent_cookie_ga({}, t),
+                expiry: m.consent_expiry_years({ years: 2 }, t),
+              },
+              { name: '_gid', purpose: m.consent_cookie_gid({}, t), expiry: m.consent_expiry_hours({ hours: 24 }, t) },
+              { name: '_gat', purpose: m.consent_cookie_gat({}, t), expiry: m.consent_expiry_minute({}, t) },
+            ],
+          },
+        },
+        {
+          title: m.consent_more_title({}, t),
+          description: m.consent_more_text({ privacy: '<a href="/privacy">/privacy</a>' }, t),
+        },
+      ],
+    },
+  };
+}
+
+const analyticsAccepted = () => CookieConsent.acceptedCategory(ANALYTICS);
+
+let started: Promise<void> | undefined;
+
+/** Shows the banner when no valid decision is stored; otherwise applies the stored one. Runs once. */
+export function startConsent(): Promise<void> {
+  started ??= run();
+  return started;
+}
+
+async function run(): Promise<void> {
+  setDefaultAnalyticsConsent();
+  await CookieConsent.run({
+    revision: CONSENT_REVISION,
+    mode: 'opt-in',
+    autoClearCookies: true,
+    manageScriptTags: false,
+    // Shown to automated browsers too (accessibility checkers, tests): the decision is the same for all.
+    hideFromBots: false,
+    cookie: {
+      name: CONSENT_COOKIE,
+      expiresAfterDays: CONSENT_DAYS,
+      sameSite: 'Lax',
+      secure: window.location.protocol === 'https:',
+    },
+    guiOptions: {
+      consentModal: { layout: 'box', position: 'bottom left', equalWeightButtons: true },
+      preferencesModal: { layout: 'box', equalWeightButtons: true },
+    },
+    categories: {
+      necessary: { enabled: true, readOnly: true },
+      [ANALYTICS]: {
+        services: { ga4: { label: 'Google Analytics 4' } },
+        autoClear: { cookies: [{ name: /^_ga/ }, { name: '_gid' }, { name: /^_gat/ }] },
+      },
+    },
+    language: {
+      default: getLocale(),
+      translations: Object.fromEntries(locales.map((locale) => [locale, translation(locale)])),
+    },
+    // A stored decision on every load, and the first one: analytics follows it.
+    onConsent: () => updateAnalyticsConsent(analyticsAccepted()),
+    onChange: () => updateAnalyticsConsent(analyticsAccepted()),
+  });
+  onLocaleChange(() => void CookieConsent.setLanguage(getLocale(), true));
+}
+
+/** The footer's "Cookie settings": the preferences, with the current choice, to change it. */
+export function showCookieSettings(): void {
+  CookieConsent.showPreferences();
+}

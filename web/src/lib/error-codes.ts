@@ -1,0 +1,25 @@
+// Reading an error's codes without the error catalogue (errors.ts), so code that runs on every page (the
+// query cache, the header) can tell a 401 from other failures, and toast an error, without loading every
+// message with the page.
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object';
+
+export const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+/** The tRPC error code (e.g. "UNAUTHORIZED") of a TRPCClientError, read structurally. */
+export function trpcCode(error: unknown): string | undefined {
+  const data = isObject(error) && isObject(error.data) ? error.data : undefined;
+  return text(data?.code);
+}
+
+/** The HTTP status of a better-auth or tRPC error, when it has one. */
+export function httpStatus(error: unknown): number | undefined {
+  if (!isObject(error)) return undefined;
+  const status = error.status ?? (isObject(error.data) ? error.data.httpStatus : undefined);
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** errors.ts's toastError for code on every page: the catalogue loads with the first error. */
+export const toastErrorLater = (error: unknown): void =>
+  void import('./errors').then((errors) => errors.toastError(error));

@@ -1,0 +1,37 @@
+// "/organization/$slug" and "/organization/$slug/$pathname": an organization's views in slug mode (spec
+// §2: settings, members, api-keys, and teams), inside the protected group. A view this release does not
+// have opens the settings; a slug of no organization of the user's goes to the personal path (spec §2).
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { authClient } from '../lib/auth-client';
+import { isOrganizationView, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
+import { DEFAULT_REDIRECT } from '../lib/redirects';
+import { protectedRoute } from './protected';
+
+/** Asked afresh each time: the organization may have been created (or left) a moment ago. */
+async function requireOrganization(slug: string): Promise<void> {
+  const { data } = await authClient.$fetch<{ slug: string }[]>('/organization/list', { method: 'GET' });
+  if (data && !data.some((organization) => organization.slug === slug)) {
+    throw redirect({ to: DEFAULT_REDIRECT, replace: true });
+  }
+}
+
+const screen = lazyRouteComponent(() => import('../features/organization/organization-screen'), 'OrganizationScreen');
+
+export const organizationRoute = createRoute({
+  getParentRoute: () => protectedRoute,
+  path: `${ORGANIZATION_BASE_PATH}/$slug`,
+  beforeLoad: ({ params: { slug } }) => requireOrganization(slug),
+  component: screen,
+});
+
+export const organizationViewRoute = createRoute({
+  getParentRoute: () => protectedRoute,
+  path: `${ORGANIZATION_BASE_PATH}/$slug/$pathname`,
+  beforeLoad: ({ params: { slug, pathname } }) => {
+    if (!isOrganizationView(pathname)) {
+      throw redirect({ to: '/organization/$slug/$pathname', params: { slug, pathname: 'settings' }, replace: true });
+    }
+    return requireOrganization(slug);
+  },
+  component: screen,
+});
