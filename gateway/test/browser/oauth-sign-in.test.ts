@@ -67,9 +67,12 @@ describe('signing in with an OAuth provider', () => {
       const who = person(label);
       provider.signInAs(label === 'gitlab' ? { ...who, id: String(Date.now()) } : who);
       await page.goto(`${stack.url}/auth/sign-in`);
+      const authorizationsBefore = provider.authorizations.length;
       await page.getByRole('button', { name: button }).click();
       await page.waitForURL(`${stack.url}/onboarding`);
       await page.getByText(who.email).first().waitFor();
+      // One trip to the provider: a second would reuse the state the first callback already spent.
+      expect(provider.authorizations.length - authorizationsBefore).toBe(1);
     });
   }
 });

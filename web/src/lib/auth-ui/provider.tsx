@@ -50,7 +50,11 @@ const ORGANIZATION = {
   logo: { extension: 'png', size: 128 },
 };
 
-/** Generic OAuth providers sign in at /sign-in/oauth2 (identity); the answer's url is followed. */
+/**
+ * Generic OAuth providers sign in at /sign-in/oauth2 (identity). The client's redirect plugin already follows
+ * an answer that says `redirect: true`; navigating a second time would open the provider twice, and the
+ * second callback would find the state already used (state_mismatch).
+ */
 async function signInWithGenericProvider(options: unknown) {
   const params = options as { providerId: string; callbackURL?: string };
   const { data, error } = await authClient.$fetch<{ url: string; redirect: boolean }>('/sign-in/oauth2', {
@@ -58,7 +62,7 @@ async function signInWithGenericProvider(options: unknown) {
     body: { providerId: params.providerId, callbackURL: params.callbackURL },
   });
   if (error) throw error;
-  if (data?.url) window.location.href = data.url;
+  if (data?.url && !data.redirect) window.location.href = data.url;
 }
 
 let loadedCatalogue: Catalogue | undefined;
