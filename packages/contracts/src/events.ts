@@ -19,6 +19,12 @@ import {
   UserDeleted as UserDeletedMessage,
   UserUpdated as UserUpdatedMessage,
 } from '@engram/proto/events/v1/identity';
+import {
+  DeckCardPublished as DeckCardPublishedMessage,
+  DeckCardWithdrawn as DeckCardWithdrawnMessage,
+  DeckSubscribed as DeckSubscribedMessage,
+  DeckUnsubscribed as DeckUnsubscribedMessage,
+} from '@engram/proto/events/v1/organizations';
 
 /** What ts-proto generates for a message: enough to encode a payload and decode it again. */
 export interface MessageCodec<T> {
@@ -80,6 +86,18 @@ export const TeamMemberRemoved = defineEvent('engram.identity.team-member.remove
 /** A user's plan or subscription state changed (billing), committed with the new state. */
 export const SubscriptionChanged = defineEvent('engram.billing.subscription.changed', SubscriptionChangedMessage);
 
+/** A card of a shared deck was published or edited (organizations): subscribers' copies follow it. */
+export const DeckCardPublished = defineEvent('engram.organizations.deck-card.published', DeckCardPublishedMessage);
+
+/** A card left a shared deck (organizations): subscribers' copies are archived. */
+export const DeckCardWithdrawn = defineEvent('engram.organizations.deck-card.withdrawn', DeckCardWithdrawnMessage);
+
+/** A member subscribed to a shared deck (organizations): cards makes their copies. */
+export const DeckSubscribed = defineEvent('engram.organizations.deck.subscribed', DeckSubscribedMessage);
+
+/** A member's subscription ended (organizations): cards archives their copies. */
+export const DeckUnsubscribed = defineEvent('engram.organizations.deck.unsubscribed', DeckUnsubscribedMessage);
+
 /** Every event, for tooling and tests that must see the whole catalogue. */
 export const EVENT_CATALOGUE = [
   CardCreated,
@@ -95,4 +113,8 @@ export const EVENT_CATALOGUE = [
   TeamMemberAdded,
   TeamMemberRemoved,
   SubscriptionChanged,
+  DeckCardPublished,
+  DeckCardWithdrawn,
+  DeckSubscribed,
+  DeckUnsubscribed,
 ] as readonly EventDefinition<unknown>[];
