@@ -8,6 +8,7 @@ import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
 import { SettingsServiceClient } from '@engram/proto/cards/v1/settings';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
+import { OrganizationsServiceClient } from '@engram/proto/organizations/v1/organizations';
 
 export interface Services {
   identity: IdentityServiceClient;
@@ -15,13 +16,14 @@ export interface Services {
   reviews: ReviewServiceClient;
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
+  organizations: OrganizationsServiceClient;
   billing: BillingServiceClient;
   ai: AiServiceClient;
   signer: InternalTokenSigner;
 }
 
 export function createServices(
-  addresses: { identity: string; cards: string; billing: string; ai: string },
+  addresses: { identity: string; cards: string; organizations: string; billing: string; ai: string },
   signer: InternalTokenSigner,
 ): Services {
   return {
@@ -30,6 +32,7 @@ export function createServices(
     reviews: createClient(ReviewServiceClient, addresses.cards),
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
+    organizations: createClient(OrganizationsServiceClient, addresses.organizations),
     billing: createClient(BillingServiceClient, addresses.billing),
     ai: createClient(AiServiceClient, addresses.ai),
     signer,
@@ -43,6 +46,7 @@ export function closeServices(services: Services): void {
     services.reviews,
     services.metrics,
     services.settings,
+    services.organizations,
     services.billing,
     services.ai,
   ]) {

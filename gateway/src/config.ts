@@ -23,6 +23,7 @@ export const configShape = {
   BILLING_HTTP_URL: vars.url(['http', 'https']),
   IDENTITY_ADDR: vars.address,
   CARDS_ADDR: vars.address,
+  ORGANIZATIONS_ADDR: vars.address,
   BILLING_ADDR: vars.address,
   AI_ADDR: vars.address,
   /** The built web app; the gateway serves it with an SPA fallback. */

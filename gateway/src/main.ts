@@ -20,7 +20,13 @@ const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 const signer = await createInternalTokenSigner(config.INTERNAL_TOKEN_PRIVATE_KEY);
 const services = createServices(
-  { identity: config.IDENTITY_ADDR, cards: config.CARDS_ADDR, billing: config.BILLING_ADDR, ai: config.AI_ADDR },
+  {
+    identity: config.IDENTITY_ADDR,
+    cards: config.CARDS_ADDR,
+    organizations: config.ORGANIZATIONS_ADDR,
+    billing: config.BILLING_ADDR,
+    ai: config.AI_ADDR,
+  },
   signer,
 );
 // Auto-pipelining: the rate-limit counts of requests arriving together go to Redis in one write.

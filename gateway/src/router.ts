@@ -2,6 +2,7 @@
 import { aiRouter } from './routers/ai.js';
 import { billingRouter } from './routers/billing.js';
 import { cardsRouter } from './routers/cards.js';
+import { orgsRouter } from './routers/orgs.js';
 import { settingsRouter } from './routers/settings.js';
 import { router } from './trpc.js';
 
@@ -9,6 +10,7 @@ export const appRouter = router({
   ai: aiRouter,
   billing: billingRouter,
   cards: cardsRouter,
+  orgs: orgsRouter,
   settings: settingsRouter,
 });
 
@@ -17,3 +19,4 @@ export type { GenerationEvent } from './handlers/ai/generate.js';
 export type { UsageJson } from './handlers/ai/usage.js';
 export type { CustomerJson, PlansJson } from './handlers/billing/billing.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';
+export type { AssignmentJson, DeckJson, ProgressJson } from './handlers/orgs/orgs.js';

@@ -25,7 +25,7 @@ export const DEFAULT_PORTS: Ports = {
 };
 
 /** Services with a database schema, in the order their migrations run. */
-export const MIGRATED_SERVICES = ['identity', 'cards', 'billing', 'ai'] as const;
+export const MIGRATED_SERVICES = ['identity', 'cards', 'organizations', 'billing', 'ai'] as const;
 
 export interface StackSecrets {
   BETTER_AUTH_SECRET: string;
@@ -102,7 +102,18 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
       'cards',
       { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
     ],
-    ['organizations', { ...common, ...keys, ...grpc('organizations') }],
+    [
+      'organizations',
+      {
+        ...common,
+        ...keys,
+        ...grpc('organizations'),
+        ...events,
+        DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'organizations'),
+        IDENTITY_ADDR: addr('identity'),
+        CARDS_ADDR: addr('cards'),
+      },
+    ],
     [
       'billing',
       {
@@ -142,6 +153,7 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         BILLING_HTTP_URL: `http://127.0.0.1:${s.ports.billingHttp}`,
         IDENTITY_ADDR: addr('identity'),
         CARDS_ADDR: addr('cards'),
+        ORGANIZATIONS_ADDR: addr('organizations'),
         BILLING_ADDR: addr('billing'),
         AI_ADDR: addr('ai'),
         ...redis,

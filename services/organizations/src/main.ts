@@ -1,11 +1,34 @@
-// Boots the organizations service: config → telemetry → logger → gRPC server → SERVING → shutdown hooks.
+// Boots the organizations service: config → telemetry → logger → database → clients of identity and
+// cards → events (its outbox and consumers) → gRPC server → SERVING → shutdown hooks.
+import { createClient } from '@engram/kit/grpc/client';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { readConfig } from './config.js';
+import { createDb } from './db.js';
+import { organizationsEvents } from './events/index.js';
 import { organizationsService } from './server.js';
 
 const config = readConfig();
 const runtime = serviceRuntime('organizations', config);
 
+const db = createDb(config.DATABASE_URL, runtime.logger);
+const identity = createClient(IdentityServiceClient, config.IDENTITY_ADDR);
+const cards = createClient(CardsServiceClient, config.CARDS_ADDR);
+
 await runService(runtime, {
-  services: [organizationsService({ ...runtime.serverOptions, version: config.SERVICE_VERSION })],
+  services: [
+    organizationsService({ db, identity, cards }, { ...runtime.serverOptions, version: config.SERVICE_VERSION }),
+  ],
+  events: organizationsEvents(db),
+  close: [
+    {
+      name: 'service clients',
+      run: () => {
+        identity.close();
+        cards.close();
+      },
+    },
+    { name: 'database', run: () => db.$disconnect() },
+  ],
 });

@@ -15,6 +15,8 @@ export interface Card {
   back: string;
   archived: boolean;
   tags: Tag[];
+  /** The shared deck (orgs.*) this card is a copy of; null for the learner's own cards. */
+  deckId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -58,6 +60,7 @@ export function cardJson(card: CardMessage | undefined): Card {
     back: card.back,
     archived: card.archived,
     tags: card.tags.map(tagJson),
+    deckId: card.deckId || null,
     createdAt: iso(card.createdAt),
     updatedAt: iso(card.updatedAt),
   };

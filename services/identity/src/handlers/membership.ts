@@ -34,10 +34,13 @@ export function getMembership(db: Db) {
       include: { organization: true },
     });
     if (!member) throw new NotFound('Organization not found.', 'ORGANIZATION_NOT_FOUND');
-    const teams = await db.teamMember.findMany({
-      where: { userId: ctx.caller.userId, team: { organizationId: request.organizationId } },
-      select: { teamId: true },
-    });
+    const [teams, organizationTeams] = await Promise.all([
+      db.teamMember.findMany({
+        where: { userId: ctx.caller.userId, team: { organizationId: request.organizationId } },
+        select: { teamId: true },
+      }),
+      db.team.findMany({ where: { organizationId: request.organizationId }, select: { id: true } }),
+    ]);
     return {
       organizationId: member.organizationId,
       organizationName: member.organization.name,
@@ -45,6 +48,7 @@ export function getMembership(db: Db) {
       memberId: member.id,
       roles: rolesOf(member.role),
       teamIds: teams.map((team) => team.teamId),
+      organizationTeamIds: organizationTeams.map((team) => team.id),
     };
   };
 }

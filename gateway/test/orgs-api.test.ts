@@ -1,0 +1,331 @@
+// Learning together through the real gateway and processes (identity, cards, organizations, NATS): an
+// owner shares a tag's cards as a deck with a team and assigns it; members subscribe and study their own
+// copies; progress reaches the owner from the review events; a guest sees only their own; a removed
+// member loses access at once and their subscription ends; edits reach copies without losing progress;
+// and every orgs.* procedure refuses a user of another organization.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { linkIn, nextMail } from '@engram/testkit/mailbox';
+import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Json, trpcClient } from './support/trpc-client.ts';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+interface Person {
+  id: string;
+  email: string;
+  cookie: string;
+  api: ReturnType<typeof trpcClient>;
+}
+
+async function person(label: string): Promise<Person> {
+  const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
+  const cookie = await signUpThroughGateway(stack.url, label, email);
+  const session = (await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json()) as Json;
+  return { id: session.user.id, email, cookie, api: trpcClient(stack.url, cookie) };
+}
+
+/** better-auth's organization endpoints as the web app calls them. */
+async function organization(who: Person, path: string, body: unknown): Promise<Json> {
+  const response = await fetch(`${stack.url}/api/auth/organization/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: stack.url, cookie: who.cookie },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as Json;
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Invites `who` (with the mail the dev mailbox keeps) and accepts as them. */
+async function join(inviter: Person, organizationId: string, who: Person, role = 'member', teamId?: string) {
+  await organization(inviter, 'invite-member', { email: who.email, role, organizationId, ...(teamId && { teamId }) });
+  const mail = await nextMail(stack.url, who.email, /invited you to/);
+  const invitationId = new URL(linkIn(mail)).searchParams.get('invitationId');
+  await organization(who, 'accept-invitation', { invitationId });
+}
+
+/** The tRPC error code of a refused call. */
+async function refusal(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    return (error as Json).data?.code ?? String(error);
+  }
+  return 'ALLOWED';
+}
+
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString();
+
+/** An owner with an organization, a team, and a tag of three cards. */
+async function academy(label: string) {
+  const owner = await person(`${label}-owner`);
+  const org = await organization(owner, 'create', {
+    name: `${label} Academy`,
+    slug: `${label}-${Date.now().toString(36)}`,
+  });
+  const team = await organization(owner, 'create-team', { name: 'Biology', organizationId: org.id });
+  const tag = await owner.api.mutate('cards.createTag', { name: `${label} cells` });
+  for (const [front, back] of [
+    ['What is the powerhouse of the cell?', 'The mitochondrion'],
+    ['What holds the genome?', 'The nucleus'],
+    ['What makes proteins?', 'The ribosome'],
+  ]) {
+    await owner.api.mutate('cards.create', { front, back, tagIds: [tag.id] });
+  }
+  return { owner, org, team, tag };
+}
+
+/** The learner's cards that are copies of the deck (tagged with the deck's name). */
+async function copies(who: Person, archived = false): Promise<Json[]> {
+  const page = await who.api.query('cards.list', { pageSize: 100, archived });
+  return page.items.filter((card: Json) => card.deckId);
+}
+
+describe('a deck shared with a team', () => {
+  it('reaches the members who subscribe as their own cards, and their reviews reach the owner’s progress', async () => {
+    const { owner, org, team, tag } = await academy('share');
+    const member = await person('share-member');
+    await join(owner, org.id, member, 'member', team.id);
+
+    const deck = await owner.api.mutate('orgs.publishDeck', {
+      organizationId: org.id,
+      teamId: team.id,
+      name: 'Cell biology',
+      description: 'The parts of a cell',
+      tagId: tag.id,
+    });
+    expect(deck).toMatchObject({ name: 'Cell biology', cardCount: 3, teamId: team.id, subscribed: false });
+    const assignment = await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      teamId: team.id,
+      dueAt: tomorrow(),
+      targetKind: 'cards_learned',
+      targetValue: 2,
+    });
+
+    expect((await member.api.query('orgs.decks', { organizationId: org.id })).map((d: Json) => d.name)).toEqual([
+      'Cell biology',
+    ]);
+    const [mine] = await member.api.query('orgs.assignments', undefined);
+    expect(mine).toMatchObject({ id: assignment.id, deckName: 'Cell biology', subscribed: false });
+    expect(mine.mine).toMatchObject({ reviews: 0, cardsLearned: 0, cardCount: 3 });
+
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+
+    const due = await member.api.query('cards.listDue', {});
+    for (const item of due.items.slice(0, 2)) {
+      await member.api.mutate('cards.review', {
+        id: item.id,
+        rating: 'easy',
+        reviewId: randomUUID(),
+        durationMs: 3000,
+      });
+    }
+    await vi.waitFor(
+      async () => {
+        const progress = await owner.api.query('orgs.progress', {
+          organizationId: org.id,
+          assignmentId: assignment.id,
+        });
+        expect(progress.allMembers).toBe(true);
+        expect(progress.members.find((row: Json) => row.userId === member.id)).toMatchObject({
+          reviews: 2,
+          streakDays: 1,
+          cardCount: 3,
+        });
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    // The owner's own cards are not copies: nothing of theirs changed.
+    expect(await copies(owner)).toHaveLength(0);
+  });
+
+  it('sends a publisher’s edit to the copies without losing what the member learned', async () => {
+    const { owner, org, tag } = await academy('edit');
+    const member = await person('edit-member');
+    await join(owner, org.id, member);
+    const deck = await owner.api.mutate('orgs.publishDeck', {
+      organizationId: org.id,
+      name: 'Organelles',
+      tagId: tag.id,
+    });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const [item] = (await member.api.query('cards.listDue', {})).items;
+    await member.api.mutate('cards.review', { id: item.id, rating: 'easy', reviewId: randomUUID(), durationMs: 2000 });
+    const reviewed = (await copies(member)).find((card: Json) => card.id === item.cardId);
+
+    const source = (await owner.api.query('cards.list', { pageSize: 100, archived: false })).items.find(
+      (card: Json) => card.front === reviewed.front,
+    );
+    await owner.api.mutate('cards.update', { id: source.id, front: source.front, back: `${source.back} (edited)` });
+    const synced = await owner.api.mutate('orgs.syncDeck', { deckId: deck.id });
+    expect(synced.cardCount).toBe(3);
+
+    await vi.waitFor(
+      async () => {
+        const copy = (await copies(member)).find((card: Json) => card.id === reviewed.id);
+        expect(copy.back).toBe(`${source.back} (edited)`);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    // The reviewed item is still scheduled in the future: its progress stayed.
+    const stillDue = (await member.api.query('cards.listDue', {})).items.map((due: Json) => due.id);
+    expect(stillDue).not.toContain(item.id);
+  });
+});
+
+describe('who sees what', () => {
+  it('shows a guest only their own progress, and refuses them what only owners and admins may do', async () => {
+    const { owner, org, tag } = await academy('guest');
+    const guest = await person('guest-guest');
+    const member = await person('guest-member');
+    await join(owner, org.id, guest, 'guest');
+    await join(owner, org.id, member);
+    await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Everyone', tagId: tag.id });
+
+    await vi.waitFor(
+      async () => {
+        const all = await owner.api.query('orgs.progress', { organizationId: org.id });
+        expect(all.members.map((row: Json) => row.userId).sort()).toEqual([owner.id, guest.id, member.id].sort());
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const own = await guest.api.query('orgs.progress', { organizationId: org.id });
+    expect(own).toMatchObject({ allMembers: false, members: [{ userId: guest.id }] });
+    expect(
+      await refusal(guest.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Mine', tagId: tag.id })),
+    ).toBe('FORBIDDEN');
+    const deck = (await guest.api.query('orgs.decks', { organizationId: org.id }))[0];
+    expect(
+      await refusal(
+        guest.api.mutate('orgs.createAssignment', {
+          organizationId: org.id,
+          deckId: deck.id,
+          dueAt: tomorrow(),
+          targetKind: 'retention',
+          targetValue: 0.9,
+        }),
+      ),
+    ).toBe('FORBIDDEN');
+    expect(await refusal(guest.api.mutate('orgs.deleteDeck', { deckId: deck.id }))).toBe('FORBIDDEN');
+  });
+
+  it('takes everything away from a removed member at once, and ends their subscription', async () => {
+    const { owner, org, tag } = await academy('removed');
+    const member = await person('removed-member');
+    await join(owner, org.id, member);
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Leaving', tagId: tag.id });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+
+    await organization(owner, 'remove-member', { memberIdOrEmail: member.email, organizationId: org.id });
+    expect(await refusal(member.api.query('orgs.decks', { organizationId: org.id }))).toBe('NOT_FOUND');
+    expect(await refusal(member.api.query('orgs.progress', { organizationId: org.id }))).toBe('NOT_FOUND');
+    expect(await refusal(member.api.mutate('orgs.subscribe', { deckId: deck.id }))).toBe('NOT_FOUND');
+    await vi.waitFor(
+      async () => {
+        expect(await copies(member)).toHaveLength(0);
+        expect(await copies(member, true)).toHaveLength(3);
+        expect(await member.api.query('orgs.assignments', undefined)).toEqual([]);
+        expect((await owner.api.query('orgs.decks', { organizationId: org.id }))[0].subscriberCount).toBe(0);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+  });
+
+  it('refuses every orgs procedure to a user of another organization, whatever their role there', async () => {
+    const a = await academy('target');
+    const deck = await a.owner.api.mutate('orgs.publishDeck', {
+      organizationId: a.org.id,
+      name: 'Private',
+      tagId: a.tag.id,
+    });
+    const assignment = await a.owner.api.mutate('orgs.createAssignment', {
+      organizationId: a.org.id,
+      deckId: deck.id,
+      dueAt: tomorrow(),
+      targetKind: 'retention',
+      targetValue: 0.85,
+    });
+    const b = await academy('intruder');
+    const intruder = b.owner;
+    const calls: [string, Promise<unknown>][] = [
+      ['decks', intruder.api.query('orgs.decks', { organizationId: a.org.id })],
+      [
+        'publishDeck',
+        intruder.api.mutate('orgs.publishDeck', { organizationId: a.org.id, name: 'X', tagId: b.tag.id }),
+      ],
+      ['syncDeck', intruder.api.mutate('orgs.syncDeck', { deckId: deck.id })],
+      ['deleteDeck', intruder.api.mutate('orgs.deleteDeck', { deckId: deck.id })],
+      ['subscribe', intruder.api.mutate('orgs.subscribe', { deckId: deck.id })],
+      ['unsubscribe', intruder.api.mutate('orgs.unsubscribe', { deckId: deck.id })],
+      ['assignments', intruder.api.query('orgs.assignments', { organizationId: a.org.id })],
+      [
+        'createAssignment',
+        intruder.api.mutate('orgs.createAssignment', {
+          organizationId: a.org.id,
+          deckId: deck.id,
+          dueAt: tomorrow(),
+          targetKind: 'cards_learned',
+          targetValue: 1,
+        }),
+      ],
+      ['deleteAssignment', intruder.api.mutate('orgs.deleteAssignment', { assignmentId: assignment.id })],
+      ['progress', intruder.api.query('orgs.progress', { organizationId: a.org.id })],
+      [
+        'progress of an assignment',
+        intruder.api.query('orgs.progress', { organizationId: a.org.id, assignmentId: assignment.id }),
+      ],
+      // Their own organization's id with the other's assignment: still not theirs.
+      [
+        'progress across',
+        intruder.api.query('orgs.progress', { organizationId: b.org.id, assignmentId: assignment.id }),
+      ],
+    ];
+    for (const [name, call] of calls) expect([name, await refusal(call)]).toEqual([name, 'NOT_FOUND']);
+    // Nothing changed for the organization that owns them.
+    const decks = await a.owner.api.query('orgs.decks', { organizationId: a.org.id });
+    expect(decks).toMatchObject([{ id: deck.id, subscriberCount: 0 }]);
+    expect(await a.owner.api.query('orgs.assignments', { organizationId: a.org.id })).toHaveLength(1);
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    const { owner, org, tag } = await academy('input');
+    const noName = await refusal(
+      owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: ' ', tagId: tag.id }),
+    );
+    expect(noName).toBe('BAD_REQUEST');
+    const emptyTag = await owner.api.mutate('cards.createTag', { name: 'empty' });
+    expect(
+      await refusal(
+        owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Empty', tagId: emptyTag.id }),
+      ),
+    ).toBe('PRECONDITION_FAILED');
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Good', tagId: tag.id });
+    const assign = (overrides: Json) =>
+      refusal(
+        owner.api.mutate('orgs.createAssignment', {
+          organizationId: org.id,
+          deckId: deck.id,
+          dueAt: tomorrow(),
+          targetKind: 'cards_learned',
+          targetValue: 2,
+          ...overrides,
+        }),
+      );
+    expect(await assign({ dueAt: new Date(Date.now() - 60_000).toISOString() })).toBe('BAD_REQUEST');
+    expect(await assign({ targetValue: 4 })).toBe('BAD_REQUEST');
+    expect(await assign({ targetKind: 'retention', targetValue: 1.5 })).toBe('BAD_REQUEST');
+    expect(await owner.api.query('orgs.assignments', { organizationId: org.id })).toEqual([]);
+    expect(await owner.api.query('orgs.decks', { organizationId: org.id })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,172 @@
+// CreateAssignment, DeleteAssignment and ListAssignments: a deck assigned to a team or the whole
+// organization, with a due date and a target (cards learned, or a retention). A member lists the
+// assignments meant for them, each with their own progress; those who manage assignments list them all.
+import {
+  ASSIGNMENT_TARGET_KINDS,
+  type AssignmentTargetKind,
+  DECK_MESSAGES,
+  RETENTION_TARGET_RANGE,
+} from '@engram/contracts/shared-decks';
+import { Invalid, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import type {
+  Assignment as AssignmentMessage,
+  CreateAssignmentRequest,
+  DeleteAssignmentRequest,
+  DeleteAssignmentResponse,
+  ListAssignmentsRequest,
+  ListAssignmentsResponse,
+} from '@engram/proto/organizations/v1/organizations';
+import { allowed, membership, requirePermission } from '../access.js';
+import type { OrganizationsDeps } from '../deps.js';
+import { deckNotFound } from '../domain/decks.js';
+import { progressOf } from '../domain/progress.js';
+import type { Assignment, Deck } from '../generated/prisma/client.js';
+
+export const assignmentNotFound = () => new NotFound('Assignment not found.', 'ASSIGNMENT_NOT_FOUND');
+
+async function assignmentMessage(
+  deps: OrganizationsDeps,
+  assignment: Assignment & { deck: Deck },
+  userId: string,
+): Promise<AssignmentMessage> {
+  const target = { kind: assignment.targetKind, value: assignment.targetValue };
+  const [[mine], subscription] = await Promise.all([
+    progressOf(deps.db, [assignment.deckId], [userId], target),
+    deps.db.subscription.findUnique({ where: { deckId_userId: { deckId: assignment.deckId, userId } } }),
+  ]);
+  return {
+    id: assignment.id,
+    organizationId: assignment.organizationId,
+    deckId: assignment.deckId,
+    deckName: assignment.deck.name,
+    teamId: assignment.teamId ?? '',
+    dueAt: assignment.dueAt,
+    targetKind: assignment.targetKind,
+    targetValue: assignment.targetValue,
+    createdBy: assignment.createdBy,
+    createdAt: assignment.createdAt,
+    mine,
+    subscribed: subscription !== null,
+  };
+}
+
+export function createAssignment(deps: OrganizationsDeps) {
+  return async (request: CreateAssignmentRequest, ctx: CallContext): Promise<AssignmentMessage> => {
+    const access = await membership(deps.identity, ctx, request.organizationId);
+    await requirePermission(
+      deps.identity,
+      ctx,
+      access.organizationId,
+      { assignment: ['create'] },
+      'You are not allowed to assign decks in this organization.',
+    );
+    const deck = /^[0-9a-f-]{36}$/i.test(request.deckId)
+      ? await deps.db.deck.findFirst({ where: { id: request.deckId, organizationId: access.organizationId } })
+      : null;
+    if (!deck) throw deckNotFound();
+    if (request.teamId && !access.organizationTeamIds.includes(request.teamId)) {
+      throw new Invalid('That team is not in this organization.', 'TEAM_NOT_FOUND');
+    }
+    if (deck.teamId && request.teamId !== deck.teamId) {
+      throw new Invalid('This deck is shared with one team; assign it to that team.', 'DECK_TEAM_MISMATCH');
+    }
+    if (!request.dueAt) throw new Invalid(DECK_MESSAGES.dueDateRequired, 'DUE_DATE_REQUIRED');
+    if (request.dueAt.getTime() <= Date.now()) throw new Invalid(DECK_MESSAGES.dueDatePast, 'DUE_DATE_PAST');
+    const kind = request.targetKind as AssignmentTargetKind;
+    if (!ASSIGNMENT_TARGET_KINDS.includes(kind)) {
+      throw new Invalid(DECK_MESSAGES.targetKind, 'TARGET_KIND_INVALID');
+    }
+    const cardCount = await deps.db.deckCard.count({ where: { deckId: deck.id, withdrawn: false } });
+    if (
+      kind === 'cards_learned' &&
+      !(Number.isInteger(request.targetValue) && request.targetValue >= 1 && request.targetValue <= cardCount)
+    ) {
+      throw new Invalid(`The target must be between 1 and ${cardCount} cards.`, 'TARGET_VALUE_INVALID');
+    }
+    if (
+      kind === 'retention' &&
+      !(request.targetValue >= RETENTION_TARGET_RANGE.min && request.targetValue <= RETENTION_TARGET_RANGE.max)
+    ) {
+      throw new Invalid(DECK_MESSAGES.retentionRange, 'TARGET_VALUE_INVALID');
+    }
+    const assignment = await deps.db.assignment.create({
+      data: {
+        organizationId: access.organizationId,
+        deckId: deck.id,
+        teamId: request.teamId || null,
+        dueAt: request.dueAt,
+        targetKind: kind,
+        targetValue: request.targetValue,
+        createdBy: ctx.caller.userId,
+      },
+      include: { deck: true },
+    });
+    ctx.logger.info({ assignment: assignment.id, deck: deck.id }, 'deck assigned');
+    return assignmentMessage(deps, assignment, ctx.caller.userId);
+  };
+}
+
+export function deleteAssignment(deps: OrganizationsDeps) {
+  return async (request: DeleteAssignmentRequest, ctx: CallContext): Promise<DeleteAssignmentResponse> => {
+    const assignment = /^[0-9a-f-]{36}$/i.test(request.assignmentId)
+      ? await deps.db.assignment.findUnique({ where: { id: request.assignmentId } })
+      : null;
+    if (!assignment) throw assignmentNotFound();
+    try {
+      await membership(deps.identity, ctx, assignment.organizationId);
+    } catch (error) {
+      if (error instanceof NotFound) throw assignmentNotFound();
+      throw error;
+    }
+    await requirePermission(
+      deps.identity,
+      ctx,
+      assignment.organizationId,
+      { assignment: ['delete'] },
+      'You are not allowed to remove assignments in this organization.',
+    );
+    await deps.db.assignment.deleteMany({ where: { id: assignment.id } });
+    return {};
+  };
+}
+
+/** The organizations and teams whose assignments are the caller's: identity's answer for one
+ * organization, the membership read model across all of them (the dashboard). */
+async function audience(deps: OrganizationsDeps, ctx: CallContext, organizationId: string) {
+  const userId = ctx.caller.userId;
+  if (organizationId) {
+    const access = await membership(deps.identity, ctx, organizationId);
+    const managesAll = await allowed(deps.identity, ctx, organizationId, { assignment: ['update'] });
+    return { organizationIds: [organizationId], teamIds: access.teamIds, managesAll };
+  }
+  const [members, teams] = await Promise.all([
+    deps.db.member.findMany({ where: { userId }, select: { organizationId: true } }),
+    deps.db.teamMember.findMany({ where: { userId }, select: { teamId: true } }),
+  ]);
+  return {
+    organizationIds: members.map((member) => member.organizationId),
+    teamIds: teams.map((team) => team.teamId),
+    managesAll: false,
+  };
+}
+
+export function listAssignments(deps: OrganizationsDeps) {
+  return async (request: ListAssignmentsRequest, ctx: CallContext): Promise<ListAssignmentsResponse> => {
+    const { organizationIds, teamIds, managesAll } = await audience(deps, ctx, request.organizationId);
+    if (organizationIds.length === 0) return { assignments: [] };
+    const assignments = await deps.db.assignment.findMany({
+      where: {
+        organizationId: { in: organizationIds },
+        ...(!managesAll && { OR: [{ teamId: null }, { teamId: { in: teamIds } }] }),
+      },
+      include: { deck: true },
+      orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+    });
+    return {
+      assignments: await Promise.all(
+        assignments.map((assignment) => assignmentMessage(deps, assignment, ctx.caller.userId)),
+      ),
+    };
+  };
+}

@@ -1,0 +1,175 @@
+// ListDecks, PublishDeck, SyncDeck and DeleteDeck: a tag's cards shared as a deck with the organization
+// or one team, kept in step with the publisher's cards, and withdrawn. Every change and its events
+// (DeckCardPublished, DeckCardWithdrawn, DeckUnsubscribed) commit in one transaction.
+
+import { DECK_DESCRIPTION_MAX_LENGTH, DECK_MESSAGES, DECK_NAME_MAX_LENGTH } from '@engram/contracts/shared-decks';
+import { FailedPrecondition, Invalid, PermissionDenied } from '@engram/kit/errors';
+import { prismaTransaction } from '@engram/kit/events/outbox';
+import type { CallContext } from '@engram/kit/grpc/server';
+import type {
+  Deck as DeckMessage,
+  DeleteDeckRequest,
+  DeleteDeckResponse,
+  ListDecksRequest,
+  ListDecksResponse,
+  PublishDeckRequest,
+  SyncDeckRequest,
+} from '@engram/proto/organizations/v1/organizations';
+import { allowed, membership, requirePermission } from '../access.js';
+import type { OrganizationsDeps } from '../deps.js';
+import { cardPublished, cardWithdrawn, unsubscribed } from '../domain/deck-events.js';
+import { deckMessage, deckMessages, visible, visibleDeck } from '../domain/decks.js';
+import { tagCards } from '../tag-cards.js';
+
+/** A deck of DECK_CARD_LIMIT cards writes a row and an event for each. */
+const LONG_TRANSACTION = { timeout: 30_000 };
+
+export function listDecks(deps: OrganizationsDeps) {
+  return async (request: ListDecksRequest, ctx: CallContext): Promise<ListDecksResponse> => {
+    const access = await membership(deps.identity, ctx, request.organizationId);
+    const managesDecks = await allowed(deps.identity, ctx, access.organizationId, { deck: ['update'] });
+    const decks = await deps.db.deck.findMany({
+      where: { organizationId: access.organizationId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+    const seen = decks.filter((deck) => visible(deck, access, managesDecks));
+    return { decks: await deckMessages(deps.db, seen, ctx.caller.userId) };
+  };
+}
+
+function deckFields(name: string, description: string) {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Invalid(DECK_MESSAGES.nameRequired, 'DECK_NAME_REQUIRED');
+  if (trimmed.length > DECK_NAME_MAX_LENGTH) throw new Invalid(DECK_MESSAGES.nameTooLong, 'DECK_NAME_TOO_LONG');
+  if (description.trim().length > DECK_DESCRIPTION_MAX_LENGTH) {
+    throw new Invalid(DECK_MESSAGES.descriptionTooLong, 'DECK_DESCRIPTION_TOO_LONG');
+  }
+  return { name: trimmed, description: description.trim() };
+}
+
+export function publishDeck(deps: OrganizationsDeps) {
+  return async (request: PublishDeckRequest, ctx: CallContext): Promise<DeckMessage> => {
+    const access = await membership(deps.identity, ctx, request.organizationId);
+    await requirePermission(
+      deps.identity,
+      ctx,
+      access.organizationId,
+      { deck: ['create'] },
+      'You are not allowed to share decks in this organization.',
+    );
+    const fields = deckFields(request.name, request.description);
+    if (request.teamId && !access.organizationTeamIds.includes(request.teamId)) {
+      throw new Invalid('That team is not in this organization.', 'TEAM_NOT_FOUND');
+    }
+    if (!request.tagId) throw new Invalid(DECK_MESSAGES.tagRequired, 'TAG_REQUIRED');
+    const cards = await tagCards(deps.cards, ctx, request.tagId);
+    if (cards.length === 0) {
+      throw new FailedPrecondition('That tag has no cards to share.', 'DECK_EMPTY');
+    }
+    const deck = await prismaTransaction(
+      deps.db,
+      async (tx) => {
+        const created = await tx.deck.create({
+          data: {
+            organizationId: access.organizationId,
+            teamId: request.teamId || null,
+            ...fields,
+            publisherId: ctx.caller.userId,
+            sourceTagId: request.tagId,
+          },
+        });
+        await tx.deckCard.createMany({
+          data: cards.map((card) => ({ deckId: created.id, ...card, revision: 1n })),
+        });
+        for (const card of cards) await cardPublished(tx, created.id, { ...card, revision: 1n }, ctx.caller.userId);
+        return created;
+      },
+      LONG_TRANSACTION,
+    );
+    ctx.logger.info({ deck: deck.id, cards: cards.length }, 'deck published');
+    return deckMessage(deps.db, deck, ctx.caller.userId);
+  };
+}
+
+export function syncDeck(deps: OrganizationsDeps) {
+  return async (request: SyncDeckRequest, ctx: CallContext): Promise<DeckMessage> => {
+    const { deck } = await visibleDeck(deps, ctx, request.deckId);
+    await requirePermission(
+      deps.identity,
+      ctx,
+      deck.organizationId,
+      { deck: ['update'] },
+      'You are not allowed to change decks in this organization.',
+    );
+    if (deck.publisherId !== ctx.caller.userId) {
+      throw new PermissionDenied(
+        'Only the member who published the deck can publish its changes.',
+        'NOT_DECK_PUBLISHER',
+      );
+    }
+    const cards = await tagCards(deps.cards, ctx, deck.sourceTagId);
+    const changed = await prismaTransaction(
+      deps.db,
+      async (tx) => {
+        const current = new Map(
+          (await tx.deckCard.findMany({ where: { deckId: deck.id } })).map((card) => [card.originCardId, card]),
+        );
+        let changes = 0;
+        for (const card of cards) {
+          const before = current.get(card.originCardId);
+          current.delete(card.originCardId);
+          if (
+            before &&
+            !before.withdrawn &&
+            before.type === card.type &&
+            before.front === card.front &&
+            before.back === card.back
+          ) {
+            continue;
+          }
+          const revision = (before?.revision ?? 0n) + 1n;
+          await tx.deckCard.upsert({
+            where: { deckId_originCardId: { deckId: deck.id, originCardId: card.originCardId } },
+            create: { deckId: deck.id, ...card, revision },
+            update: { type: card.type, front: card.front, back: card.back, revision, withdrawn: false },
+          });
+          await cardPublished(tx, deck.id, { ...card, revision }, ctx.caller.userId);
+          changes++;
+        }
+        for (const gone of current.values()) {
+          if (gone.withdrawn) continue;
+          const revision = gone.revision + 1n;
+          await tx.deckCard.update({
+            where: { deckId_originCardId: { deckId: deck.id, originCardId: gone.originCardId } },
+            data: { withdrawn: true, revision },
+          });
+          await cardWithdrawn(tx, deck.id, gone.originCardId, revision, ctx.caller.userId);
+          changes++;
+        }
+        return changes > 0 ? tx.deck.update({ where: { id: deck.id }, data: { updatedAt: new Date() } }) : deck;
+      },
+      LONG_TRANSACTION,
+    );
+    return deckMessage(deps.db, changed, ctx.caller.userId);
+  };
+}
+
+export function deleteDeck(deps: OrganizationsDeps) {
+  return async (request: DeleteDeckRequest, ctx: CallContext): Promise<DeleteDeckResponse> => {
+    const { deck } = await visibleDeck(deps, ctx, request.deckId);
+    await requirePermission(
+      deps.identity,
+      ctx,
+      deck.organizationId,
+      { deck: ['delete'] },
+      'You are not allowed to withdraw decks in this organization.',
+    );
+    await prismaTransaction(deps.db, async (tx) => {
+      const subscriptions = await tx.subscription.findMany({ where: { deckId: deck.id } });
+      for (const { userId } of subscriptions) await unsubscribed(tx, deck.id, userId, ctx.caller.userId);
+      await tx.deck.delete({ where: { id: deck.id } });
+    });
+    ctx.logger.info({ deck: deck.id }, 'deck withdrawn');
+    return {};
+  };
+}

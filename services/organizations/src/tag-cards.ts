@@ -1,0 +1,53 @@
+// The publisher's cards under one tag, read from the cards service on their behalf (the internal token
+// names cards among its audiences): what a deck shares when it is published or synced.
+import { CARD_TYPES } from '@engram/contracts/learning';
+import { DECK_CARD_LIMIT } from '@engram/contracts/shared-decks';
+import { FailedPrecondition, Unavailable } from '@engram/kit/errors';
+import { GrpcCallError, unary } from '@engram/kit/grpc/client';
+import type { CallContext } from '@engram/kit/grpc/server';
+import type { CardsServiceClient, ListCardsResponse } from '@engram/proto/cards/v1/cards';
+import { status } from '@grpc/grpc-js';
+
+const PAGE_SIZE = 100;
+const CARDS_CALL_MS = 5_000;
+
+export interface TagCard {
+  originCardId: string;
+  type: string;
+  front: string;
+  back: string;
+}
+
+export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagId: string): Promise<TagCard[]> {
+  const found: TagCard[] = [];
+  let cursor = '';
+  do {
+    let page: ListCardsResponse;
+    try {
+      page = await unary(
+        cards,
+        cards.listCards,
+        { pageSize: PAGE_SIZE, archived: false, cursor, tagIds: [tagId], query: '' },
+        { token: ctx.token, timeoutMs: CARDS_CALL_MS, parentDeadline: ctx.deadline, signal: ctx.signal },
+      );
+    } catch (error) {
+      if (error instanceof GrpcCallError && [status.UNAVAILABLE, status.DEADLINE_EXCEEDED].includes(error.code)) {
+        throw new Unavailable('Organizations cannot reach your cards right now. Please try again.');
+      }
+      throw error;
+    }
+    for (const card of page.items) {
+      found.push({
+        originCardId: card.id,
+        type: (CARD_TYPES as readonly string[]).includes(card.type) ? card.type : 'basic',
+        front: card.front,
+        back: card.back,
+      });
+    }
+    if (found.length > DECK_CARD_LIMIT) {
+      throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, 'DECK_TOO_LARGE');
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return found;
+}
