@@ -90,7 +90,7 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
     ensureDurableConsumer(jsm, {
       streamName,
       name,
-      filterSubjects: types.map((type) => eventSubject(subjectPrefix, type)),
+      filterSubjects: consumerFilter(types.map((type) => eventSubject(subjectPrefix, type))),
       ackWaitMs,
       maxAckPending: 1_000,
     });
@@ -156,6 +156,8 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
       // No retry can make bytes decodable.
       return park(msg, `undecodable envelope: ${(error as Error).message}`);
     }
+    // A wildcard filter (consumerFilter) also brings its aggregate's events this consumer does not handle.
+    if (!types.includes(envelope.type)) return settle(msg, 'ack');
     await runInEventContext(msg, envelope, name, () => apply(msg, envelope));
   }
 

@@ -19,6 +19,20 @@ export interface DurableConsumerOptions {
   maxAckPending: number;
 }
 
+/**
+ * The filter subjects of a consumer of `subjects`. Several that differ only in their last token (the
+ * events of one aggregate: `….member.added`, `….member.removed`) become one wildcard (`….member.*`):
+ * NATS before 2.10 filters a consumer on one subject only, and one filter keeps those events in the
+ * order they were published, which a consumer per event would not. The consumer then skips the
+ * aggregate's other events, if any. Subjects of several aggregates stay a list (NATS 2.10+).
+ */
+export function consumerFilter(subjects: string[]): string[] {
+  if (subjects.length < 2) return subjects;
+  const parents = new Set(subjects.map((subject) => subject.slice(0, subject.lastIndexOf('.'))));
+  const [parent] = parents;
+  return parents.size === 1 && parent ? [`${parent}.*`] : subjects;
+}
+
 function filterConfig(subjects: string[]): Partial<ConsumerConfig> {
   if (subjects.length === 0) throw new Error('a consumer needs at least one filter subject');
   // The other key is cleared explicitly, so an update can switch between one subject and several.

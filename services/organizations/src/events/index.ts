@@ -82,7 +82,9 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
     transactions: prismaTransactions(db),
     consumers: [
       {
-        purpose: 'memberships',
+        // member.* in one consumer (one wildcard filter): a member's events apply in the order identity
+        // wrote them, so a removal never comes before the joining it undoes.
+        purpose: 'members',
         subscriptions: [
           on(MemberAdded, async ({ organizationId, userId, role }, { tx }) => {
             await tx.member.upsert({
@@ -95,7 +97,13 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
             await tx.member.updateMany({ where: { organizationId, userId }, data: { role } });
           }),
           on(MemberRemoved, ({ organizationId, userId }, { tx }) => leaveOrganization(tx, organizationId, userId)),
-          on(OrganizationDeleted, ({ organizationId }, { tx }) => deleteOrganization(tx, organizationId)),
+        ],
+      },
+      {
+        // team-member.* likewise. A team roster is read together with the members (progress.ts), so a
+        // joining applied after the member left the organization counts for nothing.
+        purpose: 'team-members',
+        subscriptions: [
           on(TeamMemberAdded, async ({ teamId, userId, organizationId }, { tx }) => {
             if (!organizationId) return;
             await tx.teamMember.upsert({
@@ -108,6 +116,11 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         ],
       },
       {
+        purpose: 'organization-deleted',
+        subscriptions: [on(OrganizationDeleted, ({ organizationId }, { tx }) => deleteOrganization(tx, organizationId))],
+      },
+      {
+        // review.* in one consumer: an undo always follows the review it takes back.
         purpose: 'deck-reviews',
         subscriptions: [
           on(ReviewRecorded, async (review, { tx }) => {

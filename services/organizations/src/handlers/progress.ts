@@ -31,9 +31,14 @@ export function getProgress(deps: OrganizationsDeps) {
     }
     let userIds = [ctx.caller.userId];
     if (allMembers) {
-      const roster = teamId
-        ? await db.teamMember.findMany({ where: { teamId }, select: { userId: true } })
-        : await db.member.findMany({ where: { organizationId: access.organizationId }, select: { userId: true } });
+      const members = await db.member.findMany({
+        where: { organizationId: access.organizationId },
+        select: { userId: true },
+      });
+      const inTeam =
+        teamId &&
+        new Set((await db.teamMember.findMany({ where: { teamId }, select: { userId: true } })).map((row) => row.userId));
+      const roster = inTeam ? members.filter((member) => inTeam.has(member.userId)) : members;
       userIds = roster.map((row) => row.userId).sort();
     }
     if (!userIds.length) return { members: [], allMembers };
