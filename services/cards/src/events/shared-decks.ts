@@ -2,7 +2,8 @@
 // (deck_cards) and subscribers (deck_subscribers), and every subscriber's copies of those cards
 // (domain/deck-copies.ts). Each handler runs in its consumer's transaction and derives the copies from
 // the replica, so a repeated event changes nothing and any order of delivery ends in the same state:
-// the copies of a deck are those its subscribers should have, at the newest revision of each card.
+// the copies of a deck are those its subscribers should have, at the newest revision of each card. A
+// card's events are ordered by its revision, a subscription's by when organizations published them.
 
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import type {
@@ -52,7 +53,7 @@ export async function onDeckCardPublished(tx: Tx, event: DeckCardPublished): Pro
     update: content,
   });
   const now = new Date();
-  const subscribers = await tx.deckSubscriber.findMany({ where: { deckId } });
+  const subscribers = await tx.deckSubscriber.findMany({ where: { deckId, subscribed: true } });
   const copies = await tx.card.findMany({ where: { deckId, originCardId } });
   const subscribed = new Set(subscribers.map((subscriber) => subscriber.userId));
   for (const copy of copies) {
@@ -81,16 +82,29 @@ export async function onDeckCardWithdrawn(tx: Tx, event: DeckCardWithdrawn): Pro
   await archiveCopies(tx, { deckId, originCardId });
 }
 
-export async function onDeckSubscribed(tx: Tx, event: DeckSubscribed): Promise<void> {
+/**
+ * Records the subscription's newest state; false when the stored one is as new (a repeat, or an event
+ * overtaken by a later one), and nothing is to be done.
+ */
+async function recordSubscription(
+  tx: Tx,
+  subscription: { deckId: string; userId: string; deckName?: string; subscribed: boolean },
+  occurredAt: Date,
+): Promise<boolean> {
+  const { deckId, userId, deckName, subscribed } = subscription;
+  const where = { deckId_userId: { deckId, userId } };
+  const stored = await tx.deckSubscriber.findUnique({ where, select: { changedAt: true } });
+  if (stored && stored.changedAt >= occurredAt) return false;
+  const state = { subscribed, changedAt: occurredAt, ...(deckName !== undefined && { deckName }) };
+  await tx.deckSubscriber.upsert({ where, create: { deckId, userId, deckName: '', ...state }, update: state });
+  return true;
+}
+
+export async function onDeckSubscribed(tx: Tx, event: DeckSubscribed, occurredAt: Date): Promise<void> {
   const { deckId, userId, deckName } = event;
   await lockDeck(tx, deckId);
-  await tx.deckSubscriber.upsert({
-    where: { deckId_userId: { deckId, userId } },
-    create: { deckId, userId, deckName },
-    update: { deckName },
-  });
+  if (!(await recordSubscription(tx, { deckId, userId, deckName, subscribed: true }, occurredAt))) return;
   const deckCards = await tx.deckCard.findMany({ where: { deckId, withdrawn: false } });
-  if (deckCards.length === 0) return;
   const copies = await tx.card.findMany({ where: { ownerId: userId, deckId } });
   const byOrigin = new Map(copies.map((copy) => [copy.originCardId, copy]));
   const now = new Date();
@@ -106,9 +120,9 @@ export async function onDeckSubscribed(tx: Tx, event: DeckSubscribed): Promise<v
   for (const deckCard of missing) await createCopy(tx, userId, tagId, deckCard, now);
 }
 
-export async function onDeckUnsubscribed(tx: Tx, event: DeckUnsubscribed): Promise<void> {
+export async function onDeckUnsubscribed(tx: Tx, event: DeckUnsubscribed, occurredAt: Date): Promise<void> {
   const { deckId, userId } = event;
   await lockDeck(tx, deckId);
-  await tx.deckSubscriber.deleteMany({ where: { deckId, userId } });
+  if (!(await recordSubscription(tx, { deckId, userId, subscribed: false }, occurredAt))) return;
   await archiveCopies(tx, { deckId, ownerId: userId });
 }

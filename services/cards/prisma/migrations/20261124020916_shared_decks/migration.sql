@@ -20,6 +20,8 @@ CREATE TABLE "deck_subscribers" (
     "deck_id" UUID NOT NULL,
     "user_id" TEXT NOT NULL,
     "deck_name" TEXT NOT NULL,
+    "subscribed" BOOLEAN NOT NULL,
+    "changed_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "deck_subscribers_pkey" PRIMARY KEY ("deck_id","user_id")
 );
