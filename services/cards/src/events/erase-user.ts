@@ -1,6 +1,7 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
-// (with their review items and tags on them), tags, review logs and their daily counts, settings and the idempotency keys of
-// its creates — in the consumer's transaction, so a redelivered event finds nothing left to do.
+// (with their review items and tags on them, copies of shared decks included), tags, review logs and
+// their daily counts, settings, the idempotency keys of its creates and their deck subscriptions — in the
+// consumer's transaction, so a redelivered event finds nothing left to do.
 import type { Prisma } from '../generated/prisma/client.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
@@ -10,4 +11,5 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.tag.deleteMany({ where: { ownerId: userId } });
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
   await tx.createRequest.deleteMany({ where: { ownerId: userId } });
+  await tx.deckSubscriber.deleteMany({ where: { userId } });
 }

@@ -1,8 +1,12 @@
 // ReviewRecorded and ReviewUndone: written to the outbox in the transaction that changes the review
-// item, so other services (progress read models) see exactly the reviews that happened.
+// item, so other services (progress read models) see exactly the reviews that happened, and the shared
+// deck of each reviewed copy (deck_id, empty for the learner's own cards).
 import { ReviewRecorded, ReviewUndone } from '@engram/contracts/events';
 import { enqueueEvent, outboxRow, type SqlExecutor } from '@engram/kit/events/outbox';
-import type { ReviewRecorded as ReviewRecordedPayload } from '@engram/proto/events/v1/cards';
+import type {
+  ReviewRecorded as ReviewRecordedPayload,
+  ReviewUndone as ReviewUndonePayload,
+} from '@engram/proto/events/v1/cards';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
 
 const byLearner = (ownerId: string) => ({ actor: { kind: Actor_Kind.KIND_USER, id: ownerId } });
@@ -16,9 +20,6 @@ export function reviewRecordedRow(review: ReviewRecordedPayload) {
   return outboxRow(ReviewRecorded, review, byLearner(review.ownerId));
 }
 
-export function recordReviewUndone(
-  tx: SqlExecutor,
-  undone: { reviewId: string; ownerId: string; itemId: string },
-): Promise<string> {
+export function recordReviewUndone(tx: SqlExecutor, undone: ReviewUndonePayload): Promise<string> {
   return enqueueEvent(tx, ReviewUndone, undone, byLearner(undone.ownerId));
 }

@@ -22,7 +22,9 @@ import {
 import { UNDO_AND_UNCOUNT } from '../review/review-days.js';
 
 const FIND_LOG = `
-SELECT item_id, card_id, previous, undone_at FROM review_logs WHERE id = $1 AND owner_id = $2`;
+SELECT l.item_id, l.card_id, l.previous, l.undone_at, c.deck_id::text
+FROM review_logs l LEFT JOIN cards c ON c.id = l.card_id
+WHERE l.id = $1 AND l.owner_id = $2`;
 
 const LOCK_ITEM = `SELECT ${ITEM_COLUMNS} FROM review_items i WHERE i.id = $1 FOR UPDATE`;
 
@@ -45,6 +47,7 @@ export function undoReview({ pool }: Stores) {
         card_id: string;
         previous: ReturnType<typeof snapshot>;
         undone_at: Date | null;
+        deck_id: string | null;
       }>(FIND_LOG, [reviewId, ownerId]);
       const log = found.rows[0];
       if (!log) throw REVIEW_NOT_FOUND();
@@ -63,7 +66,7 @@ export function undoReview({ pool }: Stores) {
       if (current.lapses >= LEECH_LAPSES && previous.lapses < LEECH_LAPSES) {
         await client.query(UNTAG_LEECH, [log.card_id, ownerId]);
       }
-      await recordReviewUndone(client, { reviewId, ownerId, itemId: row.id });
+      await recordReviewUndone(client, { reviewId, ownerId, itemId: row.id, deckId: log.deck_id ?? '' });
       return { id: row.id, item: itemState(previous) };
     });
   };

@@ -6,7 +6,7 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { UpdateCardRequest, UpdateCardResponse } from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
-import { assertContent, reconcileItems } from '../domain/card-writes.js';
+import { assertContent, changeContent } from '../domain/card-writes.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
 import { toProtoCard, WITH_TAGS } from './to-proto.js';
 
@@ -31,19 +31,13 @@ export function updateCard({ db }: Stores) {
       assertContent(type, front);
       if (type !== 'cloze' && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
       if (input.tagIds) await assertOwnTags(tx, ownerId, input.tagIds);
-      await tx.card.update({
-        where: { id: current.id },
-        data: {
-          type,
-          front,
-          back,
-          ...(input.tagIds && {
-            tags: { deleteMany: {}, create: [...new Set(input.tagIds)].map((tagId) => ({ tagId })) },
-          }),
-        },
-      });
-      if (type !== current.type || front !== current.front) {
-        await reconcileItems(tx, { id: current.id, ownerId, type, front, archived: current.archived }, new Date());
+      await changeContent(tx, current, { type, front, back }, new Date());
+      if (input.tagIds) {
+        const tagIds = [...new Set(input.tagIds)];
+        await tx.card.update({
+          where: { id: current.id },
+          data: { tags: { deleteMany: {}, create: tagIds.map((tagId) => ({ tagId })) } },
+        });
       }
       return tx.card.findUniqueOrThrow({ where: { id: current.id }, include: WITH_TAGS });
     });

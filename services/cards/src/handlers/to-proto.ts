@@ -22,5 +22,6 @@ export function toProtoCard(row: CardWithTags): Card {
     updatedAt: row.updatedAt,
     type: row.type,
     tags: row.tags.map(({ tag }) => toProtoTag(tag)),
+    deckId: row.deckId ?? '',
   };
 }

@@ -32,12 +32,14 @@ import {
 } from './item-row.js';
 import { countReview } from './review-days.js';
 
-type ReadRow = ItemRow & SettingsRow & { logged_by: string | null; version: string };
+type ReadRow = ItemRow & SettingsRow & { logged_by: string | null; version: string; deck_id: string | null };
 
-// The item, its learner's settings, the row's version and whether this review id was already used.
+// The item, its learner's settings, the row's version, whether this review id was already used and the
+// shared deck its card is a copy of (for the event).
 const READ_ITEM = (lock: string) => `
 SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
-  (SELECT l.owner_id FROM review_logs l WHERE l.id = $3) AS logged_by
+  (SELECT l.owner_id FROM review_logs l WHERE l.id = $3) AS logged_by,
+  (SELECT c.deck_id::text FROM cards c WHERE c.id = i.card_id) AS deck_id
 FROM review_items i
 LEFT JOIN learner_settings s ON s.owner_id = i.owner_id
 WHERE i.id = $1 AND i.owner_id = $2 ${lock}`;
@@ -139,6 +141,7 @@ function reviewEvent(ownerId: string, input: ReviewInput, { row, memory, next, n
     durationMs: input.durationMs,
     due: next.due,
     lapses: next.lapses,
+    deckId: row.deck_id ?? '',
   };
 }
 
