@@ -258,40 +258,41 @@ describe('who sees what', () => {
     });
     const b = await academy('intruder');
     const intruder = b.owner;
-    const calls: [string, Promise<unknown>][] = [
-      ['decks', intruder.api.query('orgs.decks', { organizationId: a.org.id })],
+    const calls: [string, () => Promise<unknown>][] = [
+      ['decks', () => intruder.api.query('orgs.decks', { organizationId: a.org.id })],
       [
         'publishDeck',
-        intruder.api.mutate('orgs.publishDeck', { organizationId: a.org.id, name: 'X', tagId: b.tag.id }),
+        () => intruder.api.mutate('orgs.publishDeck', { organizationId: a.org.id, name: 'X', tagId: b.tag.id }),
       ],
-      ['syncDeck', intruder.api.mutate('orgs.syncDeck', { deckId: deck.id })],
-      ['deleteDeck', intruder.api.mutate('orgs.deleteDeck', { deckId: deck.id })],
-      ['subscribe', intruder.api.mutate('orgs.subscribe', { deckId: deck.id })],
-      ['unsubscribe', intruder.api.mutate('orgs.unsubscribe', { deckId: deck.id })],
-      ['assignments', intruder.api.query('orgs.assignments', { organizationId: a.org.id })],
+      ['syncDeck', () => intruder.api.mutate('orgs.syncDeck', { deckId: deck.id })],
+      ['deleteDeck', () => intruder.api.mutate('orgs.deleteDeck', { deckId: deck.id })],
+      ['subscribe', () => intruder.api.mutate('orgs.subscribe', { deckId: deck.id })],
+      ['unsubscribe', () => intruder.api.mutate('orgs.unsubscribe', { deckId: deck.id })],
+      ['assignments', () => intruder.api.query('orgs.assignments', { organizationId: a.org.id })],
       [
         'createAssignment',
-        intruder.api.mutate('orgs.createAssignment', {
-          organizationId: a.org.id,
-          deckId: deck.id,
-          dueAt: tomorrow(),
-          targetKind: 'cards_learned',
-          targetValue: 1,
-        }),
+        () =>
+          intruder.api.mutate('orgs.createAssignment', {
+            organizationId: a.org.id,
+            deckId: deck.id,
+            dueAt: tomorrow(),
+            targetKind: 'cards_learned',
+            targetValue: 1,
+          }),
       ],
-      ['deleteAssignment', intruder.api.mutate('orgs.deleteAssignment', { assignmentId: assignment.id })],
-      ['progress', intruder.api.query('orgs.progress', { organizationId: a.org.id })],
+      ['deleteAssignment', () => intruder.api.mutate('orgs.deleteAssignment', { assignmentId: assignment.id })],
+      ['progress', () => intruder.api.query('orgs.progress', { organizationId: a.org.id })],
       [
         'progress of an assignment',
-        intruder.api.query('orgs.progress', { organizationId: a.org.id, assignmentId: assignment.id }),
+        () => intruder.api.query('orgs.progress', { organizationId: a.org.id, assignmentId: assignment.id }),
       ],
       // Their own organization's id with the other's assignment: still not theirs.
       [
         'progress across',
-        intruder.api.query('orgs.progress', { organizationId: b.org.id, assignmentId: assignment.id }),
+        () => intruder.api.query('orgs.progress', { organizationId: b.org.id, assignmentId: assignment.id }),
       ],
     ];
-    for (const [name, call] of calls) expect([name, await refusal(call)]).toEqual([name, 'NOT_FOUND']);
+    for (const [name, call] of calls) expect([name, await refusal(call())]).toEqual([name, 'NOT_FOUND']);
     // Nothing changed for the organization that owns them.
     const decks = await a.owner.api.query('orgs.decks', { organizationId: a.org.id });
     expect(decks).toMatchObject([{ id: deck.id, subscriberCount: 0 }]);

@@ -27,6 +27,7 @@ const CALLS = new Set([
   'gateway→billing:50054',
   'gateway→ai:50055',
   'organizations→identity:50051',
+  'organizations→cards:50053',
   'ai→cards:50053',
   'ai→billing:50054',
 ]);
@@ -73,6 +74,7 @@ describe('the migrations', () => {
       'Job/migrate-billing',
       'Job/migrate-cards',
       'Job/migrate-identity',
+      'Job/migrate-organizations',
       `ServiceAccount/${account.metadata.name}`,
     ]);
   });
@@ -176,11 +178,11 @@ describe('the NetworkPolicies', () => {
       const source = pod(name);
       expect(mayConnect(policies, source, kubeDns, 53), `${name} DNS`).toBe(true);
       expect(mayConnect(policies, source, postgres, 5432), `${name} PostgreSQL`).toBe(
-        ['identity', 'cards', 'billing', 'ai'].includes(name),
+        ['identity', 'organizations', 'cards', 'billing', 'ai'].includes(name),
       );
       expect(mayConnect(policies, source, redis, 6379), `${name} Redis`).toBe(['identity', 'gateway'].includes(name));
       expect(mayConnect(policies, source, nats, 4222), `${name} NATS`).toBe(
-        ['identity', 'cards', 'billing', 'ai'].includes(name),
+        ['identity', 'organizations', 'cards', 'billing', 'ai'].includes(name),
       );
       expect(mayConnect(policies, source, stripe, 443), `${name} HTTPS`).toBe(
         ['identity', 'billing', 'ai'].includes(name),

@@ -208,11 +208,17 @@ describe('the environment of each component', () => {
   });
 
   it('gives each database-owning service its own database URL key', () => {
-    const keys = ['identity', 'cards'].map(
+    const keys = ['identity', 'cards', 'organizations', 'billing', 'ai'].map(
       (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,
     );
-    expect(keys).toEqual(['DATABASE_URL_IDENTITY', 'DATABASE_URL_CARDS']);
-    expect(envOf(appContainer(objects, 'organizations')).has('DATABASE_URL')).toBe(false);
+    expect(keys).toEqual([
+      'DATABASE_URL_IDENTITY',
+      'DATABASE_URL_CARDS',
+      'DATABASE_URL_ORGANIZATIONS',
+      'DATABASE_URL_BILLING',
+      'DATABASE_URL_AI',
+    ]);
+    expect(envOf(appContainer(objects, 'gateway')).has('DATABASE_URL')).toBe(false);
   });
 
   it('takes the log level, OTLP endpoint, image tag with a digest, env overrides and extra env from values', () => {

@@ -19,7 +19,7 @@ import type { Logger } from '../logger.js';
 import { consumerParked, consumerRedeliveries } from '../metrics.js';
 import { applyOnce, type EventTransactions, HandlerFailed, pgTransactions } from './apply-once.js';
 import { parkMessage } from './dead-letter.js';
-import { ensureDurableConsumer } from './durable-consumer.js';
+import { consumerFilter, ensureDurableConsumer } from './durable-consumer.js';
 import { runInEventContext } from './event-span.js';
 import { deadLetterSubject, eventSubject } from './stream.js';
 import { dispatch, type Subscription } from './subscriptions.js';

@@ -117,7 +117,9 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
       },
       {
         purpose: 'organization-deleted',
-        subscriptions: [on(OrganizationDeleted, ({ organizationId }, { tx }) => deleteOrganization(tx, organizationId))],
+        subscriptions: [
+          on(OrganizationDeleted, ({ organizationId }, { tx }) => deleteOrganization(tx, organizationId)),
+        ],
       },
       {
         // review.* in one consumer: an undo always follows the review it takes back.

@@ -37,7 +37,9 @@ export function getProgress(deps: OrganizationsDeps) {
       });
       const inTeam =
         teamId &&
-        new Set((await db.teamMember.findMany({ where: { teamId }, select: { userId: true } })).map((row) => row.userId));
+        new Set(
+          (await db.teamMember.findMany({ where: { teamId }, select: { userId: true } })).map((row) => row.userId),
+        );
       const roster = inTeam ? members.filter((member) => inTeam.has(member.userId)) : members;
       userIds = roster.map((row) => row.userId).sort();
     }
