@@ -183,6 +183,53 @@ describe('a deck shared with a team', () => {
   });
 });
 
+describe('leaving and withdrawing', () => {
+  it('archives a member’s copies when they unsubscribe, and restores them with their progress when they come back', async () => {
+    const { owner, org, tag } = await academy('leave');
+    const member = await person('leave-member');
+    await join(owner, org.id, member);
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Leave', tagId: tag.id });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+
+    expect(await member.api.mutate('orgs.unsubscribe', { deckId: deck.id })).toMatchObject({ subscribed: false });
+    await vi.waitFor(async () => expect(await copies(member, true)).toHaveLength(3), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    expect(await copies(member)).toHaveLength(0);
+
+    expect(await member.api.mutate('orgs.subscribe', { deckId: deck.id })).toMatchObject({ subscribed: true });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+  });
+
+  it('takes a withdrawn deck from every subscriber with its assignments, and refuses to publish an emptied tag', async () => {
+    const { owner, org, tag } = await academy('withdraw');
+    const member = await person('withdraw-member');
+    await join(owner, org.id, member);
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Gone', tagId: tag.id });
+    await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      dueAt: tomorrow(),
+      targetKind: 'cards_learned',
+      targetValue: 3,
+    });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+
+    await owner.api.mutate('cards.deleteTag', { id: tag.id });
+    expect(await refusal(owner.api.mutate('orgs.syncDeck', { deckId: deck.id }))).toBe('PRECONDITION_FAILED');
+    expect((await member.api.query('orgs.decks', { organizationId: org.id }))[0].cardCount).toBe(3);
+
+    await owner.api.mutate('orgs.deleteDeck', { deckId: deck.id });
+    expect(await member.api.query('orgs.decks', { organizationId: org.id })).toEqual([]);
+    expect(await member.api.query('orgs.assignments', { organizationId: org.id })).toEqual([]);
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(0), { timeout: 15_000, interval: 100 });
+    expect(await copies(member, true)).toHaveLength(3);
+  });
+});
+
 describe('who sees what', () => {
   it('shows a guest only their own progress, and refuses them what only owners and admins may do', async () => {
     const { owner, org, tag } = await academy('guest');

@@ -108,6 +108,10 @@ export function syncDeck(deps: OrganizationsDeps) {
       );
     }
     const cards = await tagCards(deps.cards, ctx, deck.sourceTagId);
+    if (cards.length === 0) {
+      // The tag was emptied or deleted: publishing that would withdraw every card from every subscriber.
+      throw new FailedPrecondition('The deck’s tag has no cards any more; withdraw the deck instead.', 'DECK_EMPTY');
+    }
     const changed = await prismaTransaction(
       deps.db,
       async (tx) => {
@@ -167,6 +171,7 @@ export function deleteDeck(deps: OrganizationsDeps) {
     await prismaTransaction(deps.db, async (tx) => {
       const subscriptions = await tx.subscription.findMany({ where: { deckId: deck.id } });
       for (const { userId } of subscriptions) await unsubscribed(tx, deck.id, userId, ctx.caller.userId);
+      await tx.deckReview.deleteMany({ where: { deckId: deck.id } });
       await tx.deck.delete({ where: { id: deck.id } });
     });
     ctx.logger.info({ deck: deck.id }, 'deck withdrawn');
