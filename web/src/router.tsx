@@ -10,6 +10,7 @@ import { generateRoute } from './routes/generate';
 import { landingRoute } from './routes/landing';
 import { onboardingRoute } from './routes/onboarding';
 import { organizationRoute, organizationViewRoute } from './routes/organization';
+import { organizationLearningRoute } from './routes/organization-learning';
 import { practiceDoneRoute, practiceNewRoute, practiceSessionRoute } from './routes/practice';
 import { protectedRoute } from './routes/protected';
 import { helpRoute, privacyRoute, termsRoute } from './routes/public-pages';
@@ -39,6 +40,7 @@ const routeTree = rootRoute.addChildren([
     adminRoute,
     organizationRoute,
     organizationViewRoute,
+    organizationLearningRoute,
   ]),
 ]);
 

@@ -1,14 +1,15 @@
-// The app's button: three looks, and a pending state that shows a spinner while keeping the accessible name.
+// The app's button: four looks (danger for what cannot be undone), and a pending state that shows a spinner while keeping the accessible name.
 import type { ButtonHTMLAttributes } from 'react';
 import { Spinner } from './spinner';
 
-type Variant = 'primary' | 'secondary' | 'ghost';
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 const VARIANTS: Record<Variant, string> = {
   primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700 focus-visible:outline-brand-600',
   secondary:
     'bg-white text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-brand-600',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-brand-600',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 focus-visible:outline-red-600',
 };
 
 export const buttonClass = (variant: Variant = 'primary', extra = '') =>

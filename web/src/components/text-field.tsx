@@ -6,7 +6,7 @@ type TextFieldProps = {
   name: string;
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'password' | 'number' | 'search';
+  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'date';
   min?: number;
   max?: number;
   step?: number | 'any';

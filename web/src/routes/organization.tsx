@@ -7,12 +7,21 @@ import { isOrganizationView, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
 import { DEFAULT_REDIRECT } from '../lib/redirects';
 import { protectedRoute } from './protected';
 
-/** Asked afresh each time: the organization may have been created (or left) a moment ago. */
-async function requireOrganization(slug: string): Promise<void> {
-  const { data } = await authClient.$fetch<{ slug: string }[]>('/organization/list', { method: 'GET' });
-  if (data && !data.some((organization) => organization.slug === slug)) {
-    throw redirect({ to: DEFAULT_REDIRECT, replace: true });
-  }
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/**
+ * The user's organization with this slug. Asked afresh each time: the organization may have been created
+ * (or left) a moment ago. None of theirs sends them to the personal path (spec §2).
+ */
+export async function requireOrganization(slug: string): Promise<OrganizationSummary | undefined> {
+  const { data } = await authClient.$fetch<OrganizationSummary[]>('/organization/list', { method: 'GET' });
+  const organization = data?.find((candidate) => candidate.slug === slug);
+  if (data && !organization) throw redirect({ to: DEFAULT_REDIRECT, replace: true });
+  return organization;
 }
 
 const screen = lazyRouteComponent(() => import('../features/organization/organization-screen'), 'OrganizationScreen');
@@ -20,18 +29,20 @@ const screen = lazyRouteComponent(() => import('../features/organization/organiz
 export const organizationRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: `${ORGANIZATION_BASE_PATH}/$slug`,
-  beforeLoad: ({ params: { slug } }) => requireOrganization(slug),
+  beforeLoad: async ({ params: { slug } }) => {
+    await requireOrganization(slug);
+  },
   component: screen,
 });
 
 export const organizationViewRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: `${ORGANIZATION_BASE_PATH}/$slug/$pathname`,
-  beforeLoad: ({ params: { slug, pathname } }) => {
+  beforeLoad: async ({ params: { slug, pathname } }) => {
     if (!isOrganizationView(pathname)) {
       throw redirect({ to: '/organization/$slug/$pathname', params: { slug, pathname: 'settings' }, replace: true });
     }
-    return requireOrganization(slug);
+    await requireOrganization(slug);
   },
   component: screen,
 });

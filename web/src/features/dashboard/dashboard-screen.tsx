@@ -9,6 +9,7 @@ import { PlanSummary } from '../billing/plan-summary';
 import { CardList } from '../cards/card-list';
 import { NewCardForm } from '../cards/new-card-form';
 import { InvitationsPanel } from '../organization/invitations-panel';
+import { AssignmentsPanel } from './assignments-panel';
 import { GeneratePanel } from './generate-panel';
 import { ProgressPanel, StreakPanel } from './panels';
 import { timezoneOptions } from './queries';
@@ -43,6 +44,7 @@ export function DashboardScreen() {
         <TimezoneNote />
       </div>
       <InvitationsPanel />
+      <AssignmentsPanel />
       <PlanSummary className="mb-6 rounded-2xl bg-white px-6 py-4 shadow-sm ring-1 ring-slate-200" />
       <div className="grid gap-6 lg:grid-cols-3">
         <ProgressPanel />

@@ -7,6 +7,8 @@ export const progressOptions = trpc.cards.progressMetrics.queryOptions();
 export const streakOptions = trpc.cards.streak.queryOptions();
 export const reviewMetricsOptions = trpc.cards.reviewMetrics.queryOptions();
 export const timezoneOptions = trpc.settings.getTimezone.queryOptions();
+/** The caller's assignments in every organization of theirs. */
+export const assignmentsOptions = trpc.orgs.assignments.queryOptions();
 
 export { cardsOptions, DEFAULT_FILTER } from '../../lib/cards';
 export { generationUsageOptions } from '../../lib/generation';

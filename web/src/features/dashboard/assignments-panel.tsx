@@ -1,0 +1,89 @@
+// "Your assignments" on the dashboard, shown only to someone with any: each with its organization and
+// deck, due date, target and their own progress, Subscribe while they have not (the deck's cards then
+// join their practice), and a link to the organization's learning view. The organizations' names and
+// slugs are read with a plain call, only when there are assignments: the organization client stays off
+// the dashboard.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Button } from '../../components/button';
+import { authClient } from '../../lib/auth-client';
+import { m } from '../../lib/i18n';
+import { type AssignmentJson, dueText, progressText, targetText, useSubscription } from '../../lib/learning';
+import { Panel } from './panels';
+import { assignmentsOptions } from './queries';
+
+interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+async function organizations(): Promise<OrganizationSummary[]> {
+  const { data, error } = await authClient.$fetch<OrganizationSummary[]>('/organization/list', { method: 'GET' });
+  if (error) throw error;
+  return data ?? [];
+}
+
+function AssignmentRow({
+  assignment,
+  organization,
+}: {
+  assignment: AssignmentJson;
+  organization?: OrganizationSummary;
+}) {
+  const { subscribe } = useSubscription();
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="text-sm font-medium text-slate-900">
+          {organization
+            ? m.assignments_deck_in({ deck: assignment.deckName, organization: organization.name })
+            : assignment.deckName}
+        </p>
+        <p className="text-sm text-slate-600">
+          {dueText(assignment.dueAt)} · {m.learning_target({ target: targetText(assignment) })}
+        </p>
+        <p className="text-sm text-slate-600">
+          {m.learning_your_progress({ progress: progressText(assignment.mine) })}
+        </p>
+      </div>
+      <div className="flex items-center gap-3">
+        {!assignment.subscribed && (
+          <Button pending={subscribe.isPending} onClick={() => subscribe.mutate({ deckId: assignment.deckId })}>
+            {m.learning_subscribe()}
+          </Button>
+        )}
+        {organization && (
+          <Link
+            to="/organization/$slug/learning"
+            params={{ slug: organization.slug }}
+            className="text-sm font-medium text-brand-700 hover:text-brand-800"
+          >
+            {m.assignments_open({ organization: organization.name })}
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function AssignmentsPanel() {
+  const assignments = useQuery(assignmentsOptions);
+  const any = (assignments.data?.length ?? 0) > 0;
+  const names = useQuery({ queryKey: ['auth', 'organizations'], queryFn: organizations, enabled: any });
+  if (!any) return null;
+  const byId = new Map((names.data ?? []).map((organization) => [organization.id, organization]));
+  return (
+    <Panel title={m.assignments_heading()} className="mb-6">
+      <ul className="mt-2 divide-y divide-slate-100">
+        {assignments.data?.map((assignment) => (
+          <AssignmentRow
+            key={assignment.id}
+            assignment={assignment}
+            organization={byId.get(assignment.organizationId)}
+          />
+        ))}
+      </ul>
+    </Panel>
+  );
+}

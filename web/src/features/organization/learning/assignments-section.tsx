@@ -1,0 +1,124 @@
+// The organization's assignments: deck, team, due date, target and the caller's own progress, with
+// Subscribe when they have not yet; those who may assign decks assign one and remove one (after a
+// confirmation).
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { InlineError, InlineLoading } from '../../../components/query-states';
+import { toastError } from '../../../lib/errors';
+import { m } from '../../../lib/i18n';
+import {
+  type AssignmentJson,
+  dueText,
+  progressText,
+  refreshLearning,
+  targetText,
+  useSubscription,
+} from '../../../lib/learning';
+import { toast } from '../../../lib/toast';
+import { trpc } from '../../../lib/trpc';
+import { AssignDeckForm } from './assign-deck-form';
+import type { LearningContext } from './context';
+import { teamLabel } from './decks-section';
+import { decksOptions, organizationAssignmentsOptions } from './queries';
+
+function AssignmentItem(props: { assignment: AssignmentJson; context: LearningContext; onRemove: () => void }) {
+  const { assignment, context, onRemove } = props;
+  const { subscribe } = useSubscription();
+  const headingId = `assignment-${assignment.id}`;
+  return (
+    <li>
+      <article aria-labelledby={headingId} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h3 id={headingId} className="font-semibold text-slate-900">
+              {assignment.deckName}
+            </h3>
+            <p className="mt-1 text-sm text-slate-600">
+              {teamLabel(context, assignment.teamId)} · {dueText(assignment.dueAt)} ·{' '}
+              {m.learning_target({ target: targetText(assignment) })}
+            </p>
+            <p className="mt-2 text-sm text-slate-900" data-testid="assignment-progress">
+              {m.learning_your_progress({ progress: progressText(assignment.mine) })}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {!assignment.subscribed && (
+              <Button pending={subscribe.isPending} onClick={() => subscribe.mutate({ deckId: assignment.deckId })}>
+                {m.learning_subscribe()}
+              </Button>
+            )}
+            {context.managesAssignments && (
+              <Button variant="ghost" onClick={onRemove}>
+                {m.learning_assignment_remove()}
+              </Button>
+            )}
+          </div>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+export function AssignmentsSection({ context }: { context: LearningContext }) {
+  const assignments = useQuery(organizationAssignmentsOptions(context.organizationId));
+  const decks = useQuery(decksOptions(context.organizationId));
+  const [removing, setRemoving] = useState<AssignmentJson | null>(null);
+  const remove = useMutation(
+    trpc.orgs.deleteAssignment.mutationOptions({
+      onSuccess: async () => {
+        setRemoving(null);
+        toast.success(m.learning_assignment_removed());
+        await refreshLearning();
+      },
+      onError: toastError,
+    }),
+  );
+
+  let body: ReactNode;
+  if (assignments.isPending) body = <InlineLoading label={m.learning_loading()} />;
+  else if (assignments.isError) {
+    body = <InlineError message={m.learning_assignments_failed()} onRetry={() => void assignments.refetch()} />;
+  } else if (assignments.data.length === 0) {
+    body = (
+      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
+        {m.learning_assignments_empty()}
+      </p>
+    );
+  } else {
+    body = (
+      <ul aria-labelledby="assignments-heading" className="space-y-3">
+        {assignments.data.map((assignment) => (
+          <AssignmentItem
+            key={assignment.id}
+            assignment={assignment}
+            context={context}
+            onRemove={() => setRemoving(assignment)}
+          />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section aria-labelledby="assignments-heading">
+      <h2 id="assignments-heading" className="mb-4 text-lg font-semibold text-slate-900">
+        {m.learning_assignments_heading()}
+      </h2>
+      {body}
+      {context.managesAssignments && decks.data && decks.data.length > 0 && (
+        <AssignDeckForm context={context} decks={decks.data} />
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={m.learning_remove_title({ name: removing?.deckName ?? '' })}
+        text={m.learning_remove_text()}
+        confirmLabel={m.learning_assignment_remove()}
+        pending={remove.isPending}
+        onConfirm={() => removing && remove.mutate({ assignmentId: removing.id })}
+        onCancel={() => setRemoving(null)}
+      />
+    </section>
+  );
+}

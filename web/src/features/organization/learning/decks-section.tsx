@@ -1,0 +1,127 @@
+// The organization's shared decks: each with its team (or the whole organization), card and subscriber
+// counts, and Subscribe or Unsubscribe; the publisher publishes the tag's changes; those who may change
+// decks withdraw one (after a confirmation) and share a new one.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { InlineError, InlineLoading } from '../../../components/query-states';
+import { toastError } from '../../../lib/errors';
+import { m } from '../../../lib/i18n';
+import { type DeckJson, refreshLearning, useSubscription } from '../../../lib/learning';
+import { toast } from '../../../lib/toast';
+import { trpc } from '../../../lib/trpc';
+import type { LearningContext } from './context';
+import { decksOptions } from './queries';
+import { ShareDeckForm } from './share-deck-form';
+
+export const teamLabel = (context: LearningContext, teamId: string | null) =>
+  teamId ? (context.teams.get(teamId) ?? m.learning_team_unknown()) : m.learning_whole_organization();
+
+function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: LearningContext; onWithdraw: () => void }) {
+  const { subscribe, unsubscribe } = useSubscription();
+  const sync = useMutation(
+    trpc.orgs.syncDeck.mutationOptions({
+      onSuccess: async () => {
+        toast.success(m.learning_deck_synced());
+        await refreshLearning();
+      },
+      onError: toastError,
+    }),
+  );
+  const headingId = `deck-${deck.id}`;
+  const busy = subscribe.isPending || unsubscribe.isPending;
+  return (
+    <li>
+      <article aria-labelledby={headingId} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h3 id={headingId} className="font-semibold text-slate-900">
+              {deck.name}
+            </h3>
+            {deck.description && <p className="mt-1 text-sm text-slate-600">{deck.description}</p>}
+            <p className="mt-2 text-xs text-slate-600">
+              {teamLabel(context, deck.teamId)} ·{' '}
+              {m.learning_deck_counts({ cards: deck.cardCount, subscribers: deck.subscriberCount })}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {deck.subscribed ? (
+              <Button variant="secondary" pending={busy} onClick={() => unsubscribe.mutate({ deckId: deck.id })}>
+                {m.learning_unsubscribe()}
+              </Button>
+            ) : (
+              <Button pending={busy} onClick={() => subscribe.mutate({ deckId: deck.id })}>
+                {m.learning_subscribe()}
+              </Button>
+            )}
+            {context.managesDecks && deck.publisherId === context.userId && (
+              <Button variant="secondary" pending={sync.isPending} onClick={() => sync.mutate({ deckId: deck.id })}>
+                {m.learning_deck_sync()}
+              </Button>
+            )}
+            {context.managesDecks && (
+              <Button variant="ghost" onClick={onWithdraw}>
+                {m.learning_deck_withdraw()}
+              </Button>
+            )}
+          </div>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+export function DecksSection({ context }: { context: LearningContext }) {
+  const decks = useQuery(decksOptions(context.organizationId));
+  const [withdrawing, setWithdrawing] = useState<DeckJson | null>(null);
+  const withdraw = useMutation(
+    trpc.orgs.deleteDeck.mutationOptions({
+      onSuccess: async () => {
+        setWithdrawing(null);
+        toast.success(m.learning_deck_withdrawn());
+        await refreshLearning();
+      },
+      onError: toastError,
+    }),
+  );
+
+  let body: ReactNode;
+  if (decks.isPending) body = <InlineLoading label={m.learning_loading()} />;
+  else if (decks.isError)
+    body = <InlineError message={m.learning_decks_failed()} onRetry={() => void decks.refetch()} />;
+  else if (decks.data.length === 0) {
+    body = (
+      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
+        {context.managesDecks ? m.learning_decks_empty_manager() : m.learning_decks_empty()}
+      </p>
+    );
+  } else {
+    body = (
+      <ul aria-labelledby="decks-heading" className="space-y-3">
+        {decks.data.map((deck) => (
+          <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section aria-labelledby="decks-heading">
+      <h2 id="decks-heading" className="mb-4 text-lg font-semibold text-slate-900">
+        {m.learning_decks_heading()}
+      </h2>
+      {body}
+      {context.managesDecks && <ShareDeckForm context={context} />}
+      <ConfirmDialog
+        open={withdrawing !== null}
+        title={m.learning_withdraw_title({ name: withdrawing?.name ?? '' })}
+        text={m.learning_withdraw_text()}
+        confirmLabel={m.learning_deck_withdraw()}
+        pending={withdraw.isPending}
+        onConfirm={() => withdrawing && withdraw.mutate({ deckId: withdrawing.id })}
+        onCancel={() => setWithdrawing(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+// Progress: a row per member (reviews, cards learned of the deck's cards, retention, streak, and whether
+// the assignment's target is met), for one assignment or every deck of the organization. Owners and
+// admins see every member; members and guests their own row, with a line saying so.
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useId, useState } from 'react';
+import { InlineError, InlineLoading } from '../../../components/query-states';
+import { SelectField } from '../../../components/select-field';
+import { m } from '../../../lib/i18n';
+import { type ProgressJson, percent } from '../../../lib/learning';
+import type { LearningContext } from './context';
+import { organizationAssignmentsOptions, progressOptions } from './queries';
+
+const CELL = 'px-3 py-2 text-right tabular-nums';
+
+function ProgressTable(props: {
+  rows: ProgressJson[];
+  context: LearningContext;
+  withTarget: boolean;
+  caption: string;
+}) {
+  const { rows, context, withTarget, caption } = props;
+  const name = (row: ProgressJson) => {
+    const known = context.members.get(row.userId) ?? m.learning_former_member();
+    return row.userId === context.userId ? m.learning_progress_you({ name: known }) : known;
+  };
+  return (
+    <div className="overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+      <table className="w-full text-sm text-slate-700">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 text-xs text-slate-600 uppercase">
+          <tr>
+            <th scope="col" className="px-3 py-2 text-left">
+              {m.learning_column_member()}
+            </th>
+            <th scope="col" className={CELL}>
+              {m.learning_column_reviews()}
+            </th>
+            <th scope="col" className={CELL}>
+              {m.learning_column_learned()}
+            </th>
+            <th scope="col" className={CELL}>
+              {m.learning_column_retention()}
+            </th>
+            <th scope="col" className={CELL}>
+              {m.learning_column_streak()}
+            </th>
+            {withTarget && (
+              <th scope="col" className={CELL}>
+                {m.learning_column_target()}
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.userId} className="border-b border-slate-100 last:border-0">
+              <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
+                {name(row)}
+              </th>
+              <td className={CELL}>{row.reviews}</td>
+              <td className={CELL}>{m.learning_learned_of({ learned: row.cardsLearned, count: row.cardCount })}</td>
+              <td className={CELL}>{percent(row.retention)}</td>
+              <td className={CELL}>{m.learning_streak_days({ days: row.streakDays })}</td>
+              {withTarget && <td className={CELL}>{row.targetMet ? m.learning_yes() : m.learning_no()}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ProgressSection({ context }: { context: LearningContext }) {
+  const [assignmentId, setAssignmentId] = useState('');
+  const assignments = useQuery(organizationAssignmentsOptions(context.organizationId));
+  const progress = useQuery(progressOptions(context.organizationId, assignmentId || undefined));
+  const noteId = useId();
+
+  let body: ReactNode;
+  if (progress.isPending) body = <InlineLoading label={m.learning_loading()} />;
+  else if (progress.isError) {
+    body = <InlineError message={m.learning_progress_failed()} onRetry={() => void progress.refetch()} />;
+  } else if (progress.data.members.length === 0) {
+    body = (
+      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
+        {m.learning_progress_empty()}
+      </p>
+    );
+  } else {
+    body = (
+      <ProgressTable
+        rows={progress.data.members}
+        context={context}
+        withTarget={assignmentId !== ''}
+        caption={m.learning_progress_heading()}
+      />
+    );
+  }
+
+  return (
+    <section
+      aria-labelledby="progress-heading"
+      aria-describedby={progress.data?.allMembers === false ? noteId : undefined}
+    >
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
+        <h2 id="progress-heading" className="text-lg font-semibold text-slate-900">
+          {m.learning_progress_heading()}
+        </h2>
+        <div className="w-64">
+          <SelectField
+            label={m.learning_progress_of()}
+            name="assignmentId"
+            value={assignmentId}
+            onChange={setAssignmentId}
+          >
+            <option value="">{m.learning_progress_all_decks()}</option>
+            {(assignments.data ?? []).map((assignment) => (
+              <option key={assignment.id} value={assignment.id}>
+                {assignment.deckName}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </div>
+      {progress.data?.allMembers === false && (
+        <p id={noteId} className="mb-3 text-sm text-slate-600">
+          {m.learning_progress_own_only()}
+        </p>
+      )}
+      {body}
+    </section>
+  );
+}

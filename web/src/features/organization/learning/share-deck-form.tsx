@@ -1,0 +1,129 @@
+// "Share a deck": one of the caller's tags published as a deck for a team or the whole organization,
+// checked with the contract's schema before orgs.publishDeck.
+import { DECK_DESCRIPTION_MAX_LENGTH, DECK_NAME_MAX_LENGTH, publishDeckInput } from '@engram/contracts/shared-decks';
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Button } from '../../../components/button';
+import { SelectField } from '../../../components/select-field';
+import { TextField } from '../../../components/text-field';
+import { tagsOptions } from '../../../lib/cards';
+import { toastError } from '../../../lib/errors';
+import { fieldErrors, hasErrors } from '../../../lib/form';
+import { m } from '../../../lib/i18n';
+import { refreshLearning } from '../../../lib/learning';
+import { toast } from '../../../lib/toast';
+import { trpc } from '../../../lib/trpc';
+import type { LearningContext } from './context';
+
+const EMPTY = { name: '', description: '', tagId: '', teamId: '' };
+type Draft = typeof EMPTY;
+
+const messages = (draft: Draft) => ({
+  name: () =>
+    draft.name.trim() ? m.learning_deck_name_too_long({ max: DECK_NAME_MAX_LENGTH }) : m.learning_deck_name_required(),
+  description: () => m.learning_deck_description_too_long({ max: DECK_DESCRIPTION_MAX_LENGTH }),
+  tagId: m.learning_deck_tag_required,
+});
+
+const toInput = (organizationId: string, draft: Draft) => ({
+  organizationId,
+  name: draft.name,
+  tagId: draft.tagId,
+  ...(draft.description.trim() && { description: draft.description }),
+  ...(draft.teamId && { teamId: draft.teamId }),
+});
+
+/** Every tag of the caller's, fifty a page until the last. */
+function useAllTags() {
+  const tags = useInfiniteQuery(tagsOptions);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = tags;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return tags.data?.pages.flatMap((page) => page.items) ?? [];
+}
+
+export function ShareDeckForm({ context }: { context: LearningContext }) {
+  const [draft, setDraft] = useState(EMPTY);
+  const [submitted, setSubmitted] = useState(false);
+  const tags = useAllTags();
+  const input = toInput(context.organizationId, draft);
+  const errors = submitted ? fieldErrors(publishDeckInput, input, messages(draft)) : {};
+  const set = (key: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [key]: value }));
+
+  const publish = useMutation(
+    trpc.orgs.publishDeck.mutationOptions({
+      onSuccess: async (deck) => {
+        toast.success(m.learning_deck_shared({ name: deck.name }));
+        setDraft(EMPTY);
+        setSubmitted(false);
+        await refreshLearning();
+      },
+      onError: toastError,
+    }),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (hasErrors(fieldErrors(publishDeckInput, input, messages(draft)))) return;
+    publish.mutate(input);
+  }
+
+  return (
+    <form
+      aria-labelledby="share-deck-heading"
+      onSubmit={submit}
+      noValidate
+      className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+    >
+      <h3 id="share-deck-heading" className="font-semibold text-slate-900">
+        {m.learning_share_heading()}
+      </h3>
+      <p className="text-sm text-slate-600">{m.learning_share_text()}</p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label={m.learning_deck_name()}
+          name="name"
+          value={draft.name}
+          onChange={set('name')}
+          error={errors.name}
+        />
+        <SelectField
+          label={m.learning_deck_tag()}
+          name="tagId"
+          value={draft.tagId}
+          onChange={set('tagId')}
+          error={errors.tagId}
+        >
+          <option value="">{m.learning_deck_tag_choose()}</option>
+          {tags.map((tag) => (
+            <option key={tag.id} value={tag.id}>
+              {tag.name}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextField
+        label={m.learning_deck_description()}
+        name="description"
+        value={draft.description}
+        onChange={set('description')}
+        error={errors.description}
+        multiline
+        rows={2}
+      />
+      <SelectField label={m.learning_shared_with()} name="teamId" value={draft.teamId} onChange={set('teamId')}>
+        <option value="">{m.learning_whole_organization()}</option>
+        {[...context.teams].map(([id, name]) => (
+          <option key={id} value={id}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+      <Button type="submit" pending={publish.isPending}>
+        {m.learning_share_submit()}
+      </Button>
+    </form>
+  );
+}
