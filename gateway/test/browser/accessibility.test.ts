@@ -1,6 +1,6 @@
 // Every page passes axe-core's WCAG 2 A and AA rules, in the light and the dark theme, with the cookie
 // banner as a first visit sees it: the visitor's pages, the auth views and the signed-in app. To cover a
-// new page, add it to VISITOR_PAGES or APP_PAGES with what shows it is ready.
+// new page, add it to VISITOR_PAGES or appPages with what shows it is ready.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
@@ -33,8 +33,11 @@ const VISITOR_PAGES: PageUnderTest[] = [
   { path: '/no-such-page', ready: heading('Not Found') },
 ];
 
-/** Pages of the signed-in, onboarded app (onboarding itself is checked on the way in). */
-const APP_PAGES: PageUnderTest[] = [
+/**
+ * Pages of the signed-in, onboarded app (onboarding itself is checked on the way in), for a learner who owns
+ * the organization `slug`.
+ */
+const appPages = (slug: string): PageUnderTest[] => [
   { path: '/dashboard', ready: text('Your cards') },
   { path: '/practice/new', ready: heading('Practice') },
   { path: '/practice/session', ready: (page) => page.getByRole('button', { name: /^Show answer/ }).waitFor() },
@@ -45,6 +48,7 @@ const APP_PAGES: PageUnderTest[] = [
   { path: '/billing/plans', ready: heading('Plans') },
   { path: '/billing/success?session_id=cs_unknown', ready: heading('We could not find this checkout.') },
   { path: '/billing/cancel', ready: heading('Checkout cancelled') },
+  { path: `/organization/${slug}/learning`, ready: label('Deck name') },
 ];
 
 async function violationsOn(page: Page, target: PageUnderTest): Promise<string[]> {
@@ -54,18 +58,34 @@ async function violationsOn(page: Page, target: PageUnderTest): Promise<string[]
   return (await accessibilityViolations(page)).map((violation) => `${target.path}: ${violation}`);
 }
 
-let cookie: string;
+interface Learner {
+  /** Their Cookie header. */
+  cookie: string;
+  /** The slug of the organization they own. */
+  slug: string;
+}
 
-/** A new learner with one card due now (so the practice session has something to show); their Cookie header. */
-async function learnerWithACard(name: string): Promise<string> {
-  const session = await signUpThroughGateway(env.stack.url, name);
-  const created = await fetch(`${env.stack.url}/api/trpc/cards.create`, {
+let learner: Learner;
+
+async function post(path: string, cookie: string, body: unknown): Promise<void> {
+  const response = await fetch(`${env.stack.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: session, origin: env.stack.url },
-    body: JSON.stringify({ front: 'What does FSRS schedule?', back: 'Reviews' }),
+    headers: { 'content-type': 'application/json', cookie, origin: env.stack.url },
+    body: JSON.stringify(body),
   });
-  if (!created.ok) throw new Error(`creating a card failed: ${created.status} ${await created.text()}`);
-  return session;
+  if (!response.ok) throw new Error(`${path} failed: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * A new learner with one card due now (so the practice session has something to show) and an organization
+ * of their own (for its learning view).
+ */
+async function learnerWithACard(name: string): Promise<Learner> {
+  const cookie = await signUpThroughGateway(env.stack.url, name);
+  await post('/api/trpc/cards.create', cookie, { front: 'What does FSRS schedule?', back: 'Reviews' });
+  const slug = `${name}-club-${Date.now().toString(36)}`;
+  await post('/api/auth/organization/create', cookie, { name: 'Axe Club', slug });
+  return { cookie, slug };
 }
 
 const cookiesOf = (header: string) =>
@@ -75,7 +95,7 @@ const cookiesOf = (header: string) =>
   });
 
 beforeAll(async () => {
-  cookie = await learnerWithACard('axe');
+  learner = await learnerWithACard('axe');
 });
 
 async function signedIn(name: string, colorScheme: 'light' | 'dark'): Promise<Page> {
@@ -85,7 +105,7 @@ async function signedIn(name: string, colorScheme: 'light' | 'dark'): Promise<Pa
     bypassCSP: true,
     cookieBannerAnswered: false,
   });
-  await page.context().addCookies(cookiesOf(cookie));
+  await page.context().addCookies(cookiesOf(learner.cookie));
   return page;
 }
 
@@ -135,7 +155,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (colorScheme) => {
       .getByRole('dialog', { name: 'Cookies on Engram' })
       .getByRole('button', { name: 'Necessary only' })
       .click();
-    for (const target of APP_PAGES) found.push(...(await violationsOn(page, target)));
+    for (const target of appPages(learner.slug)) found.push(...(await violationsOn(page, target)));
     expect(found).toEqual([]);
   });
 });
@@ -174,11 +194,12 @@ describe('with the keyboard alone', () => {
       found.push(...unmarked.map((name) => `${target.path}: ${name}`));
     };
     for (const target of VISITOR_PAGES) await walk(target);
-    await page.context().addCookies(cookiesOf(await learnerWithACard('keyboard')));
+    const keyboardLearner = await learnerWithACard('keyboard');
+    await page.context().addCookies(cookiesOf(keyboardLearner.cookie));
     await walk({ path: '/onboarding', ready: text('Start learning') });
     await page.getByRole('button', { name: 'Start learning' }).click();
     await page.waitForURL(`${env.stack.url}/dashboard`);
-    for (const target of APP_PAGES) await walk(target);
+    for (const target of appPages(keyboardLearner.slug)) await walk(target);
     expect(found).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ const DASHBOARD_LOADS = [
   'settings.getTimezone',
   'cards.list',
   'cards.generationUsage',
+  'orgs.assignments',
 ];
 
 const env = useBrowserStack();
