@@ -50,3 +50,23 @@ export const progressInput = z.object({ organizationId, assignmentId: entityId('
 
 export type PublishDeckInput = z.infer<typeof publishDeckInput>;
 export type CreateAssignmentInput = z.infer<typeof createAssignmentInput>;
+
+/** The domain reasons of the organizations service's refusals (tRPC error data), which the web app shows in
+ * the user's language. */
+export const LEARNING_REASONS = {
+  assignmentNotFound: 'ASSIGNMENT_NOT_FOUND',
+  deckNotFound: 'DECK_NOT_FOUND',
+  deckEmpty: 'DECK_EMPTY',
+  deckTooLarge: 'DECK_TOO_LARGE',
+  deckNameRequired: 'DECK_NAME_REQUIRED',
+  deckNameTooLong: 'DECK_NAME_TOO_LONG',
+  deckDescriptionTooLong: 'DECK_DESCRIPTION_TOO_LONG',
+  deckTeamMismatch: 'DECK_TEAM_MISMATCH',
+  notDeckPublisher: 'NOT_DECK_PUBLISHER',
+  tagRequired: 'TAG_REQUIRED',
+  dueDateRequired: 'DUE_DATE_REQUIRED',
+  dueDatePast: 'DUE_DATE_PAST',
+  targetKindInvalid: 'TARGET_KIND_INVALID',
+  targetValueInvalid: 'TARGET_VALUE_INVALID',
+  permissionDenied: 'PERMISSION_DENIED',
+} as const;

@@ -2,7 +2,9 @@
 // internal token, on every call: a member removed a moment ago is refused at once. Someone outside the
 // organization gets NOT_FOUND, as if it did not exist; a member without the permission gets
 // PERMISSION_DENIED.
+
 import type { Permissions, Resource } from '@engram/contracts/organizations';
+import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound, PermissionDenied, Unavailable } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -85,6 +87,6 @@ export async function requirePermission(
   message: string,
 ): Promise<void> {
   if (!(await allowed(identity, ctx, organizationId, permissions))) {
-    throw new PermissionDenied(message, 'PERMISSION_DENIED');
+    throw new PermissionDenied(message, LEARNING_REASONS.permissionDenied);
   }
 }

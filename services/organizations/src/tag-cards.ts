@@ -1,7 +1,7 @@
 // The publisher's cards under one tag, read from the cards service on their behalf (the internal token
 // names cards among its audiences): what a deck shares when it is published or synced.
 import { CARD_TYPES } from '@engram/contracts/learning';
-import { DECK_CARD_LIMIT } from '@engram/contracts/shared-decks';
+import { DECK_CARD_LIMIT, LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Unavailable } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -45,7 +45,7 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
       });
     }
     if (found.length > DECK_CARD_LIMIT) {
-      throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, 'DECK_TOO_LARGE');
+      throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, LEARNING_REASONS.deckTooLarge);
     }
     cursor = page.nextCursor;
   } while (cursor);

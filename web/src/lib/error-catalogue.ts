@@ -218,6 +218,25 @@ export const GENERATION_ERRORS = {
   MODEL_UNAVAILABLE: m.error_model_unavailable,
 } satisfies Messages;
 
+/** Refusals of learning together (the organizations service's reasons). */
+export const LEARNING_TOGETHER_ERRORS = {
+  ASSIGNMENT_NOT_FOUND: m.error_assignment_not_found,
+  DECK_NOT_FOUND: m.error_deck_not_found,
+  DECK_EMPTY: m.error_deck_empty,
+  DECK_TOO_LARGE: m.error_deck_too_large,
+  DECK_NAME_REQUIRED: m.error_deck_name_required,
+  DECK_NAME_TOO_LONG: m.error_deck_name_too_long,
+  DECK_DESCRIPTION_TOO_LONG: m.error_deck_description_too_long,
+  DECK_TEAM_MISMATCH: m.error_deck_team_mismatch,
+  NOT_DECK_PUBLISHER: m.error_not_deck_publisher,
+  TAG_REQUIRED: m.error_tag_required,
+  DUE_DATE_REQUIRED: m.error_due_date_required,
+  DUE_DATE_PAST: m.error_due_date_past,
+  TARGET_KIND_INVALID: m.error_target_kind_invalid,
+  TARGET_VALUE_INVALID: m.error_target_value_invalid,
+  PERMISSION_DENIED: m.error_permission_denied,
+} satisfies Messages;
+
 export const REQUEST_ERRORS = {
   REQUEST_FAILED: m.error_request_failed,
   NETWORK_ERROR: m.error_request_network_error,

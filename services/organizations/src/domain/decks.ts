@@ -1,4 +1,5 @@
 // Decks as the caller may see them: who sees which deck, and the deck message with its counts.
+import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Deck as DeckMessage } from '@engram/proto/organizations/v1/organizations';
@@ -7,7 +8,7 @@ import type { Db } from '../db.js';
 import type { OrganizationsDeps } from '../deps.js';
 import type { Deck } from '../generated/prisma/client.js';
 
-export const deckNotFound = () => new NotFound('Deck not found.', 'DECK_NOT_FOUND');
+export const deckNotFound = () => new NotFound('Deck not found.', LEARNING_REASONS.deckNotFound);
 
 /** Those who may change decks see every deck; everyone else the organization's and their teams'. */
 export function visible(deck: Pick<Deck, 'teamId'>, access: MemberAccess, managesDecks: boolean): boolean {

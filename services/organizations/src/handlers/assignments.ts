@@ -5,6 +5,7 @@ import {
   ASSIGNMENT_TARGET_KINDS,
   type AssignmentTargetKind,
   DECK_MESSAGES,
+  LEARNING_REASONS,
   RETENTION_TARGET_RANGE,
 } from '@engram/contracts/shared-decks';
 import { Invalid, NotFound } from '@engram/kit/errors';
@@ -23,7 +24,7 @@ import { deckNotFound } from '../domain/decks.js';
 import { progressOf } from '../domain/progress.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
 
-export const assignmentNotFound = () => new NotFound('Assignment not found.', 'ASSIGNMENT_NOT_FOUND');
+export const assignmentNotFound = () => new NotFound('Assignment not found.', LEARNING_REASONS.assignmentNotFound);
 
 async function assignmentMessage(
   deps: OrganizationsDeps,
@@ -69,26 +70,30 @@ export function createAssignment(deps: OrganizationsDeps) {
       throw new Invalid('That team is not in this organization.', 'TEAM_NOT_FOUND');
     }
     if (deck.teamId && request.teamId !== deck.teamId) {
-      throw new Invalid('This deck is shared with one team; assign it to that team.', 'DECK_TEAM_MISMATCH');
+      throw new Invalid(
+        'This deck is shared with one team; assign it to that team.',
+        LEARNING_REASONS.deckTeamMismatch,
+      );
     }
-    if (!request.dueAt) throw new Invalid(DECK_MESSAGES.dueDateRequired, 'DUE_DATE_REQUIRED');
-    if (request.dueAt.getTime() <= Date.now()) throw new Invalid(DECK_MESSAGES.dueDatePast, 'DUE_DATE_PAST');
+    if (!request.dueAt) throw new Invalid(DECK_MESSAGES.dueDateRequired, LEARNING_REASONS.dueDateRequired);
+    if (request.dueAt.getTime() <= Date.now())
+      throw new Invalid(DECK_MESSAGES.dueDatePast, LEARNING_REASONS.dueDatePast);
     const kind = request.targetKind as AssignmentTargetKind;
     if (!ASSIGNMENT_TARGET_KINDS.includes(kind)) {
-      throw new Invalid(DECK_MESSAGES.targetKind, 'TARGET_KIND_INVALID');
+      throw new Invalid(DECK_MESSAGES.targetKind, LEARNING_REASONS.targetKindInvalid);
     }
     const cardCount = await deps.db.deckCard.count({ where: { deckId: deck.id, withdrawn: false } });
     if (
       kind === 'cards_learned' &&
       !(Number.isInteger(request.targetValue) && request.targetValue >= 1 && request.targetValue <= cardCount)
     ) {
-      throw new Invalid(`The target must be between 1 and ${cardCount} cards.`, 'TARGET_VALUE_INVALID');
+      throw new Invalid(`The target must be between 1 and ${cardCount} cards.`, LEARNING_REASONS.targetValueInvalid);
     }
     if (
       kind === 'retention' &&
       !(request.targetValue >= RETENTION_TARGET_RANGE.min && request.targetValue <= RETENTION_TARGET_RANGE.max)
     ) {
-      throw new Invalid(DECK_MESSAGES.retentionRange, 'TARGET_VALUE_INVALID');
+      throw new Invalid(DECK_MESSAGES.retentionRange, LEARNING_REASONS.targetValueInvalid);
     }
     const assignment = await deps.db.assignment.create({
       data: {

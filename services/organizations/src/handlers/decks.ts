@@ -2,7 +2,12 @@
 // or one team, kept in step with the publisher's cards, and withdrawn. Every change and its events
 // (DeckCardPublished, DeckCardWithdrawn, DeckUnsubscribed) commit in one transaction.
 
-import { DECK_DESCRIPTION_MAX_LENGTH, DECK_MESSAGES, DECK_NAME_MAX_LENGTH } from '@engram/contracts/shared-decks';
+import {
+  DECK_DESCRIPTION_MAX_LENGTH,
+  DECK_MESSAGES,
+  DECK_NAME_MAX_LENGTH,
+  LEARNING_REASONS,
+} from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid, PermissionDenied } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -39,10 +44,11 @@ export function listDecks(deps: OrganizationsDeps) {
 
 function deckFields(name: string, description: string) {
   const trimmed = name.trim();
-  if (!trimmed) throw new Invalid(DECK_MESSAGES.nameRequired, 'DECK_NAME_REQUIRED');
-  if (trimmed.length > DECK_NAME_MAX_LENGTH) throw new Invalid(DECK_MESSAGES.nameTooLong, 'DECK_NAME_TOO_LONG');
+  if (!trimmed) throw new Invalid(DECK_MESSAGES.nameRequired, LEARNING_REASONS.deckNameRequired);
+  if (trimmed.length > DECK_NAME_MAX_LENGTH)
+    throw new Invalid(DECK_MESSAGES.nameTooLong, LEARNING_REASONS.deckNameTooLong);
   if (description.trim().length > DECK_DESCRIPTION_MAX_LENGTH) {
-    throw new Invalid(DECK_MESSAGES.descriptionTooLong, 'DECK_DESCRIPTION_TOO_LONG');
+    throw new Invalid(DECK_MESSAGES.descriptionTooLong, LEARNING_REASONS.deckDescriptionTooLong);
   }
   return { name: trimmed, description: description.trim() };
 }
@@ -61,10 +67,10 @@ export function publishDeck(deps: OrganizationsDeps) {
     if (request.teamId && !access.organizationTeamIds.includes(request.teamId)) {
       throw new Invalid('That team is not in this organization.', 'TEAM_NOT_FOUND');
     }
-    if (!request.tagId) throw new Invalid(DECK_MESSAGES.tagRequired, 'TAG_REQUIRED');
+    if (!request.tagId) throw new Invalid(DECK_MESSAGES.tagRequired, LEARNING_REASONS.tagRequired);
     const cards = await tagCards(deps.cards, ctx, request.tagId);
     if (cards.length === 0) {
-      throw new FailedPrecondition('That tag has no cards to share.', 'DECK_EMPTY');
+      throw new FailedPrecondition('That tag has no cards to share.', LEARNING_REASONS.deckEmpty);
     }
     const deck = await prismaTransaction(
       deps.db,
@@ -110,7 +116,10 @@ export function syncDeck(deps: OrganizationsDeps) {
     const cards = await tagCards(deps.cards, ctx, deck.sourceTagId);
     if (cards.length === 0) {
       // The tag was emptied or deleted: publishing that would withdraw every card from every subscriber.
-      throw new FailedPrecondition('The deck’s tag has no cards any more; withdraw the deck instead.', 'DECK_EMPTY');
+      throw new FailedPrecondition(
+        'The deck’s tag has no cards any more; withdraw the deck instead.',
+        LEARNING_REASONS.deckEmpty,
+      );
     }
     const changed = await prismaTransaction(
       deps.db,
