@@ -69,4 +69,34 @@ describe('an organization', () => {
     await page.goto(`${env.stack.url}/organization/no-such-club/members`);
     await page.waitForURL(`${env.stack.url}/dashboard`);
   });
+
+  it('switches between the user’s organizations with the switcher, and back to the personal dashboard', async () => {
+    const page = await openPage('org-switcher');
+    await signUpAndOnboard(page, env.stack.url, newUser('switcher'));
+    const stamp = Date.now().toString(36);
+    for (const [name, slug] of [
+      ['Chess Club', `chess-${stamp}`],
+      ['Go Club', `go-${stamp}`],
+    ]) {
+      const response = await page.request.post(`${env.stack.url}/api/auth/organization/create`, {
+        data: { name, slug },
+        headers: { origin: env.stack.url },
+      });
+      expect(response.status()).toBe(200);
+    }
+    await page.goto(`${env.stack.url}/organization/chess-${stamp}`);
+    await page
+      .getByRole('button', { name: /Chess Club/ })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: /Go Club/ }).click();
+    await page.waitForURL(`${env.stack.url}/organization/go-${stamp}`);
+    await page.locator(`input[value="go-${stamp}"]`).waitFor();
+    await page
+      .getByRole('button', { name: /Go Club/ })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: /Personal Account|Switcher Tester/ }).click();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+  });
 });
