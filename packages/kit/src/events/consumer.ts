@@ -77,7 +77,7 @@ function transactionsOf<Tx>(options: ConsumerOptions<Tx>): EventTransactions<Tx>
 
 export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions<Tx>): Promise<EventConsumer> {
   const { nats, streamName, subjectPrefix } = options;
-  const { types, handle } = dispatch(options.subscriptions);
+  const { types, handle, wants } = dispatch(options.subscriptions);
   const transactions = transactionsOf(options);
   const name = `${options.service}-${options.purpose}`;
   const maxDeliver = options.maxDeliver ?? 10;
@@ -156,8 +156,15 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
       // No retry can make bytes decodable.
       return park(msg, `undecodable envelope: ${(error as Error).message}`);
     }
-    // A wildcard filter (consumerFilter) also brings its aggregate's events this consumer does not handle.
-    if (!types.includes(envelope.type)) return settle(msg, 'ack');
+    // Not this consumer's: another event of the aggregate (a wildcard filter, consumerFilter), or one its
+    // subscription's `when` refuses. Acknowledged without a transaction.
+    let wanted: boolean;
+    try {
+      wanted = wants(envelope);
+    } catch (error) {
+      return park(msg, `undecodable payload: ${(error as Error).message}`);
+    }
+    if (!wanted) return settle(msg, 'ack');
     await runInEventContext(msg, envelope, name, () => apply(msg, envelope));
   }
 

@@ -13,17 +13,38 @@ export interface EventContext<Tx> {
 export interface Subscription<Tx> {
   readonly event: EventDefinition<unknown>;
   handle(payload: unknown, context: EventContext<Tx>): Promise<void>;
+  /** Whether the event concerns this consumer at all; one that does not is acknowledged untouched. */
+  readonly accepts?: (payload: unknown) => boolean;
+}
+
+export interface SubscriptionOptions<T> {
+  /**
+   * Decides from the payload alone whether to handle the event. Events it refuses are acknowledged
+   * without a transaction or a processed-event record: for a consumer that cares about a few of a busy
+   * event's deliveries (organizations, of the reviews of shared decks' copies among every review).
+   */
+  when?: (payload: T) => boolean;
 }
 
 export function on<T, Tx>(
   event: EventDefinition<T>,
   handle: (payload: T, context: EventContext<Tx>) => Promise<void>,
+  options: SubscriptionOptions<T> = {},
 ): Subscription<Tx> {
-  return { event: event as EventDefinition<unknown>, handle: handle as Subscription<Tx>['handle'] };
+  return {
+    event: event as EventDefinition<unknown>,
+    handle: handle as Subscription<Tx>['handle'],
+    ...(options.when && { accepts: options.when as (payload: unknown) => boolean }),
+  };
 }
 
 /** The subjects to consume and the handler that decodes each event and runs its subscription. */
-export function dispatch<Tx>(subscriptions: Subscription<Tx>[]): { types: string[]; handle: EventHandler<Tx> } {
+export function dispatch<Tx>(subscriptions: Subscription<Tx>[]): {
+  types: string[];
+  handle: EventHandler<Tx>;
+  /** Whether this consumer handles the envelope: its type is subscribed, and its `when` (if any) accepts it. */
+  wants(envelope: EventEnvelope): boolean;
+} {
   const bySubject = new Map<string, Subscription<Tx>>();
   for (const subscription of subscriptions) {
     if (bySubject.has(subscription.event.subject)) {
@@ -34,6 +55,11 @@ export function dispatch<Tx>(subscriptions: Subscription<Tx>[]): { types: string
   if (bySubject.size === 0) throw new Error('a consumer needs at least one event to handle');
   return {
     types: [...bySubject.keys()],
+    wants(envelope) {
+      const subscription = bySubject.get(envelope.type);
+      if (!subscription) return false;
+      return !subscription.accepts || subscription.accepts(subscription.event.message.decode(envelope.payload));
+    },
     async handle(envelope, tx) {
       const subscription = bySubject.get(envelope.type);
       if (!subscription) throw new Error(`no handler for ${envelope.type}`);

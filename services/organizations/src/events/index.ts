@@ -125,30 +125,38 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         // review.* in one consumer: an undo always follows the review it takes back.
         purpose: 'deck-reviews',
         subscriptions: [
-          on(ReviewRecorded, async (review, { tx }) => {
-            if (!review.deckId) return;
-            const deck = await tx.deck.findUnique({ where: { id: review.deckId }, select: { id: true } });
-            if (!deck) return;
-            await tx.deckReview.createMany({
-              data: [
-                {
-                  reviewId: review.reviewId,
-                  deckId: review.deckId,
-                  userId: review.ownerId,
-                  cardId: review.cardId,
-                  itemId: review.itemId,
-                  rating: review.rating,
-                  stateBefore: review.stateBefore,
-                  stateAfter: review.stateAfter,
-                  reviewedAt: review.reviewedAt ?? new Date(),
-                },
-              ],
-              skipDuplicates: true,
-            });
-          }),
-          on(ReviewUndone, async ({ reviewId }, { tx }) => {
-            await tx.deckReview.deleteMany({ where: { reviewId } });
-          }),
+          on(
+            ReviewRecorded,
+            async (review, { tx }) => {
+              const deck = await tx.deck.findUnique({ where: { id: review.deckId }, select: { id: true } });
+              if (!deck) return;
+              await tx.deckReview.createMany({
+                data: [
+                  {
+                    reviewId: review.reviewId,
+                    deckId: review.deckId,
+                    userId: review.ownerId,
+                    cardId: review.cardId,
+                    itemId: review.itemId,
+                    rating: review.rating,
+                    stateBefore: review.stateBefore,
+                    stateAfter: review.stateAfter,
+                    reviewedAt: review.reviewedAt ?? new Date(),
+                  },
+                ],
+                skipDuplicates: true,
+              });
+            },
+            // Most reviews are of the learner's own cards: those never open a transaction here.
+            { when: (review) => review.deckId !== '' },
+          ),
+          on(
+            ReviewUndone,
+            async ({ reviewId }, { tx }) => {
+              await tx.deckReview.deleteMany({ where: { reviewId } });
+            },
+            { when: (undone) => undone.deckId !== '' },
+          ),
         ],
       },
       {
