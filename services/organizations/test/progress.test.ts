@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db.js';
-import { progressOf } from '../src/domain/progress.js';
+import { progressOf, progressPerDeck } from '../src/domain/progress.js';
 
 let service: Awaited<ReturnType<typeof startDb>>;
 let db: Db;
@@ -130,5 +130,29 @@ describe('a member’s progress on a deck', () => {
     await reviewed(mine.id, 'fay', [{ card: 'a', after: 'review', at: daysAgo(0) }]);
     const [eve] = await progressOf(db, [mine.id], ['eve']);
     expect(eve).toMatchObject({ reviews: 1, cardsLearned: 1 });
+  });
+});
+
+describe('a member’s progress on each of their assignments’ decks', () => {
+  it('counts each deck on its own, and zeros for a deck not started', async () => {
+    const cells = await deckWithCards(3);
+    const atoms = await deckWithCards(4);
+    const untouched = await deckWithCards(2);
+    await reviewed(cells.id, 'gus', [
+      { card: 'a', after: 'review', at: daysAgo(1) },
+      { card: 'a', before: 'review', after: 'review', at: daysAgo(0) },
+    ]);
+    await reviewed(atoms.id, 'gus', [{ card: 'x', after: 'learning', at: daysAgo(3) }]);
+    await reviewed(atoms.id, 'hal', [{ card: 'x', after: 'review', at: daysAgo(0) }]);
+    const progress = await progressPerDeck(db, [cells.id, atoms.id, untouched.id], 'gus');
+    expect(progress.get(cells.id)).toMatchObject({
+      reviews: 2,
+      cardsLearned: 1,
+      cardCount: 2,
+      retention: 1,
+      streakDays: 2,
+    });
+    expect(progress.get(atoms.id)).toMatchObject({ reviews: 1, cardsLearned: 0, cardCount: 3, streakDays: 0 });
+    expect(progress.get(untouched.id)).toMatchObject({ reviews: 0, cardsLearned: 0, cardCount: 1, streakDays: 0 });
   });
 });

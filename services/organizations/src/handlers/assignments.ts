@@ -21,21 +21,35 @@ import type {
 import { allowed, membership, requirePermission } from '../access.js';
 import type { OrganizationsDeps } from '../deps.js';
 import { deckNotFound } from '../domain/decks.js';
-import { progressOf } from '../domain/progress.js';
+import { progressPerDeck, withTarget } from '../domain/progress.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
 
 export const assignmentNotFound = () => new NotFound('Assignment not found.', LEARNING_REASONS.assignmentNotFound);
 
-async function assignmentMessage(
+/** The assignments' messages for `userId`, with their own progress and subscriptions (a few queries in all). */
+async function assignmentMessages(
   deps: OrganizationsDeps,
-  assignment: Assignment & { deck: Deck },
+  assignments: (Assignment & { deck: Deck })[],
   userId: string,
-): Promise<AssignmentMessage> {
-  const target = { kind: assignment.targetKind, value: assignment.targetValue };
-  const [[mine], subscription] = await Promise.all([
-    progressOf(deps.db, [assignment.deckId], [userId], target),
-    deps.db.subscription.findUnique({ where: { deckId_userId: { deckId: assignment.deckId, userId } } }),
+): Promise<AssignmentMessage[]> {
+  const deckIds = [...new Set(assignments.map((assignment) => assignment.deckId))];
+  const [progress, subscriptions] = await Promise.all([
+    progressPerDeck(deps.db, deckIds, userId),
+    deps.db.subscription.findMany({ where: { userId, deckId: { in: deckIds } }, select: { deckId: true } }),
   ]);
+  const subscribed = new Set(subscriptions.map((subscription) => subscription.deckId));
+  return assignments.map((assignment) => {
+    const target = { kind: assignment.targetKind, value: assignment.targetValue };
+    const mine = progress.get(assignment.deckId);
+    return assignmentMessage(assignment, mine && withTarget(mine, target), subscribed.has(assignment.deckId));
+  });
+}
+
+function assignmentMessage(
+  assignment: Assignment & { deck: Deck },
+  mine: AssignmentMessage['mine'],
+  subscribed: boolean,
+): AssignmentMessage {
   return {
     id: assignment.id,
     organizationId: assignment.organizationId,
@@ -48,7 +62,7 @@ async function assignmentMessage(
     createdBy: assignment.createdBy,
     createdAt: assignment.createdAt,
     mine,
-    subscribed: subscription !== null,
+    subscribed,
   };
 }
 
@@ -108,7 +122,8 @@ export function createAssignment(deps: OrganizationsDeps) {
       include: { deck: true },
     });
     ctx.logger.info({ assignment: assignment.id, deck: deck.id }, 'deck assigned');
-    return assignmentMessage(deps, assignment, ctx.caller.userId);
+    const [message] = await assignmentMessages(deps, [assignment], ctx.caller.userId);
+    return message as AssignmentMessage;
   };
 }
 
@@ -168,10 +183,6 @@ export function listAssignments(deps: OrganizationsDeps) {
       include: { deck: true },
       orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
     });
-    return {
-      assignments: await Promise.all(
-        assignments.map((assignment) => assignmentMessage(deps, assignment, ctx.caller.userId)),
-      ),
-    };
+    return { assignments: await assignmentMessages(deps, assignments, ctx.caller.userId) };
   };
 }
