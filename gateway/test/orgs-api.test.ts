@@ -289,6 +289,36 @@ describe('who sees what', () => {
     );
   });
 
+  it('takes everything away when the organization is deleted', async () => {
+    const { owner, org, tag } = await academy('deleted');
+    const member = await person('deleted-member');
+    await join(owner, org.id, member);
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Closing', tagId: tag.id });
+    await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      dueAt: tomorrow(),
+      targetKind: 'cards_learned',
+      targetValue: 1,
+    });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    expect(await member.api.query('orgs.assignments', undefined)).toHaveLength(1);
+
+    await organization(owner, 'delete', { organizationId: org.id });
+    expect(await refusal(member.api.query('orgs.decks', { organizationId: org.id }))).toBe('NOT_FOUND');
+    expect(await refusal(owner.api.query('orgs.decks', { organizationId: org.id }))).toBe('NOT_FOUND');
+    expect(await refusal(member.api.mutate('orgs.subscribe', { deckId: deck.id }))).toBe('NOT_FOUND');
+    await vi.waitFor(
+      async () => {
+        expect(await member.api.query('orgs.assignments', undefined)).toEqual([]);
+        expect(await copies(member)).toHaveLength(0);
+        expect(await copies(member, true)).toHaveLength(3);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+  });
+
   it('refuses every orgs procedure to a user of another organization, whatever their role there', async () => {
     const a = await academy('target');
     const deck = await a.owner.api.mutate('orgs.publishDeck', {
