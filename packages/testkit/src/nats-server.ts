@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const NATS_SERVER_BINARY = process.env.NATS_SERVER_BINARY ?? '/usr/sbin/nats-server';
+/** How much of its last output a server that dies on its own leaves in the test's log. */
+const OUTPUT_TAIL_CHARS = 8_000;
+/** Servers being stopped on purpose: any other exit is a crash, reported with its last output. */
+const stopping = new WeakSet<ChildProcess>();
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -51,14 +55,20 @@ function launch(port: number, storeDir: string): Promise<ChildProcess> {
     child.once('error', (error) => fail(`failed to start (${error.message})`));
     const onFailure = (code: number | null) => fail(`exited with ${code}`);
     child.once('exit', onFailure);
-    // Keep reading after it is ready: a full stderr pipe would block the server.
+    // Keep reading after it is ready: a full stderr pipe would block the server. The tail is kept for a crash.
     child.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
       if (ready) return;
-      output += chunk.toString();
       if (output.includes('Server is ready')) {
         ready = true;
         clearTimeout(timer);
         child.off('exit', onFailure);
+        child.once('exit', (code, signal) => {
+          if (stopping.has(child)) return;
+          console.error(
+            `the private nats-server on port ${port} died (${signal ?? code}); its last output:\n${output}`,
+          );
+        });
         resolve(child);
       }
     });
@@ -67,6 +77,7 @@ function launch(port: number, storeDir: string): Promise<ChildProcess> {
 
 function terminate(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  stopping.add(child);
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     child.once('exit', () => {
