@@ -264,6 +264,7 @@ describe('who sees what', () => {
       ),
     ).toBe('FORBIDDEN');
     expect(await refusal(guest.api.mutate('orgs.deleteDeck', { deckId: deck.id }))).toBe('FORBIDDEN');
+    expect(await refusal(guest.api.mutate('orgs.syncDeck', { deckId: deck.id }))).toBe('FORBIDDEN');
   });
 
   it('takes everything away from a removed member at once, and ends their subscription', async () => {

@@ -5,11 +5,12 @@
 
 import type { Permissions, Resource } from '@engram/contracts/organizations';
 import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
-import { NotFound, PermissionDenied, Unavailable } from '@engram/kit/errors';
+import { NotFound, PermissionDenied } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { status } from '@grpc/grpc-js';
+import { askPeer } from './peers.js';
 
 const IDENTITY_CALL_MS = 3_000;
 
@@ -34,12 +35,9 @@ const callOptions = (ctx: CallContext) => ({
 
 async function askIdentity<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await askPeer('Organizations cannot reach the account service right now. Please try again.', call);
   } catch (error) {
     if (error instanceof GrpcCallError && error.code === status.NOT_FOUND) throw organizationNotFound();
-    if (error instanceof GrpcCallError && [status.UNAVAILABLE, status.DEADLINE_EXCEEDED].includes(error.code)) {
-      throw new Unavailable('Organizations cannot reach the account service right now. Please try again.');
-    }
     throw error;
   }
 }

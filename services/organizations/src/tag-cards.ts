@@ -2,11 +2,11 @@
 // names cards among its audiences): what a deck shares when it is published or synced.
 import { CARD_TYPES } from '@engram/contracts/learning';
 import { DECK_CARD_LIMIT, LEARNING_REASONS } from '@engram/contracts/shared-decks';
-import { FailedPrecondition, Unavailable } from '@engram/kit/errors';
-import { GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { FailedPrecondition } from '@engram/kit/errors';
+import { unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { CardsServiceClient, ListCardsResponse } from '@engram/proto/cards/v1/cards';
-import { status } from '@grpc/grpc-js';
+import { askPeer } from './peers.js';
 
 const PAGE_SIZE = 100;
 const CARDS_CALL_MS = 5_000;
@@ -22,20 +22,16 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
   const found: TagCard[] = [];
   let cursor = '';
   do {
-    let page: ListCardsResponse;
-    try {
-      page = await unary(
-        cards,
-        cards.listCards,
-        { pageSize: PAGE_SIZE, archived: false, cursor, tagIds: [tagId], query: '' },
-        { token: ctx.token, timeoutMs: CARDS_CALL_MS, parentDeadline: ctx.deadline, signal: ctx.signal },
-      );
-    } catch (error) {
-      if (error instanceof GrpcCallError && [status.UNAVAILABLE, status.DEADLINE_EXCEEDED].includes(error.code)) {
-        throw new Unavailable('Organizations cannot reach your cards right now. Please try again.');
-      }
-      throw error;
-    }
+    const page: ListCardsResponse = await askPeer(
+      'Organizations cannot reach your cards right now. Please try again.',
+      () =>
+        unary(
+          cards,
+          cards.listCards,
+          { pageSize: PAGE_SIZE, archived: false, cursor, tagIds: [tagId], query: '' },
+          { token: ctx.token, timeoutMs: CARDS_CALL_MS, parentDeadline: ctx.deadline, signal: ctx.signal },
+        ),
+    );
     for (const card of page.items) {
       found.push({
         originCardId: card.id,

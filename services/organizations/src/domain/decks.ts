@@ -7,6 +7,7 @@ import { allowed, type MemberAccess, membership } from '../access.js';
 import type { Db } from '../db.js';
 import type { OrganizationsDeps } from '../deps.js';
 import type { Deck } from '../generated/prisma/client.js';
+import { isId } from '../peers.js';
 
 export const deckNotFound = () => new NotFound('Deck not found.', LEARNING_REASONS.deckNotFound);
 
@@ -18,7 +19,7 @@ export function visible(deck: Pick<Deck, 'teamId'>, access: MemberAccess, manage
 /** A deck the caller may see, with their membership; NOT_FOUND for anyone else, members of other
  * organizations included. */
 export async function visibleDeck(deps: OrganizationsDeps, ctx: CallContext, deckId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(deckId)) throw deckNotFound();
+  if (!isId(deckId)) throw deckNotFound();
   const deck = await deps.db.deck.findUnique({ where: { id: deckId } });
   if (!deck) throw deckNotFound();
   let access: MemberAccess;

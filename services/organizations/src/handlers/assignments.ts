@@ -23,6 +23,7 @@ import type { OrganizationsDeps } from '../deps.js';
 import { deckNotFound } from '../domain/decks.js';
 import { progressPerDeck, withTarget } from '../domain/progress.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
+import { isId } from '../peers.js';
 
 export const assignmentNotFound = () => new NotFound('Assignment not found.', LEARNING_REASONS.assignmentNotFound);
 
@@ -76,7 +77,7 @@ export function createAssignment(deps: OrganizationsDeps) {
       { assignment: ['create'] },
       'You are not allowed to assign decks in this organization.',
     );
-    const deck = /^[0-9a-f-]{36}$/i.test(request.deckId)
+    const deck = isId(request.deckId)
       ? await deps.db.deck.findFirst({ where: { id: request.deckId, organizationId: access.organizationId } })
       : null;
     if (!deck) throw deckNotFound();
@@ -129,7 +130,7 @@ export function createAssignment(deps: OrganizationsDeps) {
 
 export function deleteAssignment(deps: OrganizationsDeps) {
   return async (request: DeleteAssignmentRequest, ctx: CallContext): Promise<DeleteAssignmentResponse> => {
-    const assignment = /^[0-9a-f-]{36}$/i.test(request.assignmentId)
+    const assignment = isId(request.assignmentId)
       ? await deps.db.assignment.findUnique({ where: { id: request.assignmentId } })
       : null;
     if (!assignment) throw assignmentNotFound();

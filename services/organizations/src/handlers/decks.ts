@@ -99,14 +99,14 @@ export function publishDeck(deps: OrganizationsDeps) {
 
 export function syncDeck(deps: OrganizationsDeps) {
   return async (request: SyncDeckRequest, ctx: CallContext): Promise<DeckMessage> => {
-    const { deck } = await visibleDeck(deps, ctx, request.deckId);
-    await requirePermission(
-      deps.identity,
-      ctx,
-      deck.organizationId,
-      { deck: ['update'] },
-      'You are not allowed to change decks in this organization.',
-    );
+    // visibleDeck asked identity for deck:update already.
+    const { deck, managesDecks } = await visibleDeck(deps, ctx, request.deckId);
+    if (!managesDecks) {
+      throw new PermissionDenied(
+        'You are not allowed to change decks in this organization.',
+        LEARNING_REASONS.permissionDenied,
+      );
+    }
     if (deck.publisherId !== ctx.caller.userId) {
       throw new PermissionDenied(
         'Only the member who published the deck can publish its changes.',

@@ -6,6 +6,7 @@ import type { GetProgressRequest, GetProgressResponse } from '@engram/proto/orga
 import { allowed, membership } from '../access.js';
 import type { OrganizationsDeps } from '../deps.js';
 import { progressOf } from '../domain/progress.js';
+import { isId } from '../peers.js';
 import { assignmentNotFound } from './assignments.js';
 
 export function getProgress(deps: OrganizationsDeps) {
@@ -17,7 +18,7 @@ export function getProgress(deps: OrganizationsDeps) {
     let teamId: string | null = null;
     let target: { kind: string; value: number } | undefined;
     if (request.assignmentId) {
-      const assignment = /^[0-9a-f-]{36}$/i.test(request.assignmentId)
+      const assignment = isId(request.assignmentId)
         ? await db.assignment.findFirst({ where: { id: request.assignmentId, organizationId: access.organizationId } })
         : null;
       if (!assignment) throw assignmentNotFound();
