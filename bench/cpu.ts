@@ -1,6 +1,7 @@
-// CPU time spent by each process of a benchmark's stack, by PostgreSQL (every backend of the machine's
-// server) and by the benchmark's own process, read from /proc around a measured phase: where each
-// operation's cost went, which a throughput figure on a shared two-core machine does not say.
+// CPU time spent by each process of a benchmark's stack, by the machine's servers (every PostgreSQL
+// backend, NATS and Redis) and by the benchmark's own process, read from /proc around a measured
+// phase: where each operation's cost went, which a throughput figure on a shared two-core machine does
+// not say.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
@@ -16,13 +17,19 @@ function processCpuMs(pid: number | string): number {
   }
 }
 
-/** The CPU milliseconds of every PostgreSQL server process (their command line starts with "postgres"). */
-function postgresCpuMs(): number {
-  let total = 0;
+// The machine's servers the stack shares with anything else running, by their process names: every
+// PostgreSQL backend, NATS and Redis.
+const SERVERS: Record<string, string> = { postgres: 'postgres', 'nats-server': 'nats', 'redis-server': 'redis' };
+
+/** The CPU milliseconds of each server, summed over its processes. */
+function serversCpuMs(): Record<string, number> {
+  const total: Record<string, number> = { postgres: 0, nats: 0, redis: 0 };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) total += processCpuMs(entry);
+      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      const server = Object.entries(SERVERS).find(([prefix]) => comm.startsWith(prefix))?.[1];
+      if (server) total[server] = (total[server] ?? 0) + processCpuMs(entry);
     } catch {
       // gone meanwhile
     }
@@ -34,7 +41,7 @@ export type CpuSnapshot = Record<string, number>;
 
 export function cpuSnapshot(pids: Record<string, number | undefined>): CpuSnapshot {
   const usage = process.cpuUsage();
-  const snapshot: CpuSnapshot = { bench: (usage.user + usage.system) / 1000, postgres: postgresCpuMs() };
+  const snapshot: CpuSnapshot = { bench: (usage.user + usage.system) / 1000, ...serversCpuMs() };
   for (const [name, pid] of Object.entries(pids)) if (pid !== undefined) snapshot[name] = processCpuMs(pid);
   return snapshot;
 }

@@ -1,5 +1,6 @@
-// Runs `operation` `total` times with `concurrency` in flight and reports operations per second, and the
-// latency of each operation (p50, p99) in milliseconds.
+// Runs `operation` `total` times and reports operations per second and the latency of each operation
+// (p50, p99) in milliseconds: with `concurrency` in flight as fast as they are answered (`measure`), or
+// offered at a steady rate (`measurePaced`).
 export interface Measurement {
   perSecond: number;
   p50: number;
@@ -38,3 +39,34 @@ export async function throughput(total: number, concurrency: number, operation: 
 }
 
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/**
+ * `total` operations offered at a steady `perSecond` by `concurrency` clients taking turns: when each is
+ * sent is fixed in advance, not by the answer to the one before. A latency counts from when its
+ * operation was due, so an answer that held its client up also counts against the operations it
+ * delayed.
+ */
+export async function measurePaced(
+  total: number,
+  concurrency: number,
+  perSecond: number,
+  operation: (i: number) => Promise<unknown>,
+): Promise<Measurement> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const interval = 1000 / perSecond;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, client) => {
+      for (let i = client; i < total; i += concurrency) {
+        const due = started + i * interval;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await operation(i);
+        latencies.push(performance.now() - due);
+      }
+    }),
+  );
+  const achieved = total / ((performance.now() - started) / 1000);
+  latencies.sort((a, b) => a - b);
+  return { perSecond: achieved, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { measure, measurePaced } from '../measure.ts';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('measuring latency', () => {
+  // One client, an operation due every 10 ms; the first takes 35 ms, the others answer at once.
+  const firstStalls = (i: number) => (i === 0 ? pause(35) : Promise.resolve());
+
+  it('counts a paced operation from when it was due, so a stall also counts against those it held up', async () => {
+    const paced = await measurePaced(5, 1, 100, firstStalls);
+    // Due at 10, 20 and 30 ms, sent only after 35 ms: at least 25, 15 and 5 ms late.
+    expect(paced.p99).toBeGreaterThanOrEqual(34);
+    expect(paced.p50).toBeGreaterThanOrEqual(14);
+  });
+
+  it('counts an operation sent as soon as the previous answered from when it was sent', async () => {
+    const closed = await measure(5, 1, firstStalls);
+    expect(closed.p99).toBeGreaterThanOrEqual(34);
+    expect(closed.p50).toBeLessThan(14);
+  });
+
+  it('offers operations no faster than the rate asked for', async () => {
+    const paced = await measurePaced(20, 4, 200, () => Promise.resolve());
+    expect(paced.perSecond).toBeLessThanOrEqual(220);
+  });
+});
