@@ -57,6 +57,42 @@ describe('due items', () => {
     expect(after.items.map((item) => item.front)).toEqual(['two', 'one']);
   });
 
+  it('ranks what is due now by state (learning and relearning, review, new), each by due time, then what falls due later today, and keeps the first 500', async () => {
+    const learner = newLearner('rank');
+    const { cards: created } = await learner.createCards({
+      cards: Array.from({ length: 500 }, (_, i) => ({ front: `new ${String(i).padStart(3, '0')}`, back: 'n' })),
+    });
+    const { cards: more } = await learner.createCards({
+      cards: ['review late', 'review early', 'learning', 'relearning', 'later review', 'later learning'].map(
+        (front) => ({ front, back: 'x' }),
+      ),
+    });
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const states: Record<string, { state: number; due: Date }> = {
+      'review late': { state: 2, due: ago(5) },
+      'review early': { state: 2, due: ago(50) },
+      learning: { state: 1, due: ago(1) },
+      relearning: { state: 3, due: ago(2) },
+      'later review': { state: 2, due: ago(-2) },
+      'later learning': { state: 1, due: ago(-3) },
+    };
+    for (const card of more) {
+      await cards.db.reviewItem.updateMany({ where: { cardId: card.id }, data: states[card.front]! });
+    }
+    // The new cards fall due in the order they were made, before any of the others was.
+    for (const [index, card] of created.entries()) {
+      await cards.db.reviewItem.updateMany({ where: { cardId: card.id }, data: { due: ago(1000 - index) } });
+    }
+    const due = (await learner.listDue()).items.map((item) => item.front);
+    expect(due).toHaveLength(500);
+    expect(due.slice(0, 5)).toEqual(['relearning', 'learning', 'review early', 'review late', 'new 000']);
+    expect(due.at(-1)).toBe('new 495');
+    // With fewer new cards, the ones due later today come last: learning steps, then reviews.
+    for (const card of created.slice(0, 10)) await learner.archiveCard({ id: card.id, archived: true });
+    const rest = (await learner.listDue()).items.map((item) => item.front);
+    expect(rest.slice(-3)).toEqual(['new 499', 'later learning', 'later review']);
+  });
+
   it('keeps an archived card out when it is edited, and brings every direction back when it is restored', async () => {
     const learner = newLearner('archived-edit');
     const { card } = await learner.createCard({ front: '{{c1::a}}', type: 'cloze', back: '' });

@@ -17,27 +17,46 @@ import { readSettings } from '../review/settings-store.js';
 
 export const DUE_LIMIT = 500;
 
-// The items are ranked and cut to the limit first; only those are joined to their cards (joining every
-// due item, thousands for a learner who imported a deck, cost most of the query).
+// The order: items due by now (learning and relearning, then review, then new), then learning steps
+// that fall due later today; each group by due time. Each group is its own scan of the owner's items in
+// due order, cut to the limit (the due index gives that order, so no group sorts all the learner's due
+// items, thousands for one who imported a deck), and only the first `limit` of them are joined to
+// their cards.
+const CLASS_OF_STATE = 'CASE i.state WHEN 1 THEN 0 WHEN 3 THEN 0 WHEN 2 THEN 1 ELSE 2 END';
+
+/** One group's items: due now or later today, of the learner's unarchived cards with one of the tags. */
+const dueGroup = (group: string, dueWhen: string, state: string, order = 'i.due, i.id') => `(
+    SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, ${group} AS rank
+    FROM review_items i
+    WHERE i.owner_id = $1 AND ${dueWhen} AND i.due < $2 AND ${state} AND NOT i.archived
+      AND ($3::uuid[] IS NULL OR EXISTS (
+        SELECT 1 FROM card_tags ct WHERE ct.card_id = i.card_id AND ct.tag_id = ANY($3::uuid[])
+      ))
+    ORDER BY ${order}
+    LIMIT $5)`;
+
 const DUE_ITEMS = `
 WITH due AS (
-  SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses
-  FROM review_items i
-  WHERE i.owner_id = $1 AND i.due < $2 AND NOT i.archived
-    AND ($3::uuid[] IS NULL OR EXISTS (
-      SELECT 1 FROM card_tags ct WHERE ct.card_id = i.card_id AND ct.tag_id = ANY($3::uuid[])
-    ))
-  ORDER BY i.due > $4, CASE i.state WHEN 1 THEN 0 WHEN 3 THEN 0 WHEN 2 THEN 1 ELSE 2 END, i.due, i.id
+  SELECT * FROM (
+    ${dueGroup('0', 'i.due <= $4', 'i.state IN (1, 3)')}
+    UNION ALL
+    ${dueGroup('1', 'i.due <= $4', 'i.state = 2')}
+    UNION ALL
+    ${dueGroup('2', 'i.due <= $4', 'i.state NOT IN (1, 2, 3)')}
+    UNION ALL
+    ${dueGroup(`3 + ${CLASS_OF_STATE}`, 'i.due > $4', 'true', `3 + ${CLASS_OF_STATE}, i.due, i.id`)}
+  ) grouped
+  ORDER BY rank, due, id
   LIMIT $5
 )
-SELECT d.*, c.type, c.front, c.back,
+SELECT d.id, d.card_id, d.ordinal, d.state, d.due, d.reps, d.lapses, c.type, c.front, c.back,
   COALESCE((
     SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name_key)
     FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id
   ), '[]'::json) AS tags
 FROM due d
 JOIN cards c ON c.id = d.card_id AND c.owner_id = $1
-ORDER BY d.due > $4, CASE d.state WHEN 1 THEN 0 WHEN 3 THEN 0 WHEN 2 THEN 1 ELSE 2 END, d.due, d.id`;
+ORDER BY d.rank, d.due, d.id`;
 
 interface DueRow {
   id: string;
