@@ -23,7 +23,7 @@ const SERVERS: Record<string, string> = { postgres: 'postgres', 'nats-server': '
 
 /** The CPU milliseconds of each server, summed over its processes. */
 function serversCpuMs(): Record<string, number> {
-  const total: Record<string, number> = { postgres: 0, nats: 0, redis: 0 };
+  const total = Object.fromEntries(Object.values(SERVERS).map((server) => [server, 0]));
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {

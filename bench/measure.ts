@@ -11,6 +11,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/** `total` operations done since `started` (a performance.now()), with their latencies. */
+function summary(total: number, started: number, latencies: number[]): Measurement {
+  const perSecond = total / ((performance.now() - started) / 1000);
+  latencies.sort((a, b) => a - b);
+  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
 export async function measure(
   total: number,
   concurrency: number,
@@ -29,9 +36,7 @@ export async function measure(
       }
     }),
   );
-  const perSecond = total / ((performance.now() - started) / 1000);
-  latencies.sort((a, b) => a - b);
-  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return summary(total, started, latencies);
 }
 
 export async function throughput(total: number, concurrency: number, operation: (i: number) => Promise<unknown>) {
@@ -66,7 +71,5 @@ export async function measurePaced(
       }
     }),
   );
-  const achieved = total / ((performance.now() - started) / 1000);
-  latencies.sort((a, b) => a - b);
-  return { perSecond: achieved, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return summary(total, started, latencies);
 }

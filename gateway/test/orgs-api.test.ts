@@ -87,6 +87,38 @@ async function copies(who: Person, archived = false): Promise<Json[]> {
   return page.items.filter((card: Json) => card.deckId);
 }
 
+/** Waits until the learner has `count` copies (archived ones, with `archived`). */
+function untilCopies(who: Person, count: number, archived = false) {
+  return vi.waitFor(async () => expect(await copies(who, archived)).toHaveLength(count), {
+    timeout: 15_000,
+    interval: 100,
+  });
+}
+
+/**
+ * An academy whose member subscribed to `deckName`, its three cards shared with the whole organization,
+ * once their copies arrived; with `cardsToLearn`, the deck is also assigned with that target.
+ */
+async function subscribedMember(label: string, deckName: string, cardsToLearn?: number) {
+  const school = await academy(label);
+  const { owner, org, tag } = school;
+  const member = await person(`${label}-member`);
+  await join(owner, org.id, member);
+  const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: deckName, tagId: tag.id });
+  if (cardsToLearn !== undefined) {
+    await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      dueAt: tomorrow(),
+      targetKind: 'cards_learned',
+      targetValue: cardsToLearn,
+    });
+  }
+  await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+  await untilCopies(member, 3);
+  return { ...school, member, deck };
+}
+
 describe('a deck shared with a team', () => {
   it('reaches the members who subscribe as their own cards, and their reviews reach the owner’s progress', async () => {
     const { owner, org, team, tag } = await academy('share');
@@ -118,7 +150,7 @@ describe('a deck shared with a team', () => {
     expect(mine.mine).toMatchObject({ reviews: 0, cardsLearned: 0, cardCount: 3 });
 
     await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    await untilCopies(member, 3);
 
     const due = await member.api.query('cards.listDue', {});
     for (const item of due.items.slice(0, 2)) {
@@ -149,16 +181,7 @@ describe('a deck shared with a team', () => {
   });
 
   it('sends a publisher’s edit to the copies without losing what the member learned', async () => {
-    const { owner, org, tag } = await academy('edit');
-    const member = await person('edit-member');
-    await join(owner, org.id, member);
-    const deck = await owner.api.mutate('orgs.publishDeck', {
-      organizationId: org.id,
-      name: 'Organelles',
-      tagId: tag.id,
-    });
-    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const { owner, member, deck } = await subscribedMember('edit', 'Organelles');
     const [item] = (await member.api.query('cards.listDue', {})).items;
     await member.api.mutate('cards.review', { id: item.id, rating: 'easy', reviewId: randomUUID(), durationMs: 2000 });
     const reviewed = (await copies(member)).find((card: Json) => card.id === item.cardId);
@@ -185,38 +208,18 @@ describe('a deck shared with a team', () => {
 
 describe('leaving and withdrawing', () => {
   it('archives a member’s copies when they unsubscribe, and restores them with their progress when they come back', async () => {
-    const { owner, org, tag } = await academy('leave');
-    const member = await person('leave-member');
-    await join(owner, org.id, member);
-    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Leave', tagId: tag.id });
-    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const { member, deck } = await subscribedMember('leave', 'Leave');
 
     expect(await member.api.mutate('orgs.unsubscribe', { deckId: deck.id })).toMatchObject({ subscribed: false });
-    await vi.waitFor(async () => expect(await copies(member, true)).toHaveLength(3), {
-      timeout: 15_000,
-      interval: 100,
-    });
+    await untilCopies(member, 3, true);
     expect(await copies(member)).toHaveLength(0);
 
     expect(await member.api.mutate('orgs.subscribe', { deckId: deck.id })).toMatchObject({ subscribed: true });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    await untilCopies(member, 3);
   });
 
   it('takes a withdrawn deck from every subscriber with its assignments, and refuses to publish an emptied tag', async () => {
-    const { owner, org, tag } = await academy('withdraw');
-    const member = await person('withdraw-member');
-    await join(owner, org.id, member);
-    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Gone', tagId: tag.id });
-    await owner.api.mutate('orgs.createAssignment', {
-      organizationId: org.id,
-      deckId: deck.id,
-      dueAt: tomorrow(),
-      targetKind: 'cards_learned',
-      targetValue: 3,
-    });
-    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const { owner, org, tag, member, deck } = await subscribedMember('withdraw', 'Gone', 3);
 
     await owner.api.mutate('cards.deleteTag', { id: tag.id });
     expect(await refusal(owner.api.mutate('orgs.syncDeck', { deckId: deck.id }))).toBe('PRECONDITION_FAILED');
@@ -225,7 +228,7 @@ describe('leaving and withdrawing', () => {
     await owner.api.mutate('orgs.deleteDeck', { deckId: deck.id });
     expect(await member.api.query('orgs.decks', { organizationId: org.id })).toEqual([]);
     expect(await member.api.query('orgs.assignments', { organizationId: org.id })).toEqual([]);
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(0), { timeout: 15_000, interval: 100 });
+    await untilCopies(member, 0);
     expect(await copies(member, true)).toHaveLength(3);
   });
 });
@@ -268,12 +271,7 @@ describe('who sees what', () => {
   });
 
   it('takes everything away from a removed member at once, and ends their subscription', async () => {
-    const { owner, org, tag } = await academy('removed');
-    const member = await person('removed-member');
-    await join(owner, org.id, member);
-    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Leaving', tagId: tag.id });
-    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const { owner, org, member, deck } = await subscribedMember('removed', 'Leaving');
 
     await organization(owner, 'remove-member', { memberIdOrEmail: member.email, organizationId: org.id });
     expect(await refusal(member.api.query('orgs.decks', { organizationId: org.id }))).toBe('NOT_FOUND');
@@ -291,19 +289,7 @@ describe('who sees what', () => {
   });
 
   it('takes everything away when the organization is deleted', async () => {
-    const { owner, org, tag } = await academy('deleted');
-    const member = await person('deleted-member');
-    await join(owner, org.id, member);
-    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Closing', tagId: tag.id });
-    await owner.api.mutate('orgs.createAssignment', {
-      organizationId: org.id,
-      deckId: deck.id,
-      dueAt: tomorrow(),
-      targetKind: 'cards_learned',
-      targetValue: 1,
-    });
-    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
-    await vi.waitFor(async () => expect(await copies(member)).toHaveLength(3), { timeout: 15_000, interval: 100 });
+    const { owner, org, member, deck } = await subscribedMember('deleted', 'Closing', 1);
     expect(await member.api.query('orgs.assignments', undefined)).toHaveLength(1);
 
     await organization(owner, 'delete', { organizationId: org.id });

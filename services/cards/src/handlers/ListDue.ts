@@ -22,30 +22,34 @@ export const DUE_LIMIT = 500;
 // due order, cut to the limit (the due index gives that order, so no group sorts all the learner's due
 // items, thousands for one who imported a deck), and only the first `limit` of them are joined to
 // their cards.
-const CLASS_OF_STATE = 'CASE i.state WHEN 1 THEN 0 WHEN 3 THEN 0 WHEN 2 THEN 1 ELSE 2 END';
 
-/** One group's items: due now or later today, of the learner's unarchived cards with one of the tags. */
-const dueGroup = (group: string, dueWhen: string, state: string, order = 'i.due, i.id') => `(
-    SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, ${group} AS rank
+// The state classes in session order: learning and relearning, review, new. Each is a plain condition on
+// the state (filtered by a CASE instead, the planner sorted every due item again: listDue p50 11 → 16 ms).
+const STATE_CLASSES = ['i.state IN (1, 3)', 'i.state = 2', 'i.state NOT IN (1, 2, 3)'];
+const CLASS_OF_STATE = `CASE WHEN ${STATE_CLASSES[0]} THEN 0 WHEN ${STATE_CLASSES[1]} THEN 1 ELSE 2 END`;
+
+/** One group's items, ranked `rank`: of the learner's unarchived cards with one of the tags, due before the day ends. */
+const dueGroup = (rank: string, where: string, order: string) => `(
+    SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, ${rank} AS rank
     FROM review_items i
-    WHERE i.owner_id = $1 AND ${dueWhen} AND i.due < $2 AND ${state} AND NOT i.archived
+    WHERE i.owner_id = $1 AND ${where} AND i.due < $2 AND NOT i.archived
       AND ($3::uuid[] IS NULL OR EXISTS (
         SELECT 1 FROM card_tags ct WHERE ct.card_id = i.card_id AND ct.tag_id = ANY($3::uuid[])
       ))
     ORDER BY ${order}
     LIMIT $5)`;
 
+// Ranks 0–2: due by now, one state class each; ranks 3–5: later today, by state class.
+const GROUPS = [
+  ...STATE_CLASSES.map((inClass, stateClass) =>
+    dueGroup(String(stateClass), `i.due <= $4 AND ${inClass}`, 'i.due, i.id'),
+  ),
+  dueGroup(`3 + ${CLASS_OF_STATE}`, 'i.due > $4', `${CLASS_OF_STATE}, i.due, i.id`),
+];
+
 const DUE_ITEMS = `
 WITH due AS (
-  SELECT * FROM (
-    ${dueGroup('0', 'i.due <= $4', 'i.state IN (1, 3)')}
-    UNION ALL
-    ${dueGroup('1', 'i.due <= $4', 'i.state = 2')}
-    UNION ALL
-    ${dueGroup('2', 'i.due <= $4', 'i.state NOT IN (1, 2, 3)')}
-    UNION ALL
-    ${dueGroup(`3 + ${CLASS_OF_STATE}`, 'i.due > $4', 'true', `3 + ${CLASS_OF_STATE}, i.due, i.id`)}
-  ) grouped
+  SELECT * FROM (${GROUPS.join(' UNION ALL ')}) grouped
   ORDER BY rank, due, id
   LIMIT $5
 )
