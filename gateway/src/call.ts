@@ -5,10 +5,11 @@ import type { Client } from '@grpc/grpc-js';
 import { type ProtectedContext, toTrpcError } from './trpc.js';
 
 /**
- * The deadline of a read the user waits for. Generous enough for a cold first query on a busy machine
- * (a shorter one turned slow starts into timeouts), short enough that a stuck service still fails fast.
+ * The deadline of a call the user waits for, a read or a write: generous enough for a cold first query or
+ * transaction on a busy machine (the kit's 2 s turned slow starts into timeouts), short enough that a stuck
+ * service still fails fast. Slower work (publishing a deck) passes its own.
  */
-export const READ_CALL = { timeoutMs: 3_000 } as const;
+export const USER_CALL = { timeoutMs: 3_000 } as const;
 
 /**
  * The services a call's internal token is for: the called one, and those it asks on the user's behalf
@@ -22,7 +23,7 @@ export async function callAsUser<Req, Res>(
   client: Client,
   method: UnaryMethod<Req, Res>,
   request: Req,
-  settings: Omit<CallSettings, 'token' | 'signal'> = {},
+  settings: Omit<CallSettings, 'token' | 'signal'> = USER_CALL,
 ): Promise<Res> {
   try {
     const token = await ctx.services.signer.sign(ctx.session.caller, service);

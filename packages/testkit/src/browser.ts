@@ -1,7 +1,7 @@
 // A real Chromium for browser tests, driven by playwright-core (never a downloaded browser).
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import { linkIn, nextMail } from './mailbox.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -24,6 +24,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 const ARTIFACTS = new URL('../../../.cache/test-artifacts', import.meta.url).pathname;
+const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal']);
 
 /**
  * The cookie banner's stored answer "necessary only" (web/src/lib/consent.ts; revision as in
@@ -63,17 +64,29 @@ export interface TestPageOptions extends BrowserContextOptions {
 
 /**
  * A page in a fresh browser profile (its own storage and cookies) for the current test: if the test
- * fails, a full-page screenshot is kept as .cache/test-artifacts/<name>.png; then the profile closes.
+ * fails, a full-page screenshot is kept as .cache/test-artifacts/<name>.png and the page's errors and
+ * toasts are printed; then the profile closes.
  */
 export async function openTestPage(browser: Browser, name: string, options: TestPageOptions = {}): Promise<Page> {
   const { cookieBannerAnswered = true, ...contextOptions } = options;
   const context = await browser.newContext(contextOptions);
   if (cookieBannerAnswered) await context.addCookies([answeredConsentCookie()]);
   const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
   onTestFinished(async ({ task }) => {
     if (task.result?.state === 'fail') {
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+      const toasts = await page
+        .locator('[data-sonner-toast]')
+        .allInnerTexts()
+        .catch(() => []);
+      const seen = [...problems, ...toasts.map((text) => `toast: ${text.replace(/\s+/g, ' ')}`)];
+      if (seen.length > 0) console.error(`What the page "${name}" showed and logged:\n${seen.join('\n')}`);
     }
     await context.close();
   });
@@ -97,6 +110,18 @@ export function useBrowserStack(options: { extraEnv?: Record<string, string> } =
   let browser: Browser | undefined;
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startTestStack(options), launchBrowser()]);
+  });
+  // A failed test's run is gone once CI ends; what the stack warned about while it ran is printed with it.
+  let logsBefore = 0;
+  beforeEach(() => {
+    logsBefore = stack?.logs.length ?? 0;
+  });
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail' || !stack) return;
+    const problems = stack.logs.slice(logsBefore).filter(({ entry }) => PROBLEM_LEVELS.has(String(entry?.level)));
+    if (problems.length === 0) return;
+    const lines = problems.map(({ component, line }) => `[${component}] ${line}`);
+    console.error(`What the stack warned about during "${task.name}":\n${lines.join('\n')}`);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,7 @@
 // cards.generationUsage (spec §2: the dashboard loads it): how many cards the learner generated in the
 // current billing period, the plan's limit and when it resets. Served by the ai service, which meters it.
 import type { Usage } from '@engram/proto/ai/v1/ai';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 /** ai asks cards (existing cards) and billing (the plan) on the user's behalf with the same token. */
@@ -27,5 +27,5 @@ export function usageJson(usage: Usage): UsageJson {
 
 export async function generationUsage({ ctx }: { ctx: ProtectedContext }): Promise<UsageJson> {
   const { ai } = ctx.services;
-  return usageJson(await callAsUser(ctx, AI_AUDIENCES, ai, ai.getUsage, {}, READ_CALL));
+  return usageJson(await callAsUser(ctx, AI_AUDIENCES, ai, ai.getUsage, {}));
 }

@@ -8,7 +8,7 @@ import {
   checkoutSessionInput,
 } from '@engram/contracts/billing';
 import { unary } from '@engram/kit/grpc/client';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser, USER_CALL } from '../../call.js';
 import { type Context, type ProtectedContext, toTrpcError } from '../../trpc.js';
 
 export { checkoutInput, checkoutSessionInput };
@@ -24,7 +24,7 @@ export async function plans({ ctx }: { ctx: Context }): Promise<PlansJson> {
   const { billing, signer } = ctx.services;
   try {
     const token = await signer.signSystem('gateway', 'billing');
-    const answer = await unary(billing, billing.listPlans, {}, { ...READ_CALL, token, signal: ctx.signal });
+    const answer = await unary(billing, billing.listPlans, {}, { ...USER_CALL, token, signal: ctx.signal });
     return {
       prices: answer.prices.map((price) => ({ ...price, unitAmount: Number(price.unitAmount) })),
       limits: answer.limits,
@@ -46,7 +46,7 @@ export interface CustomerJson {
 
 export async function customer({ ctx }: { ctx: ProtectedContext }): Promise<CustomerJson> {
   const { billing } = ctx.services;
-  const answer = await callAsUser(ctx, 'billing', billing, billing.getCustomer, {}, READ_CALL);
+  const answer = await callAsUser(ctx, 'billing', billing, billing.getCustomer, {});
   return {
     plan: answer.plan,
     state: answer.state,
@@ -87,7 +87,7 @@ export async function checkoutSession({
   input: CheckoutSessionInput;
 }): Promise<CheckoutSessionJson> {
   const { billing } = ctx.services;
-  return callAsUser(ctx, 'billing', billing, billing.getCheckout, input, READ_CALL);
+  return callAsUser(ctx, 'billing', billing, billing.getCheckout, input);
 }
 
 export async function portal({ ctx }: { ctx: ProtectedContext }): Promise<{ url: string }> {

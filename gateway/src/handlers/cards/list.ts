@@ -1,6 +1,6 @@
 // cards.list: one page of the user's cards, newest first; optionally by tags and search text.
 import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
@@ -14,19 +14,12 @@ export async function listCards({
   input: ListCardsInput;
 }): Promise<{ items: Card[]; nextCursor: string | null }> {
   const { cards } = ctx.services;
-  const page = await callAsUser(
-    ctx,
-    'cards',
-    cards,
-    cards.listCards,
-    {
-      pageSize: input.pageSize,
-      archived: input.archived,
-      cursor: input.cursor ?? '',
-      tagIds: input.tagIds ?? [],
-      query: input.query ?? '',
-    },
-    READ_CALL,
-  );
+  const page = await callAsUser(ctx, 'cards', cards, cards.listCards, {
+    pageSize: input.pageSize,
+    archived: input.archived,
+    cursor: input.cursor ?? '',
+    tagIds: input.tagIds ?? [],
+    query: input.query ?? '',
+  });
   return { items: page.items.map(cardJson), nextCursor: page.nextCursor || null };
 }

@@ -1,7 +1,7 @@
 // cards.listDue, cards.review, cards.undoReview: practising due items.
 import { listDueInput, reviewInput, undoReviewInput } from '@engram/contracts/learning';
 import type { z } from 'zod';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type DueItem, dueItemJson, type ItemState, itemStateJson } from './card-json.js';
 
@@ -11,14 +11,7 @@ type Call<I> = { ctx: ProtectedContext; input: z.infer<I> };
 
 export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promise<{ items: DueItem[] }> {
   const { reviews } = ctx.services;
-  const { items } = await callAsUser(
-    ctx,
-    'cards',
-    reviews,
-    reviews.listDue,
-    { tagIds: input.tagIds ?? [], limit: 0 },
-    READ_CALL,
-  );
+  const { items } = await callAsUser(ctx, 'cards', reviews, reviews.listDue, { tagIds: input.tagIds ?? [], limit: 0 });
   return { items: items.map(dueItemJson) };
 }
 

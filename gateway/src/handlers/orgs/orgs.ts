@@ -14,7 +14,7 @@ import {
 } from '@engram/contracts/shared-decks';
 import type { Assignment, Deck, MemberProgress } from '@engram/proto/organizations/v1/organizations';
 import type { z } from 'zod';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 export {
@@ -116,7 +116,7 @@ type Call<I> = { ctx: ProtectedContext; input: I };
 
 export async function decks({ ctx, input }: Call<z.infer<typeof organizationInput>>): Promise<DeckJson[]> {
   const { organizations } = ctx.services;
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listDecks, input, READ_CALL);
+  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listDecks, input);
   return answer.decks.map(deckJson);
 }
 
@@ -176,14 +176,7 @@ export async function assignments({
 }: Call<z.infer<typeof listAssignmentsInput>>): Promise<AssignmentJson[]> {
   const { organizations } = ctx.services;
   const request = { organizationId: input?.organizationId ?? '' };
-  const answer = await callAsUser(
-    ctx,
-    ORGS_AUDIENCES,
-    organizations,
-    organizations.listAssignments,
-    request,
-    READ_CALL,
-  );
+  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listAssignments, request);
   return answer.assignments.map(assignmentJson);
 }
 
@@ -193,6 +186,6 @@ export async function progress({
 }: Call<z.infer<typeof progressInput>>): Promise<{ members: ProgressJson[]; allMembers: boolean }> {
   const { organizations } = ctx.services;
   const request = { organizationId: input.organizationId, assignmentId: input.assignmentId ?? '' };
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.getProgress, request, READ_CALL);
+  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.getProgress, request);
   return { members: answer.members.map(progressJson), allMembers: answer.allMembers };
 }

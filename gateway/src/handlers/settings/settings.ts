@@ -4,7 +4,7 @@
 import { completeOnboardingInput, type SettingsUpdateInput, settingsUpdateInput } from '@engram/contracts/learning';
 import { Settings } from '@engram/proto/cards/v1/settings';
 import type { z } from 'zod';
-import { callAsUser, READ_CALL } from '../../call.js';
+import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 export { completeOnboardingInput, settingsUpdateInput };
@@ -34,7 +34,7 @@ async function update(ctx: ProtectedContext, changes: SettingsUpdateInput) {
 
 export async function getSettings({ ctx }: { ctx: ProtectedContext }) {
   const { settings } = ctx.services;
-  return callAsUser(ctx, 'cards', settings, settings.getSettings, {}, READ_CALL);
+  return callAsUser(ctx, 'cards', settings, settings.getSettings, {});
 }
 
 export async function getTimezone({ ctx }: { ctx: ProtectedContext }): Promise<{ timezone: string }> {
