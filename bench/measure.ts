@@ -43,7 +43,8 @@ export async function throughput(total: number, concurrency: number, operation: 
   return (await measure(total, concurrency, operation)).perSecond;
 }
 
-export const ms = (value: number) => `${value.toFixed(1)} ms`;
+/** A latency for the printout: two decimals below 1 ms (a PostgreSQL round trip), one above. */
+export const ms = (value: number) => `${value.toFixed(value < 1 ? 2 : 1)} ms`;
 
 /**
  * `total` operations offered at a steady `perSecond` by `concurrency` clients taking turns: when each is
@@ -66,8 +67,11 @@ export async function measurePaced(
         const due = started + i * interval;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // A timer may fire up to a millisecond early (it counts from the event loop's cached clock); an
+        // operation sent early counts from when it was sent, so no latency comes out below zero.
+        const sent = performance.now();
         await operation(i);
-        latencies.push(performance.now() - due);
+        latencies.push(performance.now() - Math.min(due, sent));
       }
     }),
   );
