@@ -156,6 +156,20 @@ describe('call context', () => {
     await within(aborted.promise, 'ctx.signal aborted');
   });
 
+  it('leaves ctx.signal alone once the call has answered (grpc-js reports its stream closing as cancelled)', async () => {
+    const signals: AbortSignal[] = [];
+    const f = await serve(async (ctx) => {
+      signals.push(ctx.signal);
+      return answer();
+    });
+    const token = await f.userToken();
+    await unary(f.client, f.client.describe, {}, { token });
+    // The next call reaches the server after the first one's stream has closed there.
+    await unary(f.client, f.client.describe, {}, { token });
+    await unary(f.client, f.client.describe, {}, { token });
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false, false]);
+  });
+
   it("aborts ctx.signal when the client's deadline passes", async () => {
     const aborted = Promise.withResolvers<void>();
     const f = await serve(async (ctx) => {

@@ -97,7 +97,10 @@ function run<Req, Res>(
   const started = performance.now();
   const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
   const controller = new AbortController();
-  call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+  // grpc-js reports 'cancelled' when the call's stream closes, after an answer too: only a call still
+  // running is aborted (the listener goes once it has answered).
+  const cancelled = () => controller.abort(new Error('call cancelled by the client'));
+  call.once('cancelled', cancelled);
   context.with(parent, () =>
     tracer.startActiveSpan(`${options.service}/${method}`, { kind: SpanKind.SERVER }, async (span) => {
       const logger = options.logger.child({ rpc: method });
@@ -127,6 +130,7 @@ function run<Req, Res>(
           fail(serviceError(code, 'internal error'));
         }
       } finally {
+        call.off('cancelled', cancelled);
         if (code !== status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: status[code] });
         span.setAttribute('rpc.grpc.status_code', code);
         span.end();
