@@ -1,6 +1,7 @@
 // The events contract against real PostgreSQL and NATS: an event commits with its change, is published
 // by the relay, and is applied once by a durable consumer, or parked when it cannot be.
 import { randomUUID } from 'node:crypto';
+import { inTransaction as serviceTransaction } from '@engram/kit/db';
 import { type ConsumerOptions, type EventConsumer, startConsumer } from '@engram/kit/events/consumer';
 import { DEAD_LETTER_HEADERS } from '@engram/kit/events/dead-letter';
 import { enqueueEvent } from '@engram/kit/events/outbox';
@@ -39,8 +40,8 @@ afterEach(async () => {
   await fixture.dispose();
 }, HOOK_TIMEOUT_MS);
 
-function relay(): OutboxRelay {
-  const started = startOutboxRelay({ ...fixture, pollIntervalMs: 200 });
+function relay(options: { pollIntervalMs?: number; lingerMs?: number } = {}): OutboxRelay {
+  const started = startOutboxRelay({ ...fixture, pollIntervalMs: 200, ...options });
   running.push(started);
   return started;
 }
@@ -108,6 +109,35 @@ describe('outbox to consumer', () => {
     expect((await fixture.applied()).map((row) => row.card_id)).toEqual([committed]);
     const stream = await fixture.jsm.streams.info(fixture.streamName);
     expect(stream.state.messages).toBe(1);
+  });
+});
+
+describe('the relay under a stream of events', () => {
+  it('publishes events committed close together in one pass, waiting a moment after the first is announced', async () => {
+    // Only a notification starts a pass here: the fallback poll is a minute away.
+    relay({ pollIntervalMs: 60_000, lingerMs: 300 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      // As a service commits them: each transaction announces its event once it has committed.
+      ids.push(
+        await serviceTransaction(fixture.pool, (tx) =>
+          enqueueEvent(tx, CardCreated, cardCreatedPayload(randomUUID()), { actor: userActor }),
+        ),
+      );
+      await sleep(20); // events that commit one after another, as reviews do
+    }
+    const published = async () =>
+      (
+        await fixture.pool.query<{ passes: number; published: number }>(
+          `SELECT count(DISTINCT published_at)::int AS passes, count(published_at)::int AS published
+             FROM outbox_events WHERE id = ANY($1::uuid[])`,
+          [ids],
+        )
+      ).rows[0];
+    await waitUntil('the five events are published', async () => (await published())?.published === 5);
+    // A pass marks its events in one transaction, at one now(): one pass, or two if the relay had not yet
+    // finished its first look at the outbox when the first event committed.
+    expect((await published())?.passes).toBeLessThanOrEqual(2);
   });
 });
 

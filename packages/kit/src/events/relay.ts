@@ -24,6 +24,11 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** How often to look for events when no notification arrives. */
   pollIntervalMs?: number;
+  /**
+   * How long a pass waits after a notification for more events to commit (default 5 ms): under load a
+   * pass then publishes several, instead of running its five statements for each event alone.
+   */
+  lingerMs?: number;
   batchSize?: number;
   publishTimeoutMs?: number;
   /** The longest pause between retries while publishing fails. */
@@ -58,6 +63,7 @@ function backoffMs(failures: number, maxBackoffMs: number): number {
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { pool, nats, subjectPrefix, logger } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const lingerMs = options.lingerMs ?? 5;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const publish = {
     subjectPrefix,
@@ -109,7 +115,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         continue;
       }
       failures = 0;
-      if (pass.claimed < publish.batchSize) await signal.pause(pollIntervalMs, true);
+      if (pass.claimed < publish.batchSize) {
+        await signal.pause(pollIntervalMs, true);
+        // A notification that comes meanwhile is kept for the pause after the next pass.
+        if (lingerMs > 0) await signal.pause(lingerMs, false);
+      }
     }
   }
 
