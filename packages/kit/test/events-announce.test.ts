@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, inTransaction } from '@engram/kit/db';
 import { enqueueEvent, type PrismaRawExecutor, prismaTransaction } from '@engram/kit/events/outbox';
+import { ANNOUNCE_GAP_MS, announceOutbox } from '@engram/kit/events/outbox-announce';
 import { startOutboxRelay } from '@engram/kit/events/relay';
 import { testContext } from '@engram/testkit/context';
 import { schemaUrl } from '@engram/testkit/databases';
 import type pg from 'pg';
-import { afterEach, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { CardCreated, cardCreatedPayload, useEventsFixture, userActor, waitUntil } from './events-fixture.ts';
 
 const fixture = useEventsFixture();
@@ -88,4 +89,32 @@ it('publishes every event of many transactions committing at once', async () => 
     ),
   );
   await waitUntil('all 40 are published', async () => (await published()) === before + 40, 10_000);
+});
+
+it('announces a burst of commits at once and once more when the gap is over, not once per commit', async () => {
+  vi.useFakeTimers();
+  try {
+    let sent = 0;
+    const pool = {
+      query: async () => {
+        sent += 1;
+      },
+    } as unknown as Pick<pg.Pool, 'query'>;
+    for (let i = 0; i < 50; i += 1) announceOutbox(pool);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(1);
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_GAP_MS - 1);
+    expect(sent).toBe(1);
+    // The 49 commits made while the first was announced, in one more.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toBe(2);
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_GAP_MS * 4);
+    expect(sent).toBe(2);
+    // A pool that has been quiet announces a commit at once.
+    announceOutbox(pool);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(3);
+  } finally {
+    vi.useRealTimers();
+  }
 });
