@@ -8,10 +8,10 @@ import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/int
 import { registry } from '@engram/kit/metrics';
 import { inSpan, startTelemetry } from '@engram/kit/telemetry';
 import { TestingServiceClient } from '@engram/proto/testing/v1/testing';
+import { alice, answer, type GrpcFixture, SERVICE, startFixture } from '@engram/testkit/grpc-fixture';
 import { status } from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { afterEach, expect, it } from 'vitest';
-import { alice, answer, type GrpcFixture, SERVICE, startFixture } from './grpc-fixture.ts';
 
 const { tracer } = startTelemetry({ service: 'test' });
 

@@ -4,10 +4,10 @@
 import { Conflict, FailedPrecondition, Invalid, NotFound, PermissionDenied } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
 import { type Caller, createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
+import { alice, answer, type GrpcFixture, type Handle, SERVICE, startFixture } from '@engram/testkit/grpc-fixture';
 import { status } from '@grpc/grpc-js';
 import { importJWK, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alice, answer, type GrpcFixture, type Handle, SERVICE, startFixture } from './grpc-fixture.ts';
 
 let fixture: GrpcFixture | undefined;
 

@@ -6,9 +6,9 @@ import { FailedPrecondition } from '@engram/kit/errors';
 import { GrpcCallError, serverStream, unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { createInternalTokenVerifier } from '@engram/kit/internal-auth';
+import { alice, answer, type GrpcFixture, SERVICE, startFixture } from '@engram/testkit/grpc-fixture';
 import { status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alice, answer, type GrpcFixture, SERVICE, startFixture } from './grpc-fixture.ts';
 
 let fixture: GrpcFixture | undefined;
 afterEach(async () => {

@@ -4,11 +4,11 @@
 import { unary } from '@engram/kit/grpc/client';
 import { type HealthServer, startHealthServer } from '@engram/kit/health';
 import { registry } from '@engram/kit/metrics';
+import { answer, type GrpcFixture, SERVICE_NAME, startFixture } from '@engram/testkit/grpc-fixture';
 import { credentials, makeGenericClientConstructor, type ServiceDefinition } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { Gauge } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answer, type GrpcFixture, SERVICE_NAME, startFixture } from './grpc-fixture.ts';
 
 const HealthClient = makeGenericClientConstructor(
   healthService as unknown as ServiceDefinition,
