@@ -2,7 +2,10 @@
 // and learners signed up through the gateway as a browser would (verified through the dev mailbox).
 // Removed again afterwards.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serviceDatabaseUrl } from '@engram/local/components';
 import { migrateAll } from '@engram/local/migrations';
 import { freePorts } from '@engram/local/ports';
@@ -11,6 +14,7 @@ import { startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
 import { cookieFrom, linkIn, nextMail } from '@engram/testkit/mailbox';
 import pg from 'pg';
+import { type GcPause, gcPausesOf } from './gc-pauses.ts';
 
 export interface BenchStack {
   url: string;
@@ -18,6 +22,8 @@ export interface BenchStack {
   cardsDatabaseUrl: string;
   /** The process id of each component. */
   pids: Record<string, number | undefined>;
+  /** The garbage-collection pauses each component began between two Date.now() readings. */
+  gcPauses(from: number, to: number): Record<string, GcPause[]>;
   signUp(name: string): Promise<{ cookie: string; userId: string }>;
   stop(): Promise<void>;
 }
@@ -29,6 +35,9 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
   const ports = await freePorts();
   const url = `http://localhost:${ports.gateway}`;
   const suffix = randomBytes(3).toString('hex');
+  // Every process notes its garbage-collection pauses here (gc-pauses.ts).
+  const gcDir = mkdtempSync(join(tmpdir(), 'engram-bench-gc-'));
+  const nodeOptions = [`--import=${new URL('./gc-pauses.ts', import.meta.url).href}`, process.env.BENCH_NODE_OPTIONS];
   const stack = await startProcesses(
     {
       databaseUrl,
@@ -43,7 +52,8 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       logLevel: 'warn',
       // BENCH_NODE_OPTIONS (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`) reaches every process of the stack.
       extraEnv: {
-        ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
+        NODE_OPTIONS: nodeOptions.filter(Boolean).join(' '),
+        ENGRAM_BENCH_GC_DIR: gcDir,
         ...extraEnv,
       },
     },
@@ -53,6 +63,14 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
     url,
     cardsDatabaseUrl: serviceDatabaseUrl(databaseUrl, 'cards'),
     pids: stack.pids(),
+    gcPauses(from, to) {
+      return Object.fromEntries(
+        Object.entries(stack.pids()).map(([component, pid]) => [
+          component,
+          pid === undefined ? [] : gcPausesOf(gcDir, pid, from, to),
+        ]),
+      );
+    },
     async signUp(label) {
       const email = `${label}-${randomBytes(4).toString('hex')}@bench.example`;
       const signedUp = await politely(() =>
@@ -70,6 +88,7 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
     },
     async stop() {
       await stack.stop();
+      rmSync(gcDir, { recursive: true, force: true });
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`drop database if exists "${name}" with (force)`);

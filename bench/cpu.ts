@@ -21,22 +21,23 @@ function processCpuMs(pid: number | string): number {
 // PostgreSQL backend, NATS and Redis.
 const SERVERS: Record<string, string> = { postgres: 'postgres', 'nats-server': 'nats', 'redis-server': 'redis' };
 
-/** The CPU milliseconds of each server, summed over its processes. */
-function serversCpuMs(): Record<string, number> {
-  const total = Object.fromEntries(Object.values(SERVERS).map((server) => [server, 0]));
+/** The CPU milliseconds of each server process, keyed `<server>#<pid>`. */
+function serversCpuMs(): CpuSnapshot {
+  const snapshot: CpuSnapshot = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
       const server = Object.entries(SERVERS).find(([prefix]) => comm.startsWith(prefix))?.[1];
-      if (server) total[server] = (total[server] ?? 0) + processCpuMs(entry);
+      if (server) snapshot[`${server}#${entry}`] = processCpuMs(entry);
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return snapshot;
 }
 
+/** CPU milliseconds so far of each process, keyed by its name, or `<name>#<pid>` for one of several. */
 export type CpuSnapshot = Record<string, number>;
 
 export function cpuSnapshot(pids: Record<string, number | undefined>): CpuSnapshot {
@@ -46,10 +47,20 @@ export function cpuSnapshot(pids: Record<string, number | undefined>): CpuSnapsh
   return snapshot;
 }
 
-/** "gateway 1.21 · cards 0.83 · …" ms of CPU per operation between two snapshots, busiest first. */
+/**
+ * "gateway 1.21 · cards 0.83 · …" ms of CPU per operation between two snapshots, busiest first, a
+ * server's processes summed. Each process counts what it spent in between: one started meanwhile (a new
+ * PostgreSQL backend) from zero; one gone meanwhile (a pool closing an idle connection) not at all, where
+ * subtracting its earlier total from the server's would have taken the others' work away with it.
+ */
 export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): string {
-  const spent = Object.keys(after)
-    .map((name) => [name, ((after[name] ?? 0) - (before[name] ?? 0)) / operations] as const)
+  const byName = new Map<string, number>();
+  for (const [key, ms] of Object.entries(after)) {
+    const name = key.split('#')[0] ?? key;
+    byName.set(name, (byName.get(name) ?? 0) + ms - (before[key] ?? 0));
+  }
+  const spent = [...byName]
+    .map(([name, ms]) => [name, ms / operations] as const)
     .filter(([, ms]) => ms >= 0.005)
     .sort((a, b) => b[1] - a[1]);
   const total = spent.reduce((sum, [, ms]) => sum + ms, 0);

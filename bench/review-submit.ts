@@ -13,6 +13,7 @@ import { recordReview } from '@engram/cards/review/record-review';
 import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
+import { gcSummary } from './gc-pauses.ts';
 import { measure, measurePaced, ms } from './measure.ts';
 
 const CLIENTS = 32;
@@ -73,7 +74,9 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     await measure(WARM_UP_PER_CLIENT * CLIENTS, CLIENTS, straightToPostgres);
     const total = REVIEWS_PER_CLIENT * CLIENTS;
     const beforeGateway = cpuSnapshot(stack.pids);
+    const gatewayFrom = Date.now();
     const gateway = await measure(total, CLIENTS, viaGateway);
+    const gatewayTo = Date.now();
     const beforeBaseline = cpuSnapshot(stack.pids);
     const baseline = await measure(total, CLIENTS, straightToPostgres);
     const afterBaseline = cpuSnapshot(stack.pids);
@@ -88,6 +91,8 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     );
     console.log(`CPU ms per review, gateway path: ${cpuPerOperation(beforeGateway, beforeBaseline, total)}`);
     console.log(`CPU ms per review, baseline:     ${cpuPerOperation(beforeBaseline, afterBaseline, total)}`);
+    // Noted by each process twice a second: long flushed by now, after the paced runs.
+    console.log(`GC pauses, gateway path (count, sum, longest): ${gcSummary(stack.gcPauses(gatewayFrom, gatewayTo))}`);
     console.log(
       `ratio gateway/baseline:                     ${(gateway.perSecond / baseline.perSecond).toFixed(2)} (target ≥ 0.40, p99 < 50 ms)`,
     );

@@ -19,7 +19,8 @@ Benchmarks: ${Object.keys(benchmarks).join(', ')}
 Each prints its throughput or latencies beside a baseline measured in the same run, and their ratio.
 Needs the built packages (pnpm run build:all) and PostgreSQL, Redis and NATS (DATABASE_URL, REDIS_URL,
 NATS_URL, else the local defaults). BENCH_NODE_OPTIONS is passed to every process of the stack as
-NODE_OPTIONS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them).`);
+NODE_OPTIONS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them), after the
+preload that notes their garbage-collection pauses (bench/gc-pauses.ts).`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

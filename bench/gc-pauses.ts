@@ -1,0 +1,89 @@
+// The garbage-collection pauses of each process of a benchmark's stack, for the phases it measures. At
+// full load one pause in the gateway or in cards holds up every request in flight, so a p99 is often
+// the longest pauses of the measured seconds; printed beside it, they say whether it was.
+//
+// Every process of the stack loads this file (`--import`, see bench-stack.ts). With ENGRAM_BENCH_GC_DIR
+// set, it notes each pause (when it began, its kind and length) and appends the new ones to
+// `<dir>/<pid>.log` twice a second; the benchmark reads them back with `gcPausesOf`.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+
+export interface GcPause {
+  /** When it began, in milliseconds since the epoch (Date.now()'s clock). */
+  at: number;
+  kind: 'scavenge' | 'mark-compact' | 'incremental' | 'weak callbacks';
+  ms: number;
+}
+
+const KINDS: Record<number, GcPause['kind']> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+const FLUSH_EVERY_MS = 500;
+
+/** Notes this process's pauses in `dir`. */
+export function recordGcPauses(dir: string): void {
+  const file = join(dir, `${process.pid}.log`);
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    try {
+      appendFileSync(file, pending.join(''));
+    } catch {
+      // The benchmark is gone and took its directory along: nothing is listening.
+    }
+    pending = [];
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      const kind = KINDS[entry.detail?.kind ?? -1];
+      if (kind)
+        pending.push(`${(performance.timeOrigin + entry.startTime).toFixed(1)} ${kind} ${entry.duration.toFixed(2)}\n`);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  setInterval(flush, FLUSH_EVERY_MS).unref();
+  process.on('exit', flush);
+}
+
+/** The pauses process `pid` noted in `dir` that began between `from` and `to` (epoch milliseconds). */
+export function gcPausesOf(dir: string, pid: number, from: number, to: number): GcPause[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, `${pid}.log`), 'utf8');
+  } catch {
+    return [];
+  }
+  const pauses: GcPause[] = [];
+  for (const line of text.split('\n')) {
+    const [at, kind, ms] = line.split(' ');
+    const pause = { at: Number(at), kind: kind as GcPause['kind'], ms: Number(ms) };
+    if (line && pause.at >= from && pause.at <= to) pauses.push(pause);
+  }
+  return pauses;
+}
+
+/**
+ * "gateway 17 (219 ms, longest 17.4) · cards 8 (83 ms, longest 18.1)": how many pauses each process
+ * made, their sum and the longest, the processes that paused longest first.
+ */
+export function gcSummary(pausesByProcess: Record<string, GcPause[]>): string {
+  const lines = Object.entries(pausesByProcess)
+    .filter(([, pauses]) => pauses.length > 0)
+    .map(([name, pauses]) => ({
+      name,
+      count: pauses.length,
+      sum: pauses.reduce((total, pause) => total + pause.ms, 0),
+      longest: Math.max(...pauses.map((pause) => pause.ms)),
+    }))
+    .sort((a, b) => b.sum - a.sum);
+  if (lines.length === 0) return 'none';
+  return lines
+    .map(({ name, count, sum, longest }) => `${name} ${count} (${sum.toFixed(0)} ms, longest ${longest.toFixed(1)})`)
+    .join(' · ');
+}
+
+if (process.env.ENGRAM_BENCH_GC_DIR) recordGcPauses(process.env.ENGRAM_BENCH_GC_DIR);

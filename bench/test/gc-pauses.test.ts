@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type GcPause, gcPausesOf, gcSummary } from '../gc-pauses.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gc-pauses-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the garbage-collection pauses of a benchmark stack', () => {
+  it('are noted by a process that loads the observer, with when each began, and read back by time', () => {
+    const started = Date.now();
+    // A process of the stack: the observer preloaded, one full collection forced and a burst of garbage.
+    const pid = execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        `--import=${new URL('../gc-pauses.ts', import.meta.url).href}`,
+        '-e',
+        `globalThis.gc();
+         let keep = [];
+         for (let i = 0; i < 300000; i += 1) keep = [{ i, s: 'x' + i }];
+         setTimeout(() => console.log(process.pid), 50);`,
+      ],
+      { env: { ...process.env, ENGRAM_BENCH_GC_DIR: dir }, encoding: 'utf8' },
+    ).trim();
+    const ended = Date.now();
+    const pauses = gcPausesOf(dir, Number(pid), started, ended);
+    expect(pauses.some((pause) => pause.kind === 'mark-compact')).toBe(true);
+    expect(pauses.some((pause) => pause.kind === 'scavenge')).toBe(true);
+    for (const pause of pauses) expect(pause.ms).toBeGreaterThan(0);
+    // Outside the window asked for, nothing.
+    expect(gcPausesOf(dir, Number(pid), ended + 1, ended + 60_000)).toEqual([]);
+    // A process that noted nothing (or never ran with the observer) has no pauses.
+    expect(gcPausesOf(dir, 1, started, ended)).toEqual([]);
+  });
+
+  it('are summed up per process, the longest-pausing first', () => {
+    const pause = (ms: number): GcPause => ({ at: 0, kind: 'scavenge', ms });
+    expect(gcSummary({ identity: [], cards: [pause(5), pause(12.34)], gateway: [pause(20), pause(9), pause(3)] })).toBe(
+      'gateway 3 (32 ms, longest 20.0) · cards 2 (17 ms, longest 12.3)',
+    );
+    expect(gcSummary({ gateway: [] })).toBe('none');
+  });
+});
