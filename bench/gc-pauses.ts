@@ -26,7 +26,7 @@ const KINDS: Record<number, GcPause['kind']> = {
 const FLUSH_EVERY_MS = 500;
 
 /** Notes this process's pauses in `dir`. */
-export function recordGcPauses(dir: string): void {
+function recordGcPauses(dir: string): void {
   const file = join(dir, `${process.pid}.log`);
   let pending: string[] = [];
   const flush = () => {
@@ -59,9 +59,10 @@ export function gcPausesOf(dir: string, pid: number, from: number, to: number): 
   }
   const pauses: GcPause[] = [];
   for (const line of text.split('\n')) {
+    if (!line) continue;
     const [at, kind, ms] = line.split(' ');
     const pause = { at: Number(at), kind: kind as GcPause['kind'], ms: Number(ms) };
-    if (line && pause.at >= from && pause.at <= to) pauses.push(pause);
+    if (pause.at >= from && pause.at <= to) pauses.push(pause);
   }
   return pauses;
 }
