@@ -8,6 +8,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+import type { Operation } from './measure.ts';
 
 export interface GcPause {
   /** When it began, in milliseconds since the epoch (Date.now()'s clock). */
@@ -85,6 +86,35 @@ export function gcSummary(pausesByProcess: Record<string, GcPause[]>): string {
   return lines
     .map(({ name, count, sum, longest }) => `${name} ${count} (${sum.toFixed(0)} ms, longest ${longest.toFixed(1)})`)
     .join(' · ');
+}
+
+/** Pauses shorter than this hold a request up less than its own scatter: not counted as its cause. */
+export const NOTABLE_PAUSE_MS = 3;
+
+/**
+ * "41 of the 48 reviews at or over the p99 ran through a pause of 3 ms or more (gateway 33, cards 12)":
+ * how many of `slowest` overlap a notable pause of any process, then per process, most first. An
+ * operation that overlaps pauses of two processes counts once in the total, and once for each.
+ */
+export function slowestThroughPauses(
+  slowest: Operation[],
+  pausesByProcess: Record<string, GcPause[]>,
+  what = 'operations',
+): string {
+  const overlaps = (operation: Operation, pause: GcPause) =>
+    pause.ms >= NOTABLE_PAUSE_MS && pause.at < operation.at + operation.ms && pause.at + pause.ms > operation.at;
+  const perProcess = Object.entries(pausesByProcess)
+    .map(([name, pauses]) => ({
+      name,
+      count: slowest.filter((operation) => pauses.some((pause) => overlaps(operation, pause))).length,
+    }))
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count);
+  const all = Object.values(pausesByProcess).flat();
+  const through = slowest.filter((operation) => all.some((pause) => overlaps(operation, pause))).length;
+  const detail =
+    perProcess.length > 0 ? ` (${perProcess.map(({ name, count }) => `${name} ${count}`).join(', ')})` : '';
+  return `${through} of the ${slowest.length} ${what} at or over the p99 ran through a pause of ${NOTABLE_PAUSE_MS} ms or more${detail}`;
 }
 
 if (process.env.ENGRAM_BENCH_GC_DIR) recordGcPauses(process.env.ENGRAM_BENCH_GC_DIR);

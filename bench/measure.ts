@@ -5,18 +5,35 @@ export interface Measurement {
   perSecond: number;
   p50: number;
   p99: number;
+  /** The operations whose latency was the p99 or more: when each began (epoch ms) and its latency. */
+  slowest: Operation[];
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export interface Operation {
+  /** When it began (or was due), in milliseconds since the epoch (Date.now()'s clock). */
+  at: number;
+  ms: number;
+}
+
+function percentile(sorted: Operation[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]?.ms ?? 0;
 }
 
 /** `total` operations done since `started` (a performance.now()), with their latencies. */
-function summary(total: number, started: number, latencies: number[]): Measurement {
+function summary(total: number, started: number, operations: Operation[]): Measurement {
   const perSecond = total / ((performance.now() - started) / 1000);
-  latencies.sort((a, b) => a - b);
-  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  operations.sort((a, b) => a.ms - b.ms);
+  const p99 = percentile(operations, 99);
+  return {
+    perSecond,
+    p50: percentile(operations, 50),
+    p99,
+    slowest: operations.filter((operation) => operation.ms >= p99),
+  };
 }
+
+/** An operation that began at `began` (a performance.now()) and took until now. */
+const since = (began: number): Operation => ({ at: performance.timeOrigin + began, ms: performance.now() - began });
 
 export async function measure(
   total: number,
@@ -24,7 +41,7 @@ export async function measure(
   operation: (i: number) => Promise<unknown>,
 ): Promise<Measurement> {
   let next = 0;
-  const latencies: number[] = [];
+  const operations: Operation[] = [];
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -32,11 +49,11 @@ export async function measure(
         const i = next++;
         const began = performance.now();
         await operation(i);
-        latencies.push(performance.now() - began);
+        operations.push(since(began));
       }
     }),
   );
-  return summary(total, started, latencies);
+  return summary(total, started, operations);
 }
 
 export async function throughput(total: number, concurrency: number, operation: (i: number) => Promise<unknown>) {
@@ -58,7 +75,7 @@ export async function measurePaced(
   perSecond: number,
   operation: (i: number) => Promise<unknown>,
 ): Promise<Measurement> {
-  const latencies: number[] = [];
+  const operations: Operation[] = [];
   const started = performance.now();
   const interval = 1000 / perSecond;
   await Promise.all(
@@ -71,9 +88,9 @@ export async function measurePaced(
         // operation sent early counts from when it was sent, so no latency comes out below zero.
         const sent = performance.now();
         await operation(i);
-        latencies.push(performance.now() - Math.min(due, sent));
+        operations.push(since(Math.min(due, sent)));
       }
     }),
   );
-  return summary(total, started, latencies);
+  return summary(total, started, operations);
 }

@@ -13,7 +13,7 @@ import { recordReview } from '@engram/cards/review/record-review';
 import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
-import { gcSummary } from './gc-pauses.ts';
+import { gcSummary, slowestThroughPauses } from './gc-pauses.ts';
 import { measure, measurePaced, ms } from './measure.ts';
 
 const CLIENTS = 32;
@@ -92,7 +92,9 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     console.log(`CPU ms per review, gateway path: ${cpuPerOperation(beforeGateway, beforeBaseline, total)}`);
     console.log(`CPU ms per review, baseline:     ${cpuPerOperation(beforeBaseline, afterBaseline, total)}`);
     // Noted by each process twice a second: long flushed by now, after the paced runs.
-    console.log(`GC pauses, gateway path (count, sum, longest): ${gcSummary(stack.gcPauses(gatewayFrom, gatewayTo))}`);
+    const pauses = stack.gcPauses(gatewayFrom, gatewayTo);
+    console.log(`GC pauses, gateway path (count, sum, longest): ${gcSummary(pauses)}`);
+    console.log(`  the slowest, gateway path: ${slowestThroughPauses(gateway.slowest, pauses, 'reviews')}`);
     console.log(
       `ratio gateway/baseline:                     ${(gateway.perSecond / baseline.perSecond).toFixed(2)} (target ≥ 0.40, p99 < 50 ms)`,
     );

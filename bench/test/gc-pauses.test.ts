@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type GcPause, gcPausesOf, gcSummary } from '../gc-pauses.ts';
+import { type GcPause, gcPausesOf, gcSummary, slowestThroughPauses } from '../gc-pauses.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gc-pauses-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,5 +55,31 @@ describe('the garbage-collection pauses of a benchmark stack', () => {
       'gateway 3 (32 ms, longest 20.0) · cards 2 (17 ms, longest 12.3)',
     );
     expect(gcSummary({ gateway: [] })).toBe('none');
+  });
+
+  it('say how many of the slowest operations ran through a pause, and in which process', () => {
+    const pause = (at: number, ms: number): GcPause => ({ at, kind: 'scavenge', ms });
+    // Four slow operations: 1000–1040, 1100–1150, 1200–1240, 1300–1345.
+    const slowest = [
+      { at: 1000, ms: 40 },
+      { at: 1100, ms: 50 },
+      { at: 1200, ms: 40 },
+      { at: 1300, ms: 45 },
+    ];
+    const pauses = {
+      // 990–1005 overlaps the first; 1150–1160 begins as the second ends, so it does not overlap it.
+      gateway: [pause(990, 15), pause(1150, 10)],
+      // 1210–1220 overlaps the third; a 2 ms pause during the fourth is too short to count.
+      cards: [pause(1210, 10), pause(1320, 2)],
+      // Overlaps the first too: counted for organizations, not twice in the total.
+      organizations: [pause(1030, 4)],
+      identity: [],
+    };
+    expect(slowestThroughPauses(slowest, pauses, 'reviews')).toBe(
+      '2 of the 4 reviews at or over the p99 ran through a pause of 3 ms or more (gateway 1, cards 1, organizations 1)',
+    );
+    expect(slowestThroughPauses(slowest, { gateway: [] })).toBe(
+      '0 of the 4 operations at or over the p99 ran through a pause of 3 ms or more',
+    );
   });
 });

@@ -30,4 +30,16 @@ describe('measuring latency', () => {
     const paced = await measurePaced(20, 4, 200, () => Promise.resolve());
     expect(paced.perSecond).toBeLessThanOrEqual(220);
   });
+
+  it('keeps the operations at or over the p99, each with when it began on the epoch clock', async () => {
+    const before = Date.now();
+    // 100 operations, one at a time; the 50th stalls for 30 ms, the others answer at once.
+    const closed = await measure(100, 1, (i) => (i === 49 ? pause(30) : Promise.resolve()));
+    expect(closed.slowest.length).toBeGreaterThanOrEqual(1);
+    const [stalled] = closed.slowest.slice(-1);
+    expect(stalled?.ms).toBeGreaterThanOrEqual(29);
+    expect(stalled?.at).toBeGreaterThanOrEqual(before);
+    expect(stalled?.at).toBeLessThanOrEqual(Date.now() - 29);
+    for (const operation of closed.slowest) expect(operation.ms).toBeGreaterThanOrEqual(closed.p99);
+  });
 });
