@@ -24,7 +24,8 @@ const KINDS: Record<number, GcPause['kind']> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 
-const FLUSH_EVERY_MS = 500;
+/** How often each process appends its new pauses to its file. */
+export const GC_FLUSH_MS = 500;
 
 /** Notes this process's pauses in `dir`. */
 function recordGcPauses(dir: string): void {
@@ -46,7 +47,7 @@ function recordGcPauses(dir: string): void {
         pending.push(`${(performance.timeOrigin + entry.startTime).toFixed(1)} ${kind} ${entry.duration.toFixed(2)}\n`);
     }
   }).observe({ entryTypes: ['gc'] });
-  setInterval(flush, FLUSH_EVERY_MS).unref();
+  setInterval(flush, GC_FLUSH_MS).unref();
   process.on('exit', flush);
 }
 

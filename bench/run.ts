@@ -21,7 +21,7 @@ Needs the built packages (pnpm run build:all) and PostgreSQL, Redis and NATS (DA
 NATS_URL, else the local defaults). BENCH_NODE_OPTIONS is passed to every process of the stack as
 NODE_OPTIONS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them), after the
 preload that notes their garbage-collection pauses (bench/gc-pauses.ts). review-submit prints those
-pauses and how many of its slowest reviews (at or over the p99) ran through one.`);
+pauses; it and dashboard-load say how many of their slowest requests (at or over the p99) ran through one.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));
