@@ -81,7 +81,9 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     const baseline = await measure(total, CLIENTS, straightToPostgres);
     const afterBaseline = cpuSnapshot(stack.pids);
     const halfLoad = gateway.perSecond / 2;
+    const pacedFrom = Date.now();
     const pacedGateway = await measurePaced(PACED_PER_CLIENT * CLIENTS, CLIENTS, halfLoad, viaGateway);
+    const pacedTo = Date.now();
     const pacedBaseline = await measurePaced(PACED_PER_CLIENT * CLIENTS, CLIENTS, halfLoad, straightToPostgres);
     console.log(
       `cards.review through the gateway (${CLIENTS} clients): ${gateway.perSecond.toFixed(0)}/s, p50 ${ms(gateway.p50)}, p99 ${ms(gateway.p99)}`,
@@ -100,6 +102,11 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     );
     console.log(
       `at half that load (${halfLoad.toFixed(0)}/s, steady, same ${CLIENTS} clients): gateway p50 ${ms(pacedGateway.p50)}, p99 ${ms(pacedGateway.p99)}; pg p50 ${ms(pacedBaseline.p50)}, p99 ${ms(pacedBaseline.p99)}`,
+    );
+    const pacedPauses = stack.gcPauses(pacedFrom, pacedTo);
+    console.log(`  GC pauses, gateway path at half load: ${gcSummary(pacedPauses)}`);
+    console.log(
+      `  the slowest, gateway path at half load: ${slowestThroughPauses(pacedGateway.slowest, pacedPauses, 'reviews')}`,
     );
   } finally {
     await closeStores(stores);

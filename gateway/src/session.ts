@@ -14,6 +14,10 @@
 // - only signed-in answers are remembered, so signing in never waits for an expiry, and a failed lookup
 //   (identity down) is never remembered;
 // - an expired session (or a missed announcement) is believed for at most SESSION_CACHE_MS;
+// - a session still in use after SESSION_REFRESH_AFTER_MS is looked up again in the background while
+//   the remembered answer keeps serving, so a learner's requests do not wait for identity every few
+//   seconds; the new answer is believed from when that lookup began, and one saying signed out (or
+//   arriving after the session was revoked or forgotten) ends what was remembered;
 // - the cache is per app (one per gateway process) and bounded (SESSION_CACHE_MAX entries, oldest first out).
 import { SESSION_COOKIE_NAME } from '@engram/contracts/auth';
 import { unary } from '@engram/kit/grpc/client';
@@ -33,11 +37,20 @@ export interface SessionCredentials {
 const SESSION_LOOKUP_TIMEOUT_MS = 3_000;
 /** How long a signed-in session is believed without asking identity again. */
 export const SESSION_CACHE_MS = 5_000;
+/**
+ * How old a remembered session is when a request using it also starts a background lookup: a second
+ * before it would expire, time enough for identity to answer first.
+ */
+export const SESSION_REFRESH_AFTER_MS = 4_000;
 const SESSION_CACHE_MAX = 10_000;
 
 interface Entry {
   /** performance.now() after which the entry is no longer believed. */
   expires: number;
+  /** performance.now() after which a request using the entry also looks the session up again. */
+  refreshAfter: number;
+  /** Whether that background lookup is under way. */
+  refreshing: boolean;
   session: Promise<SessionInfo | null>;
   /** The session token the credentials carry, if any: what a revocation names. */
   token: string | undefined;
@@ -84,11 +97,50 @@ export function createSessionResolver(services: Services, cacheMs = SESSION_CACH
 export function createSessionCache(
   lookUp: (headers: SessionCredentials) => Promise<SessionInfo | null>,
   cacheMs = SESSION_CACHE_MS,
+  refreshAfterMs = Math.min(SESSION_REFRESH_AFTER_MS, cacheMs),
 ): SessionResolver {
   const remembered = new Map<string, Entry>();
   /** Tokens revoked within the last cacheMs, with when that ends. */
   const revokedLately = new Map<string, number>();
   let heard = false;
+
+  /** Remembers `session`, looked up from `asked` on (a performance.now()), as the newest entry. */
+  const remember = (key: string, session: Promise<SessionInfo | null>, token: string | undefined, asked: number) => {
+    const entry: Entry = {
+      expires: asked + cacheMs,
+      refreshAfter: asked + refreshAfterMs,
+      refreshing: false,
+      session,
+      token,
+    };
+    remembered.delete(key);
+    remembered.set(key, entry);
+    if (remembered.size > SESSION_CACHE_MAX) {
+      const oldest = remembered.keys().next().value;
+      if (oldest !== undefined) remembered.delete(oldest);
+    }
+    return entry;
+  };
+
+  /**
+   * Looks a remembered session up again while the entry keeps answering. A signed-in answer replaces
+   * the entry; a signed-out one ends it; a failure leaves it to expire. Nothing is remembered when the
+   * entry went meanwhile (revoked, forgotten, or revocations no longer heard).
+   */
+  const refresh = (key: string, headers: SessionCredentials, entry: Entry, now: number) => {
+    entry.refreshing = true;
+    const session = lookUp(headers);
+    session.then(
+      (info) => {
+        if (remembered.get(key) !== entry) return;
+        if (info) remember(key, session, entry.token, now);
+        else remembered.delete(key);
+      },
+      () => {
+        entry.refreshing = false;
+      },
+    );
+  };
 
   const revokedRecently = (token: string | undefined, now: number) => {
     if (token === undefined) return false;
@@ -120,8 +172,12 @@ export function createSessionCache(
     },
     known(headers) {
       if (!headers.cookie && !headers.authorization) return Promise.resolve(null);
-      const entry = remembered.get(keyOf(headers));
-      return entry && entry.expires > performance.now() ? entry.session : undefined;
+      const key = keyOf(headers);
+      const entry = remembered.get(key);
+      const now = performance.now();
+      if (!entry || entry.expires <= now) return undefined;
+      if (now >= entry.refreshAfter && !entry.refreshing) refresh(key, headers, entry, now);
+      return entry.session;
     },
     resolve(headers) {
       const known = this.known(headers);
@@ -132,12 +188,7 @@ export function createSessionCache(
       const session = lookUp(headers);
       const token = sessionTokenOf(headers);
       if (!heard || revokedRecently(token, now)) return session;
-      const entry: Entry = { expires: now + cacheMs, session, token };
-      remembered.set(key, entry);
-      if (remembered.size > SESSION_CACHE_MAX) {
-        const oldest = remembered.keys().next().value;
-        if (oldest !== undefined) remembered.delete(oldest);
-      }
+      const entry = remember(key, session, token, now);
       // Only a signed-in answer stays; a signed-out one or a failure is asked again next time.
       const drop = () => {
         if (remembered.get(key) === entry) remembered.delete(key);

@@ -1,7 +1,14 @@
 // The gateway's session cache (session.ts): what it remembers, and what makes it forget at once —
 // identity's revocations, and not hearing them.
-import { describe, expect, it } from 'vitest';
-import { createSessionCache, type SessionCredentials, type SessionInfo, sessionTokenOf } from '../src/session.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createSessionCache,
+  SESSION_CACHE_MS,
+  SESSION_REFRESH_AFTER_MS,
+  type SessionCredentials,
+  type SessionInfo,
+  sessionTokenOf,
+} from '../src/session.js';
 
 const ADA: SessionInfo = {
   caller: { userId: 'ada', sessionId: 's1', role: 'user', activeOrganizationId: null },
@@ -82,5 +89,102 @@ describe('the session cache', () => {
     await cache.resolve({ cookie: cookieFor('t1') });
     await cache.resolve({ cookie: cookieFor('t1') });
     expect(lookups).toHaveLength(2);
+  });
+});
+
+/** A cache whose lookups wait until the test answers them, each with what identity would say. */
+function cacheAnsweredByHand() {
+  const pending: { answer: (info: SessionInfo | null) => void; fail: (error: Error) => void }[] = [];
+  const cache = createSessionCache(
+    () =>
+      new Promise<SessionInfo | null>((answer, fail) => {
+        pending.push({ answer, fail });
+      }),
+  );
+  cache.setRevocationsHeard(true);
+  return { cache, pending };
+}
+
+/** Lets the cache see the answers given so far. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('a session in use', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const ada = { cookie: cookieFor('t1') };
+
+  it('is looked up again in the background before it expires, so its requests never wait for identity', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { cache, pending } = cacheAnsweredByHand();
+    const first = cache.resolve(ada);
+    pending[0]?.answer(ADA);
+    expect(await first).toEqual(ADA);
+
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS - 1);
+    expect(cache.known(ada)).toBeDefined();
+    expect(pending).toHaveLength(1);
+
+    // Old enough: the request is answered from memory while identity is asked again, once.
+    vi.advanceTimersByTime(1);
+    expect(await cache.known(ada)).toEqual(ADA);
+    expect(cache.known(ada)).toBeDefined();
+    expect(pending).toHaveLength(2);
+
+    // identity answers half a second later; the answer counts from when it was asked.
+    vi.advanceTimersByTime(500);
+    pending[1]?.answer(ADA);
+    await settle();
+    // Past the first answer's time (at 5.5 s), the refreshed one serves without asking again.
+    vi.advanceTimersByTime(SESSION_CACHE_MS - SESSION_REFRESH_AFTER_MS);
+    expect(await cache.known(ada)).toEqual(ADA);
+    expect(pending).toHaveLength(2);
+    // It lasts until the cache time after it was asked (4 s + 5 s), not after it came (4.5 s + 5 s).
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS - 500);
+    expect(cache.known(ada)).toBeUndefined();
+  });
+
+  it('ends when the background lookup says it is signed out', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { cache, pending } = cacheAnsweredByHand();
+    const first = cache.resolve(ada);
+    pending[0]?.answer(ADA);
+    await first;
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
+    expect(await cache.known(ada)).toEqual(ADA);
+    pending[1]?.answer(null);
+    await settle();
+    expect(cache.known(ada)).toBeUndefined();
+  });
+
+  it('stays forgotten when it is revoked while the background lookup is under way', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { cache, pending } = cacheAnsweredByHand();
+    const first = cache.resolve(ada);
+    pending[0]?.answer(ADA);
+    await first;
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
+    cache.known(ada);
+    cache.revoke('t1');
+    // identity answered before it finished the revocation: not believed.
+    pending[1]?.answer(ADA);
+    await settle();
+    expect(cache.known(ada)).toBeUndefined();
+  });
+
+  it('keeps its answer until it expires when the background lookup fails, and tries again meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { cache, pending } = cacheAnsweredByHand();
+    const first = cache.resolve(ada);
+    pending[0]?.answer(ADA);
+    await first;
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
+    cache.known(ada);
+    pending[1]?.fail(new Error('identity is unavailable'));
+    await settle();
+    expect(await cache.known(ada)).toEqual(ADA);
+    expect(pending).toHaveLength(3);
+    vi.advanceTimersByTime(SESSION_CACHE_MS - SESSION_REFRESH_AFTER_MS);
+    expect(cache.known(ada)).toBeUndefined();
   });
 });
