@@ -58,7 +58,10 @@ interface Entry {
 
 export interface SessionResolver {
   resolve(headers: SessionCredentials): Promise<SessionInfo | null>;
-  /** The session when it is known without asking identity (remembered, or no credentials at all). */
+  /**
+   * The session when it is known without waiting for identity (remembered, or no credentials at all); a
+   * remembered one older than SESSION_REFRESH_AFTER_MS is also looked up again in the background.
+   */
   known(headers: SessionCredentials): Promise<SessionInfo | null> | undefined;
   /** Forgets what is remembered for these credentials (their holder signed out or changed them). */
   forget(headers: SessionCredentials): void;
