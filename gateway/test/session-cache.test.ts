@@ -114,6 +114,18 @@ describe('a session in use', () => {
   });
   const ada = { cookie: cookieFor('t1') };
 
+  /** Ada's session, remembered and then used when old enough: its background lookup is under way. */
+  async function refreshing() {
+    const { cache, pending } = cacheAnsweredByHand();
+    const first = cache.resolve(ada);
+    pending[0]?.answer(ADA);
+    await first;
+    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
+    expect(await cache.known(ada)).toEqual(ADA);
+    expect(pending).toHaveLength(2);
+    return { cache, lookup: pending[1], pending };
+  }
+
   it('is looked up again in the background before it expires, so its requests never wait for identity', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const { cache, pending } = cacheAnsweredByHand();
@@ -146,41 +158,26 @@ describe('a session in use', () => {
 
   it('ends when the background lookup says it is signed out', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const { cache, pending } = cacheAnsweredByHand();
-    const first = cache.resolve(ada);
-    pending[0]?.answer(ADA);
-    await first;
-    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
-    expect(await cache.known(ada)).toEqual(ADA);
-    pending[1]?.answer(null);
+    const { cache, lookup } = await refreshing();
+    lookup?.answer(null);
     await settle();
     expect(cache.known(ada)).toBeUndefined();
   });
 
   it('stays forgotten when it is revoked while the background lookup is under way', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const { cache, pending } = cacheAnsweredByHand();
-    const first = cache.resolve(ada);
-    pending[0]?.answer(ADA);
-    await first;
-    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
-    cache.known(ada);
+    const { cache, lookup } = await refreshing();
     cache.revoke('t1');
     // identity answered before it finished the revocation: not believed.
-    pending[1]?.answer(ADA);
+    lookup?.answer(ADA);
     await settle();
     expect(cache.known(ada)).toBeUndefined();
   });
 
   it('keeps its answer until it expires when the background lookup fails, and tries again meanwhile', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const { cache, pending } = cacheAnsweredByHand();
-    const first = cache.resolve(ada);
-    pending[0]?.answer(ADA);
-    await first;
-    vi.advanceTimersByTime(SESSION_REFRESH_AFTER_MS);
-    cache.known(ada);
-    pending[1]?.fail(new Error('identity is unavailable'));
+    const { cache, lookup, pending } = await refreshing();
+    lookup?.fail(new Error('identity is unavailable'));
     await settle();
     expect(await cache.known(ada)).toEqual(ADA);
     expect(pending).toHaveLength(3);
