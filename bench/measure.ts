@@ -56,6 +56,21 @@ export async function measure(
   return summary(total, started, operations);
 }
 
+/**
+ * Little's law for `clients` that always have an operation waiting: each waits clients / throughput on
+ * average (milliseconds), so no percentile above the median can come out below about that.
+ */
+export const closedLoopWait = (clients: number, measured: Measurement) => (1000 * clients) / measured.perSecond;
+
+/**
+ * The throughput at which `clients` in a closed loop would see a p99 of `p99Ms`, were their latencies spread
+ * as `reference`'s were (its p99 over its mean wait): the mean must come down to p99Ms / spread.
+ */
+export function throughputForP99(clients: number, reference: Measurement, p99Ms: number): number {
+  const spread = reference.p99 / closedLoopWait(clients, reference);
+  return (1000 * clients * spread) / p99Ms;
+}
+
 export async function throughput(total: number, concurrency: number, operation: (i: number) => Promise<unknown>) {
   return (await measure(total, concurrency, operation)).perSecond;
 }

@@ -21,7 +21,9 @@ Needs the built packages (pnpm run build:all) and PostgreSQL, Redis and NATS (DA
 NATS_URL, else the local defaults). BENCH_NODE_OPTIONS is passed to every process of the stack as
 NODE_OPTIONS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them), after the
 preload that notes their garbage-collection pauses (bench/gc-pauses.ts). review-submit prints those
-pauses; it and dashboard-load say how many of their slowest requests (at or over the p99) ran through one.`);
+pauses; it and dashboard-load say how many of their slowest requests (at or over the p99) ran through one.
+review-submit's 32 clients always have a review waiting, so each waits 32 / throughput on average (Little's
+law): it prints that wait and the throughput its p99 target (50 ms) needs on this machine.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measure, measurePaced } from '../measure.ts';
+import { closedLoopWait, type Measurement, measure, measurePaced, throughputForP99 } from '../measure.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,5 +43,27 @@ describe('measuring latency', () => {
     expect(stalled?.at).toBeGreaterThanOrEqual(before - 5);
     expect(stalled?.at).toBeLessThanOrEqual(Date.now() - 20);
     for (const operation of closed.slowest) expect(operation.ms).toBeGreaterThanOrEqual(closed.p99);
+  });
+});
+
+describe("what a closed loop of clients allows (Little's law)", () => {
+  const measured = (perSecond: number, p99: number): Measurement => ({ perSecond, p50: 0, p99, slowest: [] });
+
+  it('has each of 32 always-waiting clients wait 32 / throughput on average', () => {
+    expect(closedLoopWait(32, measured(800, 60))).toBeCloseTo(40);
+  });
+
+  it('asks the throughput at which the mean wait, times the spread a path showed, meets the p99 wanted', () => {
+    // At 1,600/s, 32 clients wait 20 ms on average; a p99 of 40 ms is twice that.
+    const reference = measured(1_600, 40);
+    expect(throughputForP99(32, reference, 50)).toBeCloseTo(1_280);
+    // With no spread at all, a 50 ms p99 needs a mean of 50 ms: 640/s.
+    expect(throughputForP99(32, measured(1_600, 20), 50)).toBeCloseTo(640);
+  });
+
+  it('agrees with a closed loop actually run: one client of 10 ms operations does 100/s', async () => {
+    const run = await measure(20, 1, () => pause(10));
+    expect(closedLoopWait(1, run)).toBeGreaterThanOrEqual(run.p50 - 1);
+    expect(closedLoopWait(1, run)).toBeLessThan(run.p99 + 5);
   });
 });
