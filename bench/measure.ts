@@ -62,14 +62,16 @@ export async function measure(
  */
 export const closedLoopWait = (clients: number, measured: Measurement) => (1000 * clients) / measured.perSecond;
 
+/** How far a closed loop's p99 lay above its mean wait (p99 ÷ mean). */
+export const closedLoopSpread = (clients: number, measured: Measurement) =>
+  measured.p99 / closedLoopWait(clients, measured);
+
 /**
  * The throughput at which `clients` in a closed loop would see a p99 of `p99Ms`, were their latencies spread
- * as `reference`'s were (its p99 over its mean wait): the mean must come down to p99Ms / spread.
+ * as `reference`'s were: the mean must come down to p99Ms / spread.
  */
-export function throughputForP99(clients: number, reference: Measurement, p99Ms: number): number {
-  const spread = reference.p99 / closedLoopWait(clients, reference);
-  return (1000 * clients * spread) / p99Ms;
-}
+export const throughputForP99 = (clients: number, reference: Measurement, p99Ms: number) =>
+  (1000 * clients * closedLoopSpread(clients, reference)) / p99Ms;
 
 export async function throughput(total: number, concurrency: number, operation: (i: number) => Promise<unknown>) {
   return (await measure(total, concurrency, operation)).perSecond;

@@ -14,7 +14,7 @@ import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { gcSummary, slowestThroughPauses } from './gc-pauses.ts';
-import { closedLoopWait, measure, measurePaced, ms, throughputForP99 } from './measure.ts';
+import { closedLoopSpread, closedLoopWait, measure, measurePaced, ms, throughputForP99 } from './measure.ts';
 
 const CLIENTS = 32;
 // Each learner's cards come from one cards.createMany and one cards.listDue, so both paths' reviews
@@ -105,7 +105,7 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     // Little's law: how far the p99 target is a matter of this machine's throughput.
     const needed = throughputForP99(CLIENTS, baseline, P99_TARGET_MS);
     console.log(
-      `  Little's law: ${CLIENTS} always-waiting clients wait ${ms(closedLoopWait(CLIENTS, gateway))} on average at the gateway path's ${gateway.perSecond.toFixed(0)}/s (pg: ${ms(closedLoopWait(CLIENTS, baseline))}); with the baseline's spread (p99 ${(baseline.p99 / closedLoopWait(CLIENTS, baseline)).toFixed(1)} × its mean), a p99 under ${P99_TARGET_MS} ms needs ${needed.toFixed(0)}/s here, a ratio of ${(needed / baseline.perSecond).toFixed(2)}`,
+      `  Little's law: ${CLIENTS} always-waiting clients wait ${ms(closedLoopWait(CLIENTS, gateway))} on average at the gateway path's ${gateway.perSecond.toFixed(0)}/s (pg: ${ms(closedLoopWait(CLIENTS, baseline))}); with the baseline's spread (p99 ${closedLoopSpread(CLIENTS, baseline).toFixed(1)} × its mean), a p99 under ${P99_TARGET_MS} ms needs ${needed.toFixed(0)}/s here, a ratio of ${(needed / baseline.perSecond).toFixed(2)}`,
     );
     console.log(
       `at half that load (${halfLoad.toFixed(0)}/s, steady, same ${CLIENTS} clients): gateway p50 ${ms(pacedGateway.p50)}, p99 ${ms(pacedGateway.p99)}; pg p50 ${ms(pacedBaseline.p50)}, p99 ${ms(pacedBaseline.p99)}`,

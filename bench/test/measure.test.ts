@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { closedLoopWait, type Measurement, measure, measurePaced, throughputForP99 } from '../measure.ts';
+import {
+  closedLoopSpread,
+  closedLoopWait,
+  type Measurement,
+  measure,
+  measurePaced,
+  throughputForP99,
+} from '../measure.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,6 +63,7 @@ describe("what a closed loop of clients allows (Little's law)", () => {
   it('asks the throughput at which the mean wait, times the spread a path showed, meets the p99 wanted', () => {
     // At 1,600/s, 32 clients wait 20 ms on average; a p99 of 40 ms is twice that.
     const reference = measured(1_600, 40);
+    expect(closedLoopSpread(32, reference)).toBeCloseTo(2);
     expect(throughputForP99(32, reference, 50)).toBeCloseTo(1_280);
     // With no spread at all, a 50 ms p99 needs a mean of 50 ms: 640/s.
     expect(throughputForP99(32, measured(1_600, 20), 50)).toBeCloseTo(640);
