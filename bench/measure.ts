@@ -58,7 +58,7 @@ export async function measure(
 
 /**
  * Little's law for `clients` that always have an operation waiting: each waits clients / throughput on
- * average (milliseconds), so no percentile above the median can come out below about that.
+ * average (milliseconds), and their p99 can hardly come out below that mean.
  */
 export const closedLoopWait = (clients: number, measured: Measurement) => (1000 * clients) / measured.perSecond;
 
