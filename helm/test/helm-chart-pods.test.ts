@@ -242,6 +242,12 @@ describe('the environment of each component', () => {
     expect(envOf(appContainer(objects, 'cards')).has('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe(false);
   });
 
+  it('lets identity show Gravatars by default, and turns them off with gravatar=false', () => {
+    expect(envOf(appContainer(objects, 'identity')).has('GRAVATAR_URL')).toBe(false);
+    const off = render({ set: ['identity.gravatar=false'] });
+    expect(envOf(appContainer(off, 'identity')).get('GRAVATAR_URL').value).toBe('off');
+  });
+
   it('sends identity’s mail through SES with the region and sender of the values, and refuses a region without a sender', () => {
     const identity = (rendered: typeof objects) => envOf(appContainer(rendered, 'identity'));
     for (const name of ['SES_REGION', 'MAIL_FROM', 'SES_ENDPOINT']) expect(identity(objects).has(name)).toBe(false);
