@@ -1,9 +1,13 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
 // (with their review items and tags on them, copies of shared decks included), tags, review logs and
-// their daily counts, settings, the idempotency keys of its creates, their deck subscriptions and the
-// published outbox rows about them — in the consumer's transaction, so a redelivered event finds nothing
-// left to do. The erasure is recorded as a hash of the id, so late events about the user are refused.
-import { forgetPublishedEvents, recordErasure } from '@engram/kit/events/erased-users';
+// their daily counts, settings, the idempotency keys of its creates and their deck subscriptions — in the
+// consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
+// hash of the id, so late events about the user are refused.
+//
+// Unlike the other services, cards leaves its published outbox rows about the user to the pruner (7
+// days): they carry ids only (CardCreated, ReviewRecorded, ReviewUndone), and its outbox holds a week of
+// every review, which no erasure can search within its transaction (about 5 s per million rows here).
+import { recordErasure } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
@@ -15,5 +19,4 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
   await tx.createRequest.deleteMany({ where: { ownerId: userId } });
   await tx.deckSubscriber.deleteMany({ where: { userId } });
-  await forgetPublishedEvents(tx, [userId]);
 }
