@@ -57,7 +57,7 @@ async function lockHolder() {
 }
 
 /** Until `count` of this database's backends wait for a lock while running a statement containing `text`. */
-async function untilWaiting(count: number, text: string) {
+async function untilWaiting(count: number, text = '') {
   await vi.waitFor(
     async () => {
       const { rows } = await cards.pool.query(
@@ -333,5 +333,34 @@ describe('the study day of a review', () => {
       [user],
     );
     expect(days.rows).toEqual([{ day: newDay, reviews: 2 }]);
+  });
+
+  it('takes an undone review out of the day of the new timezone when the undo races the change', async () => {
+    const { user, learner, item } = await learnerWithOneCard('undo-racing-timezone');
+    const dayStartHour = (new Date().getUTCHours() + 12) % 24;
+    await learner.updateSettings({
+      settings: { timezone: 'UTC', dayStartHour },
+      fields: ['timezone', 'day_start_hour'],
+    });
+    const reviewId = randomUUID();
+    await learner.review({ id: item.id, rating: 'good', reviewId, durationMs: 1 });
+    const [log] = (await cards.pool.query('SELECT reviewed_at FROM review_logs WHERE id = $1', [reviewId])).rows;
+    const newDay = studyDayOf(log.reviewed_at, 'Pacific/Kiritimati', dayStartHour);
+    expect(newDay).not.toBe(studyDayOf(log.reviewed_at, 'UTC', dayStartHour));
+
+    const holder = await lockHolder();
+    await holder.lock('INSERT INTO review_days VALUES ($1, $2, 0, 0, 0, 0, 0, 0, 0)', [user, newDay]);
+    const change = learner.updateSettings({ settings: { timezone: 'Pacific/Kiritimati' }, fields: ['timezone'] });
+    await untilWaiting(1, 'INSERT INTO review_days');
+    const undo = learner.undoReview({ reviewId });
+    await untilWaiting(2);
+    await holder.release();
+    await Promise.all([change, undo]);
+
+    const days = await cards.pool.query<{ day: string; reviews: number }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day, reviews FROM review_days WHERE owner_id = $1",
+      [user],
+    );
+    expect(days.rows).toEqual([{ day: newDay, reviews: 0 }]);
   });
 });
