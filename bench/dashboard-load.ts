@@ -57,9 +57,9 @@ async function seed(pool: pg.Pool, userId: string): Promise<void> {
   );
   await pool.query(
     `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
-       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
+       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
      SELECT gen_random_uuid(), $1, i.id, i.card_id, 1 + (random() * 3)::int, 2, 2,
-       now() - make_interval(secs => (random() * 365 * 86400)::int), 3000, 3, 3, 7, 0, now(), '{}'
+       now() - make_interval(secs => (random() * 365 * 86400)::int), 3000, 3, 3, 7, 0, now(), '{}', '{}'
      FROM review_items i, generate_series(1, $2) n
      WHERE i.owner_id = $1`,
     [userId, LEARNER_REVIEWS / LEARNER_CARDS],
