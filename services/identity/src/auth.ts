@@ -37,6 +37,7 @@ import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, us
 import { defaultRoles } from 'better-auth/plugins/admin/access';
 import { adminOnSignUp } from './auth/admin-emails.js';
 import { keepSessionsOfBannedUsers, unbannedSessionsRefreshed } from './auth/banned-sessions.js';
+import { bannedUsersConfined } from './auth/banned-users-confined.js';
 import { freshSessions } from './auth/fresh-sessions.js';
 import { type GravatarSettings, gravatar } from './auth/gravatar.js';
 import { mailSenders } from './auth/mail-senders.js';
@@ -234,6 +235,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
         },
       }),
       unbannedSessionsRefreshed(db, settings.secondaryStorage),
+      bannedUsersConfined(db, BANNED_USER_MESSAGE),
       multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
       organizations(settings.publicBaseUrl, send),
       organizationRules(),
