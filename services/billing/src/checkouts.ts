@@ -66,11 +66,17 @@ export async function releaseCheckout(db: Db, checkoutId: string): Promise<void>
   await db.checkout.deleteMany({ where: { id: checkoutId, sessionId: null } });
 }
 
-/** A webhook said the session was paid or expired: it no longer holds back a new checkout. */
+/**
+ * A webhook said the session was paid or expired: it no longer holds back a new checkout. Paid wins over
+ * an expiry this service assumed from the clock.
+ */
 export async function closeCheckout(
   tx: Prisma.TransactionClient,
   sessionId: string,
   status: 'complete' | 'expired',
 ): Promise<void> {
-  await tx.checkout.updateMany({ where: { sessionId, status: 'open' }, data: { status } });
+  await tx.checkout.updateMany({
+    where: { sessionId, status: status === 'complete' ? { not: 'complete' } : 'open' },
+    data: { status },
+  });
 }

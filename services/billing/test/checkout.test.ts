@@ -228,6 +228,20 @@ describe('checkout', () => {
     await subscribe(userId, 'plus', 'month', 'usd');
   });
 
+  it('counts a checkout past its hour as expired before Stripe says so, and a late payment of it as paid', async () => {
+    const userId = newUser('late');
+    const { url } = await checkout(userId, 'plus', 'month', 'usd');
+    // The hour is over on billing's clock; Stripe's, a little behind, still takes the payment.
+    await billing.db.checkout.updateMany({ where: { userId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await checkout(userId, 'pro', 'month', 'usd');
+    expect(sessionsAtStripe(userId)).toHaveLength(2);
+    await billing.submit(url, { action: 'pay' });
+    await waitUntil('the plan is active', async () => (await billing.as(userId).getCustomer()).state === 'active');
+    await billing.standIn.delivered();
+    const rows = await billing.db.checkout.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
+    expect(rows.map((row) => row.status)).toEqual(['complete', 'open']);
+  });
+
   it('lets the learner try again at once when Stripe fails to open the checkout', async () => {
     const userId = newUser('unlucky');
     billing.standIn.failNext('POST', /^\/v1\/checkout\/sessions$/, {
