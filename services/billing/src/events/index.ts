@@ -27,8 +27,9 @@ export async function eraseBillingUser(tx: Prisma.TransactionClient, stripe: Str
     try {
       await stripe.customers.del(customer.stripeCustomerId);
     } catch (error) {
-      // Deleted at Stripe already (a repeat of this erasure, or by hand): nothing more to stop.
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      // "No such customer": deleted at Stripe already (a repeat of this erasure, or by hand), nothing more
+      // to stop. Any other failure leaves the customer charging, so the erasure fails and is tried again.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')) throw error;
       logger.info({ customer: customer.stripeCustomerId, err: error }, 'the Stripe customer was already deleted');
     }
   }
