@@ -3,8 +3,10 @@
 // body within five minutes refused without a trace.
 import { randomUUID } from 'node:crypto';
 import { SubscriptionChanged } from '@engram/contracts/events';
+import { pruneEvents } from '@engram/kit/events/outbox-prune';
 import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { billingRecords, WEBHOOK_EVENTS_RETENTION_MS } from '../src/events/index.js';
 import { type BillingHarness, startBillingHarness } from './harness.js';
 
 let billing: BillingHarness;
@@ -84,4 +86,28 @@ it('records an event it has no use for, once, and changes nothing', async () => 
   expect((await billing.deliver(events[0]!)).body.outcome).toBe('ignored');
   expect((await billing.deliver(events[0]!)).body.outcome).toBe('duplicate');
   expect(await changes()).toBe(before);
+});
+
+it('forgets a handled Stripe event once it is 30 days old, long after Stripe stops retrying it', async () => {
+  const stale = `evt_${randomUUID()}`;
+  const fresh = `evt_${randomUUID()}`;
+  const now = Date.now();
+  await billing.db.webhookEvent.createMany({
+    data: [
+      {
+        id: stale,
+        type: 'customer.subscription.updated',
+        receivedAt: new Date(now - WEBHOOK_EVENTS_RETENTION_MS - 60_000),
+      },
+      { id: fresh, type: 'customer.subscription.updated', receivedAt: new Date(now - 3 * 86_400_000) },
+    ],
+  });
+
+  // The running relay takes the same lock for its passes: a clean-up pass waits for its turn.
+  await waitUntil(
+    'a clean-up pass ran',
+    async () => (await pruneEvents(billing.events!.pool, { records: billingRecords })).lockHeld,
+  );
+
+  expect([await recorded(stale), await recorded(fresh)]).toEqual([0, 1]);
 });
