@@ -101,8 +101,14 @@ describe("the gateway's tRPC errors", () => {
     const internal = trpcError('Something went wrong!', { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 });
     const signedOut = trpcError('Please sign in.', { code: 'UNAUTHORIZED', httpStatus: 401 });
     const unavailable = trpcError('Service unavailable', { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 });
+    // The gateway's rate limits, a batch's calls counted one by one.
+    const limited = trpcError('Too many requests. Please try again in 42 seconds.', {
+      code: 'TOO_MANY_REQUESTS',
+      httpStatus: 429,
+    });
     expect(resolveErrorMessage(internal)).toBe('Something went wrong!');
     expect(resolveErrorMessage(signedOut)).toBe('Your session has ended. Please sign in again.');
+    expect(resolveErrorMessage(limited)).toBe('Too many requests. Please try again later.');
     setLocale('pt-BR');
     expect(resolveErrorMessage(internal)).toBe('Algo deu errado!');
     expect(resolveErrorMessage(signedOut)).toBe('Sua sessão terminou. Entre novamente.');

@@ -38,6 +38,7 @@ import { defaultRoles } from 'better-auth/plugins/admin/access';
 import { adminOnSignUp } from './auth/admin-emails.js';
 import { keepSessionsOfBannedUsers, unbannedSessionsRefreshed } from './auth/banned-sessions.js';
 import { freshSessions } from './auth/fresh-sessions.js';
+import { type GravatarSettings, gravatar } from './auth/gravatar.js';
 import { mailSenders } from './auth/mail-senders.js';
 import { organizationRules, organizations } from './auth/organizations.js';
 import { profileRules } from './auth/profile-rules.js';
@@ -70,6 +71,8 @@ export interface AuthSettings {
   logger?: Logger;
   /** Social and generic OAuth providers and captcha, each off unless configured. */
   signInMethods?: SignInMethods;
+  /** Where the signed-in user's Gravatar is fetched from (GET /api/auth/gravatar); none: initials only. */
+  gravatar?: GravatarSettings;
 }
 
 /** Spec §6: what a banned user is told, on signing in and on every API call (the gateway). */
@@ -236,6 +239,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       organizationRules(),
       ...signInMethodPlugins(methods),
       publicConfig(publicAuthConfigOf(methods)),
+      gravatar(settings.gravatar ?? { baseUrl: null, timeoutMs: 0 }),
       freshSessions(),
       profileRules(),
       ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),

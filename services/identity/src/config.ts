@@ -32,6 +32,10 @@ export const configShape = {
     .refine((emails) => emails.every((email) => z.email().safeParse(email).success), 'must list email addresses')
     .transform((emails) => emails.map((email) => email.toLowerCase()))
     .default([]),
+  /** The signed-in user's Gravatar is fetched from here and served from Engram's origin; `off`: initials only. */
+  GRAVATAR_URL: z.union([z.literal('off'), vars.url(['https', 'http'])]).default('https://gravatar.com/avatar'),
+  /** How long Gravatar may take before an avatar shows initials instead. */
+  GRAVATAR_TIMEOUT_MS: vars.positiveInt(3000),
   /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
   ...mailVars,
   /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of spec §2's catalogue. */

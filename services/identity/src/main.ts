@@ -39,6 +39,10 @@ const auth = createAuth(db, {
   adminEmails: config.ADMIN_EMAILS,
   logger,
   signInMethods: config.signInMethods,
+  gravatar: {
+    baseUrl: config.GRAVATAR_URL === 'off' ? null : config.GRAVATAR_URL.replace(/\/+$/, ''),
+    timeoutMs: config.GRAVATAR_TIMEOUT_MS,
+  },
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 

@@ -12,6 +12,7 @@ import { testContext } from '@engram/testkit/context';
 import { cookieFrom, linkIn } from '@engram/testkit/mailbox';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { waitUntil } from '@engram/testkit/wait';
+import type { GravatarSettings } from '../src/auth/gravatar.js';
 import type { SignInMethods } from '../src/auth/sign-in-methods-config.js';
 import { createAuth } from '../src/auth.js';
 import { createDb } from '../src/db.js';
@@ -50,6 +51,8 @@ export interface IdentityHarnessOptions {
   relayPollMs?: number;
   /** Social and generic OAuth providers and captcha (none unless a test is about them). */
   signInMethods?: SignInMethods;
+  /** Where Gravatar answers (a test's fake); none unless a test is about it. */
+  gravatar?: GravatarSettings;
 }
 
 export async function startIdentityHarness(options: IdentityHarnessOptions = {}) {
@@ -78,6 +81,7 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
         adminEmails: options.adminEmails ?? [],
         logger,
         ...(options.signInMethods && { signInMethods: options.signInMethods }),
+        ...(options.gravatar && { gravatar: options.gravatar }),
       });
       const http = await startAuthHttpServer(auth, 0, logger);
       return {

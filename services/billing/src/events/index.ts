@@ -3,6 +3,7 @@
 // Beside the outbox, the pruner forgets the Stripe events it handled (webhook_events) after 30 days.
 import { UserDeleted } from '@engram/contracts/events';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
+import { forgetPublishedEvents, recordErasure } from '@engram/kit/events/erased-users';
 import type { RetainedRecords } from '@engram/kit/events/outbox-prune';
 import type { EventsDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
@@ -15,9 +16,11 @@ import { subscriptionLock } from '../webhook-events.js';
  * Stops every charge and forgets the user: their Stripe customer is deleted (which cancels each of its
  * subscriptions, even one whose checkout completed a moment ago), then their rows. The user's known
  * subscriptions are locked first, as webhooks lock them, so a webhook racing the erasure either lands
- * before it or finds no customer afterwards and changes nothing. A repeat finds nothing left to do.
+ * before it or finds no customer afterwards and changes nothing. A repeat finds nothing left to do. The
+ * published SubscriptionChanged rows about the user go too, and the erasure is recorded as a hash of the id.
  */
 export async function eraseBillingUser(tx: Prisma.TransactionClient, stripe: Stripe, userId: string, logger: Logger) {
+  await recordErasure(tx, userId);
   for (const { id } of await tx.subscription.findMany({ where: { userId }, select: { id: true } })) {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${subscriptionLock(id)}))`;
   }
@@ -33,6 +36,7 @@ export async function eraseBillingUser(tx: Prisma.TransactionClient, stripe: Str
   }
   await tx.subscription.deleteMany({ where: { userId } });
   await tx.customer.deleteMany({ where: { userId } });
+  await forgetPublishedEvents(tx, [userId]);
 }
 
 /**

@@ -115,6 +115,8 @@ export function createStripeStandIn(options: StandInOptions): StripeStandIn {
     async handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path.startsWith('/v1/')) {
+        // What billing asked of "Stripe", for a developer reading the logs and for tests counting calls.
+        options.logger?.debug({ method: req.method, path }, 'stand-in Stripe API request');
         await api(req, res, path);
         return true;
       }
