@@ -32,7 +32,9 @@ function decode(list: List, cursor: string, length: number): string[] {
   }
   if (!Array.isArray(parts) || parts.length !== length + 1 || parts[0] !== list) throw invalidCursor();
   const position = parts.slice(1);
-  if (!position.every((part): part is string => typeof part === 'string' && part.length > 0)) throw invalidCursor();
+  // PostgreSQL text holds no NUL: one would fail in the database, not here.
+  const usable = (part: unknown): part is string => typeof part === 'string' && part.length > 0 && !part.includes('\0');
+  if (!position.every(usable)) throw invalidCursor();
   return position;
 }
 
@@ -49,8 +51,10 @@ export function timedCursor(list: 'decks' | 'assignments', position: TimedPositi
 export function decodeTimedCursor(list: 'decks' | 'assignments', cursor: string): TimedPosition {
   const [at = '', id = ''] = decode(list, cursor, 2);
   const date = new Date(at);
-  // The id is compared with a uuid column: anything else would fail in PostgreSQL, not here.
-  if (Number.isNaN(date.getTime()) || !UUID.test(id)) throw invalidCursor();
+  // The id is compared with a uuid column, the time with a timestamp (years 1 to 9999 are all any row
+  // holds): anything else would fail in PostgreSQL, not here.
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999 || !UUID.test(id)) throw invalidCursor();
   return { at: date, id };
 }
 
