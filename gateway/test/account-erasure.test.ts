@@ -287,9 +287,9 @@ describe('deleting an account', () => {
     // The keeper keeps their own cards and deck; the deck the leaver published is gone, text and all.
     const keepers = await cardsOf(keeper);
     expect(keepers.map((card) => card.front).sort()).toEqual(['What is a molecule?', 'What is an atom?']);
-    expect((await keeper.api.query('orgs.decks', { organizationId: org.id })).map((deck: Json) => deck.id)).toEqual([
-      kept.id,
-    ]);
+    expect(
+      (await keeper.api.query('orgs.decks', { organizationId: org.id })).items.map((deck: Json) => deck.id),
+    ).toEqual([kept.id]);
     expect(await rowsMentioning(['powerhouse of the cell'])).toEqual([]);
   });
 });

@@ -207,6 +207,14 @@ describe('the environment of each component', () => {
     });
   });
 
+  it('tells cards how long to keep idempotency keys: a day by default, what cards.idempotency says', () => {
+    const retention = (rendered: typeof objects) =>
+      envOf(appContainer(rendered, 'cards')).get('IDEMPOTENCY_RETENTION_HOURS')?.value;
+    expect(retention(objects)).toBe('24');
+    expect(retention(render({ set: ['cards.idempotency.retentionHours=168'] }))).toBe('168');
+    expect(() => render({ set: ['cards.idempotency.retentionHours=0'] })).toThrow();
+  });
+
   it('gives each database-owning service its own database URL key', () => {
     const keys = ['identity', 'cards', 'organizations', 'billing', 'ai'].map(
       (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,

@@ -5,11 +5,13 @@
 // so its backends in pg_stat_activity are the service's alone.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SubscriptionChanged } from '@engram/contracts/events';
+import { pruneEvents } from '@engram/kit/events/outbox-prune';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { testContext } from '@engram/testkit/context';
 import { createDatabase, dropDatabase } from '@engram/testkit/databases';
 import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingRecords, WEBHOOK_EVENTS_RETENTION_MS } from '../src/events/index.js';
 import { type BillingHarness, startBillingHarness } from './harness.js';
 
 const databaseName = `${new URL(testContext().databaseUrl).pathname.slice(1)}_webhooks_${randomBytes(3).toString('hex')}`;
@@ -232,4 +234,28 @@ describe('a second subscription of one learner', () => {
     });
     expect((await billing.as(userId).getCustomer()).state).toBe('active');
   });
+});
+
+it('forgets a handled Stripe event once it is 30 days old, long after Stripe stops retrying it', async () => {
+  const stale = `evt_${randomUUID()}`;
+  const fresh = `evt_${randomUUID()}`;
+  const now = Date.now();
+  await billing.db.webhookEvent.createMany({
+    data: [
+      {
+        id: stale,
+        type: 'customer.subscription.updated',
+        receivedAt: new Date(now - WEBHOOK_EVENTS_RETENTION_MS - 60_000),
+      },
+      { id: fresh, type: 'customer.subscription.updated', receivedAt: new Date(now - 3 * 86_400_000) },
+    ],
+  });
+
+  // The running relay takes the same lock for its passes: a clean-up pass waits for its turn.
+  await waitUntil(
+    'a clean-up pass ran',
+    async () => (await pruneEvents(billing.events!.pool, { records: billingRecords })).lockHeld,
+  );
+
+  expect([await recorded(stale), await recorded(fresh)]).toEqual([0, 1]);
 });

@@ -1,8 +1,10 @@
 // The events billing takes part in: it publishes SubscriptionChanged (subscriptions.ts), and when an
 // account is deleted it cancels the user's subscriptions at Stripe (no more charges) and forgets them.
+// Beside the outbox, the pruner forgets the Stripe events it handled (webhook_events) after 30 days.
 import { UserDeleted } from '@engram/contracts/events';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
 import { forgetPublishedEvents, recordErasure } from '@engram/kit/events/erased-users';
+import type { RetainedRecords } from '@engram/kit/events/outbox-prune';
 import type { EventsDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
 import type { Logger } from '@engram/kit/logger';
@@ -38,9 +40,20 @@ export async function eraseBillingUser(tx: Prisma.TransactionClient, stripe: Str
   await forgetPublishedEvents(tx, [userId]);
 }
 
+/**
+ * Stripe retries an undelivered webhook for up to three days; a record kept ten times as long outlives
+ * every retry. (An event arriving later still changes nothing: the subscription is read again from Stripe.)
+ */
+export const WEBHOOK_EVENTS_RETENTION_MS = 30 * 86_400_000;
+
+export const billingRecords: RetainedRecords[] = [
+  { table: 'webhook_events', column: 'received_at', retentionMs: WEBHOOK_EVENTS_RETENTION_MS },
+];
+
 export function billingEvents(db: Db, stripe: Stripe, logger: Logger): EventsDeclaration<Prisma.TransactionClient> {
   return {
     relay: true,
+    records: billingRecords,
     transactions: prismaTransactions(db),
     consumers: [
       {
