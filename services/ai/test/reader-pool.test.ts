@@ -2,11 +2,11 @@
 // ended (only that child), learners' files are taken in turn so one learner's queue cannot hold back
 // another's, and a learner has at most READS_PER_USER files in hand at once.
 import { createLogger } from '@engram/kit/logger';
+import { flateBomb, nestedFlateBomb } from '@engram/testkit/hostile-files';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { createReaderPool, READS_PER_USER, type ReaderLimits } from '../src/uploads/reader-pool.js';
 import type { ReadRequest } from '../src/uploads/reader-process.js';
-import { flateBomb, nestedFlateBomb } from './bombs.js';
 
 const MB = 1024 * 1024;
 const logger = createLogger({ service: 'ai-test', level: 'silent' });

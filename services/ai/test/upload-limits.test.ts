@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@engram/kit/logger';
 import { grpcFailure } from '@engram/testkit/grpc';
+import { flateBomb, nestedFlateBomb, paddedTextPdf } from '@engram/testkit/hostile-files';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SWEEP_LOCK_CLASS, startUploadSweeper, sweepExpiredUploads } from '../src/uploads/sweeper.js';
-import { flateBomb, nestedFlateBomb, paddedTextPdf } from './bombs.js';
 import { type AiHarness, startAiHarness } from './harness.js';
 
 const newUser = () => `learner-${randomUUID().slice(0, 8)}`;

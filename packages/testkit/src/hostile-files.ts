@@ -1,6 +1,7 @@
-// Hostile files made on the fly: PDFs whose one page's content is a FlateDecode stream of zeros that
-// inflates to any size (the deflate blocks of 1 MB of zeros repeated, so making a GB costs nothing), once
-// or twice compressed. The PDF itself is written by hand, with a correct cross-reference table.
+// Hostile uploads made on the fly (ai's tests and the gateway's): PDFs whose one page's content is a
+// FlateDecode stream of zeros that inflates to any size (the deflate blocks of 1 MB of zeros repeated, so
+// making a GB costs nothing), once or twice compressed; and a harmless PDF made heavy. The PDFs are
+// written by hand, with a correct cross-reference table.
 import { randomBytes } from 'node:crypto';
 import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 
