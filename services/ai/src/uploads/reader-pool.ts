@@ -160,7 +160,7 @@ export function createReaderPool(limits: ReaderLimits, logger: Logger) {
   return {
     /** Reads one file for a learner; refuses when they already have READS_PER_USER in hand. */
     read(userId: string, request: ReadRequest, signal: AbortSignal): Promise<ReadOutcome> {
-      signal.throwIfAborted();
+      if (signal.aborted) return Promise.reject(signal.reason);
       if ((inHand.get(userId) ?? 0) >= READS_PER_USER) return Promise.reject(new TooManyReads());
       inHand.set(userId, (inHand.get(userId) ?? 0) + 1);
       return new Promise<ReadOutcome>((resolve, reject) => {

@@ -69,6 +69,8 @@ function read(request: ReadRequest): Promise<ReadAnswer> {
   return request.kind === 'pdf' ? pdfText(request) : Promise.resolve(plainText(request.content));
 }
 
+// Without its parent nobody watches this process's memory or time: it ends with it.
+process.once('disconnect', () => process.exit(1));
 process.once('message', (request: ReadRequest) => {
   read(request).then(
     (answer) => process.send?.(answer, () => process.exit(0)),
