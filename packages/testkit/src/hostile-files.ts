@@ -1,6 +1,7 @@
 // Hostile uploads made on the fly (ai's tests and the gateway's): PDFs whose one page's content is a
 // FlateDecode stream of zeros that inflates to any size (the deflate blocks of 1 MB of zeros repeated, so
-// making a GB costs nothing), once or twice compressed; and a harmless PDF made heavy. The PDFs are
+// making a GB costs nothing), once or twice compressed; a page of far more text than its size; and a
+// harmless PDF made heavy. The PDFs are
 // written by hand, with a correct cross-reference table.
 import { randomBytes } from 'node:crypto';
 import { constants, deflateRawSync, deflateSync } from 'node:zlib';
@@ -63,6 +64,12 @@ export function pdfWithContent(stream: Buffer, filters: string[], padding?: Buff
 /** A harmless PDF of one line of text that weighs `bytes` more than it needs to. */
 export const paddedTextPdf = (line: string, bytes: number) =>
   pdfWithContent(Buffer.from(`BT /F1 12 Tf 50 780 Td (${line}) Tj ET`), [], randomBytes(bytes));
+
+/** A PDF of a few KB whose one page shows `lines` lines of 50 letters (over and over on the same 80 rows). */
+export const textBomb = (lines: number) => {
+  const rows = Array.from({ length: lines }, (_, i) => `1 0 0 1 20 ${820 - (i % 80) * 10} Tm (${'a'.repeat(50)}) Tj`);
+  return pdfWithContent(deflateSync(Buffer.from(`BT /F1 8 Tf\n${rows.join('\n')}\nET`)), ['FlateDecode']);
+};
 
 /** A PDF of a few hundred KB whose page content inflates to `megabytes` MB. */
 export const flateBomb = (megabytes: number) => pdfWithContent(deflatedZeros(megabytes), ['FlateDecode']);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@engram/kit/logger';
 import { grpcFailure } from '@engram/testkit/grpc';
-import { flateBomb, nestedFlateBomb, paddedTextPdf } from '@engram/testkit/hostile-files';
+import { flateBomb, nestedFlateBomb, paddedTextPdf, textBomb } from '@engram/testkit/hostile-files';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SWEEP_LOCK_CLASS, startUploadSweeper, sweepExpiredUploads } from '../src/uploads/sweeper.js';
@@ -52,6 +52,14 @@ describe('hostile files', () => {
     const next = await ai.as(user).upload('cells.md', NOTES);
     expect(next.characters).toBe(NOTES.trim().length);
   }, 60_000);
+  it('refuses a small PDF whose text passes 60,000 characters', async () => {
+    const user = newUser();
+    const refusal = await grpcFailure(ai.as(user).upload('wall-of-text.pdf', textBomb(20_000)));
+    expect(refusal.code).toBe(status.INVALID_ARGUMENT);
+    expect(refusal.message).toBe('The PDF has more than 60,000 characters of text; at most 60,000 can be used.');
+    expect(refusal.reason).toBe('FILE_TOO_LARGE');
+    expect(await uploadsOf(user)).toBe(0);
+  });
 });
 
 describe("each learner's upload quota", () => {
