@@ -88,6 +88,20 @@ describe("each learner's upload quota", () => {
     await ai.as(user).upload('four.md', NOTES);
   });
 
+  it('names the time a place frees up when a learner keeps more files than a lowered quota allows', async () => {
+    const user = newUser();
+    const ages = [5, 4, 3, 2].map((hours) => new Date(Date.now() - hours * 3_600_000));
+    await ai.db.uploadedFile.createMany({
+      data: ages.map((createdAt) => ({ id: randomUUID(), userId: user, fileName: 'n.md', text: NOTES, createdAt })),
+    });
+    // Of four files under a quota of three, two must expire before a fifth fits: the second oldest says when.
+    const again = new Date((ages[1] as Date).getTime() + DAY_MS).toISOString();
+    const refusal = await grpcFailure(ai.as(user).upload('five.md', NOTES));
+    expect(refusal.message).toBe(
+      `Upload limit reached: at most 3 files can be kept for a day; you can upload again after ${again.slice(0, 10)} ${again.slice(11, 16)} UTC.`,
+    );
+  });
+
   it('refuses a file that would take a learner past the megabytes they may keep', async () => {
     const user = newUser();
     const heavy = paddedTextPdf('Photosynthesis is the way plants turn light into sugar.', 1.6 * 1024 * 1024);

@@ -33,10 +33,11 @@ async function checkWithin(db: Db | Prisma.TransactionClient, userId: string, by
     orderBy: { createdAt: 'asc' },
   });
   const used = kept.reduce((sum, file) => sum + file.bytes, 0);
-  const oldest = kept[0];
-  if (kept.length >= quota.files && oldest) {
+  // The file whose expiry brings the learner under the count (the oldest, unless the quota was lowered).
+  const freeing = kept[kept.length - quota.files];
+  if (kept.length >= quota.files && freeing) {
     throw new FailedPrecondition(
-      `Upload limit reached: at most ${quota.files} files can be kept for a day; you can upload again after ${when(new Date(oldest.createdAt.getTime() + UPLOAD_KEPT_MS))}.`,
+      `Upload limit reached: at most ${quota.files} files can be kept for a day; you can upload again after ${when(new Date(freeing.createdAt.getTime() + UPLOAD_KEPT_MS))}.`,
       AI_REASONS.uploadQuotaReached,
     );
   }
