@@ -188,6 +188,18 @@ describe('the catalogue', () => {
     expect(resolveErrorMessage(limit)).toBe(
       'Not enough generated cards are left in this billing period: ask for fewer cards, or wait until it renews.',
     );
+    const bomb = {
+      message: 'The PDF unpacks to more than 100 MB of data, so it cannot be read safely.',
+      data: { code: 'BAD_REQUEST', reason: 'FILE_TOO_COMPLEX' },
+    };
+    expect(resolveErrorMessage(bomb)).toBe(
+      'The file cannot be read safely: it unpacks to far more than its size, or needs too much memory or time. Try a smaller or simpler file, or paste its text.',
+    );
+    setLocale('pt-BR');
+    expect(resolveErrorMessage({ ...limit, data: { ...limit.data, reason: 'UPLOAD_QUOTA_REACHED' } })).toBe(
+      'Você atingiu o limite de envios: espere seus arquivos serem lidos ou os envios mais antigos expirarem, ou cole suas anotações.',
+    );
+    setLocale('en');
     for (const reason of Object.values(AI_REASONS).filter((r) => r !== AI_REASONS.notesInvalid)) {
       expect(Object.hasOwn(ERROR_CATALOGUE, reason), reason).toBe(true);
     }
