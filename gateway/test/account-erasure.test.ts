@@ -5,7 +5,7 @@
 // through the real gateway and processes; events about them that travelled behind the deletion are
 // delivered afterwards; then every text and JSON column of every schema is searched for their id and
 // address. The other member keeps their own data, and the deck the leaver published is gone from them.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   DeckSubscribed,
   DeckUnsubscribed,
@@ -15,13 +15,14 @@ import {
 } from '@engram/contracts/events';
 import type { AppRouter } from '@engram/gateway/router';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { signUpThroughGateway, startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import { publishEvent } from '@engram/testkit/streams';
 import { waitUntil } from '@engram/testkit/wait';
 import { createTRPCClient, httpBatchStreamLink } from '@trpc/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, trpcClient } from './support/trpc-client.ts';
+import { authAction, type Person, signedUpPerson } from './support/people.ts';
+import type { Json } from './support/trpc-client.ts';
 
 let stack: TestStack;
 let db: pg.Pool;
@@ -35,30 +36,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Person {
-  id: string;
-  email: string;
-  cookie: string;
-  api: ReturnType<typeof trpcClient>;
-}
-
-async function person(label: string): Promise<Person> {
-  const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const cookie = await signUpThroughGateway(stack.url, label, email);
-  const session = (await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json()) as Json;
-  return { id: session.user.id, email, cookie, api: trpcClient(stack.url, cookie) };
-}
-
-async function auth(who: Person, path: string, body: unknown): Promise<Json> {
-  const response = await fetch(`${stack.url}/api/auth/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url, cookie: who.cookie },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Json;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const person = (label: string) => signedUpPerson(stack.url, label);
+const auth = (who: Person, path: string, body: unknown) => authAction(stack.url, who, path, body);
 
 async function join(inviter: Person, organizationId: string, who: Person, role: string) {
   await auth(inviter, 'organization/invite-member', { email: who.email, role, organizationId });

@@ -13,12 +13,13 @@ import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
 import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import { OrganizationsServiceService } from '@engram/proto/organizations/v1/organizations';
-import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { startTestStack, type TestStack } from '@engram/testkit/stack';
 import { Client, credentials, Metadata, type ServiceDefinition, status } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../src/router.ts';
+import { authAction, type Person, signedUpPerson } from './support/people.ts';
 import type { Json } from './support/trpc-client.ts';
 
 let stack: TestStack;
@@ -39,12 +40,6 @@ afterAll(() => stack?.stop());
 // ---------------------------------------------------------------------------------------------------------
 // People and their calls
 
-interface Person {
-  id: string;
-  email: string;
-  cookie: string;
-}
-
 /** One tRPC call's answer as the browser gets it: the HTTP status and the body. */
 interface Answer {
   status: number;
@@ -53,12 +48,7 @@ interface Answer {
 
 const suffix = () => randomBytes(4).toString('hex');
 
-async function person(label: string): Promise<Person> {
-  const email = `${label}-${suffix()}@example.com`;
-  const cookie = await signUpThroughGateway(stack.url, label, email);
-  const session = (await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json()) as Json;
-  return { id: session.user.id, email, cookie };
-}
+const person = (label: string) => signedUpPerson(stack.url, label);
 
 const procedures = () =>
   Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Json> } })._def.procedures).map(
@@ -103,16 +93,8 @@ async function call(who: Person, path: string, input?: unknown): Promise<Json> {
 }
 
 /** better-auth's organization endpoints as the web app calls them. */
-async function organization(who: Person, path: string, body: unknown): Promise<Json> {
-  const response = await fetch(`${stack.url}/api/auth/organization/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url, cookie: who.cookie },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Json;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const organization = (who: Person, path: string, body: unknown) =>
+  authAction(stack.url, who, `organization/${path}`, body);
 
 // ---------------------------------------------------------------------------------------------------------
 // The victim: a learner active in every service, whose every id the attacker knows

@@ -3,11 +3,12 @@
 // copies; progress reaches the owner from the review events; a guest sees only their own; a removed
 // member loses access at once and their subscription ends; edits reach copies without losing progress;
 // and every orgs.* procedure refuses a user of another organization.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Json, trpcClient } from './support/trpc-client.ts';
+import { authAction, type Person, signedUpPerson } from './support/people.ts';
+import type { Json } from './support/trpc-client.ts';
 
 let stack: TestStack;
 
@@ -16,31 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-interface Person {
-  id: string;
-  email: string;
-  cookie: string;
-  api: ReturnType<typeof trpcClient>;
-}
-
-async function person(label: string): Promise<Person> {
-  const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const cookie = await signUpThroughGateway(stack.url, label, email);
-  const session = (await (await fetch(`${stack.url}/api/auth/get-session`, { headers: { cookie } })).json()) as Json;
-  return { id: session.user.id, email, cookie, api: trpcClient(stack.url, cookie) };
-}
+const person = (label: string) => signedUpPerson(stack.url, label);
 
 /** better-auth's organization endpoints as the web app calls them. */
-async function organization(who: Person, path: string, body: unknown): Promise<Json> {
-  const response = await fetch(`${stack.url}/api/auth/organization/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.url, cookie: who.cookie },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Json;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const organization = (who: Person, path: string, body: unknown) =>
+  authAction(stack.url, who, `organization/${path}`, body);
 
 /** Invites `who` (with the mail the dev mailbox keeps) and accepts as them. */
 async function join(inviter: Person, organizationId: string, who: Person, role = 'member', teamId?: string) {

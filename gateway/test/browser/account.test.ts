@@ -2,17 +2,30 @@
 // avatar, name, username and email; password, sessions and deleting the account, and the fresh session a
 // sensitive action needs.
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import { waitUntil } from '@engram/testkit/wait';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fillSignIn, newUser, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { ageSessions, cardCountOf, userIdOf } from './support/database.ts';
 import { pngSizeOf, solidPng } from './support/png.ts';
 
-const env = useBrowserStack();
+/** Gravatar's avatar endpoint, which identity asks for the signed-in user's picture: a red square for anyone. */
+const gravatarAsked: string[] = [];
+const gravatar = createServer((req, res) => {
+  gravatarAsked.push(req.url ?? '');
+  res.writeHead(200, { 'content-type': 'image/png' }).end(solidPng(96, 96, [200, 30, 30]));
+});
+await new Promise<void>((resolve) => gravatar.listen(0, '127.0.0.1', resolve));
+afterAll(() => gravatar.close());
+
+const env = useBrowserStack({
+  extraEnv: { GRAVATAR_URL: `http://127.0.0.1:${(gravatar.address() as AddressInfo).port}/avatar` },
+});
 
 const openPage = (name: string) => openTestPage(env.browser, name, { bypassCSP: true, locale: 'en-US' });
 
@@ -37,20 +50,21 @@ const card = (page: Page, title: string) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByText(title, { exact: true }) });
 
 describe('account settings', () => {
-  it('shows the Gravatar until an avatar is uploaded, which is cropped square and resized', async () => {
+  it('shows the Gravatar, through Engram, until an avatar is uploaded, which is cropped square and resized', async () => {
     const page = await openPage('account-avatar');
-    const gravatars: string[] = [];
-    await page.route('https://gravatar.com/avatar/**', async (route) => {
-      gravatars.push(route.request().url());
-      await route.fulfill({ contentType: 'image/png', body: solidPng(96, 96, [200, 30, 30]) });
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(env.stack.url) && !request.url().startsWith('data:')) elsewhere.push(request.url());
     });
     const user = await onSettings(page, 'avatar');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     const hash = createHash('sha256').update(user.email).digest('hex');
     const avatar = card(page, 'Avatar').locator('img');
-    await expect.poll(() => avatar.getAttribute('src')).toBe(`https://gravatar.com/avatar/${hash}?s=96&d=404`);
-    expect(gravatars.length).toBeGreaterThan(0);
+    await expect.poll(() => avatar.getAttribute('src')).toBe('/api/auth/gravatar?size=96');
+    expect(gravatarAsked).toContain(`/avatar/${hash}?s=96&d=404`);
+    // The browser asked Engram alone: Gravatar never learnt who looked at the page.
+    expect(elsewhere).toEqual([]);
 
     // A wide picture: the middle square is kept, at the library's 128 pixels.
     const chooser = page.waitForEvent('filechooser');
