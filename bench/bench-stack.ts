@@ -12,6 +12,7 @@ import { freePorts } from '@engram/local/ports';
 import { ensureDatabase } from '@engram/local/postgres';
 import { startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
+import { describeEvent } from '@engram/local/supervisor';
 import { cookieFrom, linkIn, nextMail } from '@engram/testkit/mailbox';
 import pg from 'pg';
 import { type GcPause, gcPausesOf } from './gc-pauses.ts';
@@ -58,6 +59,8 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       },
     },
     () => {},
+    // A process restarted mid-run makes the numbers meaningless: say so next to them.
+    { onEvent: (event) => console.error(`[bench] ${describeEvent(event)}`) },
   );
   return {
     url,
