@@ -118,9 +118,9 @@ async function politely(request: () => Promise<Response>): Promise<Response> {
 // request here.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function request(url: string, method: string, headers: Record<string, string>, body?: string) {
+export function request(url: string, method: string, headers: Record<string, string>, body?: string, timeoutMs = 0) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const outgoing = http.request(url, { method, headers, agent }, (response) => {
+    const outgoing = http.request(url, { method, headers, agent, timeout: timeoutMs }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -130,6 +130,7 @@ function request(url: string, method: string, headers: Record<string, string>, b
       response.on('error', reject);
     });
     outgoing.on('error', reject);
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.end(body);
   });
 }

@@ -19,14 +19,14 @@ const REQUESTS = 1_000;
 // 100, 16 ms), so the p99 is of a warm server, out of enough requests to be more than a few outliers.
 const WARM_UP = 100;
 
-const DASHBOARD = [
+export const DASHBOARD = [
   'cards.progressMetrics',
   'cards.streak',
   'cards.reviewMetrics',
   'settings.getTimezone',
   'cards.list',
 ];
-const DASHBOARD_INPUT = { 4: { pageSize: 10, archived: false, cursor: null } };
+export const DASHBOARD_INPUT = { 4: { pageSize: 10, archived: false, cursor: null } };
 
 async function seed(pool: pg.Pool, userId: string): Promise<void> {
   await pool.query(

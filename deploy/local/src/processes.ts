@@ -34,6 +34,8 @@ export interface RunningStack {
   stop(): Promise<void>;
   /** Stops one component with SIGTERM and resolves with its exit code. */
   stopComponent(name: ComponentName): Promise<number | null>;
+  /** Restarts one component on purpose (SIGTERM, then started again); resolves once it is ready. */
+  restartComponent(name: ComponentName): Promise<void>;
   /** The process id of each running component (for benchmarks that measure their CPU time). */
   pids(): Partial<Record<ComponentName, number>>;
   /**
@@ -127,6 +129,52 @@ export async function startGatewayReplica(
   return { url: `http://localhost:${ports.http}`, stop: () => terminate(child) };
 }
 
+export interface SupervisedReplica {
+  /** The port it serves on: the gateway's HTTP port, a service's gRPC port. */
+  port: number;
+  pid(): number | undefined;
+  restart(): Promise<void>;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * One more replica of a component of a running stack, supervised like the others: on its own serving
+ * and metrics ports but otherwise configured the same, what a second pod would be. Resolves once ready.
+ */
+export async function startSupervisedReplica(
+  settings: StackSettings,
+  name: ComponentName,
+  ports: { serving: number; metrics: number },
+  onLine: LineHandler,
+  supervision: SupervisionOptions = {},
+): Promise<SupervisedReplica> {
+  const env = componentEnvironments(settings).find(([component]) => component === name)?.[1] ?? {};
+  const serving: Record<string, string> =
+    name === 'gateway' ? { PORT: String(ports.serving) } : { GRPC_PORT: String(ports.serving) };
+  const policy = { ...DEFAULT_RESTART_POLICY, ...supervision.restartPolicy };
+  const supervised: SupervisedProcess = new SupervisedProcess({
+    name,
+    spawn: () => spawnComponent(name, { ...env, ...serving, METRICS_PORT: String(ports.metrics) }, onLine),
+    waitReady: (child) => waitReady(name, ports.metrics, child),
+    terminate: (child) => terminate(child),
+    policy,
+    onEvent: (event) => supervision.onEvent?.(event),
+    onGiveUp: () => void supervised.stop(),
+  });
+  try {
+    await supervised.ready();
+  } catch (error) {
+    await supervised.stop();
+    throw error;
+  }
+  return {
+    port: ports.serving,
+    pid: () => supervised.pid,
+    restart: () => supervised.restart(),
+    stop: () => supervised.stop(),
+  };
+}
+
 export async function startProcesses(
   settings: StackSettings,
   onLine: LineHandler,
@@ -175,6 +223,9 @@ export async function startProcesses(
     async stopComponent(name) {
       const supervised = processes.get(name);
       return supervised ? supervised.stop() : null;
+    },
+    async restartComponent(name) {
+      await processes.get(name)?.restart();
     },
     pids: () => Object.fromEntries([...processes].map(([name, supervised]) => [name, supervised.pid])),
     // Only after every process has stopped, so the runner's exit leaves none behind.

@@ -59,6 +59,8 @@ export class SupervisedProcess {
   #stopping = false;
   #failures: number[] = [];
   #timer: NodeJS.Timeout | undefined;
+  // Processes stopped on purpose (stop(), restart()): their exit is no failure.
+  #asked = new WeakSet<ChildProcess>();
   private readonly options: SupervisedOptions;
 
   constructor(options: SupervisedOptions) {
@@ -79,13 +81,24 @@ export class SupervisedProcess {
   async stop(): Promise<number | null> {
     this.#stopping = true;
     clearTimeout(this.#timer);
+    this.#asked.add(this.#child);
     return this.options.terminate(this.#child);
+  }
+
+  /** A restart asked for, as a rolling update does it: SIGTERM, wait for the exit, start, wait until ready. */
+  async restart(): Promise<void> {
+    const old = this.#child;
+    this.#asked.add(old);
+    await this.options.terminate(old);
+    if (this.#stopping) return;
+    this.#child = this.#spawn();
+    await this.options.waitReady(this.#child);
   }
 
   #spawn(): ChildProcess {
     const child = this.options.spawn();
     child.once('exit', (code, signal) => {
-      if (!this.#stopping && child === this.#child) this.#crashed(exitStatus(code, signal));
+      if (!this.#stopping && !this.#asked.has(child) && child === this.#child) this.#crashed(exitStatus(code, signal));
     });
     return child;
   }

@@ -1,0 +1,61 @@
+// The proof's scenarios, one after another on one running stack: the load alone, then each fault under
+// load. Each names what it promises: no request fails (the load alone, a rolling restart, which drains
+// before each exit), or only that nothing acknowledged is lost or duplicated (a process killed, a server
+// restarted or gone: requests may fail meanwhile, and are sent again with the same review id).
+import type { ProofInfrastructure } from './infra.ts';
+import type { ProofStack, Replica } from './stack.ts';
+
+export type Promised = 'no failed request' | 'nothing lost or duplicated';
+
+export interface Scenario {
+  name: string;
+  promise: Promised;
+  /** Injects the fault and resolves once the system has recovered from it; none for the load alone. */
+  fault?: (stack: ProofStack, infrastructure: ProofInfrastructure) => Promise<void>;
+}
+
+/** How long a scenario's load runs before its fault, so the fault hits a system under load. */
+export const LEAD_MS = 1_500;
+const REDIS_OUTAGE_MS = 10_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** kill -9 of one replica; recovered once the supervisor has it ready again. */
+function killed(replica: Replica) {
+  return async (stack: ProofStack) => {
+    const component = replica.startsWith('gateway') ? 'gateway' : 'cards';
+    const restartedBefore = stack.events.filter((e) => e.kind === 'restarted' && e.component === component).length;
+    const pid = stack.pid(replica);
+    if (pid === undefined) throw new Error(`${replica} is not running`);
+    process.kill(pid, 'SIGKILL');
+    while (stack.events.filter((e) => e.kind === 'restarted' && e.component === component).length === restartedBefore) {
+      if (stack.events.some((e) => e.kind === 'gave-up')) throw new Error(`the supervisor gave up on ${component}`);
+      await pause(50);
+    }
+  };
+}
+
+export const SCENARIOS: Scenario[] = [
+  { name: 'load', promise: 'no failed request' },
+  { name: 'kill -9 of a cards replica', promise: 'nothing lost or duplicated', fault: killed('cards-a') },
+  { name: 'kill -9 of a gateway replica', promise: 'nothing lost or duplicated', fault: killed('gateway-a') },
+  {
+    name: 'NATS restarted',
+    promise: 'nothing lost or duplicated',
+    fault: (_, infrastructure) => infrastructure.restartNats(),
+  },
+  {
+    name: 'PostgreSQL restarted',
+    promise: 'nothing lost or duplicated',
+    fault: (_, infrastructure) => infrastructure.restartPostgres(),
+  },
+  {
+    name: `Redis gone for ${REDIS_OUTAGE_MS / 1000} s`,
+    promise: 'nothing lost or duplicated',
+    fault: async (_, infrastructure) => {
+      await infrastructure.stopRedis();
+      await pause(REDIS_OUTAGE_MS);
+      await infrastructure.startRedis();
+    },
+  },
+];
