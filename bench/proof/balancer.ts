@@ -39,11 +39,10 @@ export function startBalancer(port: number, backends: () => number[]): Promise<B
       }
       open.add(backend);
       backend.once('close', () => open.delete(backend));
+      // A reset on one side resets the other, so a caller sees a killed backend as the broken connection it
+      // is; an orderly close travels through the pipes after the last byte (destroying here would drop it).
       backend.on('error', () => client.destroy());
       client.on('error', () => backend.destroy());
-      // A reset on one side resets the other, so a caller sees a killed backend as the broken connection it is.
-      client.once('close', () => backend.destroy());
-      backend.once('close', () => client.destroy());
       client.pipe(backend);
       backend.pipe(client);
       client.resume();

@@ -17,6 +17,7 @@ export interface Scenario {
 /** How long a scenario's load runs before its fault, so the fault hits a system under load. */
 export const LEAD_MS = 1_500;
 const REDIS_OUTAGE_MS = 10_000;
+const FROZEN_MS = 5_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,6 +57,26 @@ export const SCENARIOS: Scenario[] = [
       await infrastructure.stopRedis();
       await pause(REDIS_OUTAGE_MS);
       await infrastructure.startRedis();
+    },
+  },
+  {
+    name: 'rolling SIGTERM restart of the gateways and cards',
+    promise: 'no failed request',
+    fault: async (stack) => {
+      for (const replica of ['cards-a', 'cards-b', 'gateway-a', 'gateway-b'] as const) await stack.restart(replica);
+    },
+  },
+  {
+    name: `a cards replica frozen for ${FROZEN_MS / 1000} s (deadlines fire)`,
+    promise: 'nothing lost or duplicated',
+    // SIGSTOP: the replica keeps its connections and accepts calls but answers none, as a service stuck in
+    // a long pause would; the callers' deadlines must end those calls, and the retries find it again after.
+    fault: async (stack) => {
+      const pid = stack.pid('cards-a');
+      if (pid === undefined) throw new Error('cards-a is not running');
+      process.kill(pid, 'SIGSTOP');
+      await pause(FROZEN_MS);
+      process.kill(pid, 'SIGCONT');
     },
   },
 ];

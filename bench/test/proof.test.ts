@@ -18,6 +18,8 @@ describe('the proof, short', () => {
       'NATS restarted',
       'PostgreSQL restarted',
       'Redis gone for 10 s',
+      'rolling SIGTERM restart of the gateways and cards',
+      'a cards replica frozen for 5 s (deadlines fire)',
     ]);
     for (const row of rows) {
       expect(row.requests, row.scenario).toBeGreaterThan(0);
