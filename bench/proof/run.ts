@@ -31,7 +31,7 @@ export interface ProofOptions {
 }
 
 export const SHORT: ProofOptions = { learners: 8, perSecond: 16, scenarioMs: 6_000, ownCards: 40, deckCards: 6 };
-export const FULL: ProofOptions = { learners: 32, perSecond: 150, scenarioMs: 20_000, ownCards: 200, deckCards: 20 };
+export const FULL: ProofOptions = { learners: 32, perSecond: 60, scenarioMs: 20_000, ownCards: 200, deckCards: 20 };
 
 function latencies(operations: Operation[]) {
   const sorted = [...operations].sort((a, b) => a.ms - b.ms);

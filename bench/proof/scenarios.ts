@@ -67,6 +67,15 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // One replica each: while one restarts its calls fail and are sent again, and the events it consumes
+    // (organizations' progress) wait in the stream for it.
+    name: 'rolling SIGTERM restart of identity, organizations, billing and ai',
+    promise: 'nothing lost or duplicated',
+    fault: async (stack) => {
+      for (const component of ['identity', 'organizations', 'billing', 'ai'] as const) await stack.restart(component);
+    },
+  },
+  {
     name: `a cards replica frozen for ${FROZEN_MS / 1000} s (deadlines fire)`,
     promise: 'nothing lost or duplicated',
     // SIGSTOP: the replica keeps its connections and accepts calls but answers none, as a service stuck in

@@ -78,8 +78,14 @@ export async function startProofStack(
     console.error(`[proof] ${describeEvent(event)}`);
   };
   const balancers: Balancer[] = [
-    await startBalancer(cardsBalancerPort, () => [ports.grpc.cards, cardsB.serving]),
-    await startBalancer(gatewayBalancerPort, () => [ports.gateway, gatewayB.serving]),
+    await startBalancer(cardsBalancerPort, [
+      { port: ports.grpc.cards, readyPort: ports.metrics.cards },
+      { port: cardsB.serving, readyPort: cardsB.metrics },
+    ]),
+    await startBalancer(gatewayBalancerPort, [
+      { port: ports.gateway, readyPort: ports.gatewayMetrics },
+      { port: gatewayB.serving, readyPort: gatewayB.metrics },
+    ]),
   ];
   let stack: RunningStack | undefined;
   const replicas: Partial<Record<'gateway-b' | 'cards-b', SupervisedReplica>> = {};

@@ -19,6 +19,7 @@ describe('the proof, short', () => {
       'PostgreSQL restarted',
       'Redis gone for 10 s',
       'rolling SIGTERM restart of the gateways and cards',
+      'rolling SIGTERM restart of identity, organizations, billing and ai',
       'a cards replica frozen for 5 s (deadlines fire)',
     ]);
     for (const row of rows) {

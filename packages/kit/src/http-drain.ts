@@ -1,11 +1,16 @@
 // Closing an HTTP server without failing a request that reached it. Node's server.close() also cuts
 // every keep-alive connection that is idle at that instant, while a client may be sending its next request
-// on one: that request fails (ECONNRESET, "socket hang up") though nothing was wrong with it. Draining
-// instead stops accepting connections, answers every request from then on with `Connection: close` (so the
-// client stops using that connection after the answer), and closes the connections left idle only after
-// the server's keep-alive timeout, when the server would have closed them anyway.
+// on one: that request fails (ECONNRESET, "socket hang up") though nothing was wrong with it; and closing
+// the listening socket resets the connections the kernel has accepted but Node has not yet taken. Draining
+// instead answers every request from then on with `Connection: close` (so the client stops using that
+// connection after the answer), stops listening only once no new connection came for a moment (the load
+// balancer has seen the replica unready), and closes the connections left idle only after the server's
+// keep-alive timeout, when the server would have closed them anyway.
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+
+// Longer than a load balancer's readiness check takes to notice (the proof's checks every 100 ms).
+const QUIET_MS = 500;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,7 +23,9 @@ export function drainable(server: Server): DrainableServer {
   let draining = false;
   const unanswered = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
+  let lastConnectionAt = 0;
   server.on('connection', (socket: Socket) => {
+    lastConnectionAt = Date.now();
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -39,8 +46,9 @@ export function drainable(server: Server): DrainableServer {
       // The listening socket only (http's close() would also cut the idle connections now); 'close'
       // follows once the last connection has gone.
       const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
-      NetServer.prototype.close.call(server);
       const deadline = Date.now() + graceMs;
+      while (Date.now() - lastConnectionAt < QUIET_MS && Date.now() < deadline) await pause(50);
+      NetServer.prototype.close.call(server);
       while (sockets.size > 0 && Date.now() < deadline) await pause(50);
       server.closeIdleConnections();
       await closed;
