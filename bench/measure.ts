@@ -63,16 +63,18 @@ export async function measure(
  */
 export const closedLoopWait = (clients: number, measured: Measurement) => (1000 * clients) / measured.perSecond;
 
-/** How far a closed loop's p99 lay above its mean wait (p99 ÷ mean). */
-export const closedLoopSpread = (clients: number, measured: Measurement) =>
-  measured.p99 / closedLoopWait(clients, measured);
+/** A target a ratio of two measurements of the same run must meet: at least or at most a bound. */
+export type Target = { atLeast: number } | { atMost: number };
 
-/**
- * The throughput at which `clients` in a closed loop would see a p99 of `p99Ms`, were their latencies spread
- * as `reference`'s were: the mean must come down to p99Ms / spread.
- */
-export const throughputForP99 = (clients: number, reference: Measurement, p99Ms: number) =>
-  (1000 * clients * closedLoopSpread(clients, reference)) / p99Ms;
+/** Whether `ratio` meets `target`. */
+export const meets = (ratio: number, target: Target) =>
+  'atLeast' in target ? ratio >= target.atLeast : ratio <= target.atMost;
+
+/** A ratio for the printout, beside its target and whether it met it: "0.45 (target ≥ 0.40: met)". */
+export function ratioAgainst(ratio: number, target: Target): string {
+  const bound = 'atLeast' in target ? `≥ ${target.atLeast.toFixed(2)}` : `≤ ${target.atMost.toFixed(2)}`;
+  return `${ratio.toFixed(2)} (target ${bound}: ${meets(ratio, target) ? 'met' : 'MISSED'})`;
+}
 
 export async function throughput(total: number, concurrency: number, operation: (i: number) => Promise<unknown>) {
   return (await measure(total, concurrency, operation)).perSecond;

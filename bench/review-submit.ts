@@ -14,7 +14,7 @@ import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { gcSummary, slowestThroughPauses } from './gc-pauses.ts';
-import { closedLoopSpread, closedLoopWait, measure, measurePaced, ms, throughputForP99 } from './measure.ts';
+import { closedLoopWait, measure, measurePaced, ms, ratioAgainst } from './measure.ts';
 
 const CLIENTS = 32;
 // Each learner's cards come from one cards.createMany and one cards.listDue, so both paths' reviews
@@ -24,8 +24,11 @@ const REVIEWS_PER_CLIENT = 150;
 // (measured after 320 reviews, the gateway path's p99 was 55–66 ms; after 1,280, 40–48 ms).
 const WARM_UP_PER_CLIENT = 40;
 const PACED_PER_CLIENT = 50;
-// Issue 7's target for the gateway path at full load.
-const P99_TARGET_MS = 50;
+// Issue 24's targets, ratios within one run so that no target depends on the machine's speed: the gateway
+// path carries at least 0.40 of the reviews PostgreSQL alone does, and at half that load its p99 is at most
+// 2.5 times the direct path's.
+const THROUGHPUT_TARGET = { atLeast: 0.4 };
+const HALF_LOAD_P99_TARGET = { atMost: 2.5 };
 
 interface Learner {
   cookie: string;
@@ -100,15 +103,17 @@ export async function reviewSubmission(adminUrl: string): Promise<void> {
     console.log(`GC pauses, gateway path (count, sum, longest): ${gcSummary(pauses)}`);
     console.log(`  the slowest, gateway path: ${slowestThroughPauses(gateway.slowest, pauses, 'reviews')}`);
     console.log(
-      `ratio gateway/baseline:                     ${(gateway.perSecond / baseline.perSecond).toFixed(2)} (target ≥ 0.40, p99 < ${P99_TARGET_MS} ms)`,
+      `ratio gateway/baseline, throughput:         ${ratioAgainst(gateway.perSecond / baseline.perSecond, THROUGHPUT_TARGET)}`,
     );
-    // Little's law: how far the p99 target is a matter of this machine's throughput.
-    const needed = throughputForP99(CLIENTS, baseline, P99_TARGET_MS);
+    // Little's law: at full load the latencies say how much a path carries, not how long one review takes.
     console.log(
-      `  Little's law: ${CLIENTS} always-waiting clients wait ${ms(closedLoopWait(CLIENTS, gateway))} on average at the gateway path's ${gateway.perSecond.toFixed(0)}/s (pg: ${ms(closedLoopWait(CLIENTS, baseline))}); with the baseline's spread (p99 ${closedLoopSpread(CLIENTS, baseline).toFixed(1)} × its mean), a p99 under ${P99_TARGET_MS} ms needs ${needed.toFixed(0)}/s here, a ratio of ${(needed / baseline.perSecond).toFixed(2)}`,
+      `  at full load each of the ${CLIENTS} always-waiting clients waits ${CLIENTS} / throughput: ${ms(closedLoopWait(CLIENTS, gateway))} on average through the gateway, ${ms(closedLoopWait(CLIENTS, baseline))} on pg`,
     );
     console.log(
       `at half that load (${halfLoad.toFixed(0)}/s, steady, same ${CLIENTS} clients): gateway p50 ${ms(pacedGateway.p50)}, p99 ${ms(pacedGateway.p99)}; pg p50 ${ms(pacedBaseline.p50)}, p99 ${ms(pacedBaseline.p99)}`,
+    );
+    console.log(
+      `ratio gateway/baseline, p99 at half load:   ${ratioAgainst(pacedGateway.p99 / pacedBaseline.p99, HALF_LOAD_P99_TARGET)}`,
     );
     const pacedPauses = stack.gcPauses(pacedFrom, pacedTo);
     console.log(`  GC pauses, gateway path at half load: ${gcSummary(pacedPauses)}`);

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  closedLoopSpread,
-  closedLoopWait,
-  type Measurement,
-  measure,
-  measurePaced,
-  throughputForP99,
-} from '../measure.ts';
+import { closedLoopWait, type Measurement, measure, measurePaced, meets, ratioAgainst } from '../measure.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,18 +53,22 @@ describe("what a closed loop of clients allows (Little's law)", () => {
     expect(closedLoopWait(32, measured(800, 60))).toBeCloseTo(40);
   });
 
-  it('asks the throughput at which the mean wait, times the spread a path showed, meets the p99 wanted', () => {
-    // At 1,600/s, 32 clients wait 20 ms on average; a p99 of 40 ms is twice that.
-    const reference = measured(1_600, 40);
-    expect(closedLoopSpread(32, reference)).toBeCloseTo(2);
-    expect(throughputForP99(32, reference, 50)).toBeCloseTo(1_280);
-    // With no spread at all, a 50 ms p99 needs a mean of 50 ms: 640/s.
-    expect(throughputForP99(32, measured(1_600, 20), 50)).toBeCloseTo(640);
-  });
-
   it('agrees with a closed loop actually run: its mean wait lies between its median and its slowest', async () => {
     const run = await measure(20, 1, () => pause(10));
     expect(closedLoopWait(1, run)).toBeGreaterThanOrEqual(run.p50 - 1);
     expect(closedLoopWait(1, run)).toBeLessThan(run.p99 + 5);
+  });
+});
+
+describe('the targets, ratios of two measurements of the same run', () => {
+  it('meets a lower bound at or above it, and says when one is missed', () => {
+    expect(ratioAgainst(0.45, { atLeast: 0.4 })).toBe('0.45 (target ≥ 0.40: met)');
+    expect(ratioAgainst(0.4, { atLeast: 0.4 })).toBe('0.40 (target ≥ 0.40: met)');
+    expect(ratioAgainst(0.39, { atLeast: 0.4 })).toBe('0.39 (target ≥ 0.40: MISSED)');
+  });
+
+  it('meets an upper bound at or below it', () => {
+    expect(meets(2.5, { atMost: 2.5 })).toBe(true);
+    expect(ratioAgainst(3.1, { atMost: 3 })).toBe('3.10 (target ≤ 3.00: MISSED)');
   });
 });

@@ -139,6 +139,20 @@ describe('billing never runs its Stripe stand-in in production', () => {
     expect(exit.stderr).toContain('  - STRIPE_SECRET_KEY: is required in production');
   });
 
+  it('refuses a Stripe test-mode key in production', async () => {
+    const env = {
+      ...(await validEnvironment('billing')),
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://engram.example.com',
+      STRIPE_SECRET_KEY: 'rk_test_123',
+    };
+    const exit = await runToExit(entryPointOf('billing'), env);
+    expect(exit.code, exit.stderr).toBe(EX_CONFIG);
+    expect(exit.stderr).toContain(
+      '  - STRIPE_SECRET_KEY: is a test-mode key (sk_test_…, rk_test_…); production needs a live key',
+    );
+  });
+
   it('names the webhook secret and every price id missing beside a Stripe key', async () => {
     const env = {
       ...(await validEnvironment('billing')),

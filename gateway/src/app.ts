@@ -35,6 +35,8 @@ export interface AppOptions {
   trustedOrigins: string[];
   trustedProxies: string[];
   trpcMaxBodyBytes: number;
+  /** The most calls one batched tRPC request may hold. */
+  trpcMaxBatchSize: number;
   rateLimits: TrpcRateLimits;
   /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
   devRoutes: boolean;
@@ -73,7 +75,15 @@ export function createApp(options: AppOptions) {
     createExpressMiddleware({
       router: appRouter,
       maxBodySize,
-      async createContext({ req, res }): Promise<Context> {
+      async createContext({ req, res, info }): Promise<Context> {
+        // Each call of a batch is counted below; a batch over the maximum is refused first, none of it run or counted.
+        const paths = info.calls.map((call) => call.path);
+        if (paths.length > options.trpcMaxBatchSize) {
+          throw new TRPCError({
+            code: 'BAD_REQUEST',
+            message: `A batch may hold at most ${options.trpcMaxBatchSize} calls; this one holds ${paths.length}.`,
+          });
+        }
         // A client that goes away cancels the calls made for it (not the normal end of a response).
         const controller = new AbortController();
         res.once('close', () => {
@@ -98,22 +108,22 @@ export function createApp(options: AppOptions) {
         let session: SessionInfo | null;
         if (typeof apiKey === 'string') {
           // A key acts as its owner; identity counts every use, so nothing is remembered here.
-          refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? ''));
+          refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? '', paths.length));
           session = await lookUp(resolveApiKey(options.services, apiKey));
-          refuseIfLimited(await options.rateLimits.byUser(session.caller.userId));
+          refuseIfLimited(await options.rateLimits.byUser(session.caller.userId, paths));
         } else if (known) {
           // Nothing to ask identity: both counts go to Redis together (one pipelined write).
           session = await lookUp(known);
           const decisions = await Promise.all([
-            options.rateLimits.byAddress(req.ip ?? ''),
-            session ? options.rateLimits.byUser(session.caller.userId) : ALLOWED,
+            options.rateLimits.byAddress(req.ip ?? '', paths.length),
+            session ? options.rateLimits.byUser(session.caller.userId, paths) : ALLOWED,
           ]);
           for (const decision of decisions) refuseIfLimited(decision);
         } else {
           // The address first: a flood is refused before it costs a session lookup.
-          refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? ''));
+          refuseIfLimited(await options.rateLimits.byAddress(req.ip ?? '', paths.length));
           session = await lookUp(sessions.resolve(credentials));
-          if (session) refuseIfLimited(await options.rateLimits.byUser(session.caller.userId));
+          if (session) refuseIfLimited(await options.rateLimits.byUser(session.caller.userId, paths));
         }
         return { services: options.services, logger: req.log, session, signal: controller.signal };
       },

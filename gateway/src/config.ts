@@ -1,6 +1,7 @@
 // The gateway's configuration: the only place it reads process.env.
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TRPC_BATCH_MAX_CALLS } from '@engram/contracts/trpc';
 import { commonVars, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
 import { z } from 'zod';
 
@@ -52,9 +53,26 @@ export const configShape = {
     .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
     .optional(),
   TRPC_MAX_BODY_BYTES: vars.positiveInt(1_048_576),
+  /** Larger batches are refused with 400; the web app's own batches must fit (TRPC_BATCH_MAX_CALLS). */
+  TRPC_MAX_BATCH_SIZE: vars
+    .positiveInt(TRPC_BATCH_MAX_CALLS)
+    .refine(
+      (size) => size >= TRPC_BATCH_MAX_CALLS,
+      `must be at least ${TRPC_BATCH_MAX_CALLS}, the most calls the web app puts in one batch`,
+    ),
+  /** Every limit below counts calls (each call of a batch) in one window of this many seconds. */
   TRPC_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(60),
   TRPC_RATE_LIMIT_PER_USER: vars.positiveInt(600),
   TRPC_RATE_LIMIT_PER_ADDRESS: vars.positiveInt(1200),
+  /**
+   * billing.checkout, checkoutSession and portal, which reach Stripe. The checkout success page asks
+   * checkoutSession once a second while the webhook is on its way: a minute of that fits.
+   */
+  TRPC_RATE_LIMIT_STRIPE_PER_USER: vars.positiveInt(60),
+  /** ai.generate, which calls the model. */
+  TRPC_RATE_LIMIT_GENERATE_PER_USER: vars.positiveInt(10),
+  /** ai.upload. */
+  TRPC_RATE_LIMIT_UPLOAD_PER_USER: vars.positiveInt(10),
 };
 
 export type Config = ReturnType<typeof readConfig>;

@@ -41,6 +41,11 @@ const rateLimits = createTrpcRateLimits(redis, {
   windowSeconds: config.TRPC_RATE_LIMIT_WINDOW_SECONDS,
   perUser: config.TRPC_RATE_LIMIT_PER_USER,
   perAddress: config.TRPC_RATE_LIMIT_PER_ADDRESS,
+  costlyPerUser: {
+    stripe: config.TRPC_RATE_LIMIT_STRIPE_PER_USER,
+    generate: config.TRPC_RATE_LIMIT_GENERATE_PER_USER,
+    upload: config.TRPC_RATE_LIMIT_UPLOAD_PER_USER,
+  },
   keyPrefix: config.REDIS_KEY_PREFIX,
 });
 const sessions = createSessionResolver(services);
@@ -58,6 +63,7 @@ const app = createApp({
   trustedOrigins: config.TRUSTED_ORIGINS,
   trustedProxies: config.TRUSTED_PROXIES,
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
+  trpcMaxBatchSize: config.TRPC_MAX_BATCH_SIZE,
   rateLimits,
   devRoutes: config.NODE_ENV !== 'production',
   sessions,

@@ -1,12 +1,28 @@
 // tRPC rate limits, per client address and per signed-in user, counted in Redis so every gateway replica
-// agrees. Should Redis be unreachable, each replica keeps counting in memory rather than refusing all.
+// agrees. Every call of a batch costs a point. Calls that reach an outside service or do heavy work also
+// count against a tighter limit of their own, per user. Should Redis be unreachable, each replica keeps
+// counting in memory rather than refusing all.
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** The procedures with a limit of their own, by the name of that limit. */
+export const COSTLY_PROCEDURES = {
+  // Each reaches Stripe, whose API rate limit is the whole company's.
+  stripe: ['billing.checkout', 'billing.checkoutSession', 'billing.portal'],
+  // The model (Bedrock) and a usage reservation for every generation.
+  generate: ['ai.generate'],
+  // Up to 3 MB read, parsed (PDF) and stored per call.
+  upload: ['ai.upload'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CostlyKind = keyof typeof COSTLY_PROCEDURES;
 
 export interface RateLimitSettings {
   windowSeconds: number;
   perUser: number;
   perAddress: number;
+  /** Calls per user and window of the procedures in each COSTLY_PROCEDURES entry. */
+  costlyPerUser: Record<CostlyKind, number>;
   /** REDIS_KEY_PREFIX. */
   keyPrefix: string;
 }
@@ -15,9 +31,13 @@ export interface RateLimitSettings {
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface TrpcRateLimits {
-  byAddress(address: string): Promise<RateDecision>;
-  byUser(userId: string): Promise<RateDecision>;
+  /** Counts `calls` calls from this address. */
+  byAddress(address: string, calls: number): Promise<RateDecision>;
+  /** Counts the calls to `paths` (one entry per call of the request) by this user. */
+  byUser(userId: string, paths: readonly string[]): Promise<RateDecision>;
 }
+
+const ALLOWED: RateDecision = { allowed: true };
 
 function limiter(redis: Redis, keyPrefix: string, points: number, duration: number) {
   return new RateLimiterRedis({
@@ -33,19 +53,48 @@ function limiter(redis: Redis, keyPrefix: string, points: number, duration: numb
 async function decide(consume: () => Promise<RateLimiterRes>): Promise<RateDecision> {
   try {
     await consume();
-    return { allowed: true };
+    return ALLOWED;
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
   }
 }
 
+/** Refused if any count refuses, with the longest wait among them. */
+function strictest(decisions: RateDecision[]): RateDecision {
+  let waits = 0;
+  for (const decision of decisions) if (!decision.allowed) waits = Math.max(waits, decision.retryAfterSeconds);
+  return waits > 0 ? { allowed: false, retryAfterSeconds: waits } : ALLOWED;
+}
+
+const KIND_OF_PATH = new Map<string, CostlyKind>(
+  Object.entries(COSTLY_PROCEDURES).flatMap(([kind, paths]) => paths.map((path) => [path, kind as CostlyKind])),
+);
+
 export function createTrpcRateLimits(redis: Redis, settings: RateLimitSettings): TrpcRateLimits {
   const prefix = `${settings.keyPrefix}gateway:trpc`;
   const address = limiter(redis, `${prefix}:address`, settings.perAddress, settings.windowSeconds);
   const user = limiter(redis, `${prefix}:user`, settings.perUser, settings.windowSeconds);
+  const costly = Object.fromEntries(
+    Object.entries(settings.costlyPerUser).map(([kind, points]) => [
+      kind,
+      limiter(redis, `${prefix}:${kind}`, points, settings.windowSeconds),
+    ]),
+  ) as Record<CostlyKind, RateLimiterRedis>;
   return {
-    byAddress: (ip) => decide(() => address.consume(ip)),
-    byUser: (userId) => decide(() => user.consume(userId)),
+    byAddress: (ip, calls) => decide(() => address.consume(ip, calls)),
+    async byUser(userId, paths) {
+      const costlyCalls = new Map<CostlyKind, number>();
+      for (const path of paths) {
+        const kind = KIND_OF_PATH.get(path);
+        if (kind) costlyCalls.set(kind, (costlyCalls.get(kind) ?? 0) + 1);
+      }
+      return strictest(
+        await Promise.all([
+          decide(() => user.consume(userId, paths.length)),
+          ...[...costlyCalls].map(([kind, calls]) => decide(() => costly[kind].consume(userId, calls))),
+        ]),
+      );
+    },
   };
 }

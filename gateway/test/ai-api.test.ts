@@ -1,8 +1,10 @@
 // Card generation through the real gateway and processes, called with the real tRPC client as the web
 // app calls it (httpBatchStreamLink for the streamed generation, a non-batched link for the FormData
 // upload): usage on the dashboard's procedure, proposals streamed from the offline generator, an upload,
-// and the refusals (bad input, an unsupported file, the usage limit) with their reasons, charging nothing.
+// and the refusals (bad input, an unsupported file, the usage limit, a decompression bomb) with their
+// reasons, charging nothing.
 import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
+import { flateBomb } from '@engram/testkit/hostile-files';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import {
   createTRPCClient,
@@ -134,6 +136,27 @@ describe('generation through the gateway', () => {
     expect(tooMany?.data).toMatchObject({ code: 'PRECONDITION_FAILED', reason: 'USAGE_LIMIT_REACHED' });
 
     expect(await api.cards.generationUsage.query()).toMatchObject({ used: 0 });
+  });
+
+  it("refuses a PDF that unpacks to 2 GB, in words, while another learner's generation streams", async () => {
+    const bomber = clientOf(await signUpThroughGateway(stack.url, 'bomber'));
+    const learner = clientOf(await signUpThroughGateway(stack.url, 'learner'));
+    const form = new FormData();
+    form.append('file', new File([flateBomb(2048)], 'bomb.pdf', { type: 'application/pdf' }));
+    const [refusal, events] = await Promise.all([
+      bomber.ai.upload.mutate(form).then(
+        () => undefined,
+        (error: unknown) => error as TRPCClientError<AppRouter>,
+      ),
+      learner.ai.generate.mutate({ notes: NOTES, count: 2, types: ['basic'] }).then(collect),
+    ]);
+    expect(refusal?.message).toBe('The PDF unpacks to more than 100 MB of data, so it cannot be read safely.');
+    expect(refusal?.data).toMatchObject({ code: 'BAD_REQUEST', reason: 'FILE_TOO_COMPLEX' });
+    expect(events.at(-1)).toMatchObject({ type: 'finished', delivered: 2 });
+    // The ai process is still there, reading files as before.
+    const notes = new FormData();
+    notes.append('file', new File([NOTES], 'chemistry.md'));
+    expect(await bomber.ai.upload.mutate(notes)).toMatchObject({ characters: NOTES.length });
   });
 
   it('asks a visitor to sign in', async () => {

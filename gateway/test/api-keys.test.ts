@@ -94,8 +94,12 @@ describe('calling the API with a key', () => {
 });
 
 describe('a banned user', () => {
+  let admin: string;
+  beforeAll(async () => {
+    admin = await signUpThroughGateway(stack.url, 'admin', adminEmail);
+  });
+
   it('keeps the session, marked banned, and is refused by every API call, with it or with a key', async () => {
-    const admin = await signUpThroughGateway(stack.url, 'admin', adminEmail);
     const email = `banned-${randomBytes(4).toString('hex')}@example.com`;
     const cookie = await signUpThroughGateway(stack.url, 'banned', email);
     const { key } = await createKey(cookie);
@@ -114,5 +118,37 @@ describe('a banned user', () => {
     const signIn = await auth.post('/sign-in/email', { email, password: TEST_PASSWORD });
     expect(signIn.status).toBe(403);
     expect(await signIn.json()).toMatchObject({ code: 'BANNED_USER' });
+  });
+
+  it('is refused by the auth API too, with the kept session or with a key, and makes no organization', async () => {
+    const email = `banned-${randomBytes(4).toString('hex')}@example.com`;
+    const cookie = await signUpThroughGateway(stack.url, 'orgspammer', email);
+    const { key } = await createKey(cookie);
+    const { user } = await auth.session(cookie);
+    expect((await auth.post('/admin/ban-user', { userId: user.id }, admin)).status).toBe(200);
+
+    const organization = { name: 'Spam Inc', slug: `spam-${randomBytes(4).toString('hex')}` };
+    const byCookie = await auth.post('/organization/create', organization, cookie);
+    const byKey = await fetch(`${stack.url}/api/auth/organization/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.url, [API_KEY_HEADER]: key },
+      body: JSON.stringify(organization),
+    });
+    for (const refused of [byCookie, byKey]) {
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({
+        code: 'BANNED_USER',
+        message: 'You have been banned from this application',
+      });
+    }
+    const pool = createPool(`${stack.databaseUrl}?schema=identity`);
+    try {
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM identity.organizations WHERE slug = $1', [
+        organization.slug,
+      ]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await pool.end();
+    }
   });
 });

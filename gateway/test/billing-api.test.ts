@@ -65,6 +65,19 @@ describe('billing through the gateway', () => {
     expect(portal.url).toMatch(new RegExp(`^${stack.url}/api/dev/stripe/portal/bps_\\w+$`));
   });
 
+  it('refuses a second checkout while the first is open in another tab, with the reason the web app shows', async () => {
+    const api = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'two-tabs'));
+    const first = await api.mutate('billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
+    expect(first.url).toMatch(/\/api\/dev\/stripe\/checkout\/cs_test_\w+$/);
+    const second = await api
+      .mutate('billing.checkout', { plan: 'pro', interval: 'month', currency: 'usd' })
+      .catch((error: unknown) => error);
+    expect(second).toMatchObject({
+      message: "You're already subscribed to this plan",
+      data: { code: 'PRECONDITION_FAILED', reason: 'ALREADY_SUBSCRIBED_PLAN' },
+    });
+  });
+
   it('refuses a checkout for a plan that does not exist, with the reason in words', async () => {
     const api = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'typo'));
     const error = await api.mutate('billing.checkout', { plan: 'gold', interval: 'year' }).catch((e: unknown) => e);

@@ -150,6 +150,21 @@ describe('metrics labels', () => {
   });
 });
 
+describe('what a page may load', () => {
+  it('lets the browser load images from Engram alone, never from another site', async () => {
+    const page = await fetch(`${stack.url}/dashboard`, { headers: { accept: 'text/html' } });
+    const directives = (page.headers.get('content-security-policy') ?? '').split('; ');
+    expect(directives).toContain("img-src 'self' data:");
+  });
+
+  it("serves the signed-in user's Gravatar from Engram's origin (here configured off: 404, initials show)", async () => {
+    const cookie = await signUp('gravatar');
+    const picture = await fetch(`${stack.url}/api/auth/gravatar?size=96`, { headers: { cookie } });
+    expect(picture.status).toBe(404);
+    expect((await fetch(`${stack.url}/api/auth/gravatar?size=96`)).status).toBe(401);
+  });
+});
+
 describe('transport security', () => {
   it('sends no HSTS over plain http from an untrusted peer, whatever X-Forwarded-Proto claims', async () => {
     const response = await fetch(`${stack.url}/`, { headers: { 'x-forwarded-proto': 'https' } });

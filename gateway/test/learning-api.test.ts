@@ -66,6 +66,20 @@ describe('the learning loop through the gateway', () => {
     expect(list.items).toHaveLength(2);
   });
 
+  it('answers 409 to a review id sent again with another rating, and the review itself still answers', async () => {
+    const api = client(await signUp('reused-review-id'));
+    await api.mutate('cards.create', { front: 'rated once', back: 'only' });
+    const [item] = (await api.query('cards.listDue')).items;
+    const review = { id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 1000 };
+    const first = await api.mutate('cards.review', review);
+    await expect(api.mutate('cards.review', { ...review, rating: 'again' })).rejects.toMatchObject({
+      message: 'This review id was already used for another review.',
+      data: { code: 'CONFLICT', httpStatus: 409, reason: 'REVIEW_ID_REUSED' },
+    });
+    expect(await api.mutate('cards.review', review)).toEqual(first);
+    expect(await api.query('cards.progressMetrics')).toMatchObject({ reviewedToday: 1, learning: 1 });
+  });
+
   it("never lets one learner review, undo or edit another's cards", async () => {
     const owner = client(await signUp('owner'));
     const card = await owner.mutate('cards.create', { front: 'mine', back: 'only' });

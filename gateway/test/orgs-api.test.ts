@@ -142,10 +142,10 @@ describe('a deck shared with a team', () => {
       targetValue: 2,
     });
 
-    expect((await member.api.query('orgs.decks', { organizationId: org.id })).map((d: Json) => d.name)).toEqual([
+    expect((await member.api.query('orgs.decks', { organizationId: org.id })).items.map((d: Json) => d.name)).toEqual([
       'Cell biology',
     ]);
-    const [mine] = await member.api.query('orgs.assignments', undefined);
+    const [mine] = (await member.api.query('orgs.assignments', undefined)).items;
     expect(mine).toMatchObject({ id: assignment.id, deckName: 'Cell biology', subscribed: false });
     expect(mine.mine).toMatchObject({ reviews: 0, cardsLearned: 0, cardCount: 3 });
 
@@ -168,7 +168,7 @@ describe('a deck shared with a team', () => {
           assignmentId: assignment.id,
         });
         expect(progress.allMembers).toBe(true);
-        expect(progress.members.find((row: Json) => row.userId === member.id)).toMatchObject({
+        expect(progress.items.find((row: Json) => row.userId === member.id)).toMatchObject({
           reviews: 2,
           streakDays: 1,
           cardCount: 3,
@@ -223,11 +223,11 @@ describe('leaving and withdrawing', () => {
 
     await owner.api.mutate('cards.deleteTag', { id: tag.id });
     expect(await refusal(owner.api.mutate('orgs.syncDeck', { deckId: deck.id }))).toBe('PRECONDITION_FAILED');
-    expect((await member.api.query('orgs.decks', { organizationId: org.id }))[0].cardCount).toBe(3);
+    expect((await member.api.query('orgs.decks', { organizationId: org.id })).items[0].cardCount).toBe(3);
 
     await owner.api.mutate('orgs.deleteDeck', { deckId: deck.id });
-    expect(await member.api.query('orgs.decks', { organizationId: org.id })).toEqual([]);
-    expect(await member.api.query('orgs.assignments', { organizationId: org.id })).toEqual([]);
+    expect((await member.api.query('orgs.decks', { organizationId: org.id })).items).toEqual([]);
+    expect((await member.api.query('orgs.assignments', { organizationId: org.id })).items).toEqual([]);
     await untilCopies(member, 0);
     expect(await copies(member, true)).toHaveLength(3);
   });
@@ -245,16 +245,16 @@ describe('who sees what', () => {
     await vi.waitFor(
       async () => {
         const all = await owner.api.query('orgs.progress', { organizationId: org.id });
-        expect(all.members.map((row: Json) => row.userId).sort()).toEqual([owner.id, guest.id, member.id].sort());
+        expect(all.items.map((row: Json) => row.userId).sort()).toEqual([owner.id, guest.id, member.id].sort());
       },
       { timeout: 15_000, interval: 200 },
     );
     const own = await guest.api.query('orgs.progress', { organizationId: org.id });
-    expect(own).toMatchObject({ allMembers: false, members: [{ userId: guest.id }] });
+    expect(own).toMatchObject({ allMembers: false, items: [{ userId: guest.id }] });
     expect(
       await refusal(guest.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Mine', tagId: tag.id })),
     ).toBe('FORBIDDEN');
-    const deck = (await guest.api.query('orgs.decks', { organizationId: org.id }))[0];
+    const deck = (await guest.api.query('orgs.decks', { organizationId: org.id })).items[0];
     expect(
       await refusal(
         guest.api.mutate('orgs.createAssignment', {
@@ -281,8 +281,8 @@ describe('who sees what', () => {
       async () => {
         expect(await copies(member)).toHaveLength(0);
         expect(await copies(member, true)).toHaveLength(3);
-        expect(await member.api.query('orgs.assignments', undefined)).toEqual([]);
-        expect((await owner.api.query('orgs.decks', { organizationId: org.id }))[0].subscriberCount).toBe(0);
+        expect((await member.api.query('orgs.assignments', undefined)).items).toEqual([]);
+        expect((await owner.api.query('orgs.decks', { organizationId: org.id })).items[0].subscriberCount).toBe(0);
       },
       { timeout: 15_000, interval: 200 },
     );
@@ -290,7 +290,7 @@ describe('who sees what', () => {
 
   it('takes everything away when the organization is deleted', async () => {
     const { owner, org, member, deck } = await subscribedMember('deleted', 'Closing', 1);
-    expect(await member.api.query('orgs.assignments', undefined)).toHaveLength(1);
+    expect((await member.api.query('orgs.assignments', undefined)).items).toHaveLength(1);
 
     await organization(owner, 'delete', { organizationId: org.id });
     expect(await refusal(member.api.query('orgs.decks', { organizationId: org.id }))).toBe('NOT_FOUND');
@@ -298,7 +298,7 @@ describe('who sees what', () => {
     expect(await refusal(member.api.mutate('orgs.subscribe', { deckId: deck.id }))).toBe('NOT_FOUND');
     await vi.waitFor(
       async () => {
-        expect(await member.api.query('orgs.assignments', undefined)).toEqual([]);
+        expect((await member.api.query('orgs.assignments', undefined)).items).toEqual([]);
         expect(await copies(member)).toHaveLength(0);
         expect(await copies(member, true)).toHaveLength(3);
       },
@@ -358,9 +358,9 @@ describe('who sees what', () => {
     ];
     for (const [name, call] of calls) expect([name, await refusal(call())]).toEqual([name, 'NOT_FOUND']);
     // Nothing changed for the organization that owns them.
-    const decks = await a.owner.api.query('orgs.decks', { organizationId: a.org.id });
+    const decks = (await a.owner.api.query('orgs.decks', { organizationId: a.org.id })).items;
     expect(decks).toMatchObject([{ id: deck.id, subscriberCount: 0 }]);
-    expect(await a.owner.api.query('orgs.assignments', { organizationId: a.org.id })).toHaveLength(1);
+    expect((await a.owner.api.query('orgs.assignments', { organizationId: a.org.id })).items).toHaveLength(1);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {
@@ -390,7 +390,131 @@ describe('who sees what', () => {
     expect(await assign({ dueAt: new Date(Date.now() - 60_000).toISOString() })).toBe('BAD_REQUEST');
     expect(await assign({ targetValue: 4 })).toBe('BAD_REQUEST');
     expect(await assign({ targetKind: 'retention', targetValue: 1.5 })).toBe('BAD_REQUEST');
-    expect(await owner.api.query('orgs.assignments', { organizationId: org.id })).toEqual([]);
-    expect(await owner.api.query('orgs.decks', { organizationId: org.id })).toHaveLength(1);
+    expect((await owner.api.query('orgs.assignments', { organizationId: org.id })).items).toEqual([]);
+    expect((await owner.api.query('orgs.decks', { organizationId: org.id })).items).toHaveLength(1);
+  });
+});
+
+/** Every page of an orgs.* list, `pageSize` at a time, following nextCursor. */
+async function allPages(who: Person, path: string, input: Json, pageSize: number): Promise<Json[][]> {
+  const pages: Json[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Json = await who.api.query(path, { ...input, pageSize, ...(cursor && { cursor }) });
+    pages.push(page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
+/** The message and code of a refused call. */
+async function refusalMessage(call: Promise<unknown>): Promise<[string, string]> {
+  try {
+    await call;
+  } catch (error) {
+    return [(error as Json).data?.code, (error as Json).message];
+  }
+  return ['ALLOWED', ''];
+}
+
+describe('long lists', () => {
+  it('pages through the decks a member may see, newest first, each once, with full pages', async () => {
+    const { owner, org, team, tag } = await academy('pages');
+    const member = await person('pages-member');
+    await join(owner, org.id, member);
+    const publish = (name: string, teamId?: string) =>
+      owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name, tagId: tag.id, ...(teamId && { teamId }) });
+    for (const name of ['First', 'Second']) await publish(name);
+    // Shared with a team the member is not in: never on their pages, and never leaving one short.
+    await publish('Team only', team.id);
+    for (const name of ['Third', 'Fourth']) await publish(name);
+
+    const pages = await allPages(member, 'orgs.decks', { organizationId: org.id }, 2);
+    expect(pages.map((page) => page.map((deck) => deck.name))).toEqual([
+      ['Fourth', 'Third'],
+      ['Second', 'First'],
+    ]);
+    const ownerPages = await allPages(owner, 'orgs.decks', { organizationId: org.id }, 2);
+    expect(ownerPages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(ownerPages.flat().map((deck) => deck.name)).toEqual(['Fourth', 'Third', 'Team only', 'Second', 'First']);
+    // Without a page size: the first page of 50 holds them all, and says there is no other.
+    expect(await member.api.query('orgs.decks', { organizationId: org.id })).toMatchObject({ nextCursor: null });
+  });
+
+  it('pages through assignments soonest due first, and members’ progress by member', async () => {
+    const { owner, org, tag } = await academy('due');
+    const first = await person('due-first');
+    const second = await person('due-second');
+    await join(owner, org.id, first);
+    await join(owner, org.id, second);
+    const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Due', tagId: tag.id });
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const assigned = [];
+    for (const days of [3, 1, 2]) {
+      assigned.push(
+        await owner.api.mutate('orgs.createAssignment', {
+          organizationId: org.id,
+          deckId: deck.id,
+          dueAt: inDays(days),
+          targetKind: 'cards_learned',
+          targetValue: days,
+        }),
+      );
+    }
+    const pages = await allPages(first, 'orgs.assignments', { organizationId: org.id }, 2);
+    expect(pages.map((page) => page.map((assignment) => assignment.targetValue))).toEqual([[1, 2], [3]]);
+    expect(
+      pages
+        .flat()
+        .map((assignment) => assignment.id)
+        .sort(),
+    ).toEqual(assigned.map((a) => a.id).sort());
+    // Across every organization of theirs (the dashboard), the same order.
+    const everywhere = await allPages(first, 'orgs.assignments', {}, 2);
+    expect(everywhere.flat().map((assignment) => assignment.targetValue)).toEqual([1, 2, 3]);
+
+    const everyone = [owner.id, first.id, second.id];
+    await vi.waitFor(
+      async () => {
+        const progress = await allPages(owner, 'orgs.progress', { organizationId: org.id }, 2);
+        expect(progress.map((page) => page.length)).toEqual([2, 1]);
+        expect(
+          progress
+            .flat()
+            .map((row) => row.userId)
+            .sort(),
+        ).toEqual([...everyone].sort());
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    // A member sees only their own row: one page.
+    expect(await allPages(first, 'orgs.progress', { organizationId: org.id }, 2)).toMatchObject([
+      [{ userId: first.id }],
+    ]);
+  });
+
+  it('refuses a page over the maximum and a cursor it did not hand out, with a clear message', async () => {
+    const { owner, org, tag } = await academy('bounds');
+    await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'One', tagId: tag.id });
+    await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Two', tagId: tag.id });
+    const tooMany = { organizationId: org.id, pageSize: 101 };
+    for (const path of ['orgs.decks', 'orgs.assignments', 'orgs.progress']) {
+      expect([path, ...(await refusalMessage(owner.api.query(path, tooMany)))]).toEqual([
+        path,
+        'BAD_REQUEST',
+        'Page size must be at most 100.',
+      ]);
+    }
+    const { nextCursor } = await owner.api.query('orgs.decks', { organizationId: org.id, pageSize: 1 });
+    const invalid = ['BAD_REQUEST', 'The cursor is not valid for this list.'];
+    expect(
+      await refusalMessage(owner.api.query('orgs.assignments', { organizationId: org.id, cursor: nextCursor })),
+    ).toEqual(invalid);
+    expect(
+      await refusalMessage(owner.api.query('orgs.decks', { organizationId: org.id, cursor: 'not-a-cursor' })),
+    ).toEqual(invalid);
+    expect(
+      await refusalMessage(owner.api.query('orgs.progress', { organizationId: org.id, cursor: nextCursor })),
+    ).toEqual(invalid);
   });
 });

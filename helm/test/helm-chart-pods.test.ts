@@ -207,6 +207,14 @@ describe('the environment of each component', () => {
     });
   });
 
+  it('tells cards how long to keep idempotency keys: a day by default, what cards.idempotency says', () => {
+    const retention = (rendered: typeof objects) =>
+      envOf(appContainer(rendered, 'cards')).get('IDEMPOTENCY_RETENTION_HOURS')?.value;
+    expect(retention(objects)).toBe('24');
+    expect(retention(render({ set: ['cards.idempotency.retentionHours=168'] }))).toBe('168');
+    expect(() => render({ set: ['cards.idempotency.retentionHours=0'] })).toThrow();
+  });
+
   it('gives each database-owning service its own database URL key', () => {
     const keys = ['identity', 'cards', 'organizations', 'billing', 'ai'].map(
       (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,
@@ -240,6 +248,12 @@ describe('the environment of each component', () => {
     expect(env.get('EVENTS_STREAM').value).toBe('OTHER');
     expect(env.get('FEATURE_X').valueFrom.secretKeyRef).toEqual({ name: 's', key: 'k' });
     expect(envOf(appContainer(objects, 'cards')).has('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe(false);
+  });
+
+  it('lets identity show Gravatars by default, and turns them off with gravatar=false', () => {
+    expect(envOf(appContainer(objects, 'identity')).has('GRAVATAR_URL')).toBe(false);
+    const off = render({ set: ['identity.gravatar=false'] });
+    expect(envOf(appContainer(off, 'identity')).get('GRAVATAR_URL').value).toBe('off');
   });
 
   it('sends identity’s mail through SES with the region and sender of the values, and refuses a region without a sender', () => {
@@ -313,6 +327,27 @@ describe('the environment of each component', () => {
       expect(envOf(appContainer(objects, 'gateway')).has(name)).toBe(false);
     expect(helmTemplate({ json: { gateway: { supportEmail: 'not an address' } } }).status).not.toBe(0);
     expect(helmTemplate({ json: { gateway: { gaMeasurementId: 'UA-1234-1' } } }).status).not.toBe(0);
+  });
+
+  it("gives the gateway its batch size and call limits from the values, and refuses a batch size below the web app's", () => {
+    expect(
+      Object.fromEntries([...envOf(appContainer(objects, 'gateway'))].map(([name, e]) => [name, e.value])),
+    ).toMatchObject({
+      TRPC_MAX_BATCH_SIZE: '20',
+      TRPC_RATE_LIMIT_PER_USER: '600',
+      TRPC_RATE_LIMIT_STRIPE_PER_USER: '60',
+      TRPC_RATE_LIMIT_GENERATE_PER_USER: '10',
+      TRPC_RATE_LIMIT_UPLOAD_PER_USER: '10',
+    });
+    const limits = { stripePerUser: 5, generatePerUser: 3, uploadPerUser: 4 };
+    const gateway = envOf(
+      appContainer(render({ json: { gateway: { trpcMaxBatchSize: 50, rateLimit: limits } } }), 'gateway'),
+    );
+    expect(gateway.get('TRPC_MAX_BATCH_SIZE').value).toBe('50');
+    expect(gateway.get('TRPC_RATE_LIMIT_STRIPE_PER_USER').value).toBe('5');
+    expect(gateway.get('TRPC_RATE_LIMIT_GENERATE_PER_USER').value).toBe('3');
+    expect(gateway.get('TRPC_RATE_LIMIT_UPLOAD_PER_USER').value).toBe('4');
+    expect(helmTemplate({ json: { gateway: { trpcMaxBatchSize: 19 } } }).status).not.toBe(0);
   });
 
   it('references outside SaaS credentials only when their Secret is named', () => {

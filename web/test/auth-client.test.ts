@@ -1,10 +1,9 @@
 // The auth layer's settings that the route guards and the auth client rely on: the views better-auth-ui
 // has, what the auth client retries (spec §9), and the Gravatar fallback's address (spec §5, §9).
-import { createHash } from 'node:crypto';
 import { accountViewPaths, authViewPaths } from '@daveyplate/better-auth-ui';
 import { describe, expect, it } from 'vitest';
 import { AUTH_FETCH_RETRY, shouldRetryAuthResponse } from '../src/lib/auth-retry.ts';
-import { gravatarUrl } from '../src/lib/auth-ui/gravatar.ts';
+import { gravatarUrl, isOwnPicture } from '../src/lib/auth-ui/gravatar.ts';
 import { ACCOUNT_VIEWS, AUTH_VIEWS, SIGNED_IN_AWAY_VIEWS } from '../src/lib/auth-views.ts';
 
 describe('the auth views the guards know', () => {
@@ -38,14 +37,28 @@ describe('the auth client’s retries', () => {
 });
 
 describe('the Gravatar fallback', () => {
-  const hash = createHash('sha256').update('ada@example.com').digest('hex');
-
-  it('is the SHA-256 of the trimmed, lower-case email, and a 404 when there is none', () => {
-    expect(gravatarUrl('  Ada@Example.com ', 96)).toBe(`https://gravatar.com/avatar/${hash}?s=96&d=404`);
+  it("is the signed-in user's own, served by Engram", () => {
+    expect(gravatarUrl(96)).toBe('/api/auth/gravatar?size=96');
   });
 
   it('asks for a size Gravatar serves, from 1 to 2048 pixels', () => {
-    expect(gravatarUrl('ada@example.com', 0)).toContain('?s=1&');
-    expect(gravatarUrl('ada@example.com', 5000)).toContain('?s=2048&');
+    expect(gravatarUrl(0)).toBe('/api/auth/gravatar?size=1');
+    expect(gravatarUrl(5000)).toBe('/api/auth/gravatar?size=2048');
+  });
+});
+
+describe('an avatar picture', () => {
+  const origin = 'https://engram.example';
+
+  it('is shown when it is stored with the user or served by Engram', () => {
+    expect(isOwnPicture('data:image/png;base64,iVBORw0KGgo=', origin)).toBe(true);
+    expect(isOwnPicture('/api/auth/gravatar?size=96', origin)).toBe(true);
+    expect(isOwnPicture('https://engram.example/logo.png', origin)).toBe(true);
+  });
+
+  it('is never fetched from another site (a tracking pixel, a provider photo)', () => {
+    expect(isOwnPicture('https://tracker.example/pixel.gif', origin)).toBe(false);
+    expect(isOwnPicture('//tracker.example/pixel.gif', origin)).toBe(false);
+    expect(isOwnPicture('http://engram.example/logo.png', origin)).toBe(false);
   });
 });

@@ -101,8 +101,14 @@ describe("the gateway's tRPC errors", () => {
     const internal = trpcError('Something went wrong!', { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 });
     const signedOut = trpcError('Please sign in.', { code: 'UNAUTHORIZED', httpStatus: 401 });
     const unavailable = trpcError('Service unavailable', { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 });
+    // The gateway's rate limits, a batch's calls counted one by one.
+    const limited = trpcError('Too many requests. Please try again in 42 seconds.', {
+      code: 'TOO_MANY_REQUESTS',
+      httpStatus: 429,
+    });
     expect(resolveErrorMessage(internal)).toBe('Something went wrong!');
     expect(resolveErrorMessage(signedOut)).toBe('Your session has ended. Please sign in again.');
+    expect(resolveErrorMessage(limited)).toBe('Too many requests. Please try again later.');
     setLocale('pt-BR');
     expect(resolveErrorMessage(internal)).toBe('Algo deu errado!');
     expect(resolveErrorMessage(signedOut)).toBe('Sua sessão terminou. Entre novamente.');
@@ -182,6 +188,18 @@ describe('the catalogue', () => {
     expect(resolveErrorMessage(limit)).toBe(
       'Not enough generated cards are left in this billing period: ask for fewer cards, or wait until it renews.',
     );
+    const bomb = {
+      message: 'The PDF unpacks to more than 100 MB of data, so it cannot be read safely.',
+      data: { code: 'BAD_REQUEST', reason: 'FILE_TOO_COMPLEX' },
+    };
+    expect(resolveErrorMessage(bomb)).toBe(
+      'The file cannot be read safely: it unpacks to far more than its size, or needs too much memory or time. Try a smaller or simpler file, or paste its text.',
+    );
+    setLocale('pt-BR');
+    expect(resolveErrorMessage({ ...limit, data: { ...limit.data, reason: 'UPLOAD_QUOTA_REACHED' } })).toBe(
+      'Você atingiu o limite de envios: espere seus arquivos serem lidos ou os envios mais antigos expirarem, ou cole suas anotações.',
+    );
+    setLocale('en');
     for (const reason of Object.values(AI_REASONS).filter((r) => r !== AI_REASONS.notesInvalid)) {
       expect(Object.hasOwn(ERROR_CATALOGUE, reason), reason).toBe(true);
     }

@@ -34,4 +34,20 @@ describe('rendering a card side', () => {
   it('keeps a bad formula as readable text instead of failing the card', () => {
     expect(() => renderMarkdown('$\\frac{1}{$')).not.toThrow();
   });
+
+  it('shows an image on another site as a link instead of loading it', () => {
+    const html = renderMarkdown('![a pixel](https://tracker.example/p.gif) ![](//cdn.example/x.png)');
+    expect(html).not.toContain('<img');
+    expect(html).toContain(
+      '<a href="https://tracker.example/p.gif" target="_blank" rel="noopener noreferrer">a pixel</a>',
+    );
+    expect(html).toContain(
+      '<a href="//cdn.example/x.png" target="_blank" rel="noopener noreferrer">//cdn.example/x.png</a>',
+    );
+  });
+
+  it("shows Engram's own images and pictures kept in the card", () => {
+    expect(renderMarkdown('![diagram](/api/media/abc)')).toContain('<img src="/api/media/abc" alt="diagram">');
+    expect(renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=)')).toContain('<img src="data:image/png');
+  });
 });

@@ -1,6 +1,7 @@
-// Security headers on every response (the SPA loads only its own scripts and styles, and Google Analytics'
-// tag when one is configured), HSTS over https,
-// and no caching of API responses.
+// Security headers on every response (the SPA loads only its own scripts, styles and images, and Google
+// Analytics' tag when one is configured), HSTS over https, and no caching of API responses. Images come from
+// Engram alone (data: for pictures kept with a user), so nothing in a card, a shared deck or a profile can
+// make a learner's browser ask another site for anything (a tracking pixel).
 import type { NextFunction, Request, Response } from 'express';
 
 /** Google Analytics 4's tag and the hosts it reports to (only when a measurement id is configured). */
@@ -13,7 +14,7 @@ const contentSecurityPolicy = (analytics: boolean) =>
     "default-src 'self'",
     analytics ? `script-src 'self' ${ANALYTICS_SCRIPTS}` : "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    analytics ? `img-src 'self' data: ${ANALYTICS_CONNECT}` : "img-src 'self' data:",
     analytics ? `connect-src 'self' ${ANALYTICS_CONNECT}` : "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",

@@ -10,7 +10,7 @@ import {
   deleteAssignment,
   deleteDeck,
   listAssignmentsInput,
-  organizationInput,
+  listDecksInput,
   progress,
   progressInput,
   publishDeck,
@@ -22,7 +22,7 @@ import {
 import { protectedProcedure, router } from '../trpc.js';
 
 export const orgsRouter = router({
-  decks: protectedProcedure.input(organizationInput).query(decks),
+  decks: protectedProcedure.input(listDecksInput).query(decks),
   publishDeck: protectedProcedure.input(publishDeckInput).mutation(publishDeck),
   syncDeck: protectedProcedure.input(deckInput).mutation(syncDeck),
   deleteDeck: protectedProcedure.input(deckInput).mutation(deleteDeck),

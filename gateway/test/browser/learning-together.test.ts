@@ -3,6 +3,7 @@
 // with the team as a deck and assigns it; the learner accepts, subscribes from the dashboard, practises the
 // copies, and the owner sees their progress; a guest sees only their own; a removed member loses access.
 // Cards, team rosters and the guest's organization are set up through the API, where the UI is not the point.
+import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import type { Locator, Page } from 'playwright-core';
@@ -215,7 +216,7 @@ describe('learning together in an organization', () => {
       .toBe(0);
   });
 
-  it('shows a guest the decks and only their own progress, without the controls of owners and admins', async () => {
+  it('shows a guest the decks, a page at a time, and only their own progress, without the controls of owners and admins', async () => {
     const owner = await openPage('together-guest-owner');
     await signUpAndOnboard(owner, env.stack.url, newUser('host'));
     const slug = `guest-club-${Date.now().toString(36)}`;
@@ -233,6 +234,12 @@ describe('learning together in an organization', () => {
       targetKind: 'retention',
       targetValue: 0.9,
     });
+    // A full first page of newer decks (LEARNING_PAGE_SIZE): Organelles comes with "Load more".
+    const newer = await mutate(owner, 'cards.createTag', { name: 'newer' });
+    await mutate(owner, 'cards.create', { front: 'What is a cell?', back: 'The unit of life', tagIds: [newer.id] });
+    for (let n = 1; n <= LEARNING_PAGE_SIZE; n++) {
+      await mutate(owner, 'orgs.publishDeck', { organizationId: organization.id, name: `Newer ${n}`, tagId: newer.id });
+    }
 
     const visitor = newUser('guest');
     const guest = await openPage('together-guest');
@@ -250,7 +257,14 @@ describe('learning together in an organization', () => {
     const ownRow = guest.getByRole('table', { name: 'Progress' }).getByRole('row', { name: /Guest Tester \(you\)/ });
     await reloadUntil(guest, `/organization/${slug}/learning`, ownRow);
     const decks = guest.getByRole('list', { name: 'Shared decks' });
+    await decks.getByRole('article', { name: `Newer ${LEARNING_PAGE_SIZE}` }).waitFor();
+    expect(await decks.getByRole('article').count()).toBe(LEARNING_PAGE_SIZE);
+    expect(await decks.getByRole('article', { name: 'Organelles' }).count()).toBe(0);
+    const decksSection = guest.getByRole('region', { name: 'Shared decks' });
+    await decksSection.getByRole('button', { name: 'Load more' }).click();
     await decks.getByRole('article', { name: 'Organelles' }).getByRole('button', { name: 'Subscribe' }).waitFor();
+    expect(await decks.getByRole('article').count()).toBe(LEARNING_PAGE_SIZE + 1);
+    await decksSection.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
     await guest
       .getByRole('list', { name: 'Assignments' })
       .getByText(/Target: 90% retention/)

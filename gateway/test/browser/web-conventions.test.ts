@@ -97,6 +97,45 @@ describe('a failed list fetch', () => {
   });
 });
 
+describe('a card with an image on another site', () => {
+  it('shows it as a link in practice, and the page asks no other site for anything', async () => {
+    const page = await openPage('remote-image', 'en-US');
+    const { origin } = new URL(env.stack.url);
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== origin && !['data:', 'blob:'].includes(url.protocol)) elsewhere.push(request.url());
+    });
+    // Nothing leaves the machine, whatever the page asks for.
+    await page.route(
+      (url) => url.origin !== origin,
+      (route) => route.abort('blockedbyclient'),
+    );
+    await signUpAndOnboard(page, env.stack.url, newUser('pixel'));
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/trpc/cards.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          front: 'Which bird? ![a kingfisher](https://tracker.example/p.gif)',
+          back: 'Kingfisher',
+        }),
+      });
+      return response.status;
+    });
+    expect(created).toBe(200);
+
+    await page.goto(`${env.stack.url}/practice/new`);
+    await page.getByRole('link', { name: 'Start' }).click();
+    const question = page.getByRole('region', { name: 'Question' });
+    await question.getByText('Which bird?').waitFor();
+    const link = question.getByRole('link', { name: 'a kingfisher' });
+    expect(await link.getAttribute('href')).toBe('https://tracker.example/p.gif');
+    expect(await question.locator('img').count()).toBe(0);
+    expect(elsewhere).toEqual([]);
+  });
+});
+
 /** The JavaScript budgets of a first visit, gzipped (ARCHITECTURE.md). */
 const BUDGET_KB = { landing: 150, signIn: 280, anyRoute: 350 };
 

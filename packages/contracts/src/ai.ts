@@ -30,6 +30,9 @@ export const AI_REASONS = {
   fileNotFound: 'FILE_NOT_FOUND',
   unsupportedFile: 'UNSUPPORTED_FILE',
   fileTooLarge: 'FILE_TOO_LARGE',
+  /** A file that unpacks to too much, or needs too much memory or time to read (a decompression bomb). */
+  fileTooComplex: 'FILE_TOO_COMPLEX',
+  uploadQuotaReached: 'UPLOAD_QUOTA_REACHED',
   notesInvalid: 'NOTES_INVALID',
   modelUnavailable: 'MODEL_UNAVAILABLE',
 } as const;

@@ -2,6 +2,7 @@
 // progress. The input shapes and limits of the orgs.* procedures, shared by the web app's forms, the
 // gateway and the service's own checks, so a limit is written once.
 import { z } from 'zod';
+import { cursor, pageSize } from './cards.ts';
 
 export const DECK_NAME_MAX_LENGTH = 64;
 export const DECK_DESCRIPTION_MAX_LENGTH = 500;
@@ -12,6 +13,9 @@ export const ASSIGNMENT_TARGET_KINDS = ['cards_learned', 'retention'] as const;
 export type AssignmentTargetKind = (typeof ASSIGNMENT_TARGET_KINDS)[number];
 /** A retention target's bounds (0..1). */
 export const RETENTION_TARGET_RANGE = { min: 0.5, max: 0.99 } as const;
+/** A page of decks, assignments or members' progress unless the caller asks for fewer (at most
+ * MAX_PAGE_SIZE, as every list); the next page follows nextCursor. */
+export const LEARNING_PAGE_SIZE = 50;
 
 export const DECK_MESSAGES = {
   nameRequired: 'Deck name is required.',
@@ -27,7 +31,8 @@ export const DECK_MESSAGES = {
 const organizationId = z.string().trim().min(1, 'Organization not found.');
 const entityId = (what: string) => z.string().trim().min(1, `${what} not found.`).max(64, `${what} not found.`);
 
-export const organizationInput = z.object({ organizationId });
+const page = { pageSize: pageSize(LEARNING_PAGE_SIZE), cursor: cursor.nullish() };
+export const listDecksInput = z.object({ organizationId, ...page });
 export const deckInput = z.object({ deckId: entityId('Deck') });
 export const publishDeckInput = z.object({
   organizationId,
@@ -45,8 +50,8 @@ export const createAssignmentInput = z.object({
   targetValue: z.number().positive().max(DECK_CARD_LIMIT),
 });
 export const assignmentInput = z.object({ assignmentId: entityId('Assignment') });
-export const listAssignmentsInput = z.object({ organizationId: organizationId.optional() }).optional();
-export const progressInput = z.object({ organizationId, assignmentId: entityId('Assignment').optional() });
+export const listAssignmentsInput = z.object({ organizationId: organizationId.optional(), ...page }).optional();
+export const progressInput = z.object({ organizationId, assignmentId: entityId('Assignment').optional(), ...page });
 
 export type PublishDeckInput = z.infer<typeof publishDeckInput>;
 export type CreateAssignmentInput = z.infer<typeof createAssignmentInput>;
@@ -69,4 +74,5 @@ export const LEARNING_REASONS = {
   targetKindInvalid: 'TARGET_KIND_INVALID',
   targetValueInvalid: 'TARGET_VALUE_INVALID',
   permissionDenied: 'PERMISSION_DENIED',
+  invalidCursor: 'INVALID_CURSOR',
 } as const;

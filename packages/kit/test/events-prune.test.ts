@@ -64,7 +64,7 @@ it("deletes consumers' records of events older than the stream keeps, and keeps 
 
   const result = await pruneEvents(fixture.pool, { processedRetentionMs: 30 * 86_400_000 });
 
-  expect(result).toEqual({ outbox: 0, processed: 1, lockHeld: true });
+  expect(result).toEqual({ outbox: 0, processed: 1, records: 0, lockHeld: true });
   expect(await ids('processed_events')).toEqual([recent]);
   expect(await ids('processed_events')).not.toContain(old);
 });
@@ -76,12 +76,31 @@ it('leaves pruning to the replica that holds the relay lock', async () => {
 
   await inTransaction(fixture.pool, async (relayReplica) => {
     expect((await relayReplica.query(TAKE_RELAY_LOCK)).rows[0].locked).toBe(true);
-    expect(await pruneEvents(fixture.pool, options)).toEqual({ outbox: 0, processed: 0, lockHeld: false });
+    expect(await pruneEvents(fixture.pool, options)).toEqual({ outbox: 0, processed: 0, records: 0, lockHeld: false });
   });
   expect(await ids('outbox_events')).toContain(oldPublished);
   expect(await ids('processed_events')).toContain(oldProcessed);
 
-  expect(await pruneEvents(fixture.pool, options)).toEqual({ outbox: 1, processed: 1, lockHeld: true });
+  expect(await pruneEvents(fixture.pool, options)).toEqual({ outbox: 1, processed: 1, records: 0, lockHeld: true });
+});
+
+it("deletes a service's retained records past their retention and keeps the fresh ones", async () => {
+  await fixture.pool.query(
+    'CREATE TABLE IF NOT EXISTS idempotency_keys (key text PRIMARY KEY, created_at timestamptz NOT NULL)',
+  );
+  await fixture.pool.query('TRUNCATE idempotency_keys');
+  await fixture.pool.query(
+    `INSERT INTO idempotency_keys VALUES ('stale', now() - interval '25 hours'), ('fresh', now() - interval '23 hours')`,
+  );
+  const records = [{ table: 'idempotency_keys', column: 'created_at', retentionMs: 24 * 3_600_000 }];
+
+  expect(await pruneEvents(fixture.pool, { records })).toMatchObject({ records: 1, lockHeld: true });
+
+  const { rows } = await fixture.pool.query<{ key: string }>('SELECT key FROM idempotency_keys');
+  expect(rows.map((r) => r.key)).toEqual(['fresh']);
+  await expect(
+    pruneEvents(fixture.pool, { records: [{ table: 'keys; DROP TABLE x', column: 'created_at', retentionMs: 1 }] }),
+  ).rejects.toThrow(/plain table and column names/);
 });
 
 it('has the relay prune on its own schedule while it runs', async () => {

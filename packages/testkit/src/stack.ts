@@ -66,7 +66,8 @@ export async function freshStackSettings(
       subjectPrefix: `${ctx.subjectPrefix}${suffix}.`,
       redisKeyPrefix: `${ctx.subjectPrefix}${suffix}:`,
       logLevel: options.logLevel ?? 'info',
-      ...(options.extraEnv && { extraEnv: options.extraEnv }),
+      // A test stack asks nothing of the world outside this machine: avatars show initials, not Gravatars.
+      extraEnv: { GRAVATAR_URL: 'off', ...options.extraEnv },
     },
     dropDatabase: () => dropDatabase(adminUrl, databaseName),
   };

@@ -34,7 +34,24 @@ export const configShape = {
   AI_GENERATION_TIMEOUT_SECONDS: vars.positiveInt(90),
   /** How long one model call may take before it is abandoned and tried again. */
   AI_MODEL_CALL_TIMEOUT_SECONDS: vars.positiveInt(45),
+  /** Files read at once, each in a process of its own. */
+  AI_UPLOAD_PARSERS: vars.positiveInt(2),
+  /** Memory (resident) one file's reading process may use before it is ended. */
+  AI_UPLOAD_PARSE_MEMORY_MB: vars.positiveInt(256),
+  /** How long reading one file may take before its process is ended. */
+  AI_UPLOAD_PARSE_TIMEOUT_SECONDS: vars.positiveInt(20),
+  /** What a PDF's compressed streams may unpack to, in all (a decompression bomb's limit). */
+  AI_UPLOAD_MAX_INFLATED_MB: vars.positiveInt(100),
+  /** Files, and megabytes of files, a learner may keep (each is kept for a day). */
+  AI_UPLOAD_QUOTA_FILES: vars.positiveInt(30),
+  AI_UPLOAD_QUOTA_MB: vars.positiveInt(30),
+  /** How often expired uploads are removed. */
+  AI_UPLOAD_SWEEP_INTERVAL_SECONDS: vars.positiveInt(600),
 };
+
+const MB = 1024 * 1024;
+/** Below this a reading process could not even load PDF.js. */
+const MIN_PARSE_MEMORY_MB = 96;
 
 type Parsed = ReturnType<typeof parseConfig<typeof configShape>>;
 
@@ -50,6 +67,9 @@ function checked(config: Parsed) {
   if (config.AI_GENERATION_TIMEOUT_SECONDS > MAX_GENERATION_SECONDS) {
     // A generation still running after ABANDONED_AFTER_MS counts as abandoned and its reservation is given back.
     problems.push(`AI_GENERATION_TIMEOUT_SECONDS: must be at most ${MAX_GENERATION_SECONDS}`);
+  }
+  if (config.AI_UPLOAD_PARSE_MEMORY_MB < MIN_PARSE_MEMORY_MB) {
+    problems.push(`AI_UPLOAD_PARSE_MEMORY_MB: must be at least ${MIN_PARSE_MEMORY_MB}`);
   }
   if (config.NODE_ENV === 'production' && !config.BEDROCK_REGION) {
     problems.push('BEDROCK_REGION: is required in production (without it ai would run the offline generator)');
@@ -69,7 +89,17 @@ function checked(config: Parsed) {
           callTimeoutMs: config.AI_MODEL_CALL_TIMEOUT_SECONDS * 1000,
         }
       : undefined;
-  return { ...config, bedrock, generationTimeoutMs: config.AI_GENERATION_TIMEOUT_SECONDS * 1000 };
+  const uploads = {
+    reader: {
+      parsers: config.AI_UPLOAD_PARSERS,
+      memoryBytes: config.AI_UPLOAD_PARSE_MEMORY_MB * MB,
+      timeoutMs: config.AI_UPLOAD_PARSE_TIMEOUT_SECONDS * 1000,
+      maxInflatedBytes: config.AI_UPLOAD_MAX_INFLATED_MB * MB,
+    },
+    quota: { files: config.AI_UPLOAD_QUOTA_FILES, bytes: config.AI_UPLOAD_QUOTA_MB * MB },
+    sweepIntervalMs: config.AI_UPLOAD_SWEEP_INTERVAL_SECONDS * 1000,
+  };
+  return { ...config, bedrock, uploads, generationTimeoutMs: config.AI_GENERATION_TIMEOUT_SECONDS * 1000 };
 }
 
 export type Config = ReturnType<typeof checked>;

@@ -4,6 +4,7 @@ import { ConfigError } from '@engram/kit/config';
 import { describe, expect, it } from 'vitest';
 import { parseAiConfig as readConfig } from '../src/config.js';
 
+const MB = 1024 * 1024;
 const BASE = {
   NODE_ENV: 'development',
   INTERNAL_TOKEN_PUBLIC_KEYS: '{"keys":[]}',
@@ -61,5 +62,38 @@ describe('the generator the configuration chooses', () => {
     expect(problemsOf({ BEDROCK_REGION: 'somewhere', BEDROCK_MODEL_ID: 'm' })[0]).toMatch(
       /^BEDROCK_REGION: must be an AWS region/,
     );
+  });
+});
+
+describe('the limits of uploads', () => {
+  it('reads files two at a time in 256 MB and 20 s each, unpacking at most 100 MB, and keeps 30 files or 30 MB a learner', () => {
+    expect(readConfig(BASE).uploads).toEqual({
+      reader: { parsers: 2, memoryBytes: 256 * MB, timeoutMs: 20_000, maxInflatedBytes: 100 * MB },
+      quota: { files: 30, bytes: 30 * MB },
+      sweepIntervalMs: 600_000,
+    });
+  });
+
+  it('takes each limit from its variable', () => {
+    const config = readConfig({
+      ...BASE,
+      AI_UPLOAD_PARSERS: '4',
+      AI_UPLOAD_PARSE_MEMORY_MB: '512',
+      AI_UPLOAD_PARSE_TIMEOUT_SECONDS: '5',
+      AI_UPLOAD_MAX_INFLATED_MB: '50',
+      AI_UPLOAD_QUOTA_FILES: '10',
+      AI_UPLOAD_QUOTA_MB: '12',
+      AI_UPLOAD_SWEEP_INTERVAL_SECONDS: '60',
+    });
+    expect(config.uploads).toEqual({
+      reader: { parsers: 4, memoryBytes: 512 * MB, timeoutMs: 5_000, maxInflatedBytes: 50 * MB },
+      quota: { files: 10, bytes: 12 * MB },
+      sweepIntervalMs: 60_000,
+    });
+  });
+
+  it('refuses a reading process too small to load PDF.js, and limits that are not positive', () => {
+    expect(problemsOf({ AI_UPLOAD_PARSE_MEMORY_MB: '64' })).toEqual(['AI_UPLOAD_PARSE_MEMORY_MB: must be at least 96']);
+    expect(problemsOf({ AI_UPLOAD_PARSERS: '0' })).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 // The ai service in-process with the real services it asks: cards and billing (billing on its Stripe
 // stand-in), all three accepting the same internal tokens, which name ai, cards and billing as the
 // gateway signs them for ai. The generator is Bedrock through the real SDK against the protocol-level
-// fake (streamed or not), or the offline one. Helpers call every method as any user.
+// fake (streamed or not), or the offline one. Uploads are read by the real reader pool (child processes)
+// with the configuration's default limits unless a test gives its own. Helpers call every method as any user.
 import { randomUUID } from 'node:crypto';
 import { createCatalogue } from '@engram/billing/catalogue';
 import { readConfig as readBillingConfig } from '@engram/billing/config';
@@ -18,11 +19,14 @@ import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { type BedrockFake, startBedrockFake } from '@engram/testkit/bedrock-fake';
 import { startServiceUnderTest } from '@engram/testkit/service';
+import { parseAiConfig } from '../src/config.js';
 import { createDb } from '../src/db.js';
 import { aiEvents } from '../src/events/index.js';
 import { createBedrockGenerator } from '../src/generators/bedrock.js';
 import { createOfflineGenerator } from '../src/generators/offline.js';
 import { aiService } from '../src/server.js';
+import type { UploadQuota } from '../src/uploads/quota.js';
+import { createReaderPool, type ReaderLimits } from '../src/uploads/reader-pool.js';
 
 const migrations = (service: string) => new URL(`../../${service}/prisma/migrations`, import.meta.url).pathname;
 export const MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
@@ -33,7 +37,19 @@ export interface AiHarnessOptions {
   freeLimit?: number;
   generationTimeoutMs?: number;
   modelCallTimeoutMs?: number;
+  /** Limits of the upload reader pool and the upload quota, over the configuration's defaults. */
+  uploads?: { reader?: Partial<ReaderLimits>; quota?: Partial<UploadQuota> };
 }
+
+/** The configuration's defaults of the upload limits. */
+export const defaultUploads = parseAiConfig({
+  NODE_ENV: 'test',
+  INTERNAL_TOKEN_PUBLIC_KEYS: 'not-used',
+  DATABASE_URL: 'postgresql://127.0.0.1/not-used',
+  CARDS_ADDR: '127.0.0.1:1',
+  BILLING_ADDR: '127.0.0.1:1',
+  NATS_URL: 'nats://127.0.0.1:1',
+}).uploads;
 
 export async function startAiHarness(options: AiHarnessOptions) {
   const keys = await generateInternalKeys();
@@ -84,6 +100,8 @@ export async function startAiHarness(options: AiHarnessOptions) {
     events: {},
     start({ databaseUrl, serverOptions, logger }) {
       const db = createDb(databaseUrl, logger);
+      const readerLimits = { ...defaultUploads.reader, ...options.uploads?.reader };
+      const readerPool = createReaderPool(readerLimits, logger);
       const cardsClient = createClient(CardsServiceClient, cards.address);
       const billingClient = createClient(BillingServiceClient, billing.address);
       const generator = bedrock
@@ -108,6 +126,10 @@ export async function startAiHarness(options: AiHarnessOptions) {
               billing: billingClient,
               generator,
               generationTimeoutMs: options.generationTimeoutMs ?? 30_000,
+              uploads: {
+                reader: { pool: readerPool, limits: readerLimits },
+                quota: { ...defaultUploads.quota, ...options.uploads?.quota },
+              },
             },
             { ...serverOptions, version: 'test' },
           ),
@@ -115,6 +137,7 @@ export async function startAiHarness(options: AiHarnessOptions) {
         resources: { db },
         events: aiEvents(db) as never,
         async close() {
+          readerPool.close();
           cardsClient.close();
           billingClient.close();
           await db.$disconnect();
@@ -135,7 +158,8 @@ export async function startAiHarness(options: AiHarnessOptions) {
           client,
           client.upload,
           { fileName, mediaType, content: typeof content === 'string' ? Buffer.from(content) : Buffer.from(content) },
-          { token: await token() },
+          // As long as the gateway gives an upload: reading a file takes a process of its own.
+          { token: await token(), timeoutMs: 30_000 },
         ),
       /** Every event of one generation, in order; a failure is thrown after the events before it. */
       async generate(

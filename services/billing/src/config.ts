@@ -3,7 +3,8 @@
 // With STRIPE_SECRET_KEY, billing talks to Stripe and needs STRIPE_WEBHOOK_SECRET and a price id for every
 // plan, interval and currency (STRIPE_PRICE_<PLAN>_<INTERVAL>_<CURRENCY>, e.g. STRIPE_PRICE_PRO_ANNUAL_BRL).
 // Without it, outside production, billing runs against the local Stripe stand-in (standin/): the same
-// purchase flow on a laptop, no money involved. Production refuses to start without real keys.
+// purchase flow on a laptop, no money involved. Production refuses to start without real keys, and with a
+// test-mode key (sk_test_…, rk_test_…), which would take no real payment.
 import {
   CURRENCIES,
   type Currency,
@@ -14,7 +15,7 @@ import {
   type Plan,
   type PlanOrFree,
 } from '@engram/contracts/billing';
-import { ConfigError, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
+import { ConfigError, loadConfig, parseConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
 import { eventVars } from '@engram/kit/events/setup';
 import { serviceVars } from '@engram/kit/service';
 import { z } from 'zod';
@@ -77,10 +78,11 @@ function priceIds(of: (plan: Plan, interval: Interval, currency: Currency) => st
   return { of, lookUp: (id) => byId.get(id) };
 }
 
-export type Config = ReturnType<typeof readConfig>;
+type Env = Record<string, string | undefined>;
 
-export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig('billing', configShape, env, (config) => {
+/** The rules across variables, on the parsed variables; throws a ConfigError naming each problem. */
+function checked(env: Env) {
+  return (config: ReturnType<typeof parseConfig<typeof configShape>>) => {
     const values = config as unknown as Record<string, string | undefined>;
     const publicBaseUrl = publicBaseUrlOf('billing', config, env);
     const generatedCards: Record<PlanOrFree, number> = {
@@ -96,7 +98,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       }
       return { ...config, publicBaseUrl, generatedCards, standIn: true as const, prices: priceIds(standInPriceId) };
     }
+    const testKeyInProduction = config.NODE_ENV === 'production' && /^(sk|rk)_test_/.test(config.STRIPE_SECRET_KEY);
     const problems = [
+      ...(testKeyInProduction
+        ? ['STRIPE_SECRET_KEY: is a test-mode key (sk_test_…, rk_test_…); production needs a live key']
+        : []),
       ...(config.STRIPE_WEBHOOK_SECRET ? [] : ['STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY']),
       ...PRICE_VARIABLES.map((p) => priceVariable(p.plan, p.interval, p.currency))
         .filter((name) => !values[name])
@@ -110,5 +116,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       standIn: false as const,
       prices: priceIds((plan, interval, currency) => values[priceVariable(plan, interval, currency)] as string),
     };
-  });
+  };
+}
+
+export type Config = ReturnType<ReturnType<typeof checked>>;
+
+/** For the entry point: a bad environment prints its problems and exits (78). */
+export function readConfig(env: Env = process.env): Config {
+  return loadConfig('billing', configShape, env, checked(env));
+}
+
+/** As readConfig, but throwing the ConfigError (for tests). */
+export function parseBillingConfig(env: Env): Config {
+  return checked(env)(parseConfig('billing', configShape, env));
 }

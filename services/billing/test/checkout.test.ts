@@ -40,6 +40,13 @@ async function subscribe(userId: string, plan = 'pro', interval = 'year', curren
   await waitUntil('the plan is active', async () => (await billing.as(userId).getCustomer()).state === 'active');
 }
 
+/** The checkout sessions opened at Stripe for the learner. */
+function sessionsAtStripe(userId: string) {
+  return Object.values(billing.standIn.store.state.sessions).filter(
+    (session) => session.client_reference_id === userId,
+  );
+}
+
 async function subscriptionOf(userId: string) {
   return billing.db.subscription.findFirstOrThrow({ where: { userId } });
 }
@@ -49,6 +56,22 @@ async function inPortal(userId: string, action: string) {
   const { url } = await billing.as(userId).createPortal();
   const done = await billing.submit(url, { action, subscription: (await subscriptionOf(userId)).id });
   expect(done.status).toBe(303);
+}
+
+/** Announces the deletion of the learner's account, as identity does. */
+async function deleteAccount(userId: string) {
+  const running = billing.events;
+  if (!running) throw new Error('the harness runs no events');
+  const nats = await connectNats(running.natsUrl, 'billing-test', createLogger({ service: 't', level: 'silent' }));
+  const envelope = EventEnvelope.encode({
+    id: randomUUID(),
+    type: UserDeleted.subject,
+    occurredAt: new Date(),
+    actor: { kind: Actor_Kind.KIND_SYSTEM, id: 'identity' },
+    payload: Buffer.from(UserDeleted.message.encode({ userId }).finish()),
+  }).finish();
+  await jetstream(nats).publish(eventSubject(running.settings.subjectPrefix, UserDeleted.subject), envelope);
+  await nats.close();
 }
 
 async function changedEventsOf(userId: string) {
@@ -98,6 +121,25 @@ describe('checkout', () => {
     expect(error.reason).toBe(BILLING_REASONS.alreadySubscribed);
   });
 
+  it('refuses a checkout while a renewal payment is past due (the portal is where it is paid)', async () => {
+    const userId = newUser('past-due');
+    await subscribe(userId, 'plus', 'month', 'usd');
+    await inPortal(userId, 'fail_renewal');
+    await waitUntil('the renewal is past due', async () => (await subscriptionOf(userId)).status === 'past_due');
+    const error = await grpcFailure(checkout(userId, 'pro', 'month', 'usd'));
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(error.reason).toBe(BILLING_REASONS.alreadySubscribed);
+    expect(sessionsAtStripe(userId)).toHaveLength(1);
+  });
+
+  it('opens a new checkout after the subscription has ended', async () => {
+    const userId = newUser('returning');
+    await subscribe(userId, 'plus', 'month', 'usd');
+    await inPortal(userId, 'cancel_now');
+    await waitUntil('the plan has ended', async () => (await billing.as(userId).getCustomer()).plan === 'free');
+    await subscribe(userId, 'pro', 'month', 'usd');
+  });
+
   it('refuses a plan, interval or currency that does not exist, with the reason', async () => {
     const error = await grpcFailure(checkout(newUser('typo'), 'gold', 'month', 'usd'));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
@@ -142,15 +184,74 @@ describe('checkout', () => {
     expect(unknown.message).toBe('Checkout session not found');
   });
 
-  it('creates one Stripe customer for a learner whose first checkouts run at once', async () => {
+  it('opens one checkout and refuses the others when a learner starts several at once, with one Stripe customer', async () => {
     const userId = newUser('eager');
-    const sessions = await Promise.all(Array.from({ length: 5 }, () => checkout(userId, 'plus', 'year', 'eur')));
-    expect(new Set(sessions.map((session) => session.url)).size).toBe(5);
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => checkout(userId, 'plus', 'year', 'eur')));
+    const opened = answers.filter((answer) => answer.status === 'fulfilled');
+    const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason] : []));
+    expect(opened).toHaveLength(1);
+    expect(refused).toHaveLength(4);
+    for (const error of refused) {
+      expect(error).toMatchObject({ code: status.FAILED_PRECONDITION, reason: BILLING_REASONS.alreadySubscribed });
+    }
+    expect(sessionsAtStripe(userId)).toHaveLength(1);
     expect(await billing.db.customer.count({ where: { userId } })).toBe(1);
     const atStripe = Object.values(billing.standIn.store.state.customers).filter(
       (customer) => (customer.metadata as { userId?: string }).userId === userId,
     );
     expect(atStripe).toHaveLength(1);
+  });
+
+  it('refuses a second checkout while the first is still open, as from a second tab', async () => {
+    const userId = newUser('two-tabs');
+    await checkout(userId, 'plus', 'month', 'usd');
+    const error = await grpcFailure(checkout(userId, 'pro', 'month', 'usd'));
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(error.reason).toBe(BILLING_REASONS.alreadySubscribed);
+    expect(sessionsAtStripe(userId)).toHaveLength(1);
+  });
+
+  it('opens a new checkout once the open one has expired unpaid', async () => {
+    const userId = newUser('dawdler');
+    const { url } = await checkout(userId, 'plus', 'month', 'usd');
+    const [session] = sessionsAtStripe(userId);
+    // An hour to pay, so that an abandoned checkout holds back a new one no longer than that.
+    const lifetime = (session!.expires_at as number) - (session!.created as number);
+    expect(lifetime).toBeGreaterThan(3590);
+    expect(lifetime).toBeLessThanOrEqual(3600);
+    billing.standIn.emit(billing.standIn.store.expireCheckout(session!.id as string).events);
+    await waitUntil('the checkout is closed', async () => {
+      const row = await billing.db.checkout.findFirst({ where: { userId } });
+      return row?.status === 'expired';
+    });
+    expect((await billing.submit(url, { action: 'pay' })).status).toBe(400);
+    await subscribe(userId, 'plus', 'month', 'usd');
+  });
+
+  it('counts a checkout past its hour as expired before Stripe says so, and a late payment of it as paid', async () => {
+    const userId = newUser('late');
+    const { url } = await checkout(userId, 'plus', 'month', 'usd');
+    // The hour is over on billing's clock; Stripe's, a little behind, still takes the payment.
+    await billing.db.checkout.updateMany({ where: { userId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await checkout(userId, 'pro', 'month', 'usd');
+    expect(sessionsAtStripe(userId)).toHaveLength(2);
+    await billing.submit(url, { action: 'pay' });
+    await waitUntil('the plan is active', async () => (await billing.as(userId).getCustomer()).state === 'active');
+    await billing.standIn.delivered();
+    const rows = await billing.db.checkout.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
+    expect(rows.map((row) => row.status)).toEqual(['complete', 'open']);
+  });
+
+  it('lets the learner try again at once when Stripe fails to open the checkout', async () => {
+    const userId = newUser('unlucky');
+    billing.standIn.failNext('POST', /^\/v1\/checkout\/sessions$/, {
+      status: 400,
+      code: 'parameter_invalid',
+      message: 'Invalid request (test).',
+    });
+    expect((await grpcFailure(checkout(userId, 'plus', 'month', 'usd'))).code).toBe(status.INTERNAL);
+    expect(await billing.db.checkout.count({ where: { userId } })).toBe(0);
+    await subscribe(userId, 'plus', 'month', 'usd');
   });
 });
 
@@ -196,18 +297,7 @@ describe('after checkout', () => {
     const userId = newUser('deleted');
     await subscribe(userId, 'plus', 'month', 'brl');
     const subscriptionId = (await subscriptionOf(userId)).id;
-    const running = billing.events;
-    if (!running) throw new Error('the harness runs no events');
-    const nats = await connectNats(running.natsUrl, 'billing-test', createLogger({ service: 't', level: 'silent' }));
-    const envelope = EventEnvelope.encode({
-      id: randomUUID(),
-      type: UserDeleted.subject,
-      occurredAt: new Date(),
-      actor: { kind: Actor_Kind.KIND_SYSTEM, id: 'identity' },
-      payload: Buffer.from(UserDeleted.message.encode({ userId }).finish()),
-    }).finish();
-    await jetstream(nats).publish(eventSubject(running.settings.subjectPrefix, UserDeleted.subject), envelope);
-    await nats.close();
+    await deleteAccount(userId);
     await waitUntil(
       'the learner is forgotten',
       async () => (await billing.db.customer.count({ where: { userId } })) === 0,
@@ -221,6 +311,61 @@ describe('after checkout', () => {
     await billing.standIn.delivered();
     expect(await billing.db.subscription.count({ where: { userId } })).toBe(0);
     expect(await billing.db.customer.count({ where: { userId } })).toBe(0);
+    expect(await billing.db.checkout.count({ where: { userId } })).toBe(0);
+  });
+});
+
+describe('erasing a deleted account at Stripe', () => {
+  /** A subscribed learner whose Stripe customer is `customer`. */
+  async function subscribedCustomer(name: string) {
+    const userId = newUser(name);
+    await subscribe(userId, 'plus', 'month', 'eur');
+    const { stripeCustomerId } = await billing.db.customer.findUniqueOrThrow({ where: { userId } });
+    return { userId, customer: stripeCustomerId, subscriptionId: (await subscriptionOf(userId)).id };
+  }
+
+  async function erased(userId: string, customer: string, subscriptionId: string) {
+    await waitUntil(
+      'the learner is forgotten',
+      async () => (await billing.db.customer.count({ where: { userId } })) === 0,
+    );
+    expect(billing.standIn.store.state.customers[customer]).toBeUndefined();
+    expect(billing.standIn.store.subscription(subscriptionId).status).toBe('canceled');
+  }
+
+  it('tries again while Stripe answers with a server error, until the customer is deleted', async () => {
+    const { userId, customer, subscriptionId } = await subscribedCustomer('stripe-down');
+    // Three answers: the SDK's request and both of its retries, so the erasure itself fails once.
+    const failures = billing.standIn.failNext(
+      'DELETE',
+      new RegExp(`^/v1/customers/${customer}$`),
+      { status: 500, code: null, message: 'An unknown error occurred (test).' },
+      3,
+    );
+    await deleteAccount(userId);
+    await failures.answered;
+    await erased(userId, customer, subscriptionId);
+  });
+
+  it('tries again when Stripe refuses the deletion for any reason but a missing customer', async () => {
+    const { userId, customer, subscriptionId } = await subscribedCustomer('stripe-refuses');
+    // A 404 that is not "No such customer" (a proxy's, say): the customer may still be charged.
+    const failures = billing.standIn.failNext('DELETE', new RegExp(`^/v1/customers/${customer}$`), {
+      status: 404,
+      code: null,
+      message: `Unrecognized request URL (DELETE: /v1/customers/${customer}).`,
+    });
+    await deleteAccount(userId);
+    await failures.answered;
+    await erased(userId, customer, subscriptionId);
+  });
+
+  it('completes when Stripe no longer has the customer ("No such customer")', async () => {
+    const { userId, customer, subscriptionId } = await subscribedCustomer('deleted-at-stripe');
+    billing.standIn.emit(billing.standIn.store.deleteCustomer(customer).events);
+    await deleteAccount(userId);
+    await erased(userId, customer, subscriptionId);
+    expect(await billing.db.subscription.count({ where: { userId } })).toBe(0);
   });
 });
 

@@ -18,12 +18,20 @@ import { startBillingHttp, WEBHOOK_PATH, type WebhookRoutes } from '../src/webho
 
 export const BILLING_MIGRATIONS = new URL('../prisma/migrations', import.meta.url).pathname;
 
-export async function startBillingHarness(env: Record<string, string> = {}) {
+export interface BillingHarnessOptions {
+  /** Environment variables over the harness's own. */
+  env?: Record<string, string>;
+  /** A database of the test's own (to see its backends alone in pg_stat_activity); the run's by default. */
+  databaseUrl?: string;
+}
+
+export async function startBillingHarness(options: BillingHarnessOptions = {}) {
   let origin = '';
   let webhookSecret = '';
   const service = await startServiceUnderTest({
     service: 'billing',
     migrationsDir: BILLING_MIGRATIONS,
+    ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
     events: {},
     async start({ databaseUrl, serverOptions, logger }) {
       const routes: WebhookRoutes = {};
@@ -37,7 +45,7 @@ export async function startBillingHarness(env: Record<string, string> = {}) {
         NATS_URL: testContext().natsUrl,
         PUBLIC_BASE_URL: origin,
         BILLING_PRICE_CACHE_SECONDS: '1',
-        ...env,
+        ...options.env,
       });
       const db = createDb(databaseUrl, logger);
       const access = createStripeAccess(config, http.port, logger);

@@ -6,6 +6,8 @@ import { serviceVars } from '@engram/kit/service';
 export const configShape = {
   ...serviceVars({ grpc: 50053, metrics: 9463 }),
   DATABASE_URL: vars.url(['postgresql', 'postgres']),
+  /** How long a create call's idempotency key is remembered (a retry after that creates the cards again). */
+  IDEMPOTENCY_RETENTION_HOURS: vars.positiveInt(24),
   ...eventVars,
 };
 

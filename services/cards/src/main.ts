@@ -13,6 +13,6 @@ const stores = createStores(config.DATABASE_URL, { logger: runtime.logger });
 
 await runService(runtime, {
   services: cardsServices(stores, runtime.serverOptions),
-  events: cardsEvents(stores.db),
+  events: cardsEvents(stores.db, config),
   close: [{ name: 'database', run: () => closeStores(stores) }],
 });

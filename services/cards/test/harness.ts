@@ -29,6 +29,9 @@ export interface CardsHarnessOptions {
   databaseUrl?: string;
 }
 
+/** The cards service's configuration the harness runs with where the tests do not set it. */
+export const HARNESS_CONFIG = { IDEMPOTENCY_RETENTION_HOURS: 24 };
+
 export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const service = await startServiceUnderTest({
     service: 'cards',
@@ -40,7 +43,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       return {
         services: cardsServices(stores, serverOptions),
         resources: stores,
-        ...(options.events && { events: cardsEvents(stores.db) }),
+        ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
         close: () => closeStores(stores),
       };
     },

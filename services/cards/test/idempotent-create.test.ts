@@ -1,10 +1,13 @@
 // Creating cards is safe to retry: a repeat with the same idempotency key returns what the first call
-// created (one card, one event), the same key with other content is refused, and keys are per user.
+// created (one card, one event), the same key with other content is refused, and keys are per user. Keys
+// are remembered for IDEMPOTENCY_RETENTION_HOURS, then a clean-up pass beside the outbox forgets them.
 import { randomUUID } from 'node:crypto';
+import { pruneEvents } from '@engram/kit/events/outbox-prune';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CardsHarness, startCardsHarness } from './harness.js';
+import { retainedRecords } from '../src/events/index.js';
+import { type CardsHarness, HARNESS_CONFIG, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
 
@@ -111,5 +114,47 @@ describe('CreateCards', () => {
 
     expect(error.code).toBe(status.ALREADY_EXISTS);
     expect(await countsOf(user)).toBe(1);
+  });
+});
+
+describe('idempotency keys', () => {
+  const keysOf = async (user: string) =>
+    (await cards.db.createRequest.findMany({ where: { ownerId: user }, select: { key: true } })).map((row) => row.key);
+
+  it('are forgotten by a clean-up pass once older than the retention, while fresh ones still answer retries', async () => {
+    const { user, calls } = learner('forget');
+    const stale = randomUUID();
+    const fresh = randomUUID();
+    await calls.createCard({ front: 'long ago', back: 'old', idempotencyKey: stale });
+    const kept = await calls.createCard({ front: 'just now', back: 'new', idempotencyKey: fresh });
+    const retention = HARNESS_CONFIG.IDEMPOTENCY_RETENTION_HOURS;
+    await cards.pool.query(
+      `UPDATE create_requests SET created_at = now() - make_interval(hours => $2 + 1) WHERE owner_id = $1 AND key = $3`,
+      [user, retention, stale],
+    );
+
+    const pass = await pruneEvents(cards.pool, { records: retainedRecords(HARNESS_CONFIG) });
+
+    expect(pass).toMatchObject({ records: 1, lockHeld: true });
+    expect(await keysOf(user)).toEqual([fresh]);
+    const retried = await calls.createCard({ front: 'just now', back: 'new', idempotencyKey: fresh });
+    expect(retried.card!.id).toBe(kept.card!.id);
+    // The cards themselves stay: only the record of the call goes.
+    expect(await countsOf(user)).toBe(2);
+  });
+
+  it('are kept as long as IDEMPOTENCY_RETENTION_HOURS says', async () => {
+    const { user, calls } = learner('week');
+    const key = randomUUID();
+    await calls.createCard({ front: 'a few days ago', back: 'x', idempotencyKey: key });
+    await cards.pool.query(
+      `UPDATE create_requests SET created_at = now() - interval '3 days' WHERE owner_id = $1 AND key = $2`,
+      [user, key],
+    );
+
+    await pruneEvents(cards.pool, { records: retainedRecords({ IDEMPOTENCY_RETENTION_HOURS: 7 * 24 }) });
+    expect(await keysOf(user)).toEqual([key]);
+    await pruneEvents(cards.pool, { records: retainedRecords({ IDEMPOTENCY_RETENTION_HOURS: 48 }) });
+    expect(await keysOf(user)).toEqual([]);
   });
 });

@@ -26,8 +26,8 @@ async function learnerInSaoPaulo(name: string) {
     const at = new Date(studyDayStart(day, TZ, 4).getTime() + hoursIntoDay * HOUR);
     await cards.pool.query(
       `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
-         duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
-       VALUES ($1, $2, $3, $4, $5, $6, 2, $7, 1000, 1, 1, 1, 0, $7, '{}')`,
+         duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+       VALUES ($1, $2, $3, $4, $5, $6, 2, $7, 1000, 1, 1, 1, 0, $7, '{}', '{}')`,
       [randomUUID(), user, item.id, card!.id, rating, stateBefore, at],
     );
     // The service counts a review into its day as it records it; a review written in the past is

@@ -2,7 +2,7 @@
 // copies of its cards, which follow the publisher's edits and withdrawals without losing their progress.
 // The organizations service's events are published into the service's stream as its relay would, and the
 // cards service consumes them as main.ts runs it (real PostgreSQL and NATS).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   DeckCardPublished,
   DeckCardWithdrawn,
@@ -66,7 +66,7 @@ function newDeck(name = `Spanish verbs ${randomUUID().slice(0, 4)}`) {
     publish: (originCardId: string, revision: number, front: string, back = 'answer', type = 'basic') =>
       deliver(DeckCardPublished, { deckId, originCardId, type, front, back, revision }),
     withdraw: (originCardId: string, revision: number) =>
-      deliver(DeckCardWithdrawn, { deckId, originCardId, revision }),
+      deliver(DeckCardWithdrawn, { deckId, originCardId, revision, publisherErased: false }),
     subscribe: (userId: string, occurredAt = new Date()) =>
       deliver(DeckSubscribed, { deckId, userId, deckName: name }, { occurredAt }),
     unsubscribe: (userId: string, occurredAt = new Date()) =>
@@ -243,6 +243,32 @@ describe('when the publisher changes the deck', () => {
     expect((await itemsOf(copy.id))[0]).toMatchObject({ reps: 1, archived: true });
   });
 
+  it('a card withdrawn because its publisher’s account was deleted takes my copy and its text with it', async () => {
+    const deck = newDeck();
+    const ann = learner('ann');
+    await deck.publish('verb-1', 1, 'hablar');
+    await deck.publish('verb-2', 1, 'vivir');
+    await deck.subscribe(ann);
+    const gone = (await cardsOf(ann)).find((card) => card.front === 'vivir')!;
+    await review(ann, gone.id);
+
+    await deliver(DeckCardWithdrawn, {
+      deckId: deck.deckId,
+      originCardId: 'verb-2',
+      revision: 2,
+      publisherErased: true,
+    });
+
+    expect((await cardsOf(ann)).map((card) => card.front)).toEqual(['hablar']);
+    expect(await cardsOf(ann, true)).toEqual([]);
+    expect(await itemsOf(gone.id)).toEqual([]);
+    const { rows } = await cards.pool.query(
+      'SELECT front, back FROM deck_cards WHERE deck_id = $1 AND origin_card_id = $2',
+      [deck.deckId, 'verb-2'],
+    );
+    expect(rows).toEqual([{ front: '', back: '' }]);
+  });
+
   it('a card published again after its withdrawal comes back to my copy, with its progress', async () => {
     const deck = newDeck();
     const ann = learner('ann');
@@ -311,6 +337,25 @@ describe('leaving a deck', () => {
     expect(await cardsOf(ann)).toEqual([]);
     const { rowCount } = await cards.pool.query('SELECT 1 FROM deck_subscribers WHERE user_id = $1', [ann]);
     expect(rowCount).toBe(0);
+  });
+});
+
+describe('after my account was deleted', () => {
+  it('a subscription or its end that travelled behind the deletion keeps nothing of me', async () => {
+    const deck = newDeck();
+    const ann = learner('ann');
+    await deck.publish('verb-1', 1, 'hablar');
+    await deliver(UserDeleted, { userId: ann });
+
+    await deck.subscribe(ann);
+    await deck.unsubscribe(ann);
+
+    expect([...(await cardsOf(ann)), ...(await cardsOf(ann, true))]).toEqual([]);
+    const { rowCount } = await cards.pool.query('SELECT 1 FROM deck_subscribers WHERE user_id = $1', [ann]);
+    expect(rowCount).toBe(0);
+    const erased = await cards.pool.query('SELECT user_hash FROM erased_users');
+    expect(erased.rows.map((row) => row.user_hash)).toContain(createHash('sha256').update(ann).digest('hex'));
+    expect(JSON.stringify(erased.rows)).not.toContain(ann);
   });
 });
 

@@ -37,9 +37,12 @@ import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, us
 import { defaultRoles } from 'better-auth/plugins/admin/access';
 import { adminOnSignUp } from './auth/admin-emails.js';
 import { keepSessionsOfBannedUsers, unbannedSessionsRefreshed } from './auth/banned-sessions.js';
+import { bannedUsersConfined } from './auth/banned-users-confined.js';
 import { freshSessions } from './auth/fresh-sessions.js';
+import { type GravatarSettings, gravatar } from './auth/gravatar.js';
 import { mailSenders } from './auth/mail-senders.js';
 import { organizationRules, organizations } from './auth/organizations.js';
+import { type PasswordGuessing, passwordGuessing } from './auth/password-guessing.js';
 import { profileRules } from './auth/profile-rules.js';
 import { publicConfig } from './auth/public-config.js';
 import { NO_SIGN_IN_METHODS, signInMethodPlugins, socialProvidersOf } from './auth/sign-in-methods.js';
@@ -62,6 +65,8 @@ export interface AuthSettings {
    * their own, stricter maximum.
    */
   rateLimit: { windowSeconds: number; max: number; signInMax: number };
+  /** Wrong passwords counted per account in Redis, whatever the address: after a threshold, sign-ins wait. */
+  passwordGuessing: PasswordGuessing;
   /** Verification, sign-in, reset and email-change mails go through it. */
   mailer: Mailer;
   /** Addresses that become admins when they sign up (ADMIN_EMAILS). */
@@ -70,6 +75,8 @@ export interface AuthSettings {
   logger?: Logger;
   /** Social and generic OAuth providers and captcha, each off unless configured. */
   signInMethods?: SignInMethods;
+  /** Where the signed-in user's Gravatar is fetched from (GET /api/auth/gravatar); none: initials only. */
+  gravatar?: GravatarSettings;
 }
 
 /** Spec §6: what a banned user is told, on signing in and on every API call (the gateway). */
@@ -231,12 +238,17 @@ export function createAuth(db: Db, settings: AuthSettings) {
         },
       }),
       unbannedSessionsRefreshed(db, settings.secondaryStorage),
+      bannedUsersConfined(db, BANNED_USER_MESSAGE),
       multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
       organizations(settings.publicBaseUrl, send),
       organizationRules(),
       ...signInMethodPlugins(methods),
       publicConfig(publicAuthConfigOf(methods)),
+      gravatar(settings.gravatar ?? { baseUrl: null, timeoutMs: 0 }),
       freshSessions(),
+      passwordGuessing(db, settings.passwordGuessing, (to, locale) =>
+        send.passwordGuessing(to, locale, new URL('/auth/forgot-password', settings.publicBaseUrl).href),
+      ),
       profileRules(),
       ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),
     ],

@@ -24,6 +24,13 @@ export const configShape = {
   AUTH_RATE_LIMIT_MAX: vars.positiveInt(100),
   /** Sign-in and sign-up attempts, and mailed links and codes, per address and window (better-auth's stricter default: 3). */
   AUTH_RATE_LIMIT_SIGN_IN_MAX: vars.positiveInt(3),
+  /** Wrong passwords for one account (from any address) before its password sign-ins wait. */
+  AUTH_PASSWORD_GUESS_THRESHOLD: vars.positiveInt(10),
+  /** How long a wrong password counts after the last one. */
+  AUTH_PASSWORD_GUESS_WINDOW_SECONDS: vars.positiveInt(900),
+  /** The first wait, doubled by each further wrong password, and the longest. */
+  AUTH_PASSWORD_GUESS_DELAY_SECONDS: vars.positiveInt(30),
+  AUTH_PASSWORD_GUESS_MAX_DELAY_SECONDS: vars.positiveInt(900),
   HTTP_PORT: vars.port(3001),
   /** Checks new passwords against the Have I Been Pwned range API (needs outside network). */
   AUTH_CHECK_PWNED_PASSWORDS: vars.bool.default(false),
@@ -32,6 +39,10 @@ export const configShape = {
     .refine((emails) => emails.every((email) => z.email().safeParse(email).success), 'must list email addresses')
     .transform((emails) => emails.map((email) => email.toLowerCase()))
     .default([]),
+  /** The signed-in user's Gravatar is fetched from here and served from Engram's origin; `off`: initials only. */
+  GRAVATAR_URL: z.union([z.literal('off'), vars.url(['https', 'http'])]).default('https://gravatar.com/avatar'),
+  /** How long Gravatar may take before an avatar shows initials instead. */
+  GRAVATAR_TIMEOUT_MS: vars.positiveInt(3000),
   /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
   ...mailVars,
   /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of spec §2's catalogue. */

@@ -35,10 +35,22 @@ const auth = createAuth(db, {
     max: config.AUTH_RATE_LIMIT_MAX,
     signInMax: config.AUTH_RATE_LIMIT_SIGN_IN_MAX,
   },
+  passwordGuessing: {
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    threshold: config.AUTH_PASSWORD_GUESS_THRESHOLD,
+    windowSeconds: config.AUTH_PASSWORD_GUESS_WINDOW_SECONDS,
+    delaySeconds: config.AUTH_PASSWORD_GUESS_DELAY_SECONDS,
+    maxDelaySeconds: config.AUTH_PASSWORD_GUESS_MAX_DELAY_SECONDS,
+  },
   mailer,
   adminEmails: config.ADMIN_EMAILS,
   logger,
   signInMethods: config.signInMethods,
+  gravatar: {
+    baseUrl: config.GRAVATAR_URL === 'off' ? null : config.GRAVATAR_URL.replace(/\/+$/, ''),
+    timeoutMs: config.GRAVATAR_TIMEOUT_MS,
+  },
 });
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 

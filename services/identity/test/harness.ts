@@ -12,6 +12,8 @@ import { testContext } from '@engram/testkit/context';
 import { cookieFrom, linkIn } from '@engram/testkit/mailbox';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { waitUntil } from '@engram/testkit/wait';
+import type { GravatarSettings } from '../src/auth/gravatar.js';
+import type { PasswordGuessLimits } from '../src/auth/password-guessing.js';
 import type { SignInMethods } from '../src/auth/sign-in-methods-config.js';
 import { createAuth } from '../src/auth.js';
 import { createDb } from '../src/db.js';
@@ -34,11 +36,14 @@ export interface SignUp {
 
 /** Limits far above what a test sends, unless the test is about them. */
 const ROOMY_RATE_LIMIT = { windowSeconds: 10, max: 10_000, signInMax: 10_000 };
+const ROOMY_PASSWORD_GUESSING = { threshold: 10_000, windowSeconds: 60, delaySeconds: 1, maxDelaySeconds: 1 };
 
 export interface IdentityHarnessOptions {
   /** Defaults to the run's Redis; sessions, rate-limit counters and the dev mailbox go there. */
   redisUrl?: string;
   rateLimit?: { windowSeconds: number; max: number; signInMax: number };
+  /** Wrong passwords per account before its sign-ins wait, and the waits. */
+  passwordGuessing?: PasswordGuessLimits;
   /** Shared by harnesses that stand for replicas of one installation; otherwise one of its own. */
   redisKeyPrefix?: string;
   adminEmails?: string[];
@@ -50,6 +55,8 @@ export interface IdentityHarnessOptions {
   relayPollMs?: number;
   /** Social and generic OAuth providers and captcha (none unless a test is about them). */
   signInMethods?: SignInMethods;
+  /** Where Gravatar answers (a test's fake); none unless a test is about it. */
+  gravatar?: GravatarSettings;
 }
 
 export async function startIdentityHarness(options: IdentityHarnessOptions = {}) {
@@ -74,10 +81,16 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
         checkPwnedPasswords: false,
         secondaryStorage: redisSecondaryStorage(redis, redisKeyPrefix),
         rateLimit: options.rateLimit ?? ROOMY_RATE_LIMIT,
+        passwordGuessing: {
+          redis,
+          keyPrefix: redisKeyPrefix,
+          ...(options.passwordGuessing ?? ROOMY_PASSWORD_GUESSING),
+        },
         mailer,
         adminEmails: options.adminEmails ?? [],
         logger,
         ...(options.signInMethods && { signInMethods: options.signInMethods }),
+        ...(options.gravatar && { gravatar: options.gravatar }),
       });
       const http = await startAuthHttpServer(auth, 0, logger);
       return {

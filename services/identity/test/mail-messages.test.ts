@@ -34,6 +34,7 @@ describe('the texts', () => {
         m.confirmEmailChange(url, 'new@example.com'),
         m.resetPassword(url),
         m.magicLink(url),
+        m.passwordGuessing(url),
       ]) {
         expect(mail.text).toContain(url);
         expect(mail.subject).not.toBe('');

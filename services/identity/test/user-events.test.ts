@@ -69,19 +69,16 @@ describe('events of better-auth’s own writes', () => {
       payload: expect.any(Uint8Array),
     });
     expect(created?.envelope.occurredAt?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1_000);
+    // Ids and flags only: the address and the name stay in identity.
     expect(created?.payload).toEqual({
       userId: user.id,
-      email,
-      name: 'Cora Created',
-      image: '',
-      username: 'cora_c',
       role: 'user',
       emailVerified: false,
       createdAt: user.createdAt,
     });
   });
 
-  it('writes UserUpdated when the address is verified and when the name changes, not for onboarding or signing in', async () => {
+  it('writes UserUpdated when the address is verified, not for a new name, onboarding or signing in', async () => {
     const email = uniqueEmail('updated');
     const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: 'Una Updated' });
     const userId = await userIdOf(email);
@@ -91,22 +88,8 @@ describe('events of better-auth’s own writes', () => {
     await identity.db.user.update({ where: { id: userId }, data: { onboardedAt: new Date() } });
 
     const events = await eventsOf(userId);
-    expect(events.map((event) => event.subject)).toEqual([
-      UserCreated.subject,
-      UserUpdated.subject,
-      UserUpdated.subject,
-    ]);
-    expect(events[1]?.payload).toMatchObject({ emailVerified: true, name: 'Una Updated', banned: false });
-    expect(events[2]?.payload).toEqual({
-      userId,
-      email,
-      name: 'Una Renamed',
-      image: '',
-      username: '',
-      role: 'user',
-      emailVerified: true,
-      banned: false,
-    });
+    expect(events.map((event) => event.subject)).toEqual([UserCreated.subject, UserUpdated.subject]);
+    expect(events[1]?.payload).toEqual({ userId, role: 'user', emailVerified: true, banned: false });
   });
 
   it('writes UserDeleted when the user deletes their account', async () => {
@@ -122,6 +105,27 @@ describe('events of better-auth’s own writes', () => {
   });
 });
 
+describe('a deleted account in identity', () => {
+  it('leaves no code for the address and no published event naming the user, only the UserDeleted', async () => {
+    const email = uniqueEmail('erased');
+    const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: 'Erin Erased' });
+    const userId = await userIdOf(email);
+    await identity.db.verification.create({
+      data: { id: crypto.randomUUID(), identifier: `sign-in-otp-${email}`, value: '123456:0', expiresAt: new Date() },
+    });
+    await waitUntil(
+      'the relay published the user’s events',
+      async () => (await eventsOf(userId)).every((event) => event.publishedAt !== null),
+      5_000,
+    );
+
+    const response = await identity.post('/api/auth/delete-user', { body: { password: PASSWORD }, cookie });
+    expect(response.status).toBe(200);
+    expect(await identity.db.verification.count({ where: { identifier: { contains: email } } })).toBe(0);
+    expect((await eventsOf(userId)).map((event) => event.subject)).toEqual([UserDeleted.subject]);
+  });
+});
+
 describe('events of plain SQL', () => {
   it('writes an event for each row a statement creates, changes or deletes', async () => {
     const id = crypto.randomUUID();
@@ -130,16 +134,16 @@ describe('events of plain SQL', () => {
       .$executeRaw`INSERT INTO users (id, name, email, updated_at) VALUES (${id}, 'Sequel', ${email}, now())`;
     await identity.db.$executeRaw`UPDATE users SET role = 'admin', banned = true WHERE id = ${id}`;
     await identity.db.$executeRaw`UPDATE users SET updated_at = now() WHERE id = ${id}`;
-    await identity.db.$executeRaw`DELETE FROM users WHERE id = ${id}`;
 
     const events = await eventsOf(id);
-    expect(events.map((event) => event.subject)).toEqual([
-      UserCreated.subject,
-      UserUpdated.subject,
-      UserDeleted.subject,
-    ]);
-    expect(events[0]?.payload).toMatchObject({ userId: id, email, name: 'Sequel', role: 'user', emailVerified: false });
+    expect(events.map((event) => event.subject)).toEqual([UserCreated.subject, UserUpdated.subject]);
+    expect(events[0]?.payload).toEqual({ userId: id, role: 'user', emailVerified: false, createdAt: expect.any(Date) });
     expect(events[1]?.payload).toMatchObject({ role: 'admin', banned: true });
+
+    // The deletion takes the published events that name the user with it (the relay may have sent them
+    // by now), and announces itself.
+    await identity.db.$executeRaw`DELETE FROM users WHERE id = ${id}`;
+    expect((await eventsOf(id)).map((event) => event.subject).at(-1)).toBe(UserDeleted.subject);
   });
 
   it('writes nothing for a change that is rolled back', async () => {
@@ -175,7 +179,6 @@ describe('publishing', () => {
     expect(stored?.header?.get('Nats-Msg-Id')).toBe(created?.id);
     expect(UserCreated.message.decode(EventEnvelope.decode(stored?.data ?? new Uint8Array()).payload)).toMatchObject({
       userId,
-      email,
     });
   });
 });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db.js';
-import { progressOf, progressPerDeck } from '../src/domain/progress.js';
+import { LEARNED_BY, progressOf, progressPerDeck } from '../src/domain/progress.js';
 
 let service: Awaited<ReturnType<typeof startDb>>;
 let db: Db;
@@ -154,5 +154,40 @@ describe('a member’s progress on each of their assignments’ decks', () => {
     });
     expect(progress.get(atoms.id)).toMatchObject({ reviews: 1, cardsLearned: 0, cardCount: 3, streakDays: 0 });
     expect(progress.get(untouched.id)).toMatchObject({ reviews: 0, cardsLearned: 0, cardCount: 1, streakDays: 0 });
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Join Type'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+describe('counting progress over a long history', () => {
+  it('sorts no member’s whole history of reviews, only each item’s latest', async () => {
+    const deck = await deckWithCards(3);
+    const history = Array.from({ length: 400 }, (_, index) => ({
+      card: ['a', 'b', 'c'][index % 3] as string,
+      after: index % 2 ? 'review' : 'learning',
+      at: daysAgo(30, index),
+    }));
+    await reviewed(deck.id, 'ivy', history);
+    await db.$executeRawUnsafe('ANALYZE deck_reviews');
+    for (const key of ['user_id', 'deck_id'] as const) {
+      const [explained] = await db.$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
+        `EXPLAIN (FORMAT JSON) ${LEARNED_BY(key)}`,
+        [deck.id],
+        ['ivy'],
+      );
+      const plan = explained?.['QUERY PLAN'][0].Plan as PlanNode;
+      const sorts = nodes(plan).filter((node) => node['Node Type'].endsWith('Sort'));
+      // A sort, if any, only above the anti-join that kept each item's latest review.
+      for (const sort of sorts) expect(nodes(sort).some((node) => node['Join Type'] === 'Anti')).toBe(true);
+    }
+    const [ivy] = await progressOf(db, [deck.id], ['ivy']);
+    // The last reviews: index 397 (b, review), 398 (c, learning), 399 (a, review).
+    expect(ivy).toMatchObject({ reviews: 400, cardsLearned: 2 });
   });
 });

@@ -214,6 +214,8 @@ export const GENERATION_ERRORS = {
   USAGE_LIMIT_REACHED: m.error_usage_limit_reached,
   UNSUPPORTED_FILE: m.error_unsupported_file,
   FILE_TOO_LARGE: m.error_file_too_large,
+  FILE_TOO_COMPLEX: m.error_file_too_complex,
+  UPLOAD_QUOTA_REACHED: m.error_upload_quota_reached,
   FILE_NOT_FOUND: m.error_file_not_found,
   MODEL_UNAVAILABLE: m.error_model_unavailable,
 } satisfies Messages;

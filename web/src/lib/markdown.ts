@@ -1,6 +1,7 @@
 // Turns a card side's Markdown into HTML: CommonMark, math with KaTeX ($…$ and $$…$$), and code blocks
 // highlighted with highlight.js. Raw HTML in a card is shown as text, never run, so a card cannot carry
-// a script. This module is heavy (KaTeX, highlight.js): only the practice screens and the card preview load it.
+// a script; an image on another site is shown as a link, so a card cannot make the learner's browser ask
+// anyone else for anything (a tracking pixel in a shared deck or a generated card). This module is heavy (KaTeX, highlight.js): only the practice screens and the card preview load it.
 import 'katex/dist/katex.min.css';
 import 'highlight.js/styles/github.css';
 import markdownItKatex from '@vscode/markdown-it-katex';
@@ -31,6 +32,30 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx]?.attrSet('rel', 'noopener noreferrer');
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
+
+// An image is shown only when it is Engram's own (a relative address, or a data URL markdown-it let through);
+// any other becomes a link to it, named by its alt text. The CSP (img-src 'self' data:) would block it anyway.
+const defaultImage =
+  markdown.renderer.rules.image ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  const src = String(token?.attrGet('src') ?? '');
+  if (!token || isOwnAddress(src)) return defaultImage(tokens, idx, options, env, self);
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  const href = markdown.utils.escapeHtml(src);
+  return `<a href="${href}" target="_blank" rel="noopener noreferrer">${markdown.utils.escapeHtml(alt || src)}</a>`;
+};
+
+function isOwnAddress(src: string): boolean {
+  if (/^data:/i.test(src)) return true;
+  const origin = globalThis.location?.origin;
+  if (!origin) return !/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(src.trim());
+  try {
+    return new URL(src, origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
 
 export function renderMarkdown(source: string): string {
   return markdown.render(source);

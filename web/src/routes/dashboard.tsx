@@ -17,7 +17,7 @@ export const dashboardRoute = createRoute({
     void queryClient.prefetchQuery(q.generationUsageOptions);
     void queryClient.prefetchInfiniteQuery(q.cardsOptions(q.DEFAULT_FILTER));
     void queryClient.prefetchQuery(q.customerOptions);
-    void queryClient.prefetchQuery(q.assignmentsOptions);
+    void queryClient.prefetchInfiniteQuery(q.assignmentsOptions);
   },
   component: lazyRouteComponent(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
 });

@@ -1,7 +1,7 @@
 // "/organization/$slug/learning": learning together in an organization (shared decks, assignments,
 // progress). The static segment outranks the organization views' "$pathname", so this view is its own.
 // The organization found by slug goes into the route context, and the loader starts the view's three loads
-// at once so they travel in one batched request.
+// (the first page of each) at once so they travel in one batched request.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { ORGANIZATION_BASE_PATH } from '../lib/auth-views';
 import { queryClient } from '../lib/query-client';
@@ -21,9 +21,9 @@ export const organizationLearningRoute = createRoute({
   loader: async ({ context: { organization } }) => {
     const q = await import('../features/organization/learning/queries');
     const organizationId = organization.id;
-    void queryClient.prefetchQuery(q.decksOptions(organizationId));
-    void queryClient.prefetchQuery(q.organizationAssignmentsOptions(organizationId));
-    void queryClient.prefetchQuery(q.progressOptions(organizationId));
+    void queryClient.prefetchInfiniteQuery(q.decksOptions(organizationId));
+    void queryClient.prefetchInfiniteQuery(q.organizationAssignmentsOptions(organizationId));
+    void queryClient.prefetchInfiniteQuery(q.progressOptions(organizationId));
   },
   component: lazyRouteComponent(() => import('../features/organization/learning/learning-screen'), 'LearningScreen'),
 });

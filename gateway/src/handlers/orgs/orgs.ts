@@ -7,7 +7,7 @@ import {
   createAssignmentInput,
   deckInput,
   listAssignmentsInput,
-  organizationInput,
+  listDecksInput,
   type PublishDeckInput,
   progressInput,
   publishDeckInput,
@@ -22,7 +22,7 @@ export {
   createAssignmentInput,
   deckInput,
   listAssignmentsInput,
-  organizationInput,
+  listDecksInput,
   progressInput,
   publishDeckInput,
 };
@@ -114,10 +114,23 @@ const assignmentJson = (assignment: Assignment): AssignmentJson => ({
 
 type Call<I> = { ctx: ProtectedContext; input: I };
 
-export async function decks({ ctx, input }: Call<z.infer<typeof organizationInput>>): Promise<DeckJson[]> {
+/** One page of a list; nextCursor is null on the last. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** 0 asks for the service's default page size. */
+const pageRequest = (input: { pageSize?: number; cursor?: string | null | undefined } | undefined) => ({
+  pageSize: input?.pageSize ?? 0,
+  cursor: input?.cursor ?? '',
+});
+
+export async function decks({ ctx, input }: Call<z.infer<typeof listDecksInput>>): Promise<Page<DeckJson>> {
   const { organizations } = ctx.services;
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listDecks, input);
-  return answer.decks.map(deckJson);
+  const request = { organizationId: input.organizationId, ...pageRequest(input) };
+  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listDecks, request);
+  return { items: answer.decks.map(deckJson), nextCursor: answer.nextCursor || null };
 }
 
 export async function publishDeck({ ctx, input }: Call<PublishDeckInput>): Promise<DeckJson> {
@@ -173,19 +186,30 @@ export async function deleteAssignment({
 export async function assignments({
   ctx,
   input,
-}: Call<z.infer<typeof listAssignmentsInput>>): Promise<AssignmentJson[]> {
+}: Call<z.infer<typeof listAssignmentsInput>>): Promise<Page<AssignmentJson>> {
   const { organizations } = ctx.services;
-  const request = { organizationId: input?.organizationId ?? '' };
+  const request = {
+    organizationId: input?.organizationId ?? '',
+    ...pageRequest(input),
+  };
   const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listAssignments, request);
-  return answer.assignments.map(assignmentJson);
+  return { items: answer.assignments.map(assignmentJson), nextCursor: answer.nextCursor || null };
 }
 
 export async function progress({
   ctx,
   input,
-}: Call<z.infer<typeof progressInput>>): Promise<{ members: ProgressJson[]; allMembers: boolean }> {
+}: Call<z.infer<typeof progressInput>>): Promise<Page<ProgressJson> & { allMembers: boolean }> {
   const { organizations } = ctx.services;
-  const request = { organizationId: input.organizationId, assignmentId: input.assignmentId ?? '' };
+  const request = {
+    organizationId: input.organizationId,
+    assignmentId: input.assignmentId ?? '',
+    ...pageRequest(input),
+  };
   const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.getProgress, request);
-  return { members: answer.members.map(progressJson), allMembers: answer.allMembers };
+  return {
+    items: answer.members.map(progressJson),
+    nextCursor: answer.nextCursor || null,
+    allMembers: answer.allMembers,
+  };
 }

@@ -2,7 +2,8 @@
 // event is only needed while the stream can still deliver that event. A pruner deletes both past their
 // retention, a batch per transaction so no delete holds locks for long, each batch under the schema's
 // relay lock, so only the replica holding it prunes and the publish loop never waits on a prune.
-// Unpublished rows are never touched, whatever their age.
+// Unpublished rows are never touched, whatever their age. A service's other records that matter only for
+// a while (idempotency keys of retried calls) are declared as retained records and pruned the same way.
 import type pg from 'pg';
 import { inTransaction } from '../db.js';
 import type { Logger } from '../logger.js';
@@ -25,16 +26,28 @@ DELETE FROM processed_events WHERE (consumer, event_id) IN (
    WHERE processed_at < now() - make_interval(secs => $1 / 1000.0)
    LIMIT ${BATCH})`;
 
+/** A table of records kept for a while: a row goes once its `column` (a timestamp) is `retentionMs` old.
+ * The column should be indexed, so each batch reads only the rows it deletes. */
+export interface RetainedRecords {
+  table: string;
+  column: string;
+  retentionMs: number;
+}
+
 export interface PruneOptions {
   /** How long published events stay in the outbox (default 7 days). */
   outboxRetentionMs?: number;
   /** How long a consumer remembers an applied event: the stream's max age; 0 or absent keeps them. */
   processedRetentionMs?: number;
+  /** The service's own records that go after their retention. */
+  records?: RetainedRecords[];
 }
 
 export interface PruneResult {
   outbox: number;
   processed: number;
+  /** Rows of the retained records deleted, all tables together. */
+  records: number;
   /** false when another replica held the relay lock, so this one left the pruning to it. */
   lockHeld: boolean;
 }
@@ -57,15 +70,37 @@ async function pruneTable(pool: pg.Pool, sql: string, retentionMs: number) {
   }
 }
 
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** The batch delete of one table of retained records; its names are the service's constants, checked. */
+function pruneRecordsSql({ table, column }: RetainedRecords): string {
+  if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) {
+    throw new Error(`retained records need plain table and column names, not ${table}.${column}`);
+  }
+  return `
+DELETE FROM ${table} WHERE ctid IN (
+  SELECT ctid FROM ${table}
+   WHERE ${column} < now() - make_interval(secs => $1 / 1000.0)
+   LIMIT ${BATCH})`;
+}
+
 export async function pruneEvents(pool: pg.Pool, options: PruneOptions = {}): Promise<PruneResult> {
+  const records = (options.records ?? []).map((retained) => ({ sql: pruneRecordsSql(retained), retained }));
   const outbox = await pruneTable(pool, PRUNE_OUTBOX, options.outboxRetentionMs ?? OUTBOX_RETENTION_MS);
-  if (!outbox.lockHeld) return { outbox: outbox.deleted, processed: 0, lockHeld: false };
+  if (!outbox.lockHeld) return { outbox: outbox.deleted, processed: 0, records: 0, lockHeld: false };
   const processedRetentionMs = options.processedRetentionMs ?? 0;
   const processed =
     processedRetentionMs > 0
       ? await pruneTable(pool, PRUNE_PROCESSED, processedRetentionMs)
       : { deleted: 0, lockHeld: true };
-  return { outbox: outbox.deleted, processed: processed.deleted, lockHeld: processed.lockHeld };
+  const result = { outbox: outbox.deleted, processed: processed.deleted, records: 0, lockHeld: processed.lockHeld };
+  for (const { sql, retained } of records) {
+    if (!result.lockHeld) break;
+    const pruned = await pruneTable(pool, sql, retained.retentionMs);
+    result.records += pruned.deleted;
+    result.lockHeld = pruned.lockHeld;
+  }
+  return result;
 }
 
 /** Deletes published events older than `retentionMs`; returns how many went. */
@@ -89,7 +124,9 @@ export function startPruner(
     while (!stopped) {
       try {
         const result = await pruneEvents(pool, options);
-        if (result.outbox + result.processed > 0) logger.info(result, 'pruned the outbox and processed events');
+        if (result.outbox + result.processed + result.records > 0) {
+          logger.info(result, 'pruned the outbox, processed events and retained records');
+        }
       } catch (error) {
         logger.warn({ err: error }, 'could not prune the outbox');
       }

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { outboxLag, outboxOldestAge } from '../metrics.js';
 import { readOutboxLag } from './outbox-lag.js';
 import { listenForOutbox } from './outbox-listener.js';
-import { startPruner } from './outbox-prune.js';
+import { type RetainedRecords, startPruner } from './outbox-prune.js';
 import { type PublishPass, publishPendingEvents } from './outbox-publisher.js';
 import { createWakeSignal } from './wake-signal.js';
 
@@ -39,6 +39,8 @@ export interface OutboxRelayOptions {
   processedRetentionMs?: number;
   /** How often the pruner runs (default hourly). */
   pruneIntervalMs?: number;
+  /** The service's records the pruner deletes after their retention (idempotency keys). */
+  records?: RetainedRecords[];
   /** Creates the stream again; called when a publish finds no stream to take it (deleted while running). */
   ensureStream?: () => Promise<unknown>;
 }
@@ -79,6 +81,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     ...(options.retentionMs !== undefined && { outboxRetentionMs: options.retentionMs }),
     ...(options.processedRetentionMs !== undefined && { processedRetentionMs: options.processedRetentionMs }),
     ...(options.pruneIntervalMs !== undefined && { intervalMs: options.pruneIntervalMs }),
+    ...(options.records && { records: options.records }),
   });
 
   async function refreshLagMetrics() {

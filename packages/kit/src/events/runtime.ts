@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { connectNats } from '../nats.js';
 import type { EventTransactions } from './apply-once.js';
 import { type EventConsumer, startConsumer } from './consumer.js';
-import { type Pruner, startPruner } from './outbox-prune.js';
+import { type Pruner, type RetainedRecords, startPruner } from './outbox-prune.js';
 import { type OutboxRelay, startOutboxRelay } from './relay.js';
 import { type EventsSettings, ensureEventStream } from './setup.js';
 import type { Subscription } from './subscriptions.js';
@@ -29,6 +29,8 @@ export interface ConsumerDeclaration<Tx> {
 export interface EventsDeclaration<Tx = pg.PoolClient> {
   relay?: boolean;
   consumers?: ConsumerDeclaration<Tx>[];
+  /** The service's records that go after their retention (idempotency keys), pruned beside the outbox. */
+  records?: RetainedRecords[];
   /** The consumers' transactions (`prismaTransactions(prisma)`); a pg transaction on the events pool otherwise. */
   transactions?: EventTransactions<Tx>;
   /** Relay tuning for tests: poll interval, back-off and pruning. */
@@ -90,10 +92,14 @@ export function startServiceEvents<Tx = pg.PoolClient>(options: ServiceEventsOpt
         logger,
         processedRetentionMs: maxAgeMs,
         ensureStream,
+        ...(options.records && { records: options.records }),
         ...options.relayOptions,
       });
     } else {
-      pruner = startPruner(pool, logger, { processedRetentionMs: maxAgeMs });
+      pruner = startPruner(pool, logger, {
+        processedRetentionMs: maxAgeMs,
+        ...(options.records && { records: options.records }),
+      });
     }
     for (const declared of options.consumers ?? []) {
       shutdown.signal.throwIfAborted();

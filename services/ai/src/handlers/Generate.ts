@@ -17,6 +17,7 @@ import { existingFronts } from '../existing-cards.js';
 import { GeneratorFailure } from '../generators/generator.js';
 import { recordGeneration } from '../metrics.js';
 import { planOf } from '../plans.js';
+import { keptSince } from '../uploads/quota.js';
 import { type Outcome, reserve, settle } from '../usage.js';
 import { usageOf } from './GetUsage.js';
 
@@ -33,7 +34,9 @@ async function notesOf(deps: AiDeps, request: GenerateRequest, ctx: CallContext)
   });
   let notes = input.notes ?? '';
   if (input.fileId) {
-    const file = await deps.db.uploadedFile.findFirst({ where: { id: input.fileId, userId: ctx.caller.userId } });
+    const file = await deps.db.uploadedFile.findFirst({
+      where: { id: input.fileId, userId: ctx.caller.userId, createdAt: { gt: keptSince() } },
+    });
     if (!file) throw new NotFound('The uploaded file was not found; upload it again.', AI_REASONS.fileNotFound);
     notes = file.text;
   }

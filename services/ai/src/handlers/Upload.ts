@@ -1,21 +1,24 @@
-// Upload: keeps the text of a .md, .txt or PDF file for a day, for Generate's file_id. Nothing is kept
-// of a file that is refused.
+// Upload: keeps the text of a .md, .txt or PDF file for a day, for Generate's file_id, within the
+// learner's upload quota. The file is read by the reader pool, in a process of its own with memory and
+// time limits. Nothing is kept of a file that is refused; expired files are removed by the sweeper.
 import { randomUUID } from 'node:crypto';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { UploadRequest, UploadResponse } from '@engram/proto/ai/v1/ai';
 import type { AiDeps } from '../deps.js';
-import { fileText } from '../domain/file-text.js';
+import { checkedUpload, fileText } from '../uploads/file-text.js';
+import { checkUploadQuota, keepUpload } from '../uploads/quota.js';
 
-export const UPLOAD_KEPT_MS = 86_400_000;
-
-export function upload({ db }: AiDeps) {
+export function upload({ db, uploads }: AiDeps) {
   return async (request: UploadRequest, ctx: CallContext): Promise<UploadResponse> => {
+    const { userId } = ctx.caller;
     const fileName = request.fileName.trim().slice(0, 200) || 'notes.txt';
-    const { text, pages } = await fileText(fileName, request.content);
+    const bytes = request.content.byteLength;
+    checkedUpload(fileName, request.content);
+    await checkUploadQuota(db, userId, bytes, uploads.quota);
+    const { text, pages } = await fileText(uploads.reader, userId, fileName, request.content, ctx.signal);
     const id = randomUUID();
-    await db.uploadedFile.create({ data: { id, userId: ctx.caller.userId, fileName, text, pages } });
-    await db.uploadedFile.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - UPLOAD_KEPT_MS) } } });
-    ctx.logger.info({ fileId: id, characters: text.length, pages }, 'file uploaded');
+    await keepUpload(db, { id, userId, fileName, text, pages, bytes }, uploads.quota);
+    ctx.logger.info({ fileId: id, characters: text.length, pages, bytes }, 'file uploaded');
     return { fileId: id, fileName, characters: text.length, pages };
   };
 }

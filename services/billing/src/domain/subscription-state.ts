@@ -19,6 +19,15 @@ const ENTITLED = new Set(['active', 'trialing']);
 
 export const entitles = (subscription: Pick<StoredSubscription, 'status'>) => ENTITLED.has(subscription.status);
 
+/**
+ * Stripe's statuses of a subscription that still runs and charges (past due keeps retrying its payment):
+ * while a user has one, a second would charge them twice.
+ */
+export const RUNNING_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
+export const runs = (subscription: Pick<StoredSubscription, 'status'>) =>
+  RUNNING_STATUSES.includes(subscription.status);
+
 export function stateOf(subscription: Pick<StoredSubscription, 'status' | 'cancelAtPeriodEnd'>): SubscriptionState {
   if (!entitles(subscription)) return 'not_active';
   return subscription.cancelAtPeriodEnd ? 'scheduled_for_cancellation' : 'active';

@@ -1,6 +1,7 @@
 // The stand-in's part of Stripe's HTTP API: what Engram calls, answered in Stripe's shapes (form-encoded
 // requests with bracketed keys, JSON answers, `{error: {type, message}}` failures, a bearer secret key,
-// and Idempotency-Key: a POST repeated with the same key gets the first answer).
+// and Idempotency-Key: a POST repeated with the same key gets the first answer). Tests may make a request
+// fail as Stripe can, or hold its answer back as a slow network would (`intercept`).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import qs from 'qs';
 import { type StandInEvent, StripeApiError } from './objects.js';
@@ -15,6 +16,11 @@ export interface ApiContext {
   portalUrl(id: string): string;
   /** Hands the events of a change to webhook delivery and saves the state. */
   changed(events: StandInEvent[]): void;
+  /**
+   * What a test asked for this request: a failure to answer instead, or a wait before the answer (made
+   * on arrival, so it says what Stripe had then) goes out.
+   */
+  intercept?(method: string, path: string): { fail?: StripeApiError; hold?: Promise<void> } | undefined;
 }
 
 const ROUTES: [string, RegExp, (ctx: ApiContext, params: Json, id: string) => Json | Outcome][] = [
@@ -26,7 +32,9 @@ const ROUTES: [string, RegExp, (ctx: ApiContext, params: Json, id: string) => Js
   ['GET', /^\/v1\/checkout\/sessions\/([^/]+)$/, (ctx, _params, id) => ctx.store.session(id)],
   ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, _params, id) => ctx.store.subscription(id)],
   ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, params, id) => ctx.store.updateSubscription(id, params)],
-  ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, _params, id) => ctx.store.cancelSubscription(id)],
+  ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (ctx, _params, id) => ctx.store.cancelThroughApi(id)],
+  ['GET', /^\/v1\/invoice_payments$/, (ctx, params) => ctx.store.invoicePayments(params)],
+  ['POST', /^\/v1\/refunds$/, (ctx, params) => ctx.store.refund(params)],
   ['POST', /^\/v1\/billing_portal\/sessions$/, (ctx, params) => ctx.store.createPortalSession(params, ctx.portalUrl)],
 ];
 
@@ -45,8 +53,8 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 function sendError(res: ServerResponse, error: StripeApiError) {
-  const { status, code, message, param } = error;
-  send(res, status, { error: { type: 'invalid_request_error', code, message, param } });
+  const { status, type, code, message, param } = error;
+  send(res, status, { error: { type, code, message, param } });
 }
 
 export function createApi(ctx: ApiContext) {
@@ -61,6 +69,8 @@ export function createApi(ctx: ApiContext) {
       if (repeated) return send(res, repeated.status, repeated.body);
       const [, query = ''] = (req.url ?? '').split('?');
       const params = { ...qs.parse(query), ...qs.parse(await readBody(req)) } as Json;
+      const intercepted = ctx.intercept?.(method, path);
+      if (intercepted?.fail) throw intercepted.fail;
       for (const [routeMethod, pattern, run] of ROUTES) {
         const match = pattern.exec(path);
         if (!match || routeMethod !== method) continue;
@@ -68,7 +78,10 @@ export function createApi(ctx: ApiContext) {
         const object = 'events' in result ? (result as Outcome).object : result;
         if ('events' in result) ctx.changed((result as Outcome).events);
         if (idempotencyKey) answered.set(`${key}\n${idempotencyKey}`, { status: 200, body: object });
-        return send(res, 200, object);
+        if (!intercepted?.hold) return send(res, 200, object);
+        const then = structuredClone(object);
+        await intercepted.hold;
+        return send(res, 200, then);
       }
       throw new StripeApiError(404, `Unrecognized request URL (${method}: ${path}).`);
     } catch (error) {

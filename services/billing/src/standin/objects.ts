@@ -1,6 +1,7 @@
 // The stand-in's Stripe objects and what can happen to them: customers, checkout sessions, subscriptions
-// with their invoices, portal sessions, and the events each change produces (snapshots of the object at
-// that moment, as Stripe sends them). Plain JSON, so the whole state can be saved and loaded again.
+// with their invoices and the payments of those, refunds, portal sessions, and the events each change
+// produces (snapshots of the object at that moment, as Stripe sends them). Plain JSON, so the whole state
+// can be saved and loaded again.
 import { randomBytes } from 'node:crypto';
 import type { StandInPrice } from './prices.js';
 
@@ -23,6 +24,10 @@ export interface StandInState {
   sessions: Record<string, Json>;
   subscriptions: Record<string, Json>;
   invoices: Record<string, Json>;
+  /** An invoice's payments (Stripe's InvoicePayment), each through a payment intent. */
+  invoicePayments: Record<string, Json>;
+  paymentIntents: Record<string, Json>;
+  refunds: Record<string, Json>;
   portalSessions: Record<string, Json>;
 }
 
@@ -31,6 +36,9 @@ export const emptyState = (): StandInState => ({
   sessions: {},
   subscriptions: {},
   invoices: {},
+  invoicePayments: {},
+  paymentIntents: {},
+  refunds: {},
   portalSessions: {},
 });
 
@@ -38,12 +46,14 @@ export const emptyState = (): StandInState => ({
 export class StripeApiError extends Error {
   readonly status: number;
   readonly param: string | undefined;
-  readonly code: string;
-  constructor(status: number, message: string, param?: string) {
+  readonly code: string | undefined;
+  readonly type: string;
+  constructor(status: number, message: string, param?: string, details: { code?: string; type?: string } = {}) {
     super(message);
     this.status = status;
     this.param = param;
-    this.code = status === 404 ? 'resource_missing' : 'parameter_invalid';
+    this.code = 'code' in details ? details.code : status === 404 ? 'resource_missing' : 'parameter_invalid';
+    this.type = details.type ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
   }
 }
 
@@ -133,6 +143,38 @@ export const itemOf = (subscription: Json) =>
     current_period_start: number;
     current_period_end: number;
   };
+
+/** What the learner paid an invoice with: a succeeded payment intent, refundable until refunded in full. */
+export function newPaymentIntent(invoice: Json): Json {
+  return {
+    id: newId('pi'),
+    object: 'payment_intent',
+    amount: invoice.amount_paid,
+    amount_received: invoice.amount_paid,
+    currency: invoice.currency,
+    customer: invoice.customer,
+    status: 'succeeded',
+    created: now(),
+    livemode: false,
+  };
+}
+
+export function newInvoicePayment(invoice: Json, paymentIntent: Json): Json {
+  return {
+    id: newId('inpay'),
+    object: 'invoice_payment',
+    amount_paid: invoice.amount_paid,
+    amount_requested: invoice.amount_due,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: paymentIntent.id },
+    status: 'paid',
+    status_transitions: { canceled_at: null, paid_at: now() },
+    created: now(),
+  };
+}
 
 export function newInvoice(subscription: Json, status: 'paid' | 'open'): Json {
   const item = itemOf(subscription);

@@ -52,6 +52,14 @@ function redirect(res: ServerResponse, location: string) {
 
 function checkoutPage(res: ServerResponse, store: StandInStore, session: Json, alert = '') {
   const price = store.price(session.line_items_price);
+  if (session.status === 'expired') {
+    return page(
+      res,
+      'Checkout expired',
+      `<h1>This checkout has expired</h1>
+<p><a href="${html(session.cancel_url)}">Back to Engram</a></p>`,
+    );
+  }
   if (session.status !== 'open') {
     return page(
       res,

@@ -1,13 +1,14 @@
 // A local stand-in for Stripe, for `npm start` without Stripe keys and for the tests: it speaks the part of
 // Stripe's HTTP API Engram uses (api.ts), serves checkout and portal pages labelled as a stand-in
 // (pages.ts), and delivers each change's events as webhooks signed with Stripe's scheme (by the real SDK),
-// in order, retrying a delivery that fails. Never used in production mode (billing's config refuses).
+// in order, retrying a delivery that fails. Tests can make API requests fail or answer late. Never used in
+// production mode (billing's config refuses).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@engram/kit/logger';
 import Stripe from 'stripe';
 import { createApi } from './api.js';
-import { emptyState, type StandInEvent, type StandInState } from './objects.js';
+import { emptyState, type StandInEvent, type StandInState, StripeApiError } from './objects.js';
 import { handlePage } from './pages.js';
 import { StandInStore } from './store.js';
 
@@ -34,6 +35,20 @@ export interface Delivery {
   status: number | 'failed';
 }
 
+export interface HeldAnswer {
+  /** Resolves once the request has arrived and its answer is made. */
+  reached: Promise<void>;
+  /** Lets the answer go. */
+  release(): void;
+}
+
+/** A Stripe error to answer with: `code` as Stripe names it, null for none (an unrecognized URL, a 500). */
+export interface StandInFailure {
+  status: number;
+  message: string;
+  code: string | null;
+}
+
 export interface StripeStandIn {
   /** Answers a request for the API (`/v1/…`) or a page; false when the path is neither. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
@@ -44,6 +59,21 @@ export interface StripeStandIn {
   delivered(): Promise<void>;
   /** Hands events to delivery as a change would (for tests that act on the store directly). */
   emit(events: StandInEvent[]): void;
+  /**
+   * Answers the next `times` API requests of `method` to a path matching `path` with `failure`, changing
+   * nothing; `answered` resolves once the last of them has been answered so.
+   */
+  failNext(method: string, path: RegExp, failure: StandInFailure, times?: number): { answered: Promise<void> };
+  /** Holds back the answer to the next API request of `method` to a path matching `path` until released. */
+  holdNext(method: string, path: RegExp): HeldAnswer;
+}
+
+interface Interception {
+  method: string;
+  path: RegExp;
+  times: number;
+  fail?: StandInFailure & { answered(): void };
+  hold?: { reached(): void; released: Promise<void> };
 }
 
 function loadState(file: string | undefined): StandInState {
@@ -98,10 +128,27 @@ export function createStripeStandIn(options: StandInOptions): StripeStandIn {
     for (const event of events) queue = queue.then(() => deliver(event));
   }
 
+  const interceptions: Interception[] = [];
+  function intercept(method: string, path: string) {
+    const rule = interceptions.find((candidate) => candidate.method === method && candidate.path.test(path));
+    if (!rule) return undefined;
+    rule.times -= 1;
+    const last = rule.times === 0;
+    if (last) interceptions.splice(interceptions.indexOf(rule), 1);
+    if (rule.fail) {
+      const { status, message, code } = rule.fail;
+      if (last) rule.fail.answered();
+      return { fail: new StripeApiError(status, message, undefined, { code: code ?? undefined }) };
+    }
+    rule.hold?.reached();
+    return { hold: rule.hold?.released };
+  }
+
   const pagesBase = `${options.publicOrigin.replace(/\/$/, '')}${STAND_IN_PAGES_PATH}`;
   const context = {
     store,
     changed: emit,
+    intercept,
     checkoutUrl: (id: string) => `${pagesBase}/checkout/${id}`,
     portalUrl: (id: string) => `${pagesBase}/portal/${id}`,
   };
@@ -112,9 +159,22 @@ export function createStripeStandIn(options: StandInOptions): StripeStandIn {
     deliveries,
     emit,
     delivered: () => queue,
+    failNext(method, path, failure, times = 1) {
+      const answered = Promise.withResolvers<void>();
+      interceptions.push({ method, path, times, fail: { ...failure, answered: answered.resolve } });
+      return { answered: answered.promise };
+    },
+    holdNext(method, path) {
+      const reached = Promise.withResolvers<void>();
+      const released = Promise.withResolvers<void>();
+      interceptions.push({ method, path, times: 1, hold: { reached: reached.resolve, released: released.promise } });
+      return { reached: reached.promise, release: released.resolve };
+    },
     async handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path.startsWith('/v1/')) {
+        // What billing asked of "Stripe", for a developer reading the logs and for tests counting calls.
+        options.logger?.debug({ method: req.method, path }, 'stand-in Stripe API request');
         await api(req, res, path);
         return true;
       }

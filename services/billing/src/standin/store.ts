@@ -1,6 +1,6 @@
 // What can happen in the stand-in, each change returning the events Stripe would send for it: a
-// checkout paid, a subscription cancelled at period end or resumed, switched to another price, renewed,
-// failing its renewal, or cancelled at once.
+// checkout paid or expired, a subscription cancelled at period end or resumed, switched to another price,
+// renewed, failing its renewal, or cancelled at once, and a payment refunded.
 import {
   emptyState,
   found,
@@ -9,6 +9,8 @@ import {
   newCustomer,
   newId,
   newInvoice,
+  newInvoicePayment,
+  newPaymentIntent,
   newSubscription,
   periodEnd,
   type StandInEvent,
@@ -19,6 +21,11 @@ import { STAND_IN_PRICES, type StandInPrice } from './prices.js';
 
 type Json = Record<string, unknown>;
 const now = () => Math.floor(Date.now() / 1000);
+
+/** How long a checkout session may stay open: Stripe's default, its longest and its shortest, in seconds. */
+const SESSION_LIFETIME = { default: 24 * 3600, max: 24 * 3600, min: 30 * 60 };
+
+const list = (url: string, data: Json[]) => ({ object: 'list', data, has_more: false, url });
 
 export class StandInStore {
   readonly apiVersion: string;
@@ -75,6 +82,19 @@ export class StandInStore {
     for (const url of ['success_url', 'cancel_url']) {
       if (typeof params[url] !== 'string') throw new StripeApiError(400, `Missing required param: ${url}.`, url);
     }
+    const created = now();
+    const expiresAt = params.expires_at === undefined ? created + SESSION_LIFETIME.default : Number(params.expires_at);
+    if (
+      !Number.isInteger(expiresAt) ||
+      expiresAt < created + SESSION_LIFETIME.min ||
+      expiresAt > created + SESSION_LIFETIME.max
+    ) {
+      throw new StripeApiError(
+        400,
+        'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+        'expires_at',
+      );
+    }
     const id = newId('cs_test');
     const session: Json = {
       id,
@@ -95,7 +115,8 @@ export class StandInStore {
       success_url: params.success_url,
       cancel_url: params.cancel_url,
       url: pageUrl(id),
-      created: now(),
+      created,
+      expires_at: expiresAt,
       livemode: false,
     };
     this.state.sessions[id] = session;
@@ -105,16 +126,15 @@ export class StandInStore {
   /** The learner paid: the subscription starts with its first invoice paid. */
   payCheckout(id: string) {
     const session = this.session(id);
+    if (session.status === 'open' && (session.expires_at as number) <= now()) this.expireCheckout(id);
     if (session.status !== 'open') throw new StripeApiError(400, 'This checkout session is no longer open.');
     const subscription = newSubscription(
       session.customer as string,
       this.price(session.line_items_price),
       session.subscription_metadata as Json,
     );
-    const invoice = newInvoice(subscription, 'paid');
-    subscription.latest_invoice = invoice.id;
     this.state.subscriptions[subscription.id as string] = subscription;
-    this.state.invoices[invoice.id as string] = invoice;
+    const invoice = this.bill(subscription, 'paid');
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
     return {
       object: session,
@@ -126,8 +146,74 @@ export class StandInStore {
     };
   }
 
+  /** The session was left unpaid until its expiry (or expired by hand): it can no longer be paid. */
+  expireCheckout(id: string) {
+    const session = this.session(id);
+    if (session.status !== 'open') throw new StripeApiError(400, 'Only open checkout sessions can be expired.');
+    session.status = 'expired';
+    return { object: session, events: [this.event('checkout.session.expired', session)] };
+  }
+
   subscription(id: string) {
     return found(this.state.subscriptions, id, 'subscription');
+  }
+
+  /** The subscription's next invoice, its latest from now on; a paid one with its payment. */
+  private bill(subscription: Json, status: 'paid' | 'open') {
+    const invoice = newInvoice(subscription, status);
+    subscription.latest_invoice = invoice.id;
+    this.state.invoices[invoice.id as string] = invoice;
+    if (status === 'paid') {
+      const paymentIntent = newPaymentIntent(invoice);
+      const payment = newInvoicePayment(invoice, paymentIntent);
+      this.state.paymentIntents[paymentIntent.id as string] = paymentIntent;
+      this.state.invoicePayments[payment.id as string] = payment;
+    }
+    return invoice;
+  }
+
+  /** GET /v1/invoice_payments: an invoice's payments, optionally only those of one status. */
+  invoicePayments(params: Json) {
+    if (typeof params.invoice !== 'string') throw new StripeApiError(400, 'An invoice is required.', 'invoice');
+    const payments = Object.values(this.state.invoicePayments).filter(
+      (payment) =>
+        payment.invoice === params.invoice && (params.status === undefined || payment.status === params.status),
+    );
+    return list('/v1/invoice_payments', payments);
+  }
+
+  /** Gives back a payment intent's amount (all that is left of it unless `amount` says less). */
+  refund(params: Json) {
+    if (typeof params.payment_intent !== 'string') {
+      throw new StripeApiError(400, 'A payment_intent is required.', 'payment_intent');
+    }
+    const paymentIntent = found(this.state.paymentIntents, params.payment_intent, 'payment_intent');
+    const refunded = Object.values(this.state.refunds)
+      .filter((refund) => refund.payment_intent === paymentIntent.id)
+      .reduce((sum, refund) => sum + (refund.amount as number), 0);
+    const left = (paymentIntent.amount_received as number) - refunded;
+    if (left <= 0) {
+      throw new StripeApiError(400, `Charge for ${String(paymentIntent.id)} has already been refunded.`, undefined, {
+        code: 'charge_already_refunded',
+      });
+    }
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      throw new StripeApiError(400, `Refund amount must be between 1 and ${left}.`, 'amount');
+    }
+    const refund = {
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: paymentIntent.currency,
+      payment_intent: paymentIntent.id,
+      reason: params.reason ?? null,
+      metadata: (params.metadata as Json) ?? {},
+      status: 'succeeded',
+      created: now(),
+    };
+    this.state.refunds[refund.id] = refund;
+    return { object: refund, events: [this.event('refund.created', refund)] };
   }
 
   private live(id: string) {
@@ -162,6 +248,13 @@ export class StandInStore {
     return { object: subscription, events: [this.event('customer.subscription.deleted', subscription)] };
   }
 
+  /** DELETE /v1/subscriptions/:id: as at Stripe, one cancelled already is "No such subscription". */
+  cancelThroughApi(id: string) {
+    if (this.subscription(id).status === 'canceled')
+      throw new StripeApiError(404, `No such subscription: '${id}'`, 'id');
+    return this.cancelSubscription(id);
+  }
+
   /** The period ends: renewed with a paid invoice, or ended when it was scheduled to cancel. */
   renew(id: string) {
     const subscription = this.live(id);
@@ -170,9 +263,7 @@ export class StandInStore {
     item.current_period_start = item.current_period_end;
     item.current_period_end = periodEnd(item.current_period_start, item.price.recurring.interval);
     subscription.status = 'active';
-    const invoice = newInvoice(subscription, 'paid');
-    subscription.latest_invoice = invoice.id;
-    this.state.invoices[invoice.id as string] = invoice;
+    const invoice = this.bill(subscription, 'paid');
     return {
       object: subscription,
       events: [this.event('invoice.paid', invoice), this.event('customer.subscription.updated', subscription)],
@@ -183,9 +274,7 @@ export class StandInStore {
   failRenewal(id: string) {
     const subscription = this.live(id);
     subscription.status = 'past_due';
-    const invoice = newInvoice(subscription, 'open');
-    subscription.latest_invoice = invoice.id;
-    this.state.invoices[invoice.id as string] = invoice;
+    const invoice = this.bill(subscription, 'open');
     return {
       object: subscription,
       events: [

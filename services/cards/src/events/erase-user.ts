@@ -1,10 +1,17 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
 // (with their review items and tags on them, copies of shared decks included), tags, review logs and
 // their daily counts, settings, the idempotency keys of its creates and their deck subscriptions — in the
-// consumer's transaction, so a redelivered event finds nothing left to do.
+// consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
+// hash of the id, so late events about the user are refused.
+//
+// Unlike the other services, cards leaves its published outbox rows about the user to the pruner (7
+// days): they carry ids only (CardCreated, ReviewRecorded, ReviewUndone), and its outbox holds a week of
+// every review, which no erasure can search within its transaction (about 5 s per million rows here).
+import { recordErasure } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  await recordErasure(tx, userId);
   await tx.reviewLog.deleteMany({ where: { ownerId: userId } });
   await tx.reviewDay.deleteMany({ where: { ownerId: userId } });
   await tx.card.deleteMany({ where: { ownerId: userId } });

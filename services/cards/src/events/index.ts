@@ -1,7 +1,8 @@
 // The events the cards service takes part in, as runService wires them: it publishes its outbox
 // (CardCreated, ReviewRecorded, ReviewUndone), keeps subscribers' copies of the organizations' shared
 // decks (DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed) and erases a deleted
-// user's data (UserDeleted).
+// user's data (UserDeleted). Beside the outbox, the pruner forgets create calls' idempotency keys
+// (create_requests) after their retention.
 import {
   DeckCardPublished,
   DeckCardWithdrawn,
@@ -10,9 +11,11 @@ import {
   UserDeleted,
 } from '@engram/contracts/events';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
+import type { RetainedRecords } from '@engram/kit/events/outbox-prune';
 import type { EventsDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
 import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
+import type { Config } from '../config.js';
 import type { Db } from '../db.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { eraseUser } from './erase-user.js';
@@ -23,9 +26,15 @@ type Tx = Prisma.TransactionClient;
 /** When the publisher committed the event; one without (never written by kit) loses to any that has it. */
 const occurredAt = (envelope: EventEnvelope) => envelope.occurredAt ?? new Date(0);
 
-export function cardsEvents(db: Db): EventsDeclaration<Tx> {
+/** The records cards keeps only for a while: create calls' idempotency keys, by when they were made. */
+export const retainedRecords = (config: Pick<Config, 'IDEMPOTENCY_RETENTION_HOURS'>): RetainedRecords[] => [
+  { table: 'create_requests', column: 'created_at', retentionMs: config.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
+];
+
+export function cardsEvents(db: Db, config: Pick<Config, 'IDEMPOTENCY_RETENTION_HOURS'>): EventsDeclaration<Tx> {
   return {
     relay: true,
+    records: retainedRecords(config),
     transactions: prismaTransactions(db),
     consumers: [
       {

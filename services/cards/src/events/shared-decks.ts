@@ -3,9 +3,11 @@
 // (domain/deck-copies.ts). Each handler runs in its consumer's transaction and derives the copies from
 // the replica, so a repeated event changes nothing and any order of delivery ends in the same state:
 // the copies of a deck are those its subscribers should have, at the newest revision of each card. A
-// card's events are ordered by its revision, a subscription's by when organizations published them.
+// card's events are ordered by its revision, a subscription's by when organizations published them. A
+// subscription of an erased user arriving after their erasure is refused.
 
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { wasErased } from '@engram/kit/events/erased-users';
 import type {
   DeckCardPublished,
   DeckCardWithdrawn,
@@ -74,12 +76,16 @@ export async function onDeckCardWithdrawn(tx: Tx, event: DeckCardWithdrawn): Pro
   if (!(await isNewer(tx, deckId, originCardId, event.revision))) return;
   const revision = BigInt(event.revision);
   // Withdrawn before its publication arrived: the row keeps the revision, so that late publication is ignored.
+  // A publisher's erasure takes the card's text with it: the replica keeps only the revision, and every
+  // subscriber's copy goes (their reviews of it stay in their history).
+  const erased = event.publisherErased ? { front: '', back: '' } : {};
   await tx.deckCard.upsert({
     where: { deckId_originCardId: { deckId, originCardId } },
     create: { deckId, originCardId, revision, withdrawn: true },
-    update: { revision, withdrawn: true },
+    update: { revision, withdrawn: true, ...erased },
   });
-  await archiveCopies(tx, { deckId, originCardId });
+  if (event.publisherErased) await tx.card.deleteMany({ where: { deckId, originCardId } });
+  else await archiveCopies(tx, { deckId, originCardId });
 }
 
 /**
@@ -103,6 +109,7 @@ async function recordSubscription(
 export async function onDeckSubscribed(tx: Tx, event: DeckSubscribed, occurredAt: Date): Promise<void> {
   const { deckId, userId, deckName } = event;
   await lockDeck(tx, deckId);
+  if (await wasErased(tx, userId)) return;
   if (!(await recordSubscription(tx, { deckId, userId, deckName, subscribed: true }, occurredAt))) return;
   const deckCards = await tx.deckCard.findMany({ where: { deckId, withdrawn: false } });
   const copies = await tx.card.findMany({ where: { ownerId: userId, deckId } });
@@ -123,6 +130,7 @@ export async function onDeckSubscribed(tx: Tx, event: DeckSubscribed, occurredAt
 export async function onDeckUnsubscribed(tx: Tx, event: DeckUnsubscribed, occurredAt: Date): Promise<void> {
   const { deckId, userId } = event;
   await lockDeck(tx, deckId);
+  if (await wasErased(tx, userId)) return;
   if (!(await recordSubscription(tx, { deckId, userId, subscribed: false }, occurredAt))) return;
   await archiveCopies(tx, { deckId, ownerId: userId });
 }

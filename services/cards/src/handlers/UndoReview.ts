@@ -1,6 +1,7 @@
 // UndoReview: takes back the latest review of an item. The item gets the exact state it had before
 // (kept in the log), the log stays as an undone tombstone (so a late retry of that review changes
-// nothing) and the event says so. Undoing twice answers the same.
+// nothing) and the event says so. Undoing twice answers the same. Concurrent undos of one item run one
+// after the other under its row lock, each deciding on what the one before it committed.
 import { LEECH_LAPSES, undoReviewInput } from '@engram/contracts/learning';
 import { inTransaction } from '@engram/kit/db';
 import { FailedPrecondition, NotFound } from '@engram/kit/errors';
@@ -19,17 +20,21 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from '../review/item-row.js';
-import { UNDO_AND_UNCOUNT } from '../review/review-days.js';
+import { SHARE_SETTINGS_LOCK, settingsLockKey, UNDO_AND_UNCOUNT } from '../review/review-days.js';
 
-const FIND_LOG = `
-SELECT l.item_id, l.card_id, l.previous, l.undone_at, c.deck_id::text
-FROM review_logs l LEFT JOIN cards c ON c.id = l.card_id
-WHERE l.id = $1 AND l.owner_id = $2`;
+const FIND_ITEM = 'SELECT item_id FROM review_logs WHERE id = $1 AND owner_id = $2';
 
 const LOCK_ITEM = `SELECT ${ITEM_COLUMNS} FROM review_items i WHERE i.id = $1 FOR UPDATE`;
 
-const LATEST_REVIEW = `
-SELECT id FROM review_logs WHERE item_id = $1 AND undone_at IS NULL ORDER BY reviewed_at DESC LIMIT 1`;
+// Read under the item's lock, so a concurrent undo or review of the item has committed or not begun. The
+// latest review is the last applied (seq, the database's order), not the one with the latest time: those
+// times come from the application servers' clocks.
+const READ_LOG = `
+SELECT l.card_id, l.previous, l.undone_at, c.deck_id::text,
+  (SELECT latest.id FROM review_logs latest WHERE latest.item_id = l.item_id AND latest.undone_at IS NULL
+   ORDER BY latest.seq DESC LIMIT 1) AS latest_id
+FROM review_logs l LEFT JOIN cards c ON c.id = l.card_id
+WHERE l.id = $1`;
 
 const UNTAG_LEECH = `
 DELETE FROM card_tags ct USING tags t
@@ -42,25 +47,29 @@ export function undoReview({ pool }: Stores) {
     const ownerId = ctx.caller.userId;
     const { reviewId } = parseInput(undoReviewInput, request);
     return inTransaction(pool, async (client) => {
-      const found = await client.query<{
-        item_id: string;
+      const found = await client.query<{ item_id: string }>(FIND_ITEM, [reviewId, ownerId]);
+      if (!found.rows[0]) throw REVIEW_NOT_FOUND();
+      const locked = await client.query<ItemRow>(LOCK_ITEM, [found.rows[0].item_id]);
+      const row = locked.rows[0];
+      if (!row) throw REVIEW_NOT_FOUND();
+      // Before the day's count is read back: a change of timezone waits for this undo, or it for the change.
+      await client.query(SHARE_SETTINGS_LOCK, [settingsLockKey(ownerId)]);
+      const read = await client.query<{
         card_id: string;
         previous: ReturnType<typeof snapshot>;
         undone_at: Date | null;
         deck_id: string | null;
-      }>(FIND_LOG, [reviewId, ownerId]);
-      const log = found.rows[0];
+        latest_id: string | null;
+      }>(READ_LOG, [reviewId]);
+      const log = read.rows[0];
       if (!log) throw REVIEW_NOT_FOUND();
-      const locked = await client.query<ItemRow>(LOCK_ITEM, [log.item_id]);
-      const row = locked.rows[0];
-      if (!row) throw REVIEW_NOT_FOUND();
-      if (log.undone_at) return { id: row.id, item: itemState(memoryOf(row)) };
-      const latest = await client.query<{ id: string }>(LATEST_REVIEW, [row.id]);
-      if (latest.rows[0]?.id !== reviewId) {
+      const previous = fromSnapshot(log.previous);
+      // Undone already (this undo sent again, or racing itself): it answers what the undo produced.
+      if (log.undone_at) return { id: row.id, item: itemState(previous) };
+      if (log.latest_id !== reviewId) {
         throw new FailedPrecondition('Only the latest review of a card can be undone.', 'UNDO_NOT_LATEST');
       }
       const current = memoryOf(row);
-      const previous = fromSnapshot(log.previous);
       await client.query(UPDATE_ITEM, updateItemValues(row.id, previous));
       await client.query(UNDO_AND_UNCOUNT, [reviewId, ownerId]);
       if (current.lapses >= LEECH_LAPSES && previous.lapses < LEECH_LAPSES) {

@@ -7,7 +7,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { GetSettingsRequest, Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
 import { settingsMessage, settingsOf } from '../domain/settings.js';
-import { recountReviewDays } from '../review/review-days.js';
+import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
 import { readSettings, writeSettings } from '../review/settings-store.js';
 
 const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
@@ -37,8 +37,9 @@ export function updateSettings({ pool }: Stores) {
     );
     const changes = parseInput(settingsUpdateInput, named);
     return inTransaction(pool, async (client) => {
-      // Serialises concurrent partial updates of one learner, so neither loses the other's fields.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cards-settings:${ownerId}`]);
+      // Serialises concurrent partial updates of one learner, so neither loses the other's fields, and
+      // waits for their reviews and undos in flight (they share it), so the recount below includes them.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(ownerId)]);
       const before = settingsOf(await readSettings(client, ownerId));
       const settings = { ...before, ...changes };
       await writeSettings(client, ownerId, settings);

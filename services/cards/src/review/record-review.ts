@@ -1,7 +1,9 @@
 // Recording one review exactly once. The client's review id is the review log's key, so a retried
-// review (even one racing the first) finds the log and answers the state it produced; concurrent reviews
-// of one item apply one after the other and none is lost. The new state, the log, the study day's count
-// and the event commit together.
+// review (even one racing the first) finds the log and answers the state it produced, kept in the log
+// (even after later reviews of the item); the same id sent with another item or rating is refused and
+// changes nothing. Concurrent reviews of one item apply one after the other and none is lost. The new
+// state, the log, the study day's count and the event commit together; the day is read in that statement
+// under the learner's settings lock (review-days.ts), so a change of timezone cannot race it.
 //
 // Most reviews take the optimistic path: the item is read without a lock and its new state written by a
 // single statement (item, log, day count and outbox row in one implicit transaction) on the condition
@@ -18,9 +20,9 @@ import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
 import { gradeOf, type MemoryState, scheduleReview } from '../domain/scheduler.js';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
-import { studyDayOf } from '../domain/study-day.js';
 import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
 import {
+  fromSnapshot,
   ITEM_COLUMNS,
   type ItemRow,
   itemState,
@@ -30,18 +32,29 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from './item-row.js';
-import { countReview } from './review-days.js';
+import { countReview, reviewDayOf } from './review-days.js';
 
-type ReadRow = ItemRow & SettingsRow & { logged_by: string | null; version: string; deck_id: string | null };
+/** The review this review id already names, if any: whose, of which item and rating, and what it produced. */
+interface LoggedReview {
+  logged_by: string | null;
+  logged_item: string | null;
+  logged_rating: number | null;
+  logged_after: ReturnType<typeof snapshot> | null;
+  logged_lapses_before: number | null;
+}
 
-// The item, its learner's settings, the row's version, whether this review id was already used and the
+type ReadRow = ItemRow & SettingsRow & LoggedReview & { version: string; deck_id: string | null };
+
+// The item, its learner's settings, the row's version, the review this review id already names and the
 // shared deck its card is a copy of (for the event).
 const READ_ITEM = (lock: string) => `
 SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
-  (SELECT l.owner_id FROM review_logs l WHERE l.id = $3) AS logged_by,
+  l.owner_id AS logged_by, l.item_id::text AS logged_item, l.rating::int AS logged_rating,
+  l.after AS logged_after, (l.previous->>'lapses')::int AS logged_lapses_before,
   (SELECT c.deck_id::text FROM cards c WHERE c.id = i.card_id) AS deck_id
 FROM review_items i
 LEFT JOIN learner_settings s ON s.owner_id = i.owner_id
+LEFT JOIN review_logs l ON l.id = $3
 WHERE i.id = $1 AND i.owner_id = $2 ${lock}`;
 
 // Named, so each pooled connection plans these once.
@@ -52,12 +65,14 @@ const READ = { name: 'cards-review-read', text: READ_ITEM('') };
 // hits the log's primary key instead; the review is then read again, and the second read finds the log.
 const LOCK = { name: 'cards-review-lock', text: READ_ITEM('FOR UPDATE OF i') };
 
-// $1–$11 are UPDATE_ITEM's, $12–$23 the log's, $24 the owner, $25 the learner's day of the review.
+// $1–$11 are UPDATE_ITEM's, $12–$23 and $25 the log's, $24 the owner. The day is the learner's day of
+// the review ($16), read by this statement under their settings lock.
 const LOG_AND_COUNT = `
-counted AS (${countReview('item', '$24', '$25::date', '$13::smallint', '$14::smallint')})
+counted AS (${countReview('item', '$24', reviewDayOf('$24', '$16::timestamptz'), '$13::smallint', '$14::smallint')})
 INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
-  duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous)
-SELECT $12, item.owner_id, $1, item.card_id, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 FROM item`;
+  duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+SELECT $12, item.owner_id, $1, item.card_id, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $25
+FROM item`;
 
 /** Inside the locking transaction: the item is already locked, the event is enqueued separately. */
 const APPLY_LOCKED = {
@@ -86,6 +101,19 @@ INSERT INTO card_tags (card_id, tag_id) SELECT $2, id FROM tag ON CONFLICT DO NO
 
 const ITEM_NOT_FOUND = () => new NotFound('Review item not found.', 'ITEM_NOT_FOUND');
 
+const makesLeech = (lapsesBefore: number, lapsesAfter: number) =>
+  lapsesBefore < LEECH_LAPSES && lapsesAfter >= LEECH_LAPSES;
+
+/** The answer of a review id already logged: what that review produced, if this request is that review. */
+function loggedAnswer(row: ReadRow, ownerId: string, input: ReviewInput): ReviewResponse {
+  if (row.logged_by !== ownerId) throw new Conflict('This review id was already used.', 'REVIEW_ID_USED');
+  if (row.logged_item !== row.id || row.logged_rating !== gradeOf(input.rating)) {
+    throw new Conflict('This review id was already used for another review.', 'REVIEW_ID_REUSED');
+  }
+  const after = fromSnapshot(row.logged_after!);
+  return { item: itemState(after), leech: makesLeech(row.logged_lapses_before ?? 0, after.lapses) };
+}
+
 interface Planned {
   row: ReadRow;
   memory: MemoryState;
@@ -99,11 +127,8 @@ interface Planned {
 /** What an already recorded review answers, or the review planned on `row` (found and the owner's). */
 function plan(row: ReadRow | undefined, ownerId: string, input: ReviewInput): ReviewResponse | Planned {
   if (!row) throw ITEM_NOT_FOUND();
+  if (row.logged_by !== null) return loggedAnswer(row, ownerId, input);
   const memory = memoryOf(row);
-  if (row.logged_by !== null) {
-    if (row.logged_by !== ownerId) throw new Conflict('This review id was already used.', 'REVIEW_ID_USED');
-    return { item: itemState(memory), leech: false };
-  }
   const now = new Date();
   const settings = settingsOf(row);
   const { next, log } = scheduleReview(settings, memory, input.rating, now);
@@ -122,9 +147,9 @@ function plan(row: ReadRow | undefined, ownerId: string, input: ReviewInput): Re
     next.due,
     JSON.stringify(snapshot(memory)),
     ownerId,
-    studyDayOf(now, settings.timezone, settings.dayStartHour),
+    JSON.stringify(snapshot(next)),
   ];
-  const leech = memory.lapses < LEECH_LAPSES && next.lapses >= LEECH_LAPSES;
+  const leech = makesLeech(memory.lapses, next.lapses);
   return { row, memory, next, now, values, leech };
 }
 

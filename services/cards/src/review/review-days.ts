@@ -8,6 +8,24 @@ import type pg from 'pg';
 const DEFAULT_TZ = `'${DEFAULT_SETTINGS.timezone}'`;
 const DEFAULT_DAY_START = String(DEFAULT_SETTINGS.dayStartHour);
 
+/**
+ * What a change of timezone or day start locks alone (pg_advisory_xact_lock(hashtext(key))) and a review
+ * or an undo shares while it counts into a day; migration review_log_order_and_outcome's
+ * learner_review_day spells the same key.
+ */
+export const settingsLockKey = (ownerId: string) => `cards-settings:${ownerId}`;
+
+/** Taken by an undo before it reads the learner's settings, so a change of them waits for it (or it for the change). */
+export const SHARE_SETTINGS_LOCK = 'SELECT pg_advisory_xact_lock_shared(hashtext($1))';
+
+/**
+ * The study day of a review at `instant` for the learner `owner` (SQL expressions), from their settings
+ * or the defaults, read under the settings lock taken shared (learner_review_day): a review statement that
+ * began before a change of timezone committed still counts into the day the change made.
+ */
+export const reviewDayOf = (owner: string, instant: string) =>
+  `learner_review_day(${owner}, ${instant}, ${DEFAULT_TZ}, ${DEFAULT_DAY_START})`;
+
 /** The study day of `instant` for the learner `owner` (SQL expressions), from their settings or the defaults. */
 export const learnerDayOf = (instant: string, owner: string) => `
 ((${instant} AT TIME ZONE COALESCE((SELECT timezone FROM learner_settings WHERE owner_id = ${owner}), ${DEFAULT_TZ}))

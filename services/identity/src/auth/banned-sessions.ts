@@ -39,7 +39,8 @@ type SessionAnswer = {
   user: { id: string; banned?: boolean | null; banExpires?: Date | string | null };
 };
 
-const banIsOver = (user: SessionAnswer['user']) =>
+/** A ban with an expiry that has passed: it no longer holds, though the user row may still say banned. */
+export const banIsOver = (user: Pick<SessionAnswer['user'], 'banned' | 'banExpires'>) =>
   Boolean(user.banned && user.banExpires && new Date(user.banExpires).getTime() <= Date.now());
 
 /**

@@ -2,10 +2,11 @@
 // the service's mailer. A mail that cannot be sent (the mailer has logged why) fails the request that
 // wanted it with 503 EMAIL_NOT_SENT, with two exceptions: after sign-up better-auth only logs it (the
 // account exists; the user can ask for another link), and a password reset answers as usual, since only
-// existing accounts get that mail and a failure would tell an outsider that the address has one.
+// existing accounts get that mail and a failure would tell an outsider that the address has one (the same
+// holds for the warning that someone is guessing a password).
 import { MailDeliveryError, type Mailer } from '@engram/kit/mail/mailer';
 import { APIError } from 'better-auth/api';
-import { localeOf } from '../mail/locale.js';
+import { type Locale, localeOf } from '../mail/locale.js';
 import { htmlOf, type MailContent, MESSAGES, type OtpPurpose } from '../mail/messages.js';
 
 /** What better-auth hands a sender: the request itself, or the endpoint context holding it. */
@@ -66,6 +67,14 @@ export function mailSenders(mailer: Mailer) {
       url: (invitationId: string) => string,
       request?: Request,
     ) => send(email, request, (m) => m.invitation(url(id), inviter.user.name, organization.name, role)).catch(notSent),
+    /**
+     * To an account's owner when its password is being guessed: in the language of their last sign-in, not
+     * the guesser's request. Like a reset, a failure answers as usual (the guesser must not learn of it).
+     */
+    passwordGuessing: (to: string, locale: Locale, url: string) => {
+      const { subject, text } = MESSAGES[locale].passwordGuessing(url);
+      return mailer.send({ to, subject, text, html: htmlOf(text) }).catch(unnoticed);
+    },
     twoFactorCode: ({ user, otp }: { user: { email: string }; otp: string }, ctx?: RequestSource) =>
       send(user.email, ctx, (m) => m.twoFactorCode(otp)).catch(notSent),
   };

@@ -49,6 +49,10 @@ const en = {
     subject: `Your Engram verification code: ${otp}`,
     text: `Your two-factor verification code for Engram is:\n\n${otp}\n\nIf you are not signing in right now, change your password.`,
   }),
+  passwordGuessing: (url: string): MailContent => ({
+    subject: 'Someone is trying to guess your Engram password',
+    text: `Someone has entered many wrong passwords for your Engram account in a short time. To protect it, signing in with a password now waits a little longer after each wrong one; you can always sign in with a link or code sent to this address.\n\nIf it was not you, choose a new, strong password here:\n${url}\n\nIf it was you, wait a moment and try again.`,
+  }),
   invitation: (url: string, inviter: string, organization: string, role: string): MailContent => ({
     subject: `${inviter} invited you to ${organization} on Engram`,
     text: `${inviter} invited you to join ${organization} on Engram as ${role}.\n\nOpen this link to accept or decline (it expires in 48 hours):\n${url}\n\nIf you did not expect this invitation, you can ignore this email.`,
@@ -87,6 +91,10 @@ const ptBR: typeof en = {
   twoFactorCode: (otp) => ({
     subject: `Seu código de verificação do Engram: ${otp}`,
     text: `Seu código de verificação em duas etapas do Engram é:\n\n${otp}\n\nSe você não está entrando agora, mude sua senha.`,
+  }),
+  passwordGuessing: (url) => ({
+    subject: 'Alguém está tentando adivinhar sua senha do Engram',
+    text: `Alguém digitou muitas senhas erradas para sua conta do Engram em pouco tempo. Para protegê-la, entrar com senha agora espera um pouco mais a cada senha errada; você sempre pode entrar com um link ou código enviado a este endereço.\n\nSe não foi você, escolha uma senha nova e forte aqui:\n${url}\n\nSe foi você, espere um momento e tente de novo.`,
   }),
   invitation: (url, inviter, organization, role) => ({
     subject: `${inviter} convidou você para ${organization} no Engram`,

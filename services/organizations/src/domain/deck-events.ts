@@ -33,8 +33,21 @@ export function cardPublished(tx: SqlExecutor, deckId: string, card: PublishedCa
   );
 }
 
-export function cardWithdrawn(tx: SqlExecutor, deckId: string, originCardId: string, revision: bigint, userId: string) {
-  return enqueueEvent(tx, DeckCardWithdrawn, { deckId, originCardId, revision: Number(revision) }, by(userId));
+/** `userId`: who withdrew it; none when the publisher's account was deleted (the copies go with the text). */
+export function cardWithdrawn(
+  tx: SqlExecutor,
+  deckId: string,
+  originCardId: string,
+  revision: bigint,
+  userId?: string,
+) {
+  const publisherErased = userId === undefined;
+  return enqueueEvent(
+    tx,
+    DeckCardWithdrawn,
+    { deckId, originCardId, revision: Number(revision), publisherErased },
+    by(userId),
+  );
 }
 
 export function subscribed(tx: SqlExecutor, deck: { id: string; name: string }, userId: string) {

@@ -64,7 +64,7 @@ export function withTarget(progress: Progress, target?: Target): MemberProgress 
 }
 
 /** The column progress is grouped by: per member (one set of decks), or per deck (one member). */
-type Key = 'user_id' | 'deck_id';
+export type Key = 'user_id' | 'deck_id';
 
 function progressFrom(
   userId: string,
@@ -101,20 +101,22 @@ async function countsBy(db: Db, key: Key, deckIds: string[], userIds: string[]):
   return new Map(rows.map((row) => [row.key, row]));
 }
 
+/**
+ * The cards whose item's latest review left it in the review state. The latest review is the one with no
+ * later review of its item (found through the item index), so no query sorts a member's whole history.
+ */
+export const LEARNED_BY = (key: Key) => `
+SELECT r.${key} AS key, count(DISTINCT r.card_id)::int AS learned
+  FROM deck_reviews r
+ WHERE r.deck_id = ANY($1::uuid[]) AND r.user_id = ANY($2::text[]) AND r.state_after = 'review'
+   AND NOT EXISTS (
+     SELECT 1 FROM deck_reviews later
+      WHERE later.user_id = r.user_id AND later.item_id = r.item_id
+        AND (later.reviewed_at, later.review_id) > (r.reviewed_at, r.review_id))
+ GROUP BY r.${key}`;
+
 async function learnedBy(db: Db, key: Key, deckIds: string[], userIds: string[]): Promise<Map<string, number>> {
-  const rows = await db.$queryRawUnsafe<{ key: string; learned: number }[]>(
-    `SELECT ${key} AS key, count(DISTINCT card_id)::int AS learned
-     FROM (
-       SELECT DISTINCT ON (user_id, item_id) user_id, deck_id, card_id, state_after
-       FROM deck_reviews
-       WHERE deck_id = ANY($1::uuid[]) AND user_id = ANY($2::text[])
-       ORDER BY user_id, item_id, reviewed_at DESC
-     ) latest
-     WHERE state_after = 'review'
-     GROUP BY ${key}`,
-    deckIds,
-    userIds,
-  );
+  const rows = await db.$queryRawUnsafe<{ key: string; learned: number }[]>(LEARNED_BY(key), deckIds, userIds);
   return new Map(rows.map((row) => [row.key, row.learned]));
 }
 

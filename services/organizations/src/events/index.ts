@@ -1,7 +1,8 @@
 // The events organizations takes part in, as runService wires them: it publishes its outbox (the deck
 // events) and keeps two read models. Memberships, from identity: a member who leaves (or whose team or
 // organization goes) loses their subscriptions to what they can no longer see, and with them their copies'
-// updates. Reviews of deck copies, from cards: what progress is counted from. A deleted account goes.
+// updates. Reviews of deck copies, from cards: what progress is counted from. A deleted account goes with
+// the decks it published, and events about it that arrive afterwards are refused.
 import {
   MemberAdded,
   MemberRemoved,
@@ -14,10 +15,11 @@ import {
   UserDeleted,
 } from '@engram/contracts/events';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
+import { forgetPublishedEvents, recordErasure, wasErased } from '@engram/kit/events/erased-users';
 import type { EventsDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
 import type { Db, Prisma } from '../db.js';
-import { unsubscribed } from '../domain/deck-events.js';
+import { cardWithdrawn, unsubscribed } from '../domain/deck-events.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -69,11 +71,38 @@ async function deleteOrganization(tx: Tx, organizationId: string): Promise<void>
   await tx.teamMember.deleteMany({ where: { organizationId } });
 }
 
+/**
+ * Everything organizations kept of a deleted user goes, in the consumer's transaction: their memberships,
+ * subscriptions and reviews, and the decks they published, withdrawn from every subscriber with their
+ * text (cards deletes the copies) and their assignments. Assignments they made of others' decks stay for
+ * the members who follow them, without their maker. The erasure is recorded as a hash of the id first, so
+ * a late event about the user is refused (`refuseErased`).
+ */
 export async function eraseOrganizationsUser(tx: Tx, userId: string): Promise<void> {
+  await recordErasure(tx, userId);
+  const decks = await tx.deck.findMany({
+    where: { publisherId: userId },
+    select: { id: true, cards: { select: { originCardId: true, revision: true } }, subscriptions: true },
+  });
+  const deckIds = decks.map((deck) => deck.id);
+  for (const deck of decks) {
+    for (const card of deck.cards) await cardWithdrawn(tx, deck.id, card.originCardId, card.revision + 1n);
+    for (const subscription of deck.subscriptions) await unsubscribed(tx, deck.id, subscription.userId);
+  }
+  await tx.deckReview.deleteMany({ where: { deckId: { in: deckIds } } });
+  await tx.deck.deleteMany({ where: { id: { in: deckIds } } });
+  await tx.assignment.updateMany({ where: { createdBy: userId }, data: { createdBy: '' } });
   await tx.member.deleteMany({ where: { userId } });
   await tx.teamMember.deleteMany({ where: { userId } });
   await tx.subscription.deleteMany({ where: { userId } });
   await tx.deckReview.deleteMany({ where: { userId } });
+  await forgetPublishedEvents(tx, [userId, ...deckIds]);
+}
+
+/** Runs `apply` unless the user was erased: an event about them that arrives later creates nothing. */
+async function refuseErased(tx: Tx, userId: string, apply: () => Promise<unknown>): Promise<void> {
+  if (await wasErased(tx, userId)) return;
+  await apply();
 }
 
 export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
@@ -86,13 +115,15 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         // wrote them, so a removal never comes before the joining it undoes.
         purpose: 'members',
         subscriptions: [
-          on(MemberAdded, async ({ organizationId, userId, role }, { tx }) => {
-            await tx.member.upsert({
-              where: { organizationId_userId: { organizationId, userId } },
-              create: { organizationId, userId, role },
-              update: { role },
-            });
-          }),
+          on(MemberAdded, ({ organizationId, userId, role }, { tx }) =>
+            refuseErased(tx, userId, () =>
+              tx.member.upsert({
+                where: { organizationId_userId: { organizationId, userId } },
+                create: { organizationId, userId, role },
+                update: { role },
+              }),
+            ),
+          ),
           on(MemberRoleChanged, async ({ organizationId, userId, role }, { tx }) => {
             await tx.member.updateMany({ where: { organizationId, userId }, data: { role } });
           }),
@@ -106,11 +137,13 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         subscriptions: [
           on(TeamMemberAdded, async ({ teamId, userId, organizationId }, { tx }) => {
             if (!organizationId) return;
-            await tx.teamMember.upsert({
-              where: { teamId_userId: { teamId, userId } },
-              create: { teamId, userId, organizationId },
-              update: {},
-            });
+            await refuseErased(tx, userId, () =>
+              tx.teamMember.upsert({
+                where: { teamId_userId: { teamId, userId } },
+                create: { teamId, userId, organizationId },
+                update: {},
+              }),
+            );
           }),
           on(TeamMemberRemoved, ({ teamId, userId }, { tx }) => leaveTeam(tx, teamId, userId)),
         ],
@@ -129,7 +162,7 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
             ReviewRecorded,
             async (review, { tx }) => {
               const deck = await tx.deck.findUnique({ where: { id: review.deckId }, select: { id: true } });
-              if (!deck) return;
+              if (!deck || (await wasErased(tx, review.ownerId))) return;
               await tx.deckReview.createMany({
                 data: [
                   {

@@ -21,6 +21,7 @@ import type {
 import { allowed, membership, requirePermission } from '../access.js';
 import type { OrganizationsDeps } from '../deps.js';
 import { deckNotFound } from '../domain/decks.js';
+import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pages.js';
 import { progressPerDeck, withTarget } from '../domain/progress.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
 import { isId } from '../peers.js';
@@ -174,16 +175,26 @@ async function audience(deps: OrganizationsDeps, ctx: CallContext, organizationI
 
 export function listAssignments(deps: OrganizationsDeps) {
   return async (request: ListAssignmentsRequest, ctx: CallContext): Promise<ListAssignmentsResponse> => {
+    const size = pageSizeOf(request.pageSize);
+    const after = request.cursor ? decodeTimedCursor('assignments', request.cursor) : undefined;
     const { organizationIds, teamIds, managesAll } = await audience(deps, ctx, request.organizationId);
-    if (organizationIds.length === 0) return { assignments: [] };
-    const assignments = await deps.db.assignment.findMany({
+    if (organizationIds.length === 0) return { assignments: [], nextCursor: '' };
+    const rows = await deps.db.assignment.findMany({
       where: {
         organizationId: { in: organizationIds },
-        ...(!managesAll && { OR: [{ teamId: null }, { teamId: { in: teamIds } }] }),
+        AND: [
+          ...(managesAll ? [] : [{ OR: [{ teamId: null }, { teamId: { in: teamIds } }] }]),
+          ...(after ? [{ OR: [{ dueAt: { gt: after.at } }, { dueAt: after.at, id: { gt: after.id } }] }] : []),
+        ],
       },
       include: { deck: true },
       orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+      take: size + 1,
     });
-    return { assignments: await assignmentMessages(deps, assignments, ctx.caller.userId) };
+    const page = pageOf(rows, size, (row) => timedCursor('assignments', { at: row.dueAt, id: row.id }));
+    return {
+      assignments: await assignmentMessages(deps, page.items, ctx.caller.userId),
+      nextCursor: page.nextCursor,
+    };
   };
 }

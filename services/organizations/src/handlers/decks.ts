@@ -23,7 +23,8 @@ import type {
 import { allowed, membership, requirePermission } from '../access.js';
 import type { OrganizationsDeps } from '../deps.js';
 import { cardPublished, cardWithdrawn, unsubscribed } from '../domain/deck-events.js';
-import { deckMessage, deckMessages, visible, visibleDeck } from '../domain/decks.js';
+import { deckMessage, deckMessages, visibleDeck } from '../domain/decks.js';
+import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pages.js';
 import { tagCards } from '../tag-cards.js';
 
 /** A deck of DECK_CARD_LIMIT cards writes a row and an event for each. */
@@ -31,14 +32,24 @@ const LONG_TRANSACTION = { timeout: 30_000 };
 
 export function listDecks(deps: OrganizationsDeps) {
   return async (request: ListDecksRequest, ctx: CallContext): Promise<ListDecksResponse> => {
+    const size = pageSizeOf(request.pageSize);
+    const after = request.cursor ? decodeTimedCursor('decks', request.cursor) : undefined;
     const access = await membership(deps.identity, ctx, request.organizationId);
     const managesDecks = await allowed(deps.identity, ctx, access.organizationId, { deck: ['update'] });
-    const decks = await deps.db.deck.findMany({
-      where: { organizationId: access.organizationId },
+    // Who sees which deck is part of the query, so every page is full and the index's order is the page's.
+    const rows = await deps.db.deck.findMany({
+      where: {
+        organizationId: access.organizationId,
+        AND: [
+          ...(managesDecks ? [] : [{ OR: [{ teamId: null }, { teamId: { in: access.teamIds } }] }]),
+          ...(after ? [{ OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] }] : []),
+        ],
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: size + 1,
     });
-    const seen = decks.filter((deck) => visible(deck, access, managesDecks));
-    return { decks: await deckMessages(deps.db, seen, ctx.caller.userId) };
+    const page = pageOf(rows, size, (deck) => timedCursor('decks', { at: deck.createdAt, id: deck.id }));
+    return { decks: await deckMessages(deps.db, page.items, ctx.caller.userId), nextCursor: page.nextCursor };
   };
 }
 

@@ -3,9 +3,10 @@
 // join their practice), and a link to the organization's learning view. The organizations' names and
 // slugs are read with a plain call, only when there are assignments: the organization client stays off
 // the dashboard.
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/button';
+import { LoadMore } from '../../components/load-more';
 import { authClient } from '../../lib/auth-client';
 import { m } from '../../lib/i18n';
 import { type AssignmentJson, dueText, progressText, targetText, useSubscription } from '../../lib/learning';
@@ -68,15 +69,16 @@ function AssignmentRow({
 }
 
 export function AssignmentsPanel() {
-  const assignments = useQuery(assignmentsOptions);
-  const any = (assignments.data?.length ?? 0) > 0;
+  const assignments = useInfiniteQuery(assignmentsOptions);
+  const items = assignments.data?.pages.flatMap((page) => page.items) ?? [];
+  const any = items.length > 0;
   const names = useQuery({ queryKey: ['auth', 'organizations'], queryFn: organizations, enabled: any });
   if (!any) return null;
   const byId = new Map((names.data ?? []).map((organization) => [organization.id, organization]));
   return (
     <Panel title={m.assignments_heading()} className="mb-6">
       <ul className="mt-2 divide-y divide-slate-100">
-        {assignments.data?.map((assignment) => (
+        {items.map((assignment) => (
           <AssignmentRow
             key={assignment.id}
             assignment={assignment}
@@ -84,6 +86,7 @@ export function AssignmentsPanel() {
           />
         ))}
       </ul>
+      <LoadMore list={assignments} />
     </Panel>
   );
 }

@@ -1,10 +1,11 @@
-// The organization's assignments: deck, team, due date, target and the caller's own progress, with
-// Subscribe when they have not yet; those who may assign decks assign one and remove one (after a
-// confirmation).
-import { useMutation, useQuery } from '@tanstack/react-query';
+// The organization's assignments, soonest due first, a page at a time with "Load more": deck, team, due
+// date, target and the caller's own progress, with Subscribe when they have not yet; those who may assign
+// decks assign one and remove one (after a confirmation).
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadMore } from '../../../components/load-more';
 import { InlineError, InlineLoading } from '../../../components/query-states';
 import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
@@ -21,7 +22,7 @@ import { trpc } from '../../../lib/trpc';
 import { AssignDeckForm } from './assign-deck-form';
 import type { LearningContext } from './context';
 import { teamLabel } from './decks-section';
-import { decksOptions, organizationAssignmentsOptions } from './queries';
+import { organizationAssignmentsOptions, useAllDecks } from './queries';
 
 function AssignmentItem(props: { assignment: AssignmentJson; context: LearningContext; onRemove: () => void }) {
   const { assignment, context, onRemove } = props;
@@ -62,8 +63,9 @@ function AssignmentItem(props: { assignment: AssignmentJson; context: LearningCo
 }
 
 export function AssignmentsSection({ context }: { context: LearningContext }) {
-  const assignments = useQuery(organizationAssignmentsOptions(context.organizationId));
-  const decks = useQuery(decksOptions(context.organizationId));
+  const assignments = useInfiniteQuery(organizationAssignmentsOptions(context.organizationId));
+  const items = assignments.data?.pages.flatMap((page) => page.items) ?? [];
+  const decks = useAllDecks(context.organizationId);
   const [removing, setRemoving] = useState<AssignmentJson | null>(null);
   const remove = useMutation(
     trpc.orgs.deleteAssignment.mutationOptions({
@@ -80,7 +82,7 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
   if (assignments.isPending) body = <InlineLoading label={m.learning_loading()} />;
   else if (assignments.isError) {
     body = <InlineError message={m.learning_assignments_failed()} onRetry={() => void assignments.refetch()} />;
-  } else if (assignments.data.length === 0) {
+  } else if (items.length === 0) {
     body = (
       <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
         {m.learning_assignments_empty()}
@@ -88,16 +90,19 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
     );
   } else {
     body = (
-      <ul aria-labelledby="assignments-heading" className="space-y-3">
-        {assignments.data.map((assignment) => (
-          <AssignmentItem
-            key={assignment.id}
-            assignment={assignment}
-            context={context}
-            onRemove={() => setRemoving(assignment)}
-          />
-        ))}
-      </ul>
+      <>
+        <ul aria-labelledby="assignments-heading" className="space-y-3">
+          {items.map((assignment) => (
+            <AssignmentItem
+              key={assignment.id}
+              assignment={assignment}
+              context={context}
+              onRemove={() => setRemoving(assignment)}
+            />
+          ))}
+        </ul>
+        <LoadMore list={assignments} />
+      </>
     );
   }
 
@@ -107,9 +112,7 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
         {m.learning_assignments_heading()}
       </h2>
       {body}
-      {context.managesAssignments && decks.data && decks.data.length > 0 && (
-        <AssignDeckForm context={context} decks={decks.data} />
-      )}
+      {context.managesAssignments && decks.length > 0 && <AssignDeckForm context={context} decks={decks} />}
       <ConfirmDialog
         open={removing !== null}
         title={m.learning_remove_title({ name: removing?.deckName ?? '' })}

@@ -1,10 +1,12 @@
-// The organization's shared decks: each with its team (or the whole organization), card and subscriber
-// counts, and Subscribe or Unsubscribe; the publisher publishes the tag's changes; those who may change
-// decks withdraw one (after a confirmation) and share a new one.
-import { useMutation, useQuery } from '@tanstack/react-query';
+// The organization's shared decks, newest first, a page at a time with "Load more": each with its team (or
+// the whole organization), card and subscriber counts, and Subscribe or Unsubscribe; the publisher
+// publishes the tag's changes; those who may change decks withdraw one (after a confirmation) and share a
+// new one.
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadMore } from '../../../components/load-more';
 import { InlineError, InlineLoading } from '../../../components/query-states';
 import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
@@ -73,7 +75,8 @@ function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: Lear
 }
 
 export function DecksSection({ context }: { context: LearningContext }) {
-  const decks = useQuery(decksOptions(context.organizationId));
+  const decks = useInfiniteQuery(decksOptions(context.organizationId));
+  const items = decks.data?.pages.flatMap((page) => page.items) ?? [];
   const [withdrawing, setWithdrawing] = useState<DeckJson | null>(null);
   const withdraw = useMutation(
     trpc.orgs.deleteDeck.mutationOptions({
@@ -90,7 +93,7 @@ export function DecksSection({ context }: { context: LearningContext }) {
   if (decks.isPending) body = <InlineLoading label={m.learning_loading()} />;
   else if (decks.isError)
     body = <InlineError message={m.learning_decks_failed()} onRetry={() => void decks.refetch()} />;
-  else if (decks.data.length === 0) {
+  else if (items.length === 0) {
     body = (
       <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
         {context.managesDecks ? m.learning_decks_empty_manager() : m.learning_decks_empty()}
@@ -98,11 +101,14 @@ export function DecksSection({ context }: { context: LearningContext }) {
     );
   } else {
     body = (
-      <ul aria-labelledby="decks-heading" className="space-y-3">
-        {decks.data.map((deck) => (
-          <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
-        ))}
-      </ul>
+      <>
+        <ul aria-labelledby="decks-heading" className="space-y-3">
+          {items.map((deck) => (
+            <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
+          ))}
+        </ul>
+        <LoadMore list={decks} />
+      </>
     );
   }
 

@@ -1,14 +1,16 @@
 // Progress: a row per member (reviews, cards learned of the deck's cards, retention, streak, and whether
 // the assignment's target is met), for one assignment or every deck of the organization. Owners and
-// admins see every member; members and guests their own row, with a line saying so.
-import { useQuery } from '@tanstack/react-query';
+// admins see every member, a page at a time with "Load more"; members and guests their own row, with a
+// line saying so.
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
+import { LoadMore } from '../../../components/load-more';
 import { InlineError, InlineLoading } from '../../../components/query-states';
 import { SelectField } from '../../../components/select-field';
 import { m } from '../../../lib/i18n';
 import { type ProgressJson, percent } from '../../../lib/learning';
 import type { LearningContext } from './context';
-import { organizationAssignmentsOptions, progressOptions } from './queries';
+import { progressOptions, useAllAssignments } from './queries';
 
 const CELL = 'px-3 py-2 text-right tabular-nums';
 
@@ -72,15 +74,17 @@ function ProgressTable(props: {
 
 export function ProgressSection({ context }: { context: LearningContext }) {
   const [assignmentId, setAssignmentId] = useState('');
-  const assignments = useQuery(organizationAssignmentsOptions(context.organizationId));
-  const progress = useQuery(progressOptions(context.organizationId, assignmentId || undefined));
+  const assignments = useAllAssignments(context.organizationId);
+  const progress = useInfiniteQuery(progressOptions(context.organizationId, assignmentId || undefined));
+  const rows = progress.data?.pages.flatMap((page) => page.items) ?? [];
+  const allMembers = progress.data?.pages[0]?.allMembers;
   const noteId = useId();
 
   let body: ReactNode;
   if (progress.isPending) body = <InlineLoading label={m.learning_loading()} />;
   else if (progress.isError) {
     body = <InlineError message={m.learning_progress_failed()} onRetry={() => void progress.refetch()} />;
-  } else if (progress.data.members.length === 0) {
+  } else if (rows.length === 0) {
     body = (
       <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
         {m.learning_progress_empty()}
@@ -88,20 +92,20 @@ export function ProgressSection({ context }: { context: LearningContext }) {
     );
   } else {
     body = (
-      <ProgressTable
-        rows={progress.data.members}
-        context={context}
-        withTarget={assignmentId !== ''}
-        caption={m.learning_progress_heading()}
-      />
+      <>
+        <ProgressTable
+          rows={rows}
+          context={context}
+          withTarget={assignmentId !== ''}
+          caption={m.learning_progress_heading()}
+        />
+        <LoadMore list={progress} />
+      </>
     );
   }
 
   return (
-    <section
-      aria-labelledby="progress-heading"
-      aria-describedby={progress.data?.allMembers === false ? noteId : undefined}
-    >
+    <section aria-labelledby="progress-heading" aria-describedby={allMembers === false ? noteId : undefined}>
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
         <h2 id="progress-heading" className="text-lg font-semibold text-slate-900">
           {m.learning_progress_heading()}
@@ -114,7 +118,7 @@ export function ProgressSection({ context }: { context: LearningContext }) {
             onChange={setAssignmentId}
           >
             <option value="">{m.learning_progress_all_decks()}</option>
-            {(assignments.data ?? []).map((assignment) => (
+            {assignments.map((assignment) => (
               <option key={assignment.id} value={assignment.id}>
                 {assignment.deckName}
               </option>
@@ -122,7 +126,7 @@ export function ProgressSection({ context }: { context: LearningContext }) {
           </SelectField>
         </div>
       </div>
-      {progress.data?.allMembers === false && (
+      {allMembers === false && (
         <p id={noteId} className="mb-3 text-sm text-slate-600">
           {m.learning_progress_own_only()}
         </p>

@@ -1,15 +1,41 @@
 // The learning view's loads: the organization's decks, its assignments and its members' progress (started
-// together by the route's loader), and the organization itself with its members and teams, and what the
-// caller may do there, from identity through the organization client.
-import { useQuery } from '@tanstack/react-query';
+// together by the route's loader, a page each, "Load more" following nextCursor), and the organization
+// itself with its members and teams, and what the caller may do there, from identity through the
+// organization client.
+import { MAX_PAGE_SIZE } from '@engram/contracts/cards';
+import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
+import { type InfiniteData, type UseInfiniteQueryResult, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { organizationAuthClient } from '../../../lib/organization-client';
 import { trpc } from '../../../lib/trpc';
 
-export const decksOptions = (organizationId: string) => trpc.orgs.decks.queryOptions({ organizationId });
-export const organizationAssignmentsOptions = (organizationId: string) =>
-  trpc.orgs.assignments.queryOptions({ organizationId });
+const pages = { initialCursor: null, getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };
+
+export const decksOptions = (organizationId: string, pageSize = LEARNING_PAGE_SIZE) =>
+  trpc.orgs.decks.infiniteQueryOptions({ organizationId, pageSize }, pages);
+export const organizationAssignmentsOptions = (organizationId: string, pageSize = LEARNING_PAGE_SIZE) =>
+  trpc.orgs.assignments.infiniteQueryOptions({ organizationId, pageSize }, pages);
 export const progressOptions = (organizationId: string, assignmentId?: string) =>
-  trpc.orgs.progress.queryOptions({ organizationId, ...(assignmentId && { assignmentId }) });
+  trpc.orgs.progress.infiniteQueryOptions(
+    { organizationId, pageSize: LEARNING_PAGE_SIZE, ...(assignmentId && { assignmentId }) },
+    pages,
+  );
+
+/** Page after page until the last, for a picker, which must offer every choice. */
+function useEveryPage<T>(list: UseInfiniteQueryResult<InfiniteData<{ items: T[] }>, unknown>): T[] {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return list.data?.pages.flatMap((page) => page.items) ?? [];
+}
+
+/** Every deck the caller sees there, the largest pages at a time (the assignment form's choices). */
+export const useAllDecks = (organizationId: string) =>
+  useEveryPage(useInfiniteQuery(decksOptions(organizationId, MAX_PAGE_SIZE)));
+/** Every assignment there (the progress view's choices). */
+export const useAllAssignments = (organizationId: string) =>
+  useEveryPage(useInfiniteQuery(organizationAssignmentsOptions(organizationId, MAX_PAGE_SIZE)));
 
 /** The organization with its members (their names and emails) and teams. */
 export function useFullOrganization(organizationId: string) {

@@ -1,0 +1,79 @@
+// The process that reads one uploaded file (started by reader-pool.ts, one per file, then ended): text
+// files decoded as UTF-8, PDFs measured for what their streams unpack to and only then read by PDF.js,
+// page by page, stopping once the text passes the limit. It answers its parent once, over IPC, with the
+// text or with what was wrong. It runs with a capped heap and is killed when over its memory or time, so
+// whatever a hostile file does to it ends here. It imports only its sibling and packages, so Node runs it
+// from the TypeScript source (tests) as well as from dist/.
+import { getDocumentProxy } from 'unpdf';
+import { inflatedSize } from './inflated-size.ts';
+
+export interface ReadRequest {
+  kind: 'markdown' | 'text' | 'pdf';
+  content: Uint8Array;
+  maxPages: number;
+  maxTextLength: number;
+  maxInflatedBytes: number;
+}
+
+export type ReadAnswer =
+  | { ok: true; text: string; pages: number }
+  | { ok: false; refusal: 'not-text' | 'not-pdf' | 'unreadable' | 'inflates-too-much' }
+  | { ok: false; refusal: 'too-many-pages'; pages: number }
+  | { ok: false; refusal: 'too-much-text' };
+
+function plainText(content: Uint8Array): ReadAnswer {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(content);
+    if (text.includes('\u0000')) return { ok: false, refusal: 'not-text' };
+    return { ok: true, text: text.replace(/^\uFEFF/, ''), pages: 0 };
+  } catch {
+    return { ok: false, refusal: 'not-text' };
+  }
+}
+
+/** As unpdf's extractText with mergePages: line structure kept, runs of blanks collapsed. */
+function merged(pages: string[]): string {
+  return pages
+    .join('\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
+async function pdfText(request: ReadRequest): Promise<ReadAnswer> {
+  const { content } = request;
+  if (!Buffer.from(content.subarray(0, 5)).equals(Buffer.from('%PDF-'))) return { ok: false, refusal: 'not-pdf' };
+  if ((await inflatedSize(content, request.maxInflatedBytes)) > request.maxInflatedBytes) {
+    return { ok: false, refusal: 'inflates-too-much' };
+  }
+  let document: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    // PDF.js refuses a Buffer (what the parent's Buffer arrives as); a plain view of the same bytes it takes.
+    document = await getDocumentProxy(new Uint8Array(content.buffer, content.byteOffset, content.byteLength));
+  } catch {
+    return { ok: false, refusal: 'unreadable' };
+  }
+  if (document.numPages > request.maxPages) return { ok: false, refusal: 'too-many-pages', pages: document.numPages };
+  const pages: string[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    const page = await document.getPage(number);
+    const { items } = await page.getTextContent();
+    pages.push(items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+    page.cleanup();
+    if (merged(pages).trim().length > request.maxTextLength) return { ok: false, refusal: 'too-much-text' };
+  }
+  return { ok: true, text: merged(pages), pages: document.numPages };
+}
+
+function read(request: ReadRequest): Promise<ReadAnswer> {
+  return request.kind === 'pdf' ? pdfText(request) : Promise.resolve(plainText(request.content));
+}
+
+// Without its parent nobody watches this process's memory or time: it ends with it.
+process.once('disconnect', () => process.exit(1));
+process.once('message', (request: ReadRequest) => {
+  read(request).then(
+    (answer) => process.send?.(answer, () => process.exit(0)),
+    () => process.send?.({ ok: false, refusal: 'unreadable' } satisfies ReadAnswer, () => process.exit(0)),
+  );
+});
