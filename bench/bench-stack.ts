@@ -116,7 +116,11 @@ async function politely(request: () => Promise<Response>): Promise<Response> {
 // The load generator's HTTP client: node:http with kept-alive connections. It costs the measured
 // processes nothing, but it shares their two cores, and fetch (undici) spent about twice the CPU per
 // request here.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// The timeout matters only for idle sockets: with one set, the agent follows the server's `Keep-Alive:
+// timeout=5` and drops an idle socket a second before the server would close it, so a request is never
+// sent on a connection the server is closing (without one, Node ignores the hint: a failed request now
+// and then, which the proof's promise of no failed request would count).
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
 
 export function request(url: string, method: string, headers: Record<string, string>, body?: string, timeoutMs = 0) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {

@@ -12,10 +12,10 @@ belong to one organization and subscribe to its deck, and runs one scenario afte
 review transaction sent straight to PostgreSQL as a baseline), kill -9 of a cards replica and of a gateway
 replica, NATS restarted, PostgreSQL restarted, Redis gone for 10 s, a rolling SIGTERM restart of the
 gateways and cards (no request may fail: each drains before it exits), one of the single-replica
-services (identity, organizations, billing, ai: their calls may fail meanwhile), and a cards replica frozen
-(SIGSTOP) for 5 s, so the callers' deadlines must end its calls. After each it checks that every acknowledged review is stored exactly once in cards and
-counted exactly once in organizations' progress, and prints one table: scenario, requests, failures, lost,
-duplicated, p50/p99. Exits 1 when a promise broke (anything lost or duplicated; any failed request where
+services (identity, organizations, billing, ai: their calls may fail meanwhile), and both cards replicas
+frozen (SIGSTOP) for 5 s, so the callers' deadlines must end its calls (every request answered). After
+each it checks that every acknowledged review is stored exactly once in cards and counted exactly once in
+organizations' progress, and prints one table: scenario, requests, failures, lost, duplicated, p50/p99. Exits 1 when a promise broke (anything lost or duplicated; any failed request where
 the promise is none).
 
 Options:

@@ -28,7 +28,8 @@ export interface LoadResult {
 }
 
 const ATTEMPTS = 6;
-const ATTEMPT_TIMEOUT_MS = 10_000;
+/** How long a learner waits for an answer before giving up on an attempt (the gateway's deadlines are 3 s). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
 // What a client waits between attempts: long enough to outlast a restart, short enough to notice it.
 const RETRY_DELAY_MS = 250;
 

@@ -10,6 +10,8 @@ export type Promised = 'no failed request' | 'nothing lost or duplicated';
 export interface Scenario {
   name: string;
   promise: Promised;
+  /** Also promised: every request is answered (if only with an error) before the load's own timeout. */
+  answersWithinDeadlines?: boolean;
   /** Injects the fault and resolves once the system has recovered from it; none for the load alone. */
   fault?: (stack: ProofStack, infrastructure: ProofInfrastructure) => Promise<void>;
 }
@@ -76,16 +78,18 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: `a cards replica frozen for ${FROZEN_MS / 1000} s (deadlines fire)`,
+    name: `cards frozen for ${FROZEN_MS / 1000} s (deadlines fire)`,
     promise: 'nothing lost or duplicated',
-    // SIGSTOP: the replica keeps its connections and accepts calls but answers none, as a service stuck in
-    // a long pause would; the callers' deadlines must end those calls, and the retries find it again after.
+    answersWithinDeadlines: true,
+    // SIGSTOP of both replicas: they keep their connections and accept calls but answer none, as a service
+    // stuck in a long pause would; the callers' deadlines must end those calls (no request may hang), and
+    // the retries reach cards again once it goes on.
     fault: async (stack) => {
-      const pid = stack.pid('cards-a');
-      if (pid === undefined) throw new Error('cards-a is not running');
-      process.kill(pid, 'SIGSTOP');
+      const pids = [stack.pid('cards-a'), stack.pid('cards-b')];
+      if (pids.includes(undefined)) throw new Error('a cards replica is not running');
+      for (const pid of pids) process.kill(pid as number, 'SIGSTOP');
       await pause(FROZEN_MS);
-      process.kill(pid, 'SIGCONT');
+      for (const pid of pids) process.kill(pid as number, 'SIGCONT');
     },
   },
 ];
