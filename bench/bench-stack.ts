@@ -12,6 +12,7 @@ import { freePorts } from '@engram/local/ports';
 import { ensureDatabase } from '@engram/local/postgres';
 import { startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
+import { describeEvent } from '@engram/local/supervisor';
 import { cookieFrom, linkIn, nextMail } from '@engram/testkit/mailbox';
 import pg from 'pg';
 import { type GcPause, gcPausesOf } from './gc-pauses.ts';
@@ -58,6 +59,8 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       },
     },
     () => {},
+    // A process restarted mid-run makes the numbers meaningless: say so next to them.
+    { onEvent: (event) => console.error(`[bench] ${describeEvent(event)}`) },
   );
   return {
     url,
@@ -113,11 +116,15 @@ async function politely(request: () => Promise<Response>): Promise<Response> {
 // The load generator's HTTP client: node:http with kept-alive connections. It costs the measured
 // processes nothing, but it shares their two cores, and fetch (undici) spent about twice the CPU per
 // request here.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// The timeout matters only for idle sockets: with one set, the agent follows the server's `Keep-Alive:
+// timeout=5` and drops an idle socket a second before the server would close it, so a request is never
+// sent on a connection the server is closing (without one, Node ignores the hint: a failed request now
+// and then, which the proof's promise of no failed request would count).
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
 
-function request(url: string, method: string, headers: Record<string, string>, body?: string) {
+export function request(url: string, method: string, headers: Record<string, string>, body?: string, timeoutMs = 0) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const outgoing = http.request(url, { method, headers, agent }, (response) => {
+    const outgoing = http.request(url, { method, headers, agent, timeout: timeoutMs }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -127,6 +134,7 @@ function request(url: string, method: string, headers: Record<string, string>, b
       response.on('error', reject);
     });
     outgoing.on('error', reject);
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.end(body);
   });
 }

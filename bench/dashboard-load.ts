@@ -23,14 +23,14 @@ const WARM_UP = 100;
 // most 3 times the baseline call's (what the gateway and one service call cost on their own).
 const P99_TARGET = { atMost: 3 };
 
-const DASHBOARD = [
+export const DASHBOARD = [
   'cards.progressMetrics',
   'cards.streak',
   'cards.reviewMetrics',
   'settings.getTimezone',
   'cards.list',
 ];
-const DASHBOARD_INPUT = { 4: { pageSize: 10, archived: false, cursor: null } };
+export const DASHBOARD_INPUT = { 4: { pageSize: 10, archived: false, cursor: null } };
 
 async function seed(pool: pg.Pool, userId: string): Promise<void> {
   await pool.query(

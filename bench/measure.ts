@@ -15,7 +15,8 @@ export interface Operation {
   ms: number;
 }
 
-function percentile(sorted: Operation[], p: number): number {
+/** The p-th percentile latency of operations sorted by latency. */
+export function percentile(sorted: Operation[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]?.ms ?? 0;
 }
 

@@ -10,6 +10,7 @@ import { ensureDatabase, resolvePostgres } from '@engram/local/postgres';
 import { type RunningStack, startProcesses } from '@engram/local/processes';
 import { loadOrCreateSecrets } from '@engram/local/secrets';
 import { smokeCheck } from '@engram/local/smoke';
+import { describeEvent } from '@engram/local/supervisor';
 
 export interface StackOptions {
   dev: boolean;
@@ -99,6 +100,10 @@ export async function runStack(options: StackOptions): Promise<void> {
         ...(process.env.ADMIN_EMAILS && { adminEmails: process.env.ADMIN_EMAILS }),
       },
       (component, line) => console.log(format(component, line)),
+      {
+        onEvent: (event) =>
+          event.kind === 'restarted' ? say(describeEvent(event)) : console.error(`[engram] ${describeEvent(event)}`),
+      },
     );
   } catch (error) {
     await postgres.stop();
@@ -130,6 +135,14 @@ export async function runStack(options: StackOptions): Promise<void> {
   if (vite) say(`The web app with hot reload: ${VITE_URL}`);
 
   let stopping = false;
+  // A component that keeps failing stops the whole run: better a loud exit than an app half up.
+  void stack.gaveUp.then(async (reason) => {
+    if (stopping) return;
+    stopping = true;
+    vite?.kill('SIGTERM');
+    await postgres.stop();
+    fail(`stopped: ${reason}`);
+  });
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;

@@ -2,6 +2,7 @@
 // → HTTP server → ready → graceful shutdown.
 import type { AddressInfo } from 'node:net';
 import { startHealthServer } from '@engram/kit/health';
+import { drainable } from '@engram/kit/http-drain';
 import { createInternalTokenSigner } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import { onShutdown } from '@engram/kit/shutdown';
@@ -76,12 +77,14 @@ const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   health.setReady(true);
   logger.info({ port: (server.address() as AddressInfo).port, url: config.PUBLIC_BASE_URL }, 'gateway ready');
 });
+const draining = drainable(server);
 
 onShutdown(logger, [
   { name: 'not ready', run: () => health.setReady(false) },
   // Kubernetes keeps sending traffic for a moment after SIGTERM; keep serving through the drain.
   { name: 'drain', run: () => new Promise((r) => setTimeout(r, production ? 5_000 : 0)) },
-  { name: 'http', run: () => new Promise<void>((resolve) => server.close(() => resolve())) },
+  // Every request that reached the gateway is answered; keep-alive connections close after their answer.
+  { name: 'http', run: () => draining.drain() },
   { name: 'clients', run: () => closeServices(services) },
   { name: 'revocations', run: () => revocations.close() },
   { name: 'redis', run: () => redis.quit().then(() => undefined) },

@@ -1,5 +1,6 @@
-// Starting Engram's processes, waiting until each reports ready, and stopping them all (SIGTERM, then
-// SIGKILL after a grace period). Every output line is handed to `onLine` with the component's name.
+// Starting Engram's processes, waiting until each reports ready, keeping them running (supervisor.ts:
+// a process that dies is reported and started again) and stopping them all (SIGTERM, then SIGKILL after
+// a grace period). Every output line is handed to `onLine` with the component's name.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -10,8 +11,22 @@ import {
   metricsPortOf,
   type StackSettings,
 } from './components.ts';
+import {
+  DEFAULT_RESTART_POLICY,
+  describeEvent,
+  exitStatus,
+  type RestartPolicy,
+  SupervisedProcess,
+  type SupervisorEvent,
+} from './supervisor.ts';
 
 export type LineHandler = (component: ComponentName, line: string) => void;
+
+export interface SupervisionOptions {
+  /** Each exit nobody asked for, restart and giving up (describeEvent() words it for a log). */
+  onEvent?: (event: SupervisorEvent) => void;
+  restartPolicy?: Partial<RestartPolicy>;
+}
 
 export interface RunningStack {
   url: string;
@@ -19,8 +34,15 @@ export interface RunningStack {
   stop(): Promise<void>;
   /** Stops one component with SIGTERM and resolves with its exit code. */
   stopComponent(name: ComponentName): Promise<number | null>;
+  /** Restarts one component on purpose (SIGTERM, then started again); resolves once it is ready. */
+  restartComponent(name: ComponentName): Promise<void>;
   /** The process id of each running component (for benchmarks that measure their CPU time). */
   pids(): Partial<Record<ComponentName, number>>;
+  /**
+   * Resolves with the reason once a component failed too often and every process has been stopped
+   * (the runner then exits non-zero); never resolves while the stack runs or after a stop() asked for.
+   */
+  gaveUp: Promise<string>;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -28,9 +50,9 @@ const READY_TIMEOUT_MS = 60_000;
 async function waitReady(name: ComponentName, port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
+    if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
-        `${name} exited with code ${child.exitCode} before it was ready:\n${lastLines.get(child)?.join('\n')}`,
+        `${name} exited with ${exitStatus(child.exitCode, child.signalCode)} before it was ready:\n${lastLines.get(child)?.join('\n')}`,
       );
     }
     try {
@@ -107,19 +129,88 @@ export async function startGatewayReplica(
   return { url: `http://localhost:${ports.http}`, stop: () => terminate(child) };
 }
 
-export async function startProcesses(settings: StackSettings, onLine: LineHandler): Promise<RunningStack> {
-  const children = new Map<ComponentName, ChildProcess>();
-  const stop = async () => {
-    // The gateway first, so no new request reaches a service that is stopping.
-    const gateway = children.get('gateway');
-    if (gateway) await terminate(gateway);
-    await Promise.all([...children.values()].map((child) => terminate(child)));
+export interface SupervisedReplica {
+  /** The port it serves on: the gateway's HTTP port, a service's gRPC port. */
+  port: number;
+  pid(): number | undefined;
+  restart(): Promise<void>;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * One more replica of a component of a running stack, supervised like the others: on its own serving
+ * and metrics ports but otherwise configured the same, what a second pod would be. Resolves once ready.
+ */
+export async function startSupervisedReplica(
+  settings: StackSettings,
+  name: ComponentName,
+  ports: { serving: number; metrics: number },
+  onLine: LineHandler,
+  supervision: SupervisionOptions = {},
+): Promise<SupervisedReplica> {
+  const env = componentEnvironments(settings).find(([component]) => component === name)?.[1] ?? {};
+  const serving: Record<string, string> =
+    name === 'gateway' ? { PORT: String(ports.serving) } : { GRPC_PORT: String(ports.serving) };
+  const policy = { ...DEFAULT_RESTART_POLICY, ...supervision.restartPolicy };
+  const supervised: SupervisedProcess = new SupervisedProcess({
+    name,
+    spawn: () => spawnComponent(name, { ...env, ...serving, METRICS_PORT: String(ports.metrics) }, onLine),
+    waitReady: (child) => waitReady(name, ports.metrics, child),
+    terminate: (child) => terminate(child),
+    policy,
+    onEvent: (event) => supervision.onEvent?.(event),
+    onGiveUp: () => void supervised.stop(),
+  });
+  try {
+    await supervised.ready();
+  } catch (error) {
+    await supervised.stop();
+    throw error;
+  }
+  return {
+    port: ports.serving,
+    pid: () => supervised.pid,
+    restart: () => supervised.restart(),
+    stop: () => supervised.stop(),
   };
+}
+
+export async function startProcesses(
+  settings: StackSettings,
+  onLine: LineHandler,
+  supervision: SupervisionOptions = {},
+): Promise<RunningStack> {
+  const policy = { ...DEFAULT_RESTART_POLICY, ...supervision.restartPolicy };
+  const processes = new Map<ComponentName, SupervisedProcess>();
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      // The gateway first, so no new request reaches a service that is stopping.
+      await processes.get('gateway')?.stop();
+      await Promise.all([...processes.values()].map((supervised) => supervised.stop()));
+    })();
+    return stopping;
+  };
+  let giveUp: (reason: string) => void = () => {};
+  const gaveUp = new Promise<string>((resolve) => {
+    giveUp = resolve;
+  });
   try {
     for (const [name, env] of componentEnvironments(settings)) {
-      const child = spawnComponent(name, env, onLine);
-      children.set(name, child);
-      await waitReady(name, metricsPortOf(name, settings.ports), child);
+      const supervised = new SupervisedProcess({
+        name,
+        spawn: () => spawnComponent(name, env, onLine),
+        waitReady: (child) => waitReady(name, metricsPortOf(name, settings.ports), child),
+        terminate: (child) => terminate(child),
+        policy,
+        onEvent: (event) => {
+          supervision.onEvent?.(event);
+          if (event.kind === 'gave-up') giveUp(describeEvent(event, policy));
+        },
+        onGiveUp: () => void stop(),
+      });
+      processes.set(name, supervised);
+      await supervised.ready();
     }
   } catch (error) {
     await stop();
@@ -130,9 +221,17 @@ export async function startProcesses(settings: StackSettings, onLine: LineHandle
     settings,
     stop,
     async stopComponent(name) {
-      const child = children.get(name);
-      return child ? terminate(child) : null;
+      const supervised = processes.get(name);
+      return supervised ? supervised.stop() : null;
     },
-    pids: () => Object.fromEntries([...children].map(([name, child]) => [name, child.pid])),
+    async restartComponent(name) {
+      await processes.get(name)?.restart();
+    },
+    pids: () => Object.fromEntries([...processes].map(([name, supervised]) => [name, supervised.pid])),
+    // Only after every process has stopped, so the runner's exit leaves none behind.
+    gaveUp: gaveUp.then(async (reason) => {
+      await stop();
+      return reason;
+    }),
   };
 }

@@ -6,6 +6,7 @@ import { migrateAll } from '@engram/local/migrations';
 import { freePort, freePorts } from '@engram/local/ports';
 import { type RunningStack, startGatewayReplica, startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
+import type { RestartPolicy, SupervisorEvent } from '@engram/local/supervisor';
 import { testContext } from './context.ts';
 import { createDatabase, dropDatabase } from './databases.ts';
 import { cookieFrom, linkIn, nextMail } from './mailbox.ts';
@@ -20,6 +21,8 @@ export interface LogLine {
 export interface TestStack extends RunningStack {
   databaseUrl: string;
   logs: LogLine[];
+  /** What the runner's supervisor reported: exits nobody asked for, restarts, giving up. */
+  supervision: SupervisorEvent[];
   stop(): Promise<void>;
 }
 
@@ -71,20 +74,29 @@ export async function freshStackSettings(
 }
 
 export async function startTestStack(
-  options: { logLevel?: string; extraEnv?: Record<string, string> } = {},
+  options: { logLevel?: string; extraEnv?: Record<string, string>; restartPolicy?: Partial<RestartPolicy> } = {},
 ): Promise<TestStack> {
   const fresh = await freshStackSettings(options);
   const { databaseUrl } = fresh.settings;
   await migrateAll(databaseUrl);
   const logs: LogLine[] = [];
-  const running = await startProcesses(fresh.settings, (component, line) => {
-    logs.push({ component, line, entry: parse(line) });
-    if (process.env.ENGRAM_TEST_LOGS) console.log(`[${component}] ${line}`);
-  });
+  const supervision: SupervisorEvent[] = [];
+  const running = await startProcesses(
+    fresh.settings,
+    (component, line) => {
+      logs.push({ component, line, entry: parse(line) });
+      if (process.env.ENGRAM_TEST_LOGS) console.log(`[${component}] ${line}`);
+    },
+    {
+      onEvent: (event) => supervision.push(event),
+      ...(options.restartPolicy && { restartPolicy: options.restartPolicy }),
+    },
+  );
   return {
     ...running,
     databaseUrl,
     logs,
+    supervision,
     async stop() {
       await running.stop();
       await fresh.dropDatabase();

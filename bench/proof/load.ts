@@ -1,0 +1,158 @@
+// The proof's load: learners reviewing (each review with its own client review id, sent again with the
+// same id when an attempt fails, as the web app does), opening the practice queue and the dashboard, and
+// signing in, offered at a steady pace whatever the answers, until a scenario says stop. Every HTTP
+// request is counted, every failed one too, and each review the app acknowledged is kept for the check.
+import { randomUUID } from 'node:crypto';
+import { RATINGS } from '@engram/contracts/learning';
+import { TEST_PASSWORD } from '@engram/testkit/stack';
+import { request } from '../bench-stack.ts';
+import { DASHBOARD, DASHBOARD_INPUT } from '../dashboard-load.ts';
+import type { Operation } from '../measure.ts';
+import type { Learner } from './learners.ts';
+
+export interface Acknowledged {
+  reviewId: string;
+  userId: string;
+  itemId: string;
+  /** A review of a deck copy: organizations must count it. */
+  copy: boolean;
+}
+
+export interface LoadResult {
+  requests: number;
+  failures: number;
+  operations: Operation[];
+  acknowledged: Acknowledged[];
+  /** What the failed requests answered (status and the start of the body, or the network error), counted. */
+  failureReasons: Map<string, number>;
+}
+
+const ATTEMPTS = 6;
+/** How long a learner waits for an answer before giving up on an attempt (the gateway's deadlines are 3 s). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+// What a client waits between attempts: long enough to outlast a restart, short enough to notice it.
+const RETRY_DELAY_MS = 250;
+
+type Attempt = () => Promise<{ ok: boolean; reason: string }>;
+
+export class LearnerLoad {
+  readonly url: string;
+  readonly learners: Learner[];
+  // Each learner's next review: their own cards and their deck copies in turn.
+  #next: number[];
+
+  constructor(url: string, learners: Learner[]) {
+    this.url = url;
+    this.learners = learners;
+    this.#next = learners.map(() => 0);
+  }
+
+  /**
+   * Offers `perSecond` operations, each learner taking its turn, until `until` has settled and at least
+   * `minMs` have passed. A latency counts from when its operation was due.
+   */
+  async run(perSecond: number, until: Promise<unknown>, minMs: number): Promise<LoadResult> {
+    const result: LoadResult = {
+      requests: 0,
+      failures: 0,
+      operations: [],
+      acknowledged: [],
+      failureReasons: new Map(),
+    };
+    let done = false;
+    const minimum = new Promise((resolve) => setTimeout(resolve, minMs));
+    void Promise.allSettled([until, minimum]).then(() => {
+      done = true;
+    });
+    const started = performance.now();
+    const interval = 1000 / perSecond;
+    const clients = this.learners.length;
+    await Promise.all(
+      this.learners.map(async (_, client) => {
+        for (let i = client; !done; i += clients) {
+          const due = started + i * interval;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          if (done) break;
+          const sent = Math.min(due, performance.now());
+          await this.#operation(client, i, result);
+          result.operations.push({ at: performance.timeOrigin + sent, ms: performance.now() - sent });
+        }
+      }),
+    );
+    return result;
+  }
+
+  async #operation(client: number, i: number, result: LoadResult): Promise<void> {
+    const learner = this.learners[client] as Learner;
+    const kind = i % 20;
+    if (kind < 13) return this.#review(learner, client, i, result);
+    if (kind < 16) await this.#attempts(result, () => this.#trpc(learner.cookie, 'cards.listDue'));
+    else if (kind < 19) await this.#attempts(result, () => this.#dashboard(learner.cookie));
+    else await this.#attempts(result, () => this.#signIn(learner.email));
+  }
+
+  async #review(learner: Learner, client: number, i: number, result: LoadResult): Promise<void> {
+    const turn = this.#next[client] ?? 0;
+    this.#next[client] = turn + 1;
+    const copy = turn % 2 === 1;
+    const items = copy ? learner.copyItems : learner.ownItems;
+    const itemId = items[Math.floor(turn / 2) % items.length] as string;
+    const input = { id: itemId, rating: RATINGS[i % 4], reviewId: randomUUID(), durationMs: 2500 };
+    const acknowledged = await this.#attempts(result, () => this.#trpc(learner.cookie, 'cards.review', input));
+    if (acknowledged) result.acknowledged.push({ reviewId: input.reviewId, userId: learner.userId, itemId, copy });
+  }
+
+  /** Sends an operation until it succeeds or its attempts run out; true when it succeeded. */
+  async #attempts(result: LoadResult, attempt: Attempt): Promise<boolean> {
+    for (let n = 1; n <= ATTEMPTS; n += 1) {
+      result.requests += 1;
+      const { ok, reason } = await attempt().catch((error: Error) => ({ ok: false, reason: error.message }));
+      if (ok) return true;
+      result.failures += 1;
+      result.failureReasons.set(reason, (result.failureReasons.get(reason) ?? 0) + 1);
+      if (n < ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * n));
+    }
+    return false;
+  }
+
+  #headers(cookie: string) {
+    return { 'content-type': 'application/json', origin: this.url, cookie };
+  }
+
+  async #trpc(cookie: string, path: string, input?: unknown) {
+    const post = input !== undefined;
+    const { status, text } = await request(
+      `${this.url}/api/trpc/${path}`,
+      post ? 'POST' : 'GET',
+      this.#headers(cookie),
+      post ? JSON.stringify(input) : undefined,
+      ATTEMPT_TIMEOUT_MS,
+    );
+    return { ok: status === 200, reason: `${path} ${status} ${text.slice(0, 120)}` };
+  }
+
+  async #dashboard(cookie: string) {
+    const query = `?batch=1&input=${encodeURIComponent(JSON.stringify(DASHBOARD_INPUT))}`;
+    const { status, text } = await request(
+      `${this.url}/api/trpc/${DASHBOARD.join(',')}${query}`,
+      'GET',
+      this.#headers(cookie),
+      undefined,
+      ATTEMPT_TIMEOUT_MS,
+    );
+    const ok = status === 200 && (JSON.parse(text) as { result?: unknown }[]).every((answer) => answer.result);
+    return { ok, reason: `dashboard ${status} ${text.slice(0, 120)}` };
+  }
+
+  async #signIn(email: string) {
+    const { status, text } = await request(
+      `${this.url}/api/auth/sign-in/email`,
+      'POST',
+      { 'content-type': 'application/json', origin: this.url },
+      JSON.stringify({ email, password: TEST_PASSWORD }),
+      ATTEMPT_TIMEOUT_MS,
+    );
+    return { ok: status === 200, reason: `sign-in ${status} ${text.slice(0, 120)}` };
+  }
+}

@@ -1,0 +1,112 @@
+// After each scenario: was every review the app acknowledged stored exactly once, and did its effects
+// happen exactly once? Read straight from the services' schemas: cards' review log (one row per review
+// id), each item's review count against its log, each learner's day counters against their log, and
+// organizations' read model of deck reviews (fed by the ReviewRecorded events) for reviews of copies.
+import { parseDatabaseUrl, searchPathOption } from '@engram/kit/db';
+import { serviceDatabaseUrl } from '@engram/local/components';
+import { waitUntil } from '@engram/testkit/wait';
+import pg from 'pg';
+import type { Acknowledged } from './load.ts';
+
+export async function schemaClient(databaseUrl: string, schema: string): Promise<pg.Client> {
+  const { connectionString } = parseDatabaseUrl(serviceDatabaseUrl(databaseUrl, schema));
+  const client = new pg.Client({ connectionString, options: searchPathOption(schema) });
+  await client.connect();
+  return client;
+}
+
+export interface Tally {
+  lost: number;
+  duplicated: number;
+  /** What was lost or duplicated, for the report under the table. */
+  details: string[];
+}
+
+// How long events may take to reach organizations once the load has stopped.
+const EVENTS_SETTLE_MS = 60_000;
+
+async function counts(client: pg.Client, sql: string, values: unknown[]): Promise<Map<string, number>> {
+  const { rows } = await client.query<{ key: string; n: string }>(sql, values);
+  return new Map(rows.map((row) => [row.key, Number(row.n)]));
+}
+
+/**
+ * Checks every review acknowledged so far (`all`); the counters are cumulative, so each is compared
+ * with the whole log of the learners concerned.
+ */
+export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): Promise<Tally> {
+  const tally: Tally = { lost: 0, duplicated: 0, details: [] };
+  const note = (kind: 'lost' | 'duplicated', n: number, what: string) => {
+    if (n <= 0) return;
+    tally[kind] += n;
+    tally.details.push(`${kind} ${n}: ${what}`);
+  };
+  const cards = await schemaClient(databaseUrl, 'cards');
+  const organizations = await schemaClient(databaseUrl, 'organizations');
+  try {
+    const ids = all.map((review) => review.reviewId);
+    const logged = await counts(
+      cards,
+      'select id::text as key, count(*) as n from review_logs where id = any($1::uuid[]) group by id',
+      [ids],
+    );
+    for (const id of ids) {
+      const n = logged.get(id) ?? 0;
+      note('lost', n === 0 ? 1 : 0, `review ${id} acknowledged but not in cards' review log`);
+      note('duplicated', n - 1, `review ${id} logged ${n} times`);
+    }
+
+    const items = [...new Set(all.map((review) => review.itemId))];
+    const { rows } = await cards.query<{ id: string; reps: number; logs: string }>(
+      `select i.id, i.reps, (select count(*) from review_logs l where l.item_id = i.id and l.undone_at is null) as logs
+         from review_items i where i.id = any($1::uuid[])`,
+      [items],
+    );
+    for (const item of rows) {
+      const logs = Number(item.logs);
+      note('duplicated', item.reps - logs, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
+      note('lost', logs - item.reps, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
+    }
+
+    const users = [...new Set(all.map((review) => review.userId))];
+    const days = await counts(
+      cards,
+      'select owner_id as key, sum(reviews) as n from review_days where owner_id = any($1) group by owner_id',
+      [users],
+    );
+    const logs = await counts(
+      cards,
+      'select owner_id as key, count(*) as n from review_logs where owner_id = any($1) and undone_at is null group by owner_id',
+      [users],
+    );
+    for (const user of users) {
+      const counted = days.get(user) ?? 0;
+      const inLog = logs.get(user) ?? 0;
+      note('duplicated', counted - inLog, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
+      note('lost', inLog - counted, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
+    }
+
+    // Organizations' progress is counted from the copies' reviews the events brought.
+    const copies = all.filter((review) => review.copy).map((review) => review.reviewId);
+    const inReadModel = () =>
+      counts(
+        organizations,
+        'select review_id as key, count(*) as n from deck_reviews where review_id = any($1) group by review_id',
+        [copies],
+      );
+    await waitUntil(
+      'organizations has counted every acknowledged review of a deck copy',
+      async () => (await inReadModel()).size === copies.length,
+      EVENTS_SETTLE_MS,
+    ).catch(() => {});
+    const counted = await inReadModel();
+    for (const id of copies) {
+      const n = counted.get(id) ?? 0;
+      note('lost', n === 0 ? 1 : 0, `review ${id} of a deck copy never reached organizations' progress`);
+      note('duplicated', n - 1, `review ${id} counted ${n} times in organizations' progress`);
+    }
+  } finally {
+    await Promise.all([cards.end(), organizations.end()]);
+  }
+  return tally;
+}

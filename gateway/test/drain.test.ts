@@ -1,0 +1,56 @@
+// A gateway stopped with SIGTERM (a rolling update, a scale-down) answers every request that reached it:
+// clients keeping connections alive and sending request after request never have a kept-alive connection
+// cut under a request; only new connections end up refused once it stops listening (which a load balancer
+// that has seen it unready no longer opens).
+import http from 'node:http';
+import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { waitUntil } from '@engram/testkit/wait';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  // The clients below send far more than one address may; the limit is not what this test is about.
+  stack = await startTestStack({ extraEnv: { TRPC_RATE_LIMIT_PER_ADDRESS: '1000000' } });
+});
+afterAll(() => stack?.stop());
+
+const CLIENTS = 24;
+
+describe('a gateway stopping under load', () => {
+  it('answers every request sent on a kept-alive connection while it stops, and then refuses new connections', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+    const answered: number[] = [];
+    const cut: string[] = [];
+    let refused = 0;
+    const send = () =>
+      new Promise<void>((resolve) => {
+        const request = http.get(`${stack.url}/api/trpc/cards.list`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => {
+            answered.push(response.statusCode ?? 0);
+            resolve();
+          });
+        });
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          if (request.reusedSocket) cut.push(error.code ?? error.message);
+          else refused += 1;
+          resolve();
+        });
+      });
+    // Each client sends its next request as soon as the answer to the last arrived, until a new connection fails.
+    const clients = Array.from({ length: CLIENTS }, async () => {
+      while (refused === 0) await send();
+    });
+    await waitUntil('the clients have connections open and busy', () => answered.length >= 10 * CLIENTS);
+
+    const exitCode = await stack.stopComponent('gateway');
+    await Promise.all(clients);
+    agent.destroy();
+
+    expect(exitCode).toBe(0);
+    expect(cut).toEqual([]);
+    expect(refused).toBeGreaterThan(0);
+    expect(new Set(answered)).toEqual(new Set([401]));
+  }, 60_000);
+});

@@ -1,0 +1,57 @@
+// Closing an HTTP server without failing a request that reached it. Node's server.close() also cuts
+// every keep-alive connection that is idle at that instant, while a client may be sending its next request
+// on one: that request fails (ECONNRESET, "socket hang up") though nothing was wrong with it; and closing
+// the listening socket resets the connections the kernel has accepted but Node has not yet taken. Draining
+// instead answers every request from then on with `Connection: close` (so the client stops using that
+// connection after the answer), stops listening only once no new connection came for a moment (the load
+// balancer has seen the replica unready), and closes the connections left idle only after the server's
+// keep-alive timeout, when the server would have closed them anyway.
+import type { Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+
+// Longer than a load balancer's readiness check takes to notice (the proof's checks every 100 ms).
+const QUIET_MS = 500;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface DrainableServer {
+  /** Resolves once every connection has closed (idle ones after at most `graceMs`). */
+  drain(graceMs?: number): Promise<void>;
+}
+
+export function drainable(server: Server): DrainableServer {
+  let draining = false;
+  const unanswered = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  let lastConnectionAt = 0;
+  server.on('connection', (socket: Socket) => {
+    lastConnectionAt = Date.now();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // Before the app's own listener, so the header is set before anything is written.
+  server.prependListener('request', (_request, response: ServerResponse) => {
+    if (draining) {
+      response.setHeader('connection', 'close');
+      return;
+    }
+    unanswered.add(response);
+    response.once('finish', () => unanswered.delete(response));
+    response.once('close', () => unanswered.delete(response));
+  });
+  return {
+    async drain(graceMs = server.keepAliveTimeout) {
+      draining = true;
+      for (const response of unanswered) if (!response.headersSent) response.setHeader('connection', 'close');
+      // The listening socket only (http's close() would also cut the idle connections now); 'close'
+      // follows once the last connection has gone.
+      const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+      const deadline = Date.now() + graceMs;
+      while (Date.now() - lastConnectionAt < QUIET_MS && Date.now() < deadline) await pause(50);
+      NetServer.prototype.close.call(server);
+      while (sockets.size > 0 && Date.now() < deadline) await pause(50);
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
