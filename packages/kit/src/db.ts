@@ -98,6 +98,51 @@ export function createPrismaClient<T>(
   return new PrismaClient({ adapter });
 }
 
+// PostgreSQL's answers that mean "not reachable now" (connection exceptions, an administrator's or a crash's
+// shutdown, a server starting up, no connection slot free) and Node's for a connection that failed.
+const UNREACHABLE_CODES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)|Client has encountered a connection error/i;
+
+/**
+ * Whether `error` says the database could not be reached (rather than that a statement was wrong): pg's
+ * errors carry the code themselves; Prisma's adapter wraps them (cause, originalCode, originalMessage).
+ * Such a failure is the caller's to try again, not a bug: the gRPC server answers it UNAVAILABLE.
+ */
+export function databaseUnreachable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const found = error as {
+    code?: unknown;
+    originalCode?: unknown;
+    message?: unknown;
+    originalMessage?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  for (const code of [found.code, found.originalCode])
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  for (const message of [found.message, found.originalMessage])
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+  return databaseUnreachable(found.cause, depth + 1) || databaseUnreachable(found.meta?.driverAdapterError, depth + 1);
+}
+
 /** COMMIT answered ROLLBACK: a statement failed inside the transaction (and was caught), so nothing was saved. */
 export class TransactionAborted extends Error {
   constructor() {

@@ -75,6 +75,45 @@ describe('errors', () => {
   });
 });
 
+describe('a database that cannot be reached', () => {
+  it.each([
+    [
+      'pg: a connection ended by a restart',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
+    [
+      'pg: a server still starting up',
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
+    [
+      'pg: a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED' }),
+    ],
+    ['pg: a connection cut mid-query', new Error('Connection terminated unexpectedly')],
+    [
+      "Prisma's adapter wrapping pg's error",
+      Object.assign(new Error('Invalid invocation'), {
+        name: 'DriverAdapterError',
+        cause: { kind: 'postgres', originalCode: '57P01', originalMessage: 'terminating connection' },
+      }),
+    ],
+  ])('turns %s into UNAVAILABLE (try again), without its detail', async (_, thrown) => {
+    const f = await serve(async () => {
+      throw thrown;
+    });
+    const error = await failure(f, await f.userToken());
+    expect(error.code).toBe(status.UNAVAILABLE);
+    expect(error.message).toBe('the database is unavailable');
+  });
+
+  it('keeps a statement the database refused (a constraint, a syntax error) INTERNAL', async () => {
+    const f = await serve(async () => {
+      throw Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+    });
+    expect((await failure(f, await f.userToken())).code).toBe(status.INTERNAL);
+  });
+});
+
 describe('internal tokens', () => {
   const reached = { count: 0 };
   const counting: Handle = async () => {

@@ -9,9 +9,11 @@ import { eventSubject } from '@engram/kit/events/stream';
 import { Actor_Kind, EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { testContext } from '@engram/testkit/context';
 import { createDatabase, dropDatabase } from '@engram/testkit/databases';
+import { grpcFailure } from '@engram/testkit/grpc';
 import { type PrivateNatsServer, startPrivateNatsServer } from '@engram/testkit/nats-server';
 import { lastMessage } from '@engram/testkit/streams';
 import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pg from 'pg';
@@ -104,6 +106,29 @@ describe('the cards service', () => {
     const listed = await cards.list('terminated');
     expect(listed.items.map((c) => c.id)).toContain(card.id);
     await waitUntil('the new card is published', async () => (await lastPublishedCardId()) === card.id, 30_000);
+  }, 60_000);
+
+  it('answers UNAVAILABLE (try again) while its database refuses connections, and serves once it takes them', async () => {
+    await cards.create('refused', 'Before the database went away');
+    // ALTER DATABASE cannot close the database it is sent from: the maintenance database sends it.
+    const maintenance = new pg.Client({ connectionString: testContext().databaseUrl });
+    await maintenance.connect();
+    const { rows } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    await maintenance.query(`ALTER DATABASE "${databaseName}" ALLOW_CONNECTIONS false`);
+    try {
+      await maintenance.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> $2',
+        [databaseName, rows[0]?.pid],
+      );
+      const failure = await grpcFailure(cards.list('refused'));
+      expect(failure.code).toBe(status.UNAVAILABLE);
+      expect(failure.message).toBe('the database is unavailable');
+    } finally {
+      await maintenance.query(`ALTER DATABASE "${databaseName}" ALLOW_CONNECTIONS true`);
+      await maintenance.end();
+    }
+    const card = await cards.create('refused', 'After it came back');
+    expect((await cards.list('refused')).items.map((c) => c.id)).toContain(card.id);
   }, 60_000);
 
   it('creates its stream again when it is deleted while running, and publishing resumes', async () => {

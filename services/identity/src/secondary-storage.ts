@@ -6,11 +6,31 @@
 // deletes its token here, so that is where identity tells the gateways: the token is published on
 // SESSION_REVOKED_CHANNEL, in the same round trip, and each gateway replica forgets the session at once
 // instead of believing its cached answer for a few more seconds (gateway/src/session-revocations.ts).
+//
+// While Redis cannot answer, what can go on does: a lookup is a miss (a session is then read from
+// PostgreSQL, where every session is kept), and counters (rate limits) count in this process's memory, as
+// the gateway's limits do. A write or a delete still fails: skipping one would leave Redis a copy that
+// comes back wrong when Redis does (a signed-out or banned session alive again), so signing in or out
+// waits for Redis.
 import { SESSION_REVOKED_CHANNEL } from '@engram/contracts/auth';
 import type { BetterAuthOptions } from 'better-auth';
 import { Redis } from 'ioredis';
 
 export type SecondaryStorage = NonNullable<BetterAuthOptions['secondaryStorage']>;
+
+/** Counters with a time to live in this process's memory: the rate limits' while Redis cannot answer. */
+function memoryCounters() {
+  const counters = new Map<string, { value: number; until: number }>();
+  return (name: string, ttlSeconds: number) => {
+    const now = Date.now();
+    const known = counters.get(name);
+    const counter = known && known.until > now ? known : { value: 0, until: now + ttlSeconds * 1000 };
+    counter.value += 1;
+    counters.set(name, counter);
+    if (counters.size > 10_000) for (const [key, old] of counters) if (old.until <= now) counters.delete(key);
+    return counter.value;
+  };
+}
 
 // INCR and the first EXPIRE in one step, so a counter can never be left without its window.
 const INCREMENT_WITH_TTL = `
@@ -32,10 +52,17 @@ export function createRedis(url: string): Redis {
 export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): SecondaryStorage {
   const key = (name: string) => `${prefix}identity:${name}`;
   const revoked = `${prefix}${SESSION_REVOKED_CHANNEL}`;
+  const countInMemory = memoryCounters();
   return {
-    get: (name) => redis.get(key(name)),
+    get: (name) => redis.get(key(name)).catch(() => null),
     getAndDelete: (name) => redis.getdel(key(name)),
-    increment: async (name, ttl) => Number(await redis.eval(INCREMENT_WITH_TTL, 1, key(name), Math.max(1, ttl))),
+    increment: async (name, ttl) => {
+      try {
+        return Number(await redis.eval(INCREMENT_WITH_TTL, 1, key(name), Math.max(1, ttl)));
+      } catch {
+        return countInMemory(name, Math.max(1, ttl));
+      }
+    },
     set: async (name, value, ttl) => {
       if (ttl && ttl > 0) await redis.set(key(name), value, 'EX', Math.ceil(ttl));
       else await redis.set(key(name), value);

@@ -1,5 +1,6 @@
 // Sessions live in PostgreSQL as well as Redis: a Redis restart (which keeps nothing on disk) must not
-// sign anyone out. Runs against a private redis-server, never the shared one.
+// sign anyone out, and while Redis is down a signed-in user stays signed in. Runs against a private
+// redis-server, never the shared one.
 import { type PrivateRedisServer, startPrivateRedisServer } from '@engram/testkit/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type IdentityHarness, startIdentityHarness, uniqueEmail } from './harness.js';
@@ -31,4 +32,23 @@ it('keeps a user signed in across a Redis restart', async () => {
   const after = await identity.getSession({ cookie });
   expect(after.authenticated).toBe(true);
   expect(after.user?.name).toBe('Rae');
+});
+
+it('keeps a signed-in user signed in while Redis is down, and counts rate limits meanwhile', async () => {
+  const cookie = await identity.signUpVerified({
+    email: uniqueEmail('outage'),
+    password: 'long enough pw',
+    name: 'Otto',
+  });
+  await redis.stop();
+  try {
+    const during = await identity.getSession({ cookie });
+    expect(during.authenticated).toBe(true);
+    expect(during.user?.name).toBe('Otto');
+    // better-auth counts this request against its limits: in memory, not as a failure.
+    expect((await identity.get('/api/auth/get-session', cookie)).status).toBe(200);
+  } finally {
+    await redis.start();
+  }
+  expect((await identity.getSession({ cookie })).authenticated).toBe(true);
 });

@@ -16,6 +16,7 @@ import {
 } from '@grpc/grpc-js';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { HealthImplementation } from 'grpc-health-check';
+import { databaseUnreachable } from '../db.js';
 import { DomainError, REASON_METADATA_KEY, Unauthenticated } from '../errors.js';
 import type { Caller, InternalTokenVerifier, UserCaller } from '../internal-auth.js';
 import type { Logger } from '../logger.js';
@@ -123,6 +124,11 @@ function run<Req, Res>(
         } else if (controller.signal.aborted) {
           code = status.CANCELLED;
           logger.info({ err: error }, 'call cancelled');
+        } else if (databaseUnreachable(error)) {
+          // A restart or a failover of PostgreSQL: the caller may try again (the gateway answers 503).
+          code = status.UNAVAILABLE;
+          logger.warn({ err: error }, 'call failed: the database is unreachable');
+          fail(serviceError(code, 'the database is unavailable'));
         } else {
           code = status.INTERNAL;
           span.recordException(error as Error);
