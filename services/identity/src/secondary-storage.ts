@@ -54,9 +54,11 @@ export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): Seconda
   const revoked = `${prefix}${SESSION_REVOKED_CHANNEL}`;
   const countInMemory = memoryCounters();
   return {
-    get: (name) => redis.get(key(name)).catch(() => null),
+    // Not connected: a miss at once, rather than a wait in ioredis's queue for a reconnection on every request.
+    get: (name) => (redis.status === 'ready' ? redis.get(key(name)).catch(() => null) : Promise.resolve(null)),
     getAndDelete: (name) => redis.getdel(key(name)),
     increment: async (name, ttl) => {
+      if (redis.status !== 'ready') return countInMemory(name, Math.max(1, ttl));
       try {
         return Number(await redis.eval(INCREMENT_WITH_TTL, 1, key(name), Math.max(1, ttl)));
       } catch {
