@@ -69,6 +69,15 @@ it("deletes consumers' records of events older than the stream keeps, and keeps 
   expect(await ids('processed_events')).not.toContain(old);
 });
 
+it('prunes only what a service without an outbox has (a consumer with no relay)', async () => {
+  const oldPublished = await row(30, true);
+  const oldApplied = await processed(40);
+  const result = await pruneEvents(fixture.pool, { outbox: false, processedRetentionMs: 30 * 86_400_000 });
+  expect(result).toMatchObject({ outbox: 0, processed: 1, lockHeld: true });
+  expect(await ids('outbox_events')).toEqual([oldPublished]);
+  expect(await ids('processed_events')).not.toContain(oldApplied);
+});
+
 it('leaves pruning to the replica that holds the relay lock', async () => {
   const oldPublished = await row(8, true);
   const oldProcessed = await processed(31);

@@ -37,6 +37,8 @@ export interface RetainedRecords {
 export interface PruneOptions {
   /** How long published events stay in the outbox (default 7 days). */
   outboxRetentionMs?: number;
+  /** false for a service that publishes nothing (no relay, no outbox table): only the rest is pruned. */
+  outbox?: boolean;
   /** How long a consumer remembers an applied event: the stream's max age; 0 or absent keeps them. */
   processedRetentionMs?: number;
   /** The service's own records that go after their retention. */
@@ -86,7 +88,10 @@ DELETE FROM ${table} WHERE ctid IN (
 
 export async function pruneEvents(pool: pg.Pool, options: PruneOptions = {}): Promise<PruneResult> {
   const records = (options.records ?? []).map((retained) => ({ sql: pruneRecordsSql(retained), retained }));
-  const outbox = await pruneTable(pool, PRUNE_OUTBOX, options.outboxRetentionMs ?? OUTBOX_RETENTION_MS);
+  const outbox =
+    options.outbox === false
+      ? { deleted: 0, lockHeld: true }
+      : await pruneTable(pool, PRUNE_OUTBOX, options.outboxRetentionMs ?? OUTBOX_RETENTION_MS);
   if (!outbox.lockHeld) return { outbox: outbox.deleted, processed: 0, records: 0, lockHeld: false };
   const processedRetentionMs = options.processedRetentionMs ?? 0;
   const processed =

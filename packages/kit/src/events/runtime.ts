@@ -96,7 +96,9 @@ export function startServiceEvents<Tx = pg.PoolClient>(options: ServiceEventsOpt
         ...options.relayOptions,
       });
     } else {
+      // No relay: the service publishes nothing and has no outbox to prune (ai).
       pruner = startPruner(pool, logger, {
+        outbox: false,
         processedRetentionMs: maxAgeMs,
         ...(options.records && { records: options.records }),
       });
