@@ -18,6 +18,21 @@ import { Redis } from 'ioredis';
 
 export type SecondaryStorage = NonNullable<BetterAuthOptions['secondaryStorage']>;
 
+/**
+ * Whether a connection that was up has gone and not come back yet. Before the first connection is ready
+ * (a starting service), commands wait in ioredis's queue as usual: that is not an outage.
+ */
+function connectionLost(redis: Redis): () => boolean {
+  let lost = false;
+  redis.on('ready', () => {
+    lost = false;
+  });
+  redis.on('close', () => {
+    lost = true;
+  });
+  return () => lost;
+}
+
 /** Counters with a time to live in this process's memory: the rate limits' while Redis cannot answer. */
 function memoryCounters() {
   const counters = new Map<string, { value: number; until: number }>();
@@ -53,12 +68,13 @@ export function redisSecondaryStorage(redis: Redis, prefix = 'engram:'): Seconda
   const key = (name: string) => `${prefix}identity:${name}`;
   const revoked = `${prefix}${SESSION_REVOKED_CHANNEL}`;
   const countInMemory = memoryCounters();
+  const lost = connectionLost(redis);
   return {
-    // Not connected: a miss at once, rather than a wait in ioredis's queue for a reconnection on every request.
-    get: (name) => (redis.status === 'ready' ? redis.get(key(name)).catch(() => null) : Promise.resolve(null)),
+    // Connection lost: a miss at once, rather than a wait in ioredis's queue for a reconnection on every request.
+    get: (name) => (lost() ? Promise.resolve(null) : redis.get(key(name)).catch(() => null)),
     getAndDelete: (name) => redis.getdel(key(name)),
     increment: async (name, ttl) => {
-      if (redis.status !== 'ready') return countInMemory(name, Math.max(1, ttl));
+      if (lost()) return countInMemory(name, Math.max(1, ttl));
       try {
         return Number(await redis.eval(INCREMENT_WITH_TTL, 1, key(name), Math.max(1, ttl)));
       } catch {
