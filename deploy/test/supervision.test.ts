@@ -3,6 +3,7 @@
 // keeps failing makes the runner give up and stop everything instead of leaving the app half up.
 import { createServer, type Server } from 'node:net';
 import { metricsPortOf } from '@engram/local/components';
+import { alive } from '@engram/local/ports';
 import { describeEvent } from '@engram/local/supervisor';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
@@ -18,15 +19,6 @@ afterAll(async () => {
   squatter?.close();
   await stack?.stop();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const eventsOf = (component: string, kind: string) =>
   stack.supervision.filter((event) => event.component === component && event.kind === kind);

@@ -6,16 +6,9 @@
 import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
 import { flateBomb } from '@engram/testkit/hostile-files';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
-import {
-  createTRPCClient,
-  httpBatchStreamLink,
-  httpLink,
-  isNonJsonSerializable,
-  splitLink,
-  TRPCClientError,
-} from '@trpc/client';
+import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trpcClient } from './support/trpc-client.ts';
+import { trpcClient, webTrpcClient } from './support/trpc-client.ts';
 
 const FREE_LIMIT = 12;
 let stack: TestStack;
@@ -25,18 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-function clientOf(cookie: string) {
-  const headers = { origin: stack.url, cookie };
-  return createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => isNonJsonSerializable(op.input),
-        true: httpLink({ url: `${stack.url}/api/trpc`, headers }),
-        false: httpBatchStreamLink({ url: `${stack.url}/api/trpc`, headers }),
-      }),
-    ],
-  });
-}
+const clientOf = (cookie: string) => webTrpcClient(stack.url, cookie);
 
 async function collect(stream: AsyncIterable<GenerationEvent>) {
   const events: GenerationEvent[] = [];

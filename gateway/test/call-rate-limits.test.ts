@@ -5,17 +5,11 @@
 import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
-import {
-  createTRPCClient,
-  httpBatchStreamLink,
-  httpLink,
-  isNonJsonSerializable,
-  splitLink,
-  TRPCClientError,
-} from '@trpc/client';
+import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authClient, cardsOwnedBy } from './support/auth-client.ts';
 import { clientAt, type Json } from './support/from-address.ts';
+import { webTrpcClient } from './support/trpc-client.ts';
 
 const PER_USER = 600;
 const PER_ADDRESS = 800;
@@ -49,19 +43,7 @@ const batchedQuery = (paths: string[], inputs: Record<number, unknown> = {}) =>
 
 const times = <T>(count: number, value: T): T[] => Array(count).fill(value);
 
-/** The real tRPC client, linked as the web app's (web/src/lib/trpc-links.ts), for a signed-in user. */
-function webClient(cookie: string) {
-  const headers = { origin: stack.url, cookie };
-  return createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => isNonJsonSerializable(op.input),
-        true: httpLink({ url: `${stack.url}/api/trpc`, headers }),
-        false: httpBatchStreamLink({ url: `${stack.url}/api/trpc`, headers }),
-      }),
-    ],
-  });
-}
+const webClient = (cookie: string) => webTrpcClient(stack.url, cookie);
 
 const failureOf = (call: Promise<unknown>) =>
   call.then(

@@ -12,7 +12,8 @@ const LOW = 20_000;
 const HIGH = 32_000;
 const reservations = join(tmpdir(), 'engram-ports');
 
-function alive(pid: number): boolean {
+/** Whether a process with this id runs (signal 0 checks without touching it). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,5 +1,8 @@
 // tRPC through the gateway as the web app calls it: queries as GET with the input in the query string,
 // mutations as POST, several queries in one batched GET; a failed call throws its tRPC error.
+import type { AppRouter } from '@engram/gateway/router';
+import { createTRPCClient, httpBatchStreamLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
 export type Json = any;
 
@@ -30,4 +33,21 @@ export function trpcClient(url: string, cookie: string) {
       return answers.map((answer) => answer.result?.data ?? answer.error);
     },
   };
+}
+
+/**
+ * The real tRPC client of a signed-in browser at `url`, linked as the web app links it
+ * (web/src/lib/trpc-links.ts): batched and streamed, and form data (an upload) alone through a plain link.
+ */
+export function webTrpcClient(url: string, cookie: string) {
+  const headers = { origin: url, cookie };
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => isNonJsonSerializable(op.input),
+        true: httpLink({ url: `${url}/api/trpc`, headers }),
+        false: httpBatchStreamLink({ url: `${url}/api/trpc`, headers }),
+      }),
+    ],
+  });
 }
