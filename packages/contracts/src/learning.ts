@@ -1,6 +1,6 @@
 // The learning loop's shared shapes and limits: card types, ratings, tags, reviews and the learner's
 // scheduling settings. The web app's forms, the gateway's procedures and the cards service all read them.
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const CARD_TYPES = ['basic', 'reversed', 'cloze'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
