@@ -158,7 +158,13 @@ describe('a session across a page load', () => {
     const { options } = session();
     const offline = new PracticeSession(items, {
       ...options,
-      transport: { review: (review) => (held.push(review), new Promise(() => {})), undo: async () => {} },
+      transport: {
+        review: (review) => {
+          held.push(review);
+          return new Promise(() => {}); // never answered: the page is closed first
+        },
+        undo: async () => {},
+      },
     });
     rate(offline, 'good');
     const saved = JSON.parse(JSON.stringify(offline.toJSON()));

@@ -36,7 +36,8 @@ export interface ReviewAnswer {
 }
 
 export interface Transport {
-  review(review: Review): Promise<ReviewAnswer | undefined | void>;
+  /** Resolves with the server's answer (a ReviewAnswer when it says what comes next). */
+  review(review: Review): Promise<unknown>;
   undo(reviewId: string): Promise<unknown>;
 }
 
@@ -311,8 +312,9 @@ export class PracticeSession<T extends SessionItem> {
   private async deliver(delivery: Delivery): Promise<void> {
     if (delivery.kind === 'review') {
       const answer = await this.untilDelivered(() => this.options.transport.review(delivery.review));
+      const next = (answer as ReviewAnswer | undefined)?.nextIntervals;
       if (answer === false) this.refused.add(delivery.review.reviewId);
-      else if (answer?.nextIntervals) this.learnIntervals(delivery.review.reviewId, answer.nextIntervals);
+      else if (next) this.learnIntervals(delivery.review.reviewId, next);
     } else if (!this.refused.has(delivery.reviewId)) {
       // Deliveries go one after another, so this runs after the review itself: the server can only undo a
       // review it has, and one it refused needs no undo.
