@@ -10,7 +10,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { ListDueRequest, ListDueResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
 import { renderItem } from '../domain/card-content.js';
-import { nextIntervals } from '../domain/scheduler.js';
+import { type NextIntervals, nextIntervals } from '../domain/scheduler.js';
 import { settingsOf } from '../domain/settings.js';
 import { studyDayAround } from '../domain/study-day.js';
 import { ITEM_COLUMNS, type ItemRow, memoryOf, stateName } from '../review/item-row.js';
@@ -80,6 +80,15 @@ export function listDue({ pool }: Stores) {
     const now = new Date();
     const { end } = studyDayAround(now, settings.timezone, settings.dayStartHour);
     const { rows } = await pool.query<DueRow>(DUE_ITEMS, [ownerId, end, tagIds?.length ? tagIds : null, now, limit]);
+    // Every new item gives the same intervals (FSRS reads nothing of an item it has not seen): a deck of
+    // hundreds of new cards costs one preview, not hundreds.
+    let newItemIntervals: NextIntervals | undefined;
+    const intervalsOf = (row: DueRow) => {
+      const memory = memoryOf(row);
+      if (memory.state !== 'new' || memory.reps > 0) return nextIntervals(settings, memory, now);
+      newItemIntervals ??= nextIntervals(settings, memory, now);
+      return newItemIntervals;
+    };
     return {
       items: rows.map((row) => {
         const { prompt, answer } = renderItem(row.type, row.ordinal, row.front, row.back);
@@ -95,7 +104,7 @@ export function listDue({ pool }: Stores) {
           reps: row.reps,
           lapses: row.lapses,
           ordinal: row.ordinal,
-          nextIntervals: nextIntervals(settings, memoryOf(row), now),
+          nextIntervals: intervalsOf(row),
         };
       }),
     };
