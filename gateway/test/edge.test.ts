@@ -187,10 +187,10 @@ describe('what a page may load', () => {
     expect(directives).toContain("img-src 'self' data:");
   });
 
-  it("serves the signed-in user's Gravatar from Engram's origin (here configured off: 404, initials show)", async () => {
+  it("serves the signed-in user's Gravatar from Engram's origin (here configured off: 204, initials show)", async () => {
     const cookie = await signUp('gravatar');
     const picture = await fetch(`${stack.url}/api/auth/gravatar?size=96`, { headers: { cookie } });
-    expect(picture.status).toBe(404);
+    expect(picture.status).toBe(204);
     expect((await fetch(`${stack.url}/api/auth/gravatar?size=96`)).status).toBe(401);
   });
 });

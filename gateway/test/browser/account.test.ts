@@ -14,10 +14,16 @@ import { accessibilityViolations } from './support/axe.ts';
 import { ageSessions, cardCountOf, userIdOf } from './support/database.ts';
 import { pngSizeOf, solidPng } from './support/png.ts';
 
-/** Gravatar's avatar endpoint, which identity asks for the signed-in user's picture: a red square for anyone. */
+/**
+ * Gravatar's avatar endpoint, which identity asks for the signed-in user's picture: a red square for anyone
+ * but the hashes in `faceless` (404, as Gravatar answers `d=404` for an address it does not know).
+ */
 const gravatarAsked: string[] = [];
+const faceless = new Set<string>();
 const gravatar = createServer((req, res) => {
   gravatarAsked.push(req.url ?? '');
+  const hash = /\/avatar\/(\w+)/.exec(req.url ?? '')?.[1] ?? '';
+  if (faceless.has(hash)) return void res.writeHead(404).end();
   res.writeHead(200, { 'content-type': 'image/png' }).end(solidPng(96, 96, [200, 30, 30]));
 });
 await new Promise<void>((resolve) => gravatar.listen(0, '127.0.0.1', resolve));
@@ -50,6 +56,32 @@ const card = (page: Page, title: string) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByText(title, { exact: true }) });
 
 describe('account settings', () => {
+  it('shows the initials of a learner without a Gravatar, and nothing fails in the console', async () => {
+    const page = await openPage('account-initials');
+    const user = newUser('faceless');
+    faceless.add(createHash('sha256').update(user.email).digest('hex'));
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    const pictureAnswered = page.waitForResponse((response) => response.url().includes('/api/auth/gravatar'));
+    await signUpAndOnboard(page, env.stack.url, user);
+    await page.getByRole('link', { name: /Account settings/ }).click();
+    await page.waitForURL(`${env.stack.url}/account/settings`);
+    expect((await pictureAnswered).status()).toBe(204);
+
+    const avatar = card(page, 'Avatar');
+    await avatar.locator('[data-slot="avatar-fallback"]').waitFor();
+    expect(await avatar.locator('img').count()).toBe(0);
+    expect(gravatarAsked.some((asked) => asked.includes(createHash('sha256').update(user.email).digest('hex')))).toBe(
+      true,
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('shows the Gravatar, through Engram, until an avatar is uploaded, which is cropped square and resized', async () => {
     const page = await openPage('account-avatar');
     const elsewhere: string[] = [];

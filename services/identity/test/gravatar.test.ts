@@ -52,10 +52,10 @@ describe("the signed-in user's Gravatar", () => {
     expect(asked).toEqual([`/avatar/${hashOf(email)}?s=96&d=404`]);
   });
 
-  it('answers 404 when the address has no Gravatar, so the avatar shows initials', async () => {
+  it('answers 204 (no picture, no error) when the address has no Gravatar, so the avatar shows initials', async () => {
     const cookie = await identity.signUpVerified({ email: uniqueEmail('no-picture'), password: PASSWORD, name: 'N' });
     const response = await identity.get('/api/auth/gravatar?size=96', cookie);
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(204);
     expect(asked).toHaveLength(1);
   });
 
@@ -63,7 +63,7 @@ describe("the signed-in user's Gravatar", () => {
     const email = uniqueEmail('odd-answer');
     const cookie = await identity.signUpVerified({ email, password: PASSWORD, name: 'O' });
     pictures.set(hashOf(email), { type: 'text/html', body: Buffer.from('<script>alert(1)</script>') });
-    expect((await identity.get('/api/auth/gravatar?size=96', cookie)).status).toBe(404);
+    expect((await identity.get('/api/auth/gravatar?size=96', cookie)).status).toBe(204);
   });
 
   it('is refused to a signed-out visitor without asking Gravatar', async () => {

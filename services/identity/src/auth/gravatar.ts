@@ -26,7 +26,9 @@ const query = z.object({
   size: z.coerce.number().int().min(GRAVATAR_MIN_SIZE).max(GRAVATAR_MAX_SIZE).default(96),
 });
 
-const noPicture = () => new Response(null, { status: 404, headers: { 'cache-control': BROWSER_CACHE } });
+// No picture is no error: 204, which the avatar takes as "show the initials" without the browser logging a
+// failed request on every page (a 404 would be).
+const noPicture = () => new Response(null, { status: 204, headers: { 'cache-control': BROWSER_CACHE } });
 
 /** Gravatar's key of an address: SHA-256 of the trimmed, lower-cased email. */
 export const gravatarHash = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');

@@ -17,10 +17,13 @@ export function AccountScreen() {
   const { pathname } = accountRoute.useParams();
   return (
     // Only the organizations view needs the organization client; the others keep the app's client, so a
-    // sign-out or an account switch there updates the session the route guards read.
+    // sign-out or an account switch there updates the session the route guards read, and list
+    // organizations (the API-key dialog's owner choice) with the organization client's hook.
     <EngramAuthUIProvider
       avatar={AVATAR_OPTIONS}
-      {...(pathname === 'organizations' && { client: organizationAuthClient })}
+      {...(pathname === 'organizations'
+        ? { client: organizationAuthClient }
+        : { hooks: { useListOrganizations: organizationAuthClient.useListOrganizations } })}
     >
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
         <h1 className="mb-8 text-2xl font-semibold tracking-tight text-slate-900">{m.account_title()}</h1>

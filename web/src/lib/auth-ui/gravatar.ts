@@ -1,7 +1,7 @@
 // The picture an avatar may show. The CSP lets the browser load images from Engram only, so a picture on
 // another site (a provider's profile photo, an address typed into the API) is never asked for: the avatar
 // shows the user's Gravatar instead, which identity fetches for the signed-in user and serves from Engram's
-// own origin (GET /api/auth/gravatar), answering 404 when there is none so the initials show.
+// own origin (GET /api/auth/gravatar), answering 204 (no picture, and no failed request in the console) when there is none so the initials show.
 
 /** Gravatar serves sizes from 1 to 2048 pixels (spec §9). */
 export const GRAVATAR_MIN_SIZE = 1;

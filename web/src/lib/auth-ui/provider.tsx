@@ -103,9 +103,15 @@ type ProviderProps = {
   client?: ComponentProps<typeof AuthUIProvider>['authClient'];
   /** Avatars are configured by the screens that show them, so the others do not load their code. */
   avatar?: ComponentProps<typeof AuthUIProvider>['avatar'];
+  /**
+   * Hooks the library takes from the client, given by a screen whose client lacks them: the account screens
+   * keep the app's client but list organizations (the API-key dialog's owner choice) with the organization
+   * client's hook; the app's client would make that a request to a path that does not exist.
+   */
+  hooks?: ComponentProps<typeof AuthUIProvider>['hooks'];
 };
 
-export function EngramAuthUIProvider({ children, avatar, client = authClient }: ProviderProps) {
+export function EngramAuthUIProvider({ children, avatar, hooks, client = authClient }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
   const catalogue = useErrorCatalogue();
@@ -138,6 +144,7 @@ export function EngramAuthUIProvider({ children, avatar, client = authClient }: 
   return (
     <AuthUIProvider
       authClient={client}
+      hooks={hooks}
       basePath={AUTH_BASE_PATH}
       redirectTo={DEFAULT_REDIRECT}
       navigate={navigate}
