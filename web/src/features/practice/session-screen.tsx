@@ -1,6 +1,7 @@
-// /practice/session: the due items (filtered by the tags in the URL), one at a time. Space reveals, 1–4
-// rate, U or Ctrl+Z undoes; each rating shows the next card at once while PracticeSession sends the
-// review in the background. At the end the results page gets the counts.
+// /practice/session: the due items (filtered by the tags in the URL), one at a time. Space or Enter reveals
+// (or a tap on the card or on "Show answer"), 1–4 rate, U or Ctrl+Z undoes; each rating shows the next card
+// at once while PracticeSession sends the review in the background. At the end the results page gets the
+// counts. Keys are named only on a device with a keyboard-like pointer (keyboard-hints.ts).
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
@@ -12,6 +13,7 @@ import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { trpc, trpcClient } from '../../lib/trpc';
 import { CardFace } from './card-face';
+import { useKeyboardHints } from './keyboard-hints';
 import { type DueItem, dueOptions } from './queries';
 import { PracticeSession } from './session';
 import { practiceKeyAction } from './shortcuts';
@@ -51,6 +53,7 @@ function Session({ items }: { items: DueItem[] }) {
   const finished = useRef(false);
   const [leaving, setLeaving] = useState(false);
   const total = state.reviewed + state.remaining;
+  const keyboard = useKeyboardHints();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -90,9 +93,9 @@ function Session({ items }: { items: DueItem[] }) {
 
   return (
     <div>
-      <div className="mb-6 flex items-center gap-4">
+      <div className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2">
         <div
-          className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200"
+          className="h-2 min-w-32 flex-1 overflow-hidden rounded-full bg-slate-200"
           role="progressbar"
           aria-label={m.practice_progress_label()}
           aria-valuemin={0}
@@ -120,7 +123,16 @@ function Session({ items }: { items: DueItem[] }) {
         </Button>
       </div>
 
-      <article className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" aria-live="polite">
+      {/* A tap anywhere on the question shows the answer (a link in it still opens); "Show answer" below is
+          the same for keyboards and screen readers. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Space, Enter and the "Show answer" button do this by keyboard */}
+      <article
+        className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
+        aria-live="polite"
+        onClick={(event) => {
+          if (!state.revealed && !(event.target as HTMLElement).closest('a')) session.reveal();
+        }}
+      >
         <CardFace markdown={current.front} label={m.practice_front_label()} />
         {state.revealed && (
           <div className="border-t border-dashed border-slate-200">
@@ -139,20 +151,26 @@ function Session({ items }: { items: DueItem[] }) {
                 type="button"
                 onClick={() => session.rate(rating)}
                 aria-keyshortcuts={String(index + 1)}
-                className={`rounded-xl px-4 py-3 text-sm font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${RATING_STYLES[rating]}`}
+                className={`min-h-12 rounded-xl px-4 py-3 text-base font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:text-sm ${RATING_STYLES[rating]}`}
               >
                 {RATING_LABELS[rating]()}
-                <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>
+                {keyboard && <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>}
               </button>
             ))}
           </fieldset>
         ) : (
-          <Button className="w-full py-3" onClick={() => session.reveal()} aria-keyshortcuts="Space">
+          <Button
+            className="min-h-12 w-full py-3 text-base sm:text-sm"
+            onClick={() => session.reveal()}
+            aria-keyshortcuts="Space Enter"
+          >
             {m.practice_reveal()}
-            <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>
+            {keyboard && <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>}
           </Button>
         )}
-        <p className="mt-4 text-center text-xs text-slate-500">{m.practice_shortcuts_hint()}</p>
+        <p className="mt-4 text-center text-xs text-slate-500">
+          {keyboard ? m.practice_shortcuts_hint() : m.practice_tap_hint()}
+        </p>
       </div>
     </div>
   );
