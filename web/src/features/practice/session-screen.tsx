@@ -95,7 +95,7 @@ function Session({ items }: { items: DueItem[] }) {
     <div>
       <div className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2">
         <div
-          className="h-2 min-w-32 flex-1 overflow-hidden rounded-full bg-slate-200"
+          className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-slate-200"
           role="progressbar"
           aria-label={m.practice_progress_label()}
           aria-valuemin={0}
