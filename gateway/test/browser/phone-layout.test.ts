@@ -389,6 +389,11 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
     expect(await onScreen(page, heatmap.locator('svg rect').first())).toBe(false);
     expect(await onScreen(page, page.getByRole('region', { name: words.reviewsChart }).locator('canvas'))).toBe(true);
     expect(await sticksOut(page)).toEqual([]);
+    // The narrowest phone it is made for.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.getByText('Capital of Peru').first().waitFor();
+    expect(await onScreen(page, today)).toBe(true);
+    expect(await sticksOut(page)).toEqual([]);
   }, 120_000);
 
   it('names the keys on a laptop, where Space or Enter shows the answer', async () => {
