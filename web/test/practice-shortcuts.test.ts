@@ -1,4 +1,4 @@
-// The practice keyboard: Space reveals, 1–4 rate, U or Ctrl/⌘+Z undo; typing in a field is never a shortcut.
+// The practice keyboard: Space or Enter reveals, 1–4 rate, U or Ctrl/⌘+Z undo; typing in a field is never a shortcut.
 import { describe, expect, it } from 'vitest';
 import { practiceKeyAction } from '../src/features/practice/shortcuts.ts';
 
@@ -6,8 +6,9 @@ const key = (k: string, extra: Partial<Parameters<typeof practiceKeyAction>[0]> 
   practiceKeyAction({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...extra });
 
 describe('practice shortcuts', () => {
-  it('reveals with Space and rates again, hard, good, easy with 1 to 4', () => {
+  it('reveals with Space or Enter and rates again, hard, good, easy with 1 to 4', () => {
     expect(key(' ')).toBe('reveal');
+    expect(key('Enter')).toBe('reveal');
     expect(['1', '2', '3', '4'].map((k) => key(k))).toEqual(['again', 'hard', 'good', 'easy']);
   });
 
@@ -18,8 +19,10 @@ describe('practice shortcuts', () => {
     expect(key('z', { metaKey: true })).toBe('undo');
   });
 
-  it('leaves Space to a focused button or link, but still rates and undoes from there', () => {
+  it('leaves Space and Enter to a focused button or link, but still rates and undoes from there', () => {
     expect(key(' ', { target: { tagName: 'BUTTON' } })).toBeUndefined();
+    expect(key('Enter', { target: { tagName: 'BUTTON' } })).toBeUndefined();
+    expect(key('Enter', { target: { tagName: 'A' } })).toBeUndefined();
     expect(key(' ', { target: { tagName: 'A' } })).toBeUndefined();
     expect(key(' ', { target: { tagName: 'BODY' } })).toBe('reveal');
     expect(key('2', { target: { tagName: 'BUTTON' } })).toBe('hard');
@@ -29,7 +32,9 @@ describe('practice shortcuts', () => {
   it('ignores other keys, held-down repeats, modified keys and keys typed into a field', () => {
     expect(key('5')).toBeUndefined();
     expect(key('0')).toBeUndefined();
-    expect(key('Enter')).toBeUndefined();
+    expect(key('Tab')).toBeUndefined();
+    expect(key('Enter', { ctrlKey: true })).toBeUndefined();
+    expect(key('Enter', { target: { tagName: 'TEXTAREA' } })).toBeUndefined();
     expect(key('1', { repeat: true })).toBeUndefined();
     expect(key('1', { ctrlKey: true })).toBeUndefined();
     expect(key('z', { ctrlKey: true, shiftKey: true })).toBeUndefined();

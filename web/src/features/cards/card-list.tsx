@@ -75,7 +75,9 @@ export function CardList() {
     body = (
       <>
         <ul
-          className={`space-y-3 transition-opacity ${list.isPlaceholderData ? 'opacity-60' : ''}`}
+          // A long word or URL on a card breaks anywhere (its paragraphs too, over their own break-words), so it
+          // never pushes the card's actions off a phone's screen.
+          className={`space-y-3 transition-opacity [overflow-wrap:anywhere] [&_p]:[overflow-wrap:anywhere] ${list.isPlaceholderData ? 'opacity-60' : ''}`}
           aria-labelledby="cards-heading"
         >
           {cards.map((card) => (

@@ -1,5 +1,5 @@
 // The year heatmap: a column per week, a square per day, darker for busier days, with a text summary.
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { getLocale, m } from '../../lib/i18n';
 import { formatShortDate, heatmapWeeks } from './days';
 import { Panel } from './panels';
@@ -30,12 +30,20 @@ export function Heatmap({ metrics, today }: { metrics: ReviewMetrics; today: str
       : [];
   });
   const width = weeks.length * (CELL + GAP);
+  // Narrower than the year, the map starts scrolled to its end: the latest weeks show, older ones to the left.
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && width) element.scrollLeft = element.scrollWidth;
+  }, [width]);
   return (
     <Panel title={m.dashboard_heatmap()} className="lg:col-span-3">
       <p className="mt-1 text-sm text-slate-500" data-testid="heatmap-summary">
         {m.dashboard_heatmap_summary({ count: total, days: active })}
       </p>
-      <div className="mt-4 overflow-x-auto">
+      {/* Focusable, so a keyboard can scroll back to older weeks where the year does not fit (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
+      <div ref={scroller} tabIndex={0} className="mt-4 overflow-x-auto">
         <svg
           width={width}
           height={7 * (CELL + GAP) + 16}

@@ -1,8 +1,9 @@
-// /practice/session: the due items (filtered by the tags in the URL), one at a time. Space reveals, 1–4
-// rate, U or Ctrl+Z undoes; each rating button names the interval it gives. Each rating shows the next
-// card at once while PracticeSession sends the review in the background; items rated in the session come
-// back when they fall due (learning ahead up to 20 minutes). The session is kept in this tab's storage, so
-// a reload goes on where it was. At the end the results page gets the counts.
+// /practice/session: the due items (filtered by the tags in the URL), one at a time. Space or Enter reveals
+// (or a tap on the card or on "Show answer"), 1–4 rate, U or Ctrl+Z undoes; each rating button names the
+// interval it gives. Each rating shows the next card at once while PracticeSession sends the review in the
+// background; items rated in the session come back when they fall due (learning ahead up to 20 minutes).
+// The session is kept in this tab's storage, so a reload goes on where it was. At the end the results page
+// gets the counts. Keys are named only on a device with a keyboard-like pointer (keyboard-hints.ts).
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
@@ -15,6 +16,7 @@ import { queryClient } from '../../lib/query-client';
 import { trpc, trpcClient } from '../../lib/trpc';
 import { CardFace } from './card-face';
 import { formatInterval } from './intervals';
+import { useKeyboardHints } from './keyboard-hints';
 import { type DueItem, dueOptions } from './queries';
 import { clearSavedSession, loadSavedSession, saveSession } from './saved-session';
 import { PracticeSession, type SavedSession } from './session';
@@ -69,6 +71,7 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
     save();
     return session.subscribe(save);
   }, [session, userId, startedWith]);
+  const keyboard = useKeyboardHints();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -109,9 +112,9 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
 
   return (
     <div>
-      <div className="mb-6 flex items-center gap-4">
+      <div className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2">
         <div
-          className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200"
+          className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-slate-200"
           role="progressbar"
           aria-label={m.practice_progress_label()}
           aria-valuemin={0}
@@ -139,7 +142,16 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
         </Button>
       </div>
 
-      <article className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" aria-live="polite">
+      {/* A tap anywhere on the question shows the answer (a link in it still opens); "Show answer" below is
+          the same for keyboards and screen readers. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Space, Enter and the "Show answer" button do this by keyboard */}
+      <article
+        className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
+        aria-live="polite"
+        onClick={(event) => {
+          if (!state.revealed && !(event.target as HTMLElement).closest('a')) session.reveal();
+        }}
+      >
         <CardFace markdown={current.front} label={m.practice_front_label()} />
         {state.revealed && (
           <div className="border-t border-dashed border-slate-200">
@@ -158,7 +170,7 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
                 type="button"
                 onClick={() => session.rate(rating)}
                 aria-keyshortcuts={String(index + 1)}
-                className={`rounded-xl px-4 py-3 text-sm font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${RATING_STYLES[rating]}`}
+                className={`min-h-12 rounded-xl px-4 py-3 text-base font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:text-sm ${RATING_STYLES[rating]}`}
               >
                 {RATING_LABELS[rating]()}
                 {state.intervals && (
@@ -166,17 +178,23 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
                     {formatInterval(state.intervals[rating])}
                   </span>
                 )}
-                <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>
+                {keyboard && <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>}
               </button>
             ))}
           </fieldset>
         ) : (
-          <Button className="w-full py-3" onClick={() => session.reveal()} aria-keyshortcuts="Space">
+          <Button
+            className="min-h-12 w-full py-3 text-base sm:text-sm"
+            onClick={() => session.reveal()}
+            aria-keyshortcuts="Space Enter"
+          >
             {m.practice_reveal()}
-            <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>
+            {keyboard && <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>}
           </Button>
         )}
-        <p className="mt-4 text-center text-xs text-slate-500">{m.practice_shortcuts_hint()}</p>
+        <p className="mt-4 text-center text-xs text-slate-500">
+          {keyboard ? m.practice_shortcuts_hint() : m.practice_tap_hint()}
+        </p>
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
-// The practice keyboard: Space reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes.
-// Keys typed into a field, or pressed with other modifiers, are left alone, and Space on a focused button
-// or link presses that control, as a keyboard user expects.
+// The practice keyboard: Space or Enter reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes.
+// Keys typed into a field, or pressed with other modifiers, are left alone, and Space or Enter on a focused
+// button or link presses that control, as a keyboard user expects.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 
 export type PracticeAction = 'reveal' | 'undo' | RatingName;
@@ -28,7 +28,7 @@ export function practiceKeyAction(event: KeyLike): PracticeAction | undefined {
   const key = event.key.toLowerCase();
   if ((event.ctrlKey || event.metaKey) && key === 'z' && !event.shiftKey) return 'undo';
   if (event.ctrlKey || event.metaKey) return undefined;
-  if (key === ' ') {
+  if (key === ' ' || key === 'enter') {
     const tag = (event.target as { tagName?: unknown } | null | undefined)?.tagName;
     return typeof tag === 'string' && CONTROLS.has(tag) ? undefined : 'reveal';
   }
