@@ -22,6 +22,8 @@ const markdown = new MarkdownIt({
 // The package is CommonJS; bundlers hand its default export over in either shape.
 const katexPlugin = ((markdownItKatex as unknown as { default?: typeof markdownItKatex }).default ??
   markdownItKatex) as typeof markdownItKatex;
+// The plugin typesets with the app's KaTeX, the one whose stylesheet is imported above: the build dedupes the
+// package (vite.config.ts), since the plugin's own older KaTeX writes markup that stylesheet does not fit.
 markdown.use(katexPlugin, { throwOnError: false, enableFencedBlocks: true });
 
 // Links in a card open in a new tab and never tell the other site where they came from.
