@@ -1,16 +1,35 @@
 // Card sides render as Markdown with math and code, and never as live HTML; a cloze card's deletions render
 // as practice asks them, in text, maths and code alike.
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('katex/dist/katex.min.css', () => ({}));
 vi.mock('highlight.js/styles/github.css', () => ({}));
-const { renderMarkdown } = await import('../src/lib/markdown.ts');
+const { featuresLoaded, renderMarkdown } = await import('../src/lib/markdown.ts');
 const { cardSummary, reviewItem } = await import('@engram/contracts/cloze');
 
 /** Inline maths around TeX, `$tex$`. */
 const math = (tex: string) => `$${tex}$`;
 
+describe('loading what a card needs', () => {
+  it('renders plain Markdown at once and loads maths and highlighting only for a text that has them', async () => {
+    expect(featuresLoaded('**plain** text, [a link](https://example.com)')).toBeUndefined();
+    const math = featuresLoaded('Euler: $e^{i\\pi}$');
+    expect(math).toBeInstanceOf(Promise);
+    await math;
+    expect(featuresLoaded('Euler: $e^{i\\pi}$')).toBeUndefined();
+    const code = featuresLoaded('```ts\nconst x = 1;\n```');
+    expect(code).toBeInstanceOf(Promise);
+    await code;
+    expect(renderMarkdown('```ts\nconst x = 1;\n```')).toContain('hljs-keyword');
+  });
+});
+
+/** Maths and highlighting loaded, as before any card that needs them shows. */
+const loadEverything = () => featuresLoaded('$x$\n\n```js\nx\n```');
+
 describe('rendering a card side', () => {
+  beforeAll(loadEverything);
+
   it('renders Markdown emphasis, lists and links', () => {
     const html = renderMarkdown('**bold** and *it*\n\n- one\n- two\n\n[site](https://example.com)');
     expect(html).toContain('<strong>bold</strong>');
@@ -71,6 +90,8 @@ function visibleText(html: string): string {
 }
 
 describe('rendering a cloze card as practice asks it', () => {
+  beforeAll(loadEverything);
+
   const energy = `Energy: ${math('{{c1::E=mc^2}}')} and {{c2::Einstein::who}}.`;
 
   it('hides a deletion inside maths as a boxed question mark, never literal asterisks or braces', () => {

@@ -1,7 +1,8 @@
 // One side of a review item, rendered by the app's one card renderer (maths, highlighted code, cloze
 // deletions as the cards service asks them); cards never carry live HTML. The practice route loads the
-// renderer with its own code, so the first card shows at once, never an empty face.
+// renderer with its own code, maths and highlighting included, so no card shows an empty face.
 import MarkdownBody from '../../components/card/markdown-body';
+import '../../lib/markdown-everything';
 
 export function CardFace({ markdown, label }: { markdown: string; label: string }) {
   return (
