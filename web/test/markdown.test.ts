@@ -3,7 +3,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('katex/dist/katex.min.css', () => ({}));
-vi.mock('highlight.js/styles/github.css', () => ({}));
 const { featuresLoaded, renderMarkdown } = await import('../src/lib/markdown.ts');
 const { cardSummary, reviewItem } = await import('@engram/contracts/cloze');
 

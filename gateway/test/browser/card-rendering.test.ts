@@ -6,6 +6,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { accessibilityViolations } from './support/axe.ts';
 
 const env = useBrowserStack();
 
@@ -44,7 +45,7 @@ async function addCard(page: Page, card: (typeof CARDS)[keyof typeof CARDS]) {
   const before = await items.count();
   await fillCard(page, card);
   await page.getByRole('region', { name: 'New card' }).getByRole('button', { name: 'Add card' }).click();
-  await expect.poll(() => items.count()).toBe(before + 1);
+  await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(before + 1);
 }
 
 /** The region's visible text, once its renderer has drawn it. */
@@ -114,12 +115,37 @@ describe.each(VIEWPORTS)('a card rendered one way on a $name', ({ name, viewport
         boxedAnswers++;
       }
       await page.getByRole('button', { name: /^Good/ }).click();
-      if (i < 3) await expect.poll(async () => (await question.innerText()) !== text).toBe(true);
+      if (i < 3) await expect.poll(async () => (await question.innerText()) !== text, { timeout: 10_000 }).toBe(true);
     }
     await page.waitForURL(/\/practice\/done\?/);
     expect(boxedAnswers).toBe(1);
     expect(asked.filter((text) => text.includes('Einstein'))).toHaveLength(2);
     expect(asked.some((text) => text.includes('[a theory]'))).toBe(true);
     expect(asked.some((text) => text.includes('const pair = {{ a: 1 }}.a;'))).toBe(true);
+  });
+});
+
+describe.each(['light', 'dark'] as const)('rendered cards in the %s theme', (colorScheme) => {
+  it('pass the accessibility checks in the list, the preview and practice', async () => {
+    // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
+    const page = await openTestPage(env.browser, `card-rendering-axe-${colorScheme}`, { bypassCSP: true, colorScheme });
+    page.setDefaultTimeout(10_000);
+    await signUpAndOnboard(page, env.stack.url, newUser(`axe${colorScheme}`));
+    await addCard(page, CARDS.cloze);
+    await addCard(page, CARDS.code);
+    const cards = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card');
+    await cards.locator('pre code').waitFor();
+    await cards.locator('.katex').waitFor();
+    await fillCard(page, CARDS.basic);
+    const form = page.getByRole('region', { name: 'New card' });
+    await form.getByRole('button', { name: 'Show preview' }).click();
+    await renderedText(form.getByRole('region', { name: 'Question' }));
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.goto(`${env.stack.url}/practice/session`);
+    await renderedText(page.getByRole('region', { name: 'Question' }));
+    await page.getByRole('button', { name: /^Show answer/ }).click();
+    await renderedText(page.getByRole('region', { name: 'Answer' }));
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

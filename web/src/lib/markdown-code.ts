@@ -1,6 +1,5 @@
 // Highlighting of fenced code in card Markdown, loaded with the first text that has a fenced block
-// (markdown.ts featuresLoaded).
-import 'highlight.js/styles/github.css';
+// (markdown.ts featuresLoaded). Its colours are the app's own (.prose-card in styles.css), for both themes.
 import hljs from 'highlight.js/lib/common';
 import { installHighlighter } from './markdown';
 
