@@ -13,16 +13,24 @@ review transaction sent straight to PostgreSQL as a baseline), kill -9 of a card
 replica, NATS restarted, PostgreSQL restarted, Redis gone for 10 s, a rolling SIGTERM restart of the
 gateways and cards (no request may fail: each drains before it exits), one of the single-replica
 services (identity, organizations, billing, ai: their calls may fail meanwhile), and both cards replicas
-frozen (SIGSTOP) for 5 s, so the callers' deadlines must end its calls (every request answered). After
-each it checks that every acknowledged review is stored exactly once in cards and counted exactly once in
-organizations' progress, and prints one table: scenario, requests, failures, lost, duplicated, p50/p99. Exits 1 when a promise broke (anything lost or duplicated; any failed request where
-the promise is none).
+frozen (SIGSTOP) for 5 s, so the callers' deadlines must end its calls (every request answered). In each
+scenario one more learner deletes their account while the fault is on. After each it checks that every
+acknowledged review is stored exactly once in cards and counted exactly once in organizations' progress,
+and that every deletion erased the learner in every service. Then it attacks the same stack: every tRPC
+procedure with another user's and another organization's ids, every gRPC method with no, forged, expired,
+wrong-audience or unsigned tokens, cross-site writes, signed-out and revoked sessions, a banned user by
+session and by API key, forwarding headers that claim another address, and fuzzed input (fast-check) to
+every procedure. It prints one table: scenario, requests, failures, lost, duplicated, breaches (attack
+calls that got through), p50/p99. Exits 1 when a promise broke (anything lost or duplicated; any failed
+request where the promise is none; any breach).
 
 Options:
-  --short          CI's size (${SHORT.learners} learners, ${SHORT.perSecond} operations/s, ${SHORT.scenarioMs / 1000} s a scenario); npm test runs it
-  --only NAME      only the scenarios whose name contains NAME (repeatable)
+  --short          CI's size (${SHORT.learners} learners, ${SHORT.perSecond} operations/s, ${SHORT.scenarioMs / 1000} s a scenario,
+                   ${SHORT.fuzzRuns} fuzzed inputs per procedure); npm test runs it
+  --only NAME      only the scenarios whose name contains NAME (repeatable; 'attack' for the attacks)
   -h, --help       show this text
-Without --short: ${FULL.learners} learners, ${FULL.perSecond} operations/s, ${FULL.scenarioMs / 1000} s a scenario.`;
+Without --short: ${FULL.learners} learners, ${FULL.perSecond} operations/s, ${FULL.scenarioMs / 1000} s a scenario, ${FULL.fuzzRuns} fuzzed
+inputs per procedure.`;
 
 const { values: args } = parseArgs({
   options: {

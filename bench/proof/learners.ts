@@ -1,9 +1,9 @@
 // The proof's learners, set up as people are through the gateway: each signs up (and in, through the
 // mailed link), writes cards of their own, joins one organization and subscribes to its shared deck, so
 // some of their reviews are of deck copies and reach the organization's progress through events.
-import { randomBytes } from 'node:crypto';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { signUpThroughGateway } from '@engram/testkit/stack';
+import { authAction, type SignedUp, signedUp } from '@engram/testkit/people';
+import { TEST_PASSWORD } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { trpc } from '../bench-stack.ts';
 import { schemaClient } from './verify.ts';
@@ -17,32 +17,13 @@ export interface Learner {
   copyItems: string[];
 }
 
-interface Person {
-  email: string;
-  userId: string;
-  cookie: string;
-}
+type Person = SignedUp;
 
-async function person(url: string, label: string): Promise<Person> {
-  const email = `${label}-${randomBytes(4).toString('hex')}@proof.example`;
-  const cookie = await signUpThroughGateway(url, label, email);
-  const session = (await (await fetch(`${url}/api/auth/get-session`, { headers: { cookie } })).json()) as {
-    user: { id: string };
-  };
-  return { email, userId: session.user.id, cookie };
-}
+const person = (url: string, label: string) => signedUp(url, label, 'proof.example');
 
 /** better-auth's organization endpoints, as the web app calls them. */
-async function organization(url: string, who: Person, path: string, body: unknown) {
-  const response = await fetch(`${url}/api/auth/organization/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url, cookie: who.cookie },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { id: string };
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const organization = (url: string, who: Person, path: string, body: unknown) =>
+  authAction(url, who, `organization/${path}`, body) as Promise<{ id: string }>;
 
 export async function setUpLearners(
   url: string,
@@ -98,7 +79,7 @@ export async function setUpLearners(
       'every learner has their copies of the deck',
       async () => {
         for (const learner of people) {
-          if ((await itemsOf(learner.userId)).filter((item) => item.copy).length < sizes.deckCards) return false;
+          if ((await itemsOf(learner.id)).filter((item) => item.copy).length < sizes.deckCards) return false;
         }
         return true;
       },
@@ -106,9 +87,11 @@ export async function setUpLearners(
     );
     const learners: Learner[] = [];
     for (const learner of people) {
-      const items = await itemsOf(learner.userId);
+      const items = await itemsOf(learner.id);
       learners.push({
-        ...learner,
+        email: learner.email,
+        userId: learner.id,
+        cookie: learner.cookie,
         ownItems: items.filter((item) => !item.copy).map((item) => item.id),
         copyItems: items.filter((item) => item.copy).map((item) => item.id),
       });
@@ -117,4 +100,29 @@ export async function setUpLearners(
   } finally {
     await cards.end();
   }
+}
+
+/**
+ * A learner deletes their account (with their password, as the account screen does), trying again as a
+ * browser's user would when an attempt fails; true once the app said it was done, or the account is gone
+ * (an attempt whose answer was lost may have deleted it: the session then no longer exists).
+ */
+export async function deleteAccount(url: string, learner: Learner): Promise<boolean> {
+  for (let attempt = 1; attempt <= 6; attempt += 1) {
+    try {
+      const response = await fetch(`${url}/api/auth/delete-user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, cookie: learner.cookie },
+        body: JSON.stringify({ password: TEST_PASSWORD }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.body?.cancel();
+      if (response.status === 200) return true;
+      if (response.status === 401 && attempt > 1) return true;
+    } catch {
+      // no answer: try again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+  }
+  return false;
 }

@@ -141,8 +141,15 @@ export class LearnerLoad {
       undefined,
       ATTEMPT_TIMEOUT_MS,
     );
-    const ok = status === 200 && (JSON.parse(text) as { result?: unknown }[]).every((answer) => answer.result);
-    return { ok, reason: `dashboard ${status} ${text.slice(0, 120)}` };
+    let failed: string[] = [];
+    try {
+      const answers = JSON.parse(text) as { result?: unknown; error?: { data?: { code?: string } } }[];
+      failed = answers.flatMap((answer, i) => (answer.result ? [] : [`${DASHBOARD[i]} ${answer.error?.data?.code}`]));
+    } catch {
+      failed = ['(no batch)'];
+    }
+    const ok = status === 200 && failed.length === 0;
+    return { ok, reason: `dashboard ${status}: ${failed.join(', ') || text.slice(0, 120)}` };
   }
 
   async #signIn(email: string) {

@@ -8,13 +8,14 @@ import { closeStores, createStores } from '@engram/cards/db';
 import { recordReview } from '@engram/cards/review/record-review';
 import { RATINGS } from '@engram/contracts/learning';
 import { measurePaced, type Operation, percentile } from '../measure.ts';
+import { type AttackResult, runAttacks } from './attacks.ts';
 import { startInfrastructure } from './infra.ts';
-import { type Learner, setUpLearners } from './learners.ts';
+import { deleteAccount, type Learner, setUpLearners } from './learners.ts';
 import { type Acknowledged, ATTEMPT_TIMEOUT_MS, LearnerLoad } from './load.ts';
 import { LEAD_MS, SCENARIOS } from './scenarios.ts';
 import { startProofStack } from './stack.ts';
 import type { Row } from './table.ts';
-import { verifyReviews } from './verify.ts';
+import { accountGone, verifyErasures, verifyReviews } from './verify.ts';
 
 export interface ProofOptions {
   learners: number;
@@ -24,14 +25,30 @@ export interface ProofOptions {
   scenarioMs: number;
   ownCards: number;
   deckCards: number;
-  /** Only the scenarios whose names include one of these (all when empty). */
+  /** Inputs the fuzzer tries per procedure in the attacks. */
+  fuzzRuns: number;
+  /** Only the scenarios (and attacks) whose names include one of these (all when empty). */
   only?: string[];
   /** Each finished row, as it comes. */
   onRow?: (row: Row) => void;
 }
 
-export const SHORT: ProofOptions = { learners: 8, perSecond: 16, scenarioMs: 6_000, ownCards: 40, deckCards: 6 };
-export const FULL: ProofOptions = { learners: 32, perSecond: 60, scenarioMs: 20_000, ownCards: 200, deckCards: 20 };
+export const SHORT: ProofOptions = {
+  learners: 8,
+  perSecond: 16,
+  scenarioMs: 6_000,
+  ownCards: 40,
+  deckCards: 6,
+  fuzzRuns: 12,
+};
+export const FULL: ProofOptions = {
+  learners: 32,
+  perSecond: 60,
+  scenarioMs: 20_000,
+  ownCards: 200,
+  deckCards: 20,
+  fuzzRuns: 40,
+};
 
 // How bench-stack's request() words an attempt that got no answer in time.
 const NO_ANSWER = `no answer within ${ATTEMPT_TIMEOUT_MS} ms`;
@@ -67,6 +84,24 @@ async function baseline(databaseUrl: string, learners: Learner[], total: number,
   }
 }
 
+export const ATTACK_PROMISE = 'nothing gets through, nothing changes, no 5xx';
+
+function attackRow(attack: AttackResult): Row {
+  return {
+    scenario: `attack: ${attack.name}`,
+    promise: ATTACK_PROMISE,
+    requests: attack.attempts,
+    failures: 0,
+    lost: 0,
+    duplicated: 0,
+    breaches: attack.breaches.length,
+    p50: attack.p50,
+    p99: attack.p99,
+    held: attack.breaches.length === 0,
+    notes: attack.breaches.slice(0, 10),
+  };
+}
+
 export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; held: boolean }> {
   const infrastructure = await startInfrastructure();
   const rows: Row[] = [];
@@ -77,25 +112,41 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
   try {
     const stack = await startProofStack(infrastructure);
     try {
-      const learners = await setUpLearners(stack.url, stack.databaseUrl, options.learners, options);
+      const chosen = (name: string) => !options.only?.length || options.only.some((part) => name.includes(part));
+      const scenarios = SCENARIOS.filter((scenario) => chosen(scenario.name));
+      // One more learner per scenario, set up as the others, deletes their account while its fault is on.
+      const everyone = await setUpLearners(stack.url, stack.databaseUrl, options.learners + scenarios.length, options);
+      const learners = everyone.slice(0, options.learners);
+      const leavers = everyone.slice(options.learners);
       const load = new LearnerLoad(stack.url, learners);
       const all: Acknowledged[] = [];
+      const erased: string[] = [];
       let before = { lost: 0, duplicated: 0 };
-      const scenarios = SCENARIOS.filter(
-        (scenario) => !options.only?.length || options.only.some((name) => scenario.name.includes(name)),
-      );
+      const verify = async () => {
+        const reviews = await verifyReviews(stack.databaseUrl, all);
+        const erasures = await verifyErasures(stack.databaseUrl, erased);
+        return {
+          lost: reviews.lost + erasures.lost,
+          duplicated: reviews.duplicated + erasures.duplicated,
+          details: [...reviews.details, ...erasures.details],
+        };
+      };
       for (const scenario of scenarios) {
         const fault = scenario.fault;
-        const recovered = fault
-          ? new Promise((resolve) => setTimeout(resolve, LEAD_MS)).then(() => fault(stack, infrastructure))
-          : Promise.resolve();
-        const result = await load.run(options.perSecond, recovered, options.scenarioMs);
+        const started = new Promise((resolve) => setTimeout(resolve, LEAD_MS));
+        const recovered = fault ? started.then(() => fault(stack, infrastructure)) : Promise.resolve();
+        const leaver = leavers.shift() as Learner;
+        const deletion = started.then(() => deleteAccount(stack.url, leaver));
+        const result = await load.run(options.perSecond, Promise.all([recovered, deletion]), options.scenarioMs);
         const faultError = await recovered.then(
           () => undefined,
           (error: unknown) => (error as Error).message,
         );
+        const deleted = await deletion;
+        // Unacknowledged but done (its answer lost) is a deletion all the same: it must reach everyone.
+        if (deleted || (await accountGone(stack.databaseUrl, leaver.userId))) erased.push(leaver.userId);
         all.push(...result.acknowledged);
-        const tally = await verifyReviews(stack.databaseUrl, all);
+        const tally = await verify();
         const lost = tally.lost - before.lost;
         const duplicated = tally.duplicated - before.duplicated;
         before = tally;
@@ -104,7 +155,7 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
           lost === 0 &&
           duplicated === 0 &&
           !faultError &&
-          (scenario.promise !== 'no failed request' || result.failures === 0) &&
+          (scenario.promise !== 'no failed request' || (result.failures === 0 && deleted)) &&
           !(scenario.answersWithinDeadlines && unanswered);
         add({
           scenario: scenario.name,
@@ -117,6 +168,7 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
           held: promiseHeld,
           notes: [
             ...(faultError ? [`the fault could not be injected or recovered from: ${faultError}`] : []),
+            ...(deleted ? [] : [`the account deletion of ${leaver.userId} was never acknowledged`]),
             ...tally.details.slice(0, 10),
             ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
           ],
@@ -125,7 +177,7 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
           const reviews = result.acknowledged.length;
           const direct = await baseline(stack.cardsDatabaseUrl, learners, reviews, options.perSecond);
           all.push(...direct.acknowledged);
-          const tallyAfter = await verifyReviews(stack.databaseUrl, all);
+          const tallyAfter = await verify();
           add({
             scenario: 'baseline: the review transaction straight on PostgreSQL',
             promise: 'nothing lost or duplicated',
@@ -141,6 +193,8 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
           before = tallyAfter;
         }
       }
+      // The attacks, on the same replicated stack once the faults are over.
+      if (chosen('attack')) for (const attack of await runAttacks(stack, options.fuzzRuns)) add(attackRow(attack));
     } catch (error) {
       console.error(`[proof] the components' last lines:\n${stack.recentLines.slice(-40).join('\n')}`);
       throw error;

@@ -2,7 +2,10 @@
 // happen exactly once? Read straight from the services' schemas: cards' review log (one row per review
 // id), each item's review count against its log, each learner's day counters against their log, and
 // organizations' read model of deck reviews (fed by the ReviewRecorded events) for reviews of copies.
+// And was every account deletion acknowledged carried out by every service (the UserDeleted event's
+// effect), leaving nothing of the person?
 import { parseDatabaseUrl, searchPathOption } from '@engram/kit/db';
+import { erasedUserHash } from '@engram/kit/events/erased-users';
 import { serviceDatabaseUrl } from '@engram/local/components';
 import { waitUntil } from '@engram/testkit/wait';
 import pg from 'pg';
@@ -109,4 +112,74 @@ export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): P
     await Promise.all([cards.end(), organizations.end()]);
   }
   return tally;
+}
+
+// Where each erasure must show: the record of it in every service that keeps users' data, and no row of
+// the user left in identity, cards or organizations (billing and ai hold nothing of the proof's leavers
+// but the record).
+const ERASING_SERVICES = ['cards', 'organizations', 'billing', 'ai'] as const;
+const LEFT_BEHIND: [string, string][] = [
+  ['identity', 'select count(*) as n from users where id = $1'],
+  ['identity', 'select count(*) as n from members where user_id = $1'],
+  ['cards', 'select count(*) as n from cards where owner_id = $1'],
+  ['cards', 'select count(*) as n from review_items where owner_id = $1'],
+  ['cards', 'select count(*) as n from review_logs where owner_id = $1'],
+  ['organizations', 'select count(*) as n from members where user_id = $1'],
+  ['organizations', 'select count(*) as n from subscriptions where user_id = $1'],
+];
+
+/**
+ * Checks every account deletion acknowledged so far (`erased`: the users' ids): each service recorded the
+ * erasure (once: the record is keyed by the id's hash, and a repeat of the event changes nothing), and
+ * none of the user's rows is left. Waits for the events to arrive first.
+ */
+export async function verifyErasures(databaseUrl: string, erased: string[]): Promise<Tally> {
+  const tally: Tally = { lost: 0, duplicated: 0, details: [] };
+  const schemas = [...new Set([...ERASING_SERVICES, ...LEFT_BEHIND.map(([schema]) => schema)])];
+  const clients = new Map(
+    await Promise.all(schemas.map(async (schema) => [schema, await schemaClient(databaseUrl, schema)] as const)),
+  );
+  const client = (schema: string) => clients.get(schema) as pg.Client;
+  const missing = async () => {
+    const found: string[] = [];
+    for (const userId of erased) {
+      const hash = erasedUserHash(userId);
+      for (const service of ERASING_SERVICES) {
+        const { rows } = await client(service).query('select count(*) as n from erased_users where user_hash = $1', [
+          hash,
+        ]);
+        if (Number(rows[0].n) === 0) found.push(`the deletion of ${userId} never reached ${service}`);
+      }
+      for (const [schema, sql] of LEFT_BEHIND) {
+        const { rows } = await client(schema).query(sql, [userId]);
+        if (Number(rows[0].n) > 0) found.push(`${rows[0].n} rows of ${userId} left in ${schema}: ${sql}`);
+      }
+    }
+    return found;
+  };
+  try {
+    await waitUntil(
+      'every deletion erased the user everywhere',
+      async () => (await missing()).length === 0,
+      EVENTS_SETTLE_MS,
+    ).catch(() => {});
+    for (const what of await missing()) {
+      tally.lost += 1;
+      tally.details.push(`lost 1: ${what}`);
+    }
+  } finally {
+    await Promise.all([...clients.values()].map((c) => c.end()));
+  }
+  return tally;
+}
+
+/** Whether identity no longer has the user (their deletion went through, answered or not). */
+export async function accountGone(databaseUrl: string, userId: string): Promise<boolean> {
+  const identity = await schemaClient(databaseUrl, 'identity');
+  try {
+    const { rows } = await identity.query('select count(*) as n from users where id = $1', [userId]);
+    return Number(rows[0].n) === 0;
+  } finally {
+    await identity.end();
+  }
 }

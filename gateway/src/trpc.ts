@@ -1,6 +1,7 @@
 // tRPC for the gateway: the request context, the error mapping from gRPC status codes (done once,
 // here), and the procedure builders. Routers are thin adapters over gRPC.
 
+import { SERVICE_UNAVAILABLE_MESSAGE } from '@engram/contracts/trpc';
 import { GrpcCallError } from '@engram/kit/grpc/client';
 import type { Logger } from '@engram/kit/logger';
 import { status } from '@grpc/grpc-js';
@@ -34,7 +35,7 @@ const codeOfStatus: Partial<Record<status, TRPC_ERROR_CODE_KEY>> = {
 // Answers whose cause is not the user's doing carry a fixed message: no grpc-js details, no addresses.
 const FIXED_MESSAGES: Partial<Record<TRPC_ERROR_CODE_KEY, string>> = {
   INTERNAL_SERVER_ERROR: 'Something went wrong!',
-  SERVICE_UNAVAILABLE: 'The service is unavailable right now. Please try again in a moment.',
+  SERVICE_UNAVAILABLE: SERVICE_UNAVAILABLE_MESSAGE,
   TIMEOUT: 'The service took too long to answer. Please try again.',
   // A streamed body that outgrew TRPC_MAX_BODY_BYTES (a declared one is refused earlier, body-limit.ts).
   PAYLOAD_TOO_LARGE: 'The request body is too large.',

@@ -1,6 +1,9 @@
 // The public edge as an attacker and a careless client meet it: cross-site requests, oversized bodies,
 // clean error answers, bounded metrics labels and HSTS. Real gateway, services and Redis.
+
+import { alive } from '@engram/local/ports';
 import { signUpThroughGateway, startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let stack: TestStack;
@@ -136,6 +139,33 @@ describe('error answers', () => {
     expect(body.error.data.code).toBe('SERVICE_UNAVAILABLE');
     expect(body.error.message).toBe('The service is unavailable right now. Please try again in a moment.');
     expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|UNAVAILABLE:/);
+  });
+
+  it('answers an account request with 503 and Retry-After while identity restarts, so the web app tries again', async () => {
+    // Killed, identity is started again by the runner after half a second: the request comes in between.
+    const identity = stack.pids().identity as number;
+    process.kill(identity, 'SIGKILL');
+    await waitUntil('identity has exited', () => !alive(identity));
+    const response = await fetch(`${stack.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.url },
+      body: JSON.stringify({ email: 'someone@example.com', password: 'long enough pw' }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is unavailable right now. Please try again in a moment.',
+    });
+    await waitUntil(
+      'identity answers through the gateway again',
+      async () => {
+        const session = await fetch(`${stack.url}/api/auth/get-session`);
+        await session.body?.cancel();
+        return session.status === 200;
+      },
+      30_000,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 // Reverse proxies to services' own HTTP endpoints (identity's /api/auth/*, billing's Stripe webhooks).
 // The body is streamed untouched (webhook signatures need the raw bytes); trace context travels along.
+import { SERVICE_UNAVAILABLE_MESSAGE } from '@engram/contracts/trpc';
 import { context, propagation } from '@opentelemetry/api';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -25,8 +26,9 @@ export function proxyTo(target: string, pathPrefix: string, name: string) {
       error(error, req, res) {
         req.log?.error({ err: error, upstream: name }, 'proxy error');
         if ('writeHead' in res && !res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ code: 'UPSTREAM_UNAVAILABLE', message: `The ${name} service is unavailable.` }));
+          // Not reached (restarting, or gone for a moment): 503 and Retry-After, which clients try again.
+          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+          res.end(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: SERVICE_UNAVAILABLE_MESSAGE }));
         } else {
           res.end();
         }

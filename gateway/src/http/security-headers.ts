@@ -14,6 +14,8 @@ const contentSecurityPolicy = (analytics: boolean) =>
     "default-src 'self'",
     analytics ? `script-src 'self' ${ANALYTICS_SCRIPTS}` : "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
+    // The maths fonts are Engram's own; the build inlines the smallest as data: URLs.
+    "font-src 'self' data:",
     analytics ? `img-src 'self' data: ${ANALYTICS_CONNECT}` : "img-src 'self' data:",
     analytics ? `connect-src 'self' ${ANALYTICS_CONNECT}` : "connect-src 'self'",
     "frame-ancestors 'none'",

@@ -136,6 +136,48 @@ describe('a card with an image on another site', () => {
   });
 });
 
+describe('a card with maths', () => {
+  it("loads KaTeX's fonts (the large delimiters' too) with nothing blocked by the page's policy", async () => {
+    const page = await openPage('maths-fonts', 'en-US');
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { violations: string[] }).violations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) refused.push(message.text());
+    });
+    await signUpAndOnboard(page, env.stack.url, newUser('maths'));
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/trpc/cards.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          front: 'Nested: $\\big( \\Big( \\bigg( \\Bigg( x^2 \\Bigg) \\bigg) \\Big) \\big)$',
+          back: 'Four sizes',
+        }),
+      });
+      return response.status;
+    });
+    expect(created).toBe(200);
+
+    await page.goto(`${env.stack.url}/practice/new`);
+    await page.getByRole('link', { name: 'Start' }).click();
+    const question = page.getByRole('region', { name: 'Question' });
+    await question.locator('.katex').first().waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    const loaded = await page.evaluate(() =>
+      [...document.fonts].filter((font) => font.status === 'loaded').map((font) => font.family.replaceAll('"', '')),
+    );
+    expect(loaded).toEqual(expect.arrayContaining(['KaTeX_Main', 'KaTeX_Size3', 'KaTeX_Size4']));
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+});
+
 /** The JavaScript budgets of a first visit, gzipped (ARCHITECTURE.md). */
 const BUDGET_KB = { landing: 150, signIn: 280, anyRoute: 350 };
 

@@ -1,7 +1,8 @@
 // Card generation's shared shapes and limits: the web app's Generate form, the gateway's ai procedures
 // and the ai service's own checks read them, so each limit is written once.
-import { z } from 'zod';
+
 import { CARD_TYPES } from './learning.ts';
+import { z } from './zod.ts';
 
 /** The most cards one generation may propose, and how many it proposes when not told. */
 export const GENERATE_COUNT_MAX = 50;

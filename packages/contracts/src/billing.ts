@@ -1,7 +1,7 @@
 // The paid plans (spec §1): plus and pro, each monthly or annual, in US dollars (the default), euros or
 // Brazilian reals; the checkout input the web app, the gateway and the billing service agree on; and the
 // reasons billing refuses with (the web app's error catalogue keys, spec §8).
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const PLANS = ['plus', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];

@@ -1,7 +1,8 @@
 // The cards domain's input shapes and limits, shared by the web app's forms, the gateway's procedures
 // and the cards service's own checks, so a limit is written once.
-import { z } from 'zod';
+
 import { CARD_TYPES, CREATE_MANY_MAX, SEARCH_QUERY_MAX_LENGTH, tagIds, tagName, uuid } from './learning.ts';
+import { z } from './zod.ts';
 
 /** The longest front or back of a card, in characters. */
 export const CARD_SIDE_MAX_LENGTH = 2000;

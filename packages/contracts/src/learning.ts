@@ -1,6 +1,6 @@
 // The learning loop's shared shapes and limits: card types, ratings, tags, reviews and the learner's
 // scheduling settings. The web app's forms, the gateway's procedures and the cards service all read them.
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const CARD_TYPES = ['basic', 'reversed', 'cloze'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
@@ -23,6 +23,11 @@ export const CREATE_MANY_MAX = 500;
 /** The longest a learner may look at one card before the duration stops meaning anything. */
 export const REVIEW_DURATION_MAX_MS = 3_600_000;
 export const SEARCH_QUERY_MAX_LENGTH = 200;
+/**
+ * Anki's learn-ahead limit: a practice session goes on while an item it rated falls due within this many
+ * minutes, so a learning step of 10 minutes comes back in the session instead of after it.
+ */
+export const LEARN_AHEAD_MINUTES = 20;
 
 export const uuid = (what: string) => z.uuid(`${what} is not valid.`);
 

@@ -1,8 +1,9 @@
 // Learning together in an organization (the organizations service): shared decks, assignments and
 // progress. The input shapes and limits of the orgs.* procedures, shared by the web app's forms, the
 // gateway and the service's own checks, so a limit is written once.
-import { z } from 'zod';
+
 import { cursor, pageSize } from './cards.ts';
+import { z } from './zod.ts';
 
 export const DECK_NAME_MAX_LENGTH = 64;
 export const DECK_DESCRIPTION_MAX_LENGTH = 500;

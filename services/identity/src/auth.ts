@@ -171,6 +171,9 @@ export function createAuth(db: Db, settings: AuthSettings) {
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
     },
     telemetry: { enabled: false },
+    // Errors that are not better-auth's own answers reach the HTTP server, which tells a brief outage of
+    // the database or Redis (503, try again) from a bug (500); better-auth would answer 500 to both.
+    onAPIError: { throw: true },
     ...(settings.logger && {
       logger: {
         log: (level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) =>

@@ -52,3 +52,22 @@ it('keeps a signed-in user signed in while Redis is down, and counts rate limits
   }
   expect((await identity.getSession({ cookie })).authenticated).toBe(true);
 });
+
+it('answers a sign-in that needs Redis while it is down with 503 and Retry-After (try again), then signs in once it is back', async () => {
+  const email = uniqueEmail('retry');
+  await identity.signUpVerified({ email, password: 'long enough pw', name: 'Rita' });
+  const signIn = () => identity.post('/api/auth/sign-in/email', { body: { email, password: 'long enough pw' } });
+  await redis.stop();
+  try {
+    const during = await signIn();
+    expect(during.status).toBe(503);
+    expect(during.headers.get('retry-after')).toBe('1');
+    expect(await during.json()).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is unavailable right now. Please try again in a moment.',
+    });
+  } finally {
+    await redis.start();
+  }
+  expect((await signIn()).status).toBe(200);
+});

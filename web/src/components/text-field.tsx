@@ -1,5 +1,7 @@
-// A labelled input or textarea with its hint and error wired up through aria-describedby.
+// A labelled input or textarea with its hint and error wired up through aria-describedby; with a
+// maxLength, a character counter shows once the text nears that limit.
 import { type ChangeEvent, type KeyboardEvent, type Ref, useId } from 'react';
+import { getLocale, m } from '../lib/i18n';
 
 type TextFieldProps = {
   label: string;
@@ -21,18 +23,27 @@ type TextFieldProps = {
   disabled?: boolean;
   ref?: Ref<HTMLInputElement & HTMLTextAreaElement>;
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  /** The longest text allowed (a contracts limit); not enforced here, the form's schema says what is wrong. */
+  maxLength?: number;
 };
+
+/** The counter shows from this share of the limit on: it matters only near the end. */
+const COUNTER_FROM = 0.9;
 
 const FIELD =
   'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:outline-none disabled:bg-slate-50 disabled:text-slate-500';
 
 export function TextField(props: TextFieldProps) {
-  const { label, hint, error, multiline = false, rows = 3, onChange, type = 'text', ...inputProps } = props;
+  const { label, hint, error, multiline = false, rows = 3, onChange, type = 'text', maxLength, ...inputProps } = props;
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const counterId = `${id}-counter`;
+  const counted = maxLength !== undefined && props.value.length >= maxLength * COUNTER_FROM;
   // The hint gives way to the error, so only one of them describes the field at a time.
-  const describedBy = error ? errorId : hint ? hintId : undefined;
+  const describedBy =
+    [error ? errorId : hint ? hintId : undefined, counted ? counterId : undefined].filter(Boolean).join(' ') ||
+    undefined;
   const ring = error ? 'ring-red-400 focus:ring-red-500' : 'ring-slate-300 focus:ring-brand-600';
   const shared = {
     id,
@@ -61,6 +72,17 @@ export function TextField(props: TextFieldProps) {
       {hint && !error && (
         <p id={hintId} className="text-xs text-slate-500">
           {hint}
+        </p>
+      )}
+      {counted && maxLength !== undefined && (
+        <p
+          id={counterId}
+          className={`text-right text-xs tabular-nums ${props.value.length > maxLength ? 'font-medium text-red-600' : 'text-slate-500'}`}
+        >
+          {m.field_count({
+            count: new Intl.NumberFormat(getLocale()).format(props.value.length),
+            max: new Intl.NumberFormat(getLocale()).format(maxLength),
+          })}
         </p>
       )}
     </div>

@@ -1,7 +1,11 @@
 // The JSON shapes of cards, tags and review items for the web app (dates as ISO strings).
-import type { CardType, ReviewState } from '@engram/contracts/learning';
+import type { CardType, RatingName, ReviewState } from '@engram/contracts/learning';
 import type { Card as CardMessage, Tag as TagMessage } from '@engram/proto/cards/v1/cards';
-import type { DueItem as DueItemMessage, ItemState as ItemStateMessage } from '@engram/proto/cards/v1/review';
+import type {
+  DueItem as DueItemMessage,
+  ItemState as ItemStateMessage,
+  NextIntervals as NextIntervalsMessage,
+} from '@engram/proto/cards/v1/review';
 
 export interface Tag {
   id: string;
@@ -33,7 +37,11 @@ export interface DueItem {
   due: string;
   reps: number;
   lapses: number;
+  /** Seconds each rating would put the item off; null from a cards service that does not say. */
+  nextIntervals: NextIntervals | null;
 }
+
+export type NextIntervals = Record<RatingName, number>;
 
 export interface ItemState {
   state: ReviewState;
@@ -45,6 +53,11 @@ export interface ItemState {
 }
 
 const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
+
+export function nextIntervalsJson(intervals: NextIntervalsMessage | undefined): NextIntervals | null {
+  if (!intervals) return null;
+  return { again: intervals.again, hard: intervals.hard, good: intervals.good, easy: intervals.easy };
+}
 
 export function tagJson(tag: TagMessage | undefined): Tag {
   if (!tag) throw new Error('the cards service returned no tag');
@@ -79,6 +92,7 @@ export function dueItemJson(item: DueItemMessage): DueItem {
     due: iso(item.due),
     reps: item.reps,
     lapses: item.lapses,
+    nextIntervals: nextIntervalsJson(item.nextIntervals),
   };
 }
 

@@ -3,7 +3,14 @@ import { listDueInput, reviewInput, undoReviewInput } from '@engram/contracts/le
 import type { z } from 'zod';
 import { callAsUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
-import { type DueItem, dueItemJson, type ItemState, itemStateJson } from './card-json.js';
+import {
+  type DueItem,
+  dueItemJson,
+  type ItemState,
+  itemStateJson,
+  type NextIntervals,
+  nextIntervalsJson,
+} from './card-json.js';
 
 export { listDueInput, reviewInput, undoReviewInput };
 
@@ -15,10 +22,13 @@ export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promis
   return { items: items.map(dueItemJson) };
 }
 
-export async function review({ ctx, input }: Call<typeof reviewInput>): Promise<ItemState & { leech: boolean }> {
+/** The item's new state, and what each rating would give it at its next review (null if the service does not say). */
+type ReviewAnswer = ItemState & { leech: boolean; nextIntervals: NextIntervals | null };
+
+export async function review({ ctx, input }: Call<typeof reviewInput>): Promise<ReviewAnswer> {
   const { reviews } = ctx.services;
   const answer = await callAsUser(ctx, 'cards', reviews, reviews.review, input);
-  return { ...itemStateJson(answer.item), leech: answer.leech };
+  return { ...itemStateJson(answer.item), leech: answer.leech, nextIntervals: nextIntervalsJson(answer.nextIntervals) };
 }
 
 export async function undoReview({ ctx, input }: Call<typeof undoReviewInput>): Promise<ItemState & { id: string }> {

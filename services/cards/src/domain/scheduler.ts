@@ -143,6 +143,23 @@ function capInterval(next: MemoryState, maximumIntervalDays: number, now: Date):
   return { ...next, scheduledDays: maximumIntervalDays, due: new Date(now.getTime() + maximumIntervalDays * DAY_MS) };
 }
 
+export type NextIntervals = Record<RatingName, number>;
+
+/**
+ * What each rating would give an item reviewed at `at`, in whole seconds: the labels of the rating buttons.
+ * The same scheduling as scheduleReview, so a label names the interval the rating will give (with fuzz on,
+ * an interval of days may land a day either side, as fuzz is drawn at the review itself).
+ */
+export function nextIntervals(settings: SchedulingSettings, memory: MemoryState, at: Date): NextIntervals {
+  const preview = schedulerFor(settings).repeat(toFsrsCard(memory), at);
+  const intervals = {} as NextIntervals;
+  for (const rating of RATINGS) {
+    const { due } = capInterval(fromFsrsCard(preview[gradeOf(rating)].card), settings.maximumIntervalDays, at);
+    intervals[rating] = Math.max(0, Math.round((due.getTime() - at.getTime()) / 1000));
+  }
+  return intervals;
+}
+
 /** The next memory state of an item rated `rating` at `now`. */
 export function scheduleReview(
   settings: SchedulingSettings,

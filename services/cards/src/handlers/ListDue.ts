@@ -1,7 +1,7 @@
 // ListDue: the caller's review items due before their day ends, of cards that are not archived,
 // optionally only of cards with one of the given tags. Items due now come first (learning, then
 // review, then new), then learning steps that fall due later today. Each item carries the prompt and
-// answer of its own direction.
+// answer of its own direction, and what each rating would give it now (the rating buttons' labels).
 
 import { reviewItem } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
@@ -10,9 +10,10 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListDueRequest, ListDueResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
+import { type NextIntervals, nextIntervals } from '../domain/scheduler.js';
 import { settingsOf } from '../domain/settings.js';
 import { studyDayAround } from '../domain/study-day.js';
-import { stateName } from '../review/item-row.js';
+import { ITEM_COLUMNS, type ItemRow, memoryOf, stateName } from '../review/item-row.js';
 import { readSettings } from '../review/settings-store.js';
 
 export const DUE_LIMIT = 500;
@@ -30,7 +31,7 @@ const CLASS_OF_STATE = `CASE WHEN ${STATE_CLASSES[0]} THEN 0 WHEN ${STATE_CLASSE
 
 /** One group's items, ranked `rank`: of the learner's unarchived cards with one of the tags, due before the day ends. */
 const dueGroup = (rank: string, where: string, order: string) => `(
-    SELECT i.id, i.card_id, i.ordinal, i.state, i.due, i.reps, i.lapses, ${rank} AS rank
+    SELECT ${ITEM_COLUMNS}, i.ordinal, ${rank} AS rank
     FROM review_items i
     WHERE i.owner_id = $1 AND ${where} AND i.due < $2 AND NOT i.archived
       AND ($3::uuid[] IS NULL OR EXISTS (
@@ -53,7 +54,7 @@ WITH due AS (
   ORDER BY rank, due, id
   LIMIT $5
 )
-SELECT d.id, d.card_id, d.ordinal, d.state, d.due, d.reps, d.lapses, c.type, c.front, c.back,
+SELECT d.*, c.type, c.front, c.back,
   COALESCE((
     SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name_key)
     FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id
@@ -62,14 +63,8 @@ FROM due d
 JOIN cards c ON c.id = d.card_id AND c.owner_id = $1
 ORDER BY d.rank, d.due, d.id`;
 
-interface DueRow {
-  id: string;
-  card_id: string;
+interface DueRow extends ItemRow {
   ordinal: number;
-  state: number;
-  due: Date;
-  reps: number;
-  lapses: number;
   type: CardType;
   front: string;
   back: string;
@@ -85,6 +80,15 @@ export function listDue({ pool }: Stores) {
     const now = new Date();
     const { end } = studyDayAround(now, settings.timezone, settings.dayStartHour);
     const { rows } = await pool.query<DueRow>(DUE_ITEMS, [ownerId, end, tagIds?.length ? tagIds : null, now, limit]);
+    // Every new item gives the same intervals (FSRS reads nothing of an item it has not seen): a deck of
+    // hundreds of new cards costs one preview, not hundreds.
+    let newItemIntervals: NextIntervals | undefined;
+    const intervalsOf = (row: DueRow) => {
+      const memory = memoryOf(row);
+      if (memory.state !== 'new' || memory.reps > 0) return nextIntervals(settings, memory, now);
+      newItemIntervals ??= nextIntervals(settings, memory, now);
+      return newItemIntervals;
+    };
     return {
       items: rows.map((row) => {
         const { prompt, answer } = reviewItem(row.type, row.ordinal, row.front, row.back);
@@ -100,6 +104,7 @@ export function listDue({ pool }: Stores) {
           reps: row.reps,
           lapses: row.lapses,
           ordinal: row.ordinal,
+          nextIntervals: intervalsOf(row),
         };
       }),
     };

@@ -18,7 +18,7 @@ import { OUTBOX_INSERT, outboxValues } from '@engram/kit/events/outbox';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
-import { gradeOf, type MemoryState, scheduleReview } from '../domain/scheduler.js';
+import { gradeOf, type MemoryState, nextIntervals, scheduleReview } from '../domain/scheduler.js';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
 import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
 import {
@@ -104,6 +104,12 @@ const ITEM_NOT_FOUND = () => new NotFound('Review item not found.', 'ITEM_NOT_FO
 const makesLeech = (lapsesBefore: number, lapsesAfter: number) =>
   lapsesBefore < LEECH_LAPSES && lapsesAfter >= LEECH_LAPSES;
 
+/** The answer to a review that left the item at `after`: its state, and its rating buttons' labels for when it falls due. */
+function answer(row: ReadRow, after: MemoryState, leech: boolean, now: Date): ReviewResponse {
+  const at = after.due > now ? after.due : now;
+  return { item: itemState(after), leech, nextIntervals: nextIntervals(settingsOf(row), after, at) };
+}
+
 /** The answer of a review id already logged: what that review produced, if this request is that review. */
 function loggedAnswer(row: ReadRow, ownerId: string, input: ReviewInput): ReviewResponse {
   if (row.logged_by !== ownerId) throw new Conflict('This review id was already used.', 'REVIEW_ID_USED');
@@ -111,7 +117,7 @@ function loggedAnswer(row: ReadRow, ownerId: string, input: ReviewInput): Review
     throw new Conflict('This review id was already used for another review.', 'REVIEW_ID_REUSED');
   }
   const after = fromSnapshot(row.logged_after!);
-  return { item: itemState(after), leech: makesLeech(row.logged_lapses_before ?? 0, after.lapses) };
+  return answer(row, after, makesLeech(row.logged_lapses_before ?? 0, after.lapses), new Date());
 }
 
 interface Planned {
@@ -202,7 +208,7 @@ async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewIn
     throw error;
   }
   announceOutbox(pool);
-  return { item: itemState(planned.next), leech: false };
+  return answer(planned.row, planned.next, false, planned.now);
 }
 
 function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
@@ -213,6 +219,6 @@ function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput): Promi
     await client.query({ ...APPLY_LOCKED, values: planned.values });
     if (planned.leech) await client.query(TAG_LEECH, [ownerId, planned.row.card_id]);
     await recordReviewRecorded(client, reviewEvent(ownerId, input, planned));
-    return { item: itemState(planned.next), leech: planned.leech };
+    return answer(planned.row, planned.next, planned.leech, planned.now);
   });
 }

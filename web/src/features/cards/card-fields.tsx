@@ -104,6 +104,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         value={draft.front}
         onChange={(value) => set('front', value)}
         error={errors.front}
+        maxLength={CARD_SIDE_MAX_LENGTH}
         ref={frontRef}
       />
       <TextField
@@ -116,6 +117,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         value={draft.back}
         onChange={(value) => set('back', value)}
         error={errors.back}
+        maxLength={CARD_SIDE_MAX_LENGTH}
       />
       <TagPicker label={m.cards_tags()} value={draft.tags} onChange={(tags) => set('tags', tags)} />
       <div>

@@ -1,7 +1,7 @@
-// The "New card" form: type, sides, tags and preview; the card shows at the top of the list at once,
-// then every card list and metric is fetched again.
+// The "New card" form: type, sides, tags and preview; Ctrl+Enter (⌘+Enter on a Mac) adds the card from
+// any field. The card shows at the top of the list at once, then every card list and metric is fetched again.
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { type Card, cardsOptions, DEFAULT_FILTER, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
@@ -18,6 +18,17 @@ function prependToList(card: Card) {
     if (!data || !first) return data;
     return { ...data, pages: [{ ...first, items: [card, ...first.items] }, ...rest] };
   });
+}
+
+const onMac = () =>
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+/** Ctrl+Enter or ⌘+Enter submits, whichever field has focus (before a field, like the tag picker, takes Enter). */
+function submitOnModEnter(event: KeyboardEvent<HTMLFormElement>) {
+  if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+  event.preventDefault();
+  event.stopPropagation();
+  event.currentTarget.requestSubmit();
 }
 
 export function NewCardForm() {
@@ -54,11 +65,19 @@ export function NewCardForm() {
         {m.new_card_heading()}
       </h2>
       <p className="mt-1 text-sm text-slate-500">{m.new_card_description()}</p>
-      <form onSubmit={submit} noValidate className="mt-5 space-y-4">
+      <form onSubmit={submit} onKeyDownCapture={submitOnModEnter} noValidate className="mt-5 space-y-4">
         <CardFields draft={draft} errors={errors} onChange={setDraft} frontRef={frontRef} />
-        <Button type="submit" pending={createCard.isPending} className="w-full">
+        <Button
+          type="submit"
+          pending={createCard.isPending}
+          className="w-full"
+          aria-keyshortcuts={onMac() ? 'Meta+Enter' : 'Control+Enter'}
+        >
           {m.new_card_submit()}
         </Button>
+        <p className="hidden text-center text-xs text-slate-500 pointer-fine:block">
+          {m.new_card_shortcut({ keys: onMac() ? '⌘+Enter' : 'Ctrl+Enter' })}
+        </p>
       </form>
     </section>
   );

@@ -1,6 +1,8 @@
 // /practice/session: the due items (filtered by the tags in the URL), one at a time. Space reveals, 1–4
-// rate, U or Ctrl+Z undoes; each rating shows the next card at once while PracticeSession sends the
-// review in the background. At the end the results page gets the counts.
+// rate, U or Ctrl+Z undoes; each rating button names the interval it gives. Each rating shows the next
+// card at once while PracticeSession sends the review in the background; items rated in the session come
+// back when they fall due (learning ahead up to 20 minutes). The session is kept in this tab's storage, so
+// a reload goes on where it was. At the end the results page gets the counts.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
@@ -12,8 +14,10 @@ import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { trpc, trpcClient } from '../../lib/trpc';
 import { CardFace } from './card-face';
+import { formatInterval } from './intervals';
 import { type DueItem, dueOptions } from './queries';
-import { PracticeSession } from './session';
+import { clearSavedSession, loadSavedSession, saveSession } from './saved-session';
+import { PracticeSession, type SavedSession } from './session';
 import { practiceKeyAction } from './shortcuts';
 
 const route = getRouteApi('/protected/practice/session');
@@ -34,23 +38,37 @@ const RATING_STYLES: Record<RatingName, string> = {
   easy: 'bg-sky-50 text-sky-700 ring-sky-200 hover:bg-sky-100',
 };
 
-function newSession(items: DueItem[]) {
-  return new PracticeSession(items, {
-    transport: {
-      review: (review) => trpcClient.cards.review.mutate(review),
-      undo: (reviewId) => trpcClient.cards.undoReview.mutate({ reviewId }),
-    },
-    onDeliveryError: toastError,
-  });
-}
+const SESSION_OPTIONS = {
+  transport: {
+    review: (review: Parameters<typeof trpcClient.cards.review.mutate>[0]) => trpcClient.cards.review.mutate(review),
+    undo: (reviewId: string) => trpcClient.cards.undoReview.mutate({ reviewId }),
+  },
+  onDeliveryError: toastError,
+};
 
-function Session({ items }: { items: DueItem[] }) {
-  const [session] = useState(() => newSession(items));
+type SessionSource = { items: DueItem[] } | { saved: SavedSession<DueItem> };
+
+function Session({ source, userId, tags }: { source: SessionSource; userId: string; tags: string[] | undefined }) {
+  const [session] = useState(() =>
+    'saved' in source
+      ? PracticeSession.restore(source.saved, SESSION_OPTIONS)
+      : new PracticeSession(source.items, SESSION_OPTIONS),
+  );
   const state = useSyncExternalStore(session.subscribe, session.snapshot, session.snapshot);
   const navigate = useNavigate();
   const finished = useRef(false);
   const [leaving, setLeaving] = useState(false);
   const total = state.reviewed + state.remaining;
+  const [startedWith] = useState(tags);
+
+  // Every change is kept for a reload, until the session ends.
+  useEffect(() => {
+    const save = () => {
+      if (!finished.current) saveSession(userId, startedWith, session.toJSON());
+    };
+    save();
+    return session.subscribe(save);
+  }, [session, userId, startedWith]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -69,6 +87,7 @@ function Session({ items }: { items: DueItem[] }) {
   const finish = useCallback(() => {
     if (finished.current) return;
     finished.current = true;
+    clearSavedSession(userId);
     setLeaving(true);
     const { cardCount, counts } = session.snapshot();
     const settled = session.settled();
@@ -78,7 +97,7 @@ function Session({ items }: { items: DueItem[] }) {
       .then(() => navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }))
       .then(() => settled)
       .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }));
-  }, [session, navigate]);
+  }, [session, navigate, userId]);
 
   useEffect(() => {
     if (state.done && state.reviewed > 0) finish();
@@ -142,6 +161,11 @@ function Session({ items }: { items: DueItem[] }) {
                 className={`rounded-xl px-4 py-3 text-sm font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${RATING_STYLES[rating]}`}
               >
                 {RATING_LABELS[rating]()}
+                {state.intervals && (
+                  <span className="ml-2 font-normal tabular-nums" data-testid={`interval-${rating}`}>
+                    {formatInterval(state.intervals[rating])}
+                  </span>
+                )}
                 <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>
               </button>
             ))}
@@ -160,10 +184,14 @@ function Session({ items }: { items: DueItem[] }) {
 
 export function PracticeSessionScreen() {
   const { tags } = route.useSearch();
-  const due = useQuery({ ...dueOptions(tags), refetchOnWindowFocus: false });
+  const userId = route.useRouteContext().session.user.id;
+  // Read once: a session left in this tab (a reload) goes on instead of starting from the due list.
+  const [saved] = useState(() => loadSavedSession<DueItem>(userId, tags));
+  const due = useQuery({ ...dueOptions(tags), refetchOnWindowFocus: false, enabled: !saved });
 
   let body: ReactNode;
-  if (due.isPending) body = <InlineLoading label={m.practice_due_loading()} />;
+  if (saved) body = <Session source={{ saved }} userId={userId} tags={tags} />;
+  else if (due.isPending) body = <InlineLoading label={m.practice_due_loading()} />;
   else if (due.isError) body = <InlineError message={m.practice_due_failed()} onRetry={() => void due.refetch()} />;
   else if (due.data.items.length === 0) {
     body = (
@@ -180,7 +208,7 @@ export function PracticeSessionScreen() {
         </div>
       </div>
     );
-  } else body = <Session items={due.data.items} />;
+  } else body = <Session source={{ items: due.data.items }} userId={userId} tags={tags} />;
 
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-3xl px-6 py-10">
