@@ -21,7 +21,8 @@ export default defineConfig({
     tailwindcss(),
   ],
   // Workspace packages (@engram/contracts) are compiled from their TypeScript sources, like in tests.
-  resolve: { conditions: ['@engram/source', 'module', 'browser', 'development|production'] },
+  // One KaTeX (the app's): @vscode/markdown-it-katex would otherwise bundle an older one, unmatched by the CSS.
+  resolve: { conditions: ['@engram/source', 'module', 'browser', 'development|production'], dedupe: ['katex'] },
   server: {
     port: 5173,
     proxy: { '/api': { target: gatewayUrl, changeOrigin: false } },

@@ -22,11 +22,14 @@ const env = useBrowserStack();
 
 async function addCard(page: Page, card: { type: string; front: string; back?: string }) {
   const form = page.getByRole('region', { name: 'New card' });
+  // The list shows cards rendered (a cloze card's maths typeset), so the new card is counted, not read.
+  const listed = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card');
+  const before = await listed.count();
   await form.getByText(card.type, { exact: true }).click();
   await form.getByRole('textbox', { name: card.type === 'Cloze' ? 'Text with deletions' : 'Front' }).fill(card.front);
   if (card.back) await form.getByRole('textbox', { name: 'Back' }).fill(card.back);
   await form.getByRole('button', { name: 'Add card' }).click();
-  await page.getByRole('list', { name: 'Your cards' }).getByText(card.front).waitFor();
+  await expect.poll(() => listed.count(), { timeout: 10_000 }).toBe(before + 1);
 }
 
 const question = (page: Page) => page.getByRole('region', { name: 'Question' });

@@ -1,6 +1,11 @@
 // A card's review directions: basic has one, reversed two, cloze one per deletion number.
+
+import { clozeNumbers, reviewItem as renderItem, reviewOrdinals } from '@engram/contracts/cloze';
 import { describe, expect, it } from 'vitest';
-import { clozeNumbers, contentProblem, renderItem, reviewOrdinals } from '../src/domain/card-content.js';
+import { contentProblem } from '../src/domain/card-content.js';
+
+/** Inline maths around TeX, `$tex$`. */
+const math = (tex: string) => `$${tex}$`;
 
 describe('review directions of a card', () => {
   it('gives a basic card one direction and a reversed card two', () => {
@@ -37,5 +42,34 @@ describe('review directions of a card', () => {
       prompt: 'The derivative of $x^2$ is […].',
       answer: 'The derivative of $x^2$ is **$2x$**.\n\n---\n\nExtra note',
     });
+  });
+
+  it('hides a deletion inside maths as a boxed question mark and reveals it boxed, never as asterisks', () => {
+    expect(renderItem('cloze', 1, `Energy: ${math('{{c1::E=mc^2}}')}`, '')).toEqual({
+      prompt: 'Energy: $\\boxed{?}$',
+      answer: 'Energy: $\\boxed{E=mc^2}$',
+    });
+    // Braces of the formula itself stay inside the deletion; the hint becomes TeX text.
+    expect(renderItem('cloze', 1, '$$x = {{c1::\\frac{a}{b}::a fraction}}$$', '')).toEqual({
+      prompt: '$$x = \\boxed{\\text{a fraction}}$$',
+      answer: '$$x = \\boxed{\\frac{a}{b}}$$',
+    });
+  });
+
+  it('keeps a hint in maths from closing the box or running a TeX command', () => {
+    const { prompt } = renderItem('cloze', 1, math('{{c1::x::}\\href{javascript:alert(1)}{y} 50%}}'), '');
+    expect(prompt).toBe('$\\boxed{\\text{\\}\\textbackslash{}href\\{javascript:alert(1)\\}\\{y\\} 50\\%}}$');
+  });
+
+  it('hides a deletion in code as plain text and leaves other braces of the code alone', () => {
+    const text = '```js\nfunction f() {{ return {{c1::1}}; }}\n```\nThen `{{c2::let}}`.';
+    expect(clozeNumbers(text)).toEqual([1, 2]);
+    expect(renderItem('cloze', 1, text, '').prompt).toBe('```js\nfunction f() {{ return […]; }}\n```\nThen `let`.');
+    expect(renderItem('cloze', 1, text, '').answer).toBe('```js\nfunction f() {{ return 1; }}\n```\nThen `let`.');
+  });
+
+  it('never lets a hidden deletion read as a link', () => {
+    expect(renderItem('cloze', 1, '{{c1::Paris}}(France)', '').prompt).toBe('\\[…\\](France)');
+    expect(renderItem('cloze', 1, 'See {{c1::Paris}}.', '').prompt).toBe('See […].');
   });
 });

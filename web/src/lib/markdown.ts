@@ -1,28 +1,54 @@
 // Turns a card side's Markdown into HTML: CommonMark, math with KaTeX ($…$ and $$…$$), and code blocks
 // highlighted with highlight.js. Raw HTML in a card is shown as text, never run, so a card cannot carry
 // a script; an image on another site is shown as a link, so a card cannot make the learner's browser ask
-// anyone else for anything (a tracking pixel in a shared deck or a generated card). This module is heavy (KaTeX, highlight.js): only the practice screens and the card preview load it.
-import 'katex/dist/katex.min.css';
-import 'highlight.js/styles/github.css';
-import markdownItKatex from '@vscode/markdown-it-katex';
-import hljs from 'highlight.js/lib/common';
+// anyone else for anything (a tracking pixel in a shared deck or a generated card). Maths and highlighting
+// are heavy (KaTeX ≈ 77 KB, highlight.js ≈ 54 KB gzipped): they load only for a text that needs them
+// (`featuresLoaded`), or all at once with markdown-everything.ts (practice).
 import MarkdownIt from 'markdown-it';
+
+type Highlighter = (code: string, language: string) => string;
+let highlighter: Highlighter | undefined;
+let mathInstalled = false;
 
 const markdown = new MarkdownIt({
   html: false,
   linkify: true,
   breaks: true,
-  highlight(code, language) {
-    if (language && hljs.getLanguage(language)) {
-      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    }
-    return '';
-  },
+  highlight: (code, language) => (language && highlighter ? highlighter(code, language) : ''),
 });
-// The package is CommonJS; bundlers hand its default export over in either shape.
-const katexPlugin = ((markdownItKatex as unknown as { default?: typeof markdownItKatex }).default ??
-  markdownItKatex) as typeof markdownItKatex;
-markdown.use(katexPlugin, { throwOnError: false, enableFencedBlocks: true });
+
+type MathPlugin = (md: typeof markdown, options: { throwOnError: boolean; enableFencedBlocks: boolean }) => void;
+
+/** Typesets maths from now on (markdown-math.ts). */
+export function installMath(plugin: MathPlugin) {
+  if (mathInstalled) return;
+  markdown.use(plugin, { throwOnError: false, enableFencedBlocks: true });
+  mathInstalled = true;
+}
+
+/** Highlights fenced code of a known language from now on (markdown-code.ts). */
+export function installHighlighter(highlight: Highlighter) {
+  highlighter = highlight;
+}
+
+const NEEDS_MATH = /\$/;
+const NEEDS_HIGHLIGHTING = /^ {0,3}(`{3,}|~{3,})[ \t]*[^\s`~]/m;
+let mathLoading: Promise<void> | undefined;
+let codeLoading: Promise<void> | undefined;
+let bothLoading: Promise<void> | undefined;
+
+/** Undefined once `source` can be rendered in full, else the (cached) loading of what it needs. */
+export function featuresLoaded(source: string): Promise<void> | undefined {
+  const math = !mathInstalled && NEEDS_MATH.test(source);
+  const code = !highlighter && NEEDS_HIGHLIGHTING.test(source);
+  if (math) mathLoading ??= import('./markdown-math').then(({ install }) => install());
+  if (code) codeLoading ??= import('./markdown-code').then(({ install }) => install());
+  if (math && code) {
+    bothLoading ??= Promise.all([mathLoading, codeLoading]).then(() => undefined);
+    return bothLoading;
+  }
+  return math ? mathLoading : code ? codeLoading : undefined;
+}
 
 // Links in a card open in a new tab and never tell the other site where they came from.
 const defaultLinkOpen =

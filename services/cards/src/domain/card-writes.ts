@@ -2,11 +2,12 @@
 // text that brings the review items in line while keeping the progress of the ones that remain (an
 // edited cloze keeps the FSRS state of every deletion it still has), and archiving, which the items follow.
 import type { NewCard } from '@engram/contracts/cards';
+import { reviewOrdinals } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import { Invalid } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
 import { WITH_TAGS } from '../handlers/to-proto.js';
-import { contentProblem, reviewOrdinals } from './card-content.js';
+import { contentProblem } from './card-content.js';
 
 export interface CardContent {
   type: CardType;

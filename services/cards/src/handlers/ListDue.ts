@@ -3,13 +3,13 @@
 // review, then new), then learning steps that fall due later today. Each item carries the prompt and
 // answer of its own direction, and what each rating would give it now (the rating buttons' labels).
 
+import { reviewItem } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import { listDueInput } from '@engram/contracts/learning';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListDueRequest, ListDueResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
-import { renderItem } from '../domain/card-content.js';
 import { type NextIntervals, nextIntervals } from '../domain/scheduler.js';
 import { settingsOf } from '../domain/settings.js';
 import { studyDayAround } from '../domain/study-day.js';
@@ -91,7 +91,7 @@ export function listDue({ pool }: Stores) {
     };
     return {
       items: rows.map((row) => {
-        const { prompt, answer } = renderItem(row.type, row.ordinal, row.front, row.back);
+        const { prompt, answer } = reviewItem(row.type, row.ordinal, row.front, row.back);
         return {
           id: row.id,
           cardId: row.card_id,

@@ -1,30 +1,28 @@
 // The fields of a card, shared by the new-card form and the editor: type, front, back, tags, and a
-// Markdown preview (math, code) that loads its renderer only when asked for.
+// preview of how it will be practised (its renderer loads only when asked for).
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { clozeNumbers } from '@engram/contracts/cloze';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { CardPreview } from '../../components/card/card-preview';
 import { TextField } from '../../components/text-field';
 import type { Tag } from '../../lib/cards';
 import { m } from '../../lib/i18n';
 import { validateCardSide } from '../../lib/validation';
 import { TagPicker } from './tag-picker';
 
-const MarkdownPreview = lazy(() => import('./markdown-preview'));
-
 export type CardDraft = { type: CardType; front: string; back: string; tags: Tag[] };
 export type CardDraftErrors = { front?: string | undefined; back?: string | undefined };
 
 export const emptyDraft = (): CardDraft => ({ type: 'basic', front: '', back: '', tags: [] });
 
-/** A cloze deletion, `{{c1::answer}}` or `{{c1::answer::hint}}`. */
-const CLOZE_DELETION = /\{\{c\d{1,3}::[\s\S]+?\}\}/;
 export const CLOZE_EXAMPLE = '{{c1::Canberra}}';
 
 export function validateDraft(draft: CardDraft): CardDraftErrors {
   const front = validateCardSide('front', draft.front);
   if (draft.type === 'cloze') {
     const clozeError =
-      !front && !CLOZE_DELETION.test(draft.front) ? m.cards_cloze_needed({ example: CLOZE_EXAMPLE }) : undefined;
+      !front && clozeNumbers(draft.front).length === 0 ? m.cards_cloze_needed({ example: CLOZE_EXAMPLE }) : undefined;
     const back = draft.back.trim().length > CARD_SIDE_MAX_LENGTH ? validateCardSide('back', draft.back) : undefined;
     return { front: front ?? clozeError, back };
   }
@@ -131,11 +129,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         >
           {preview ? m.cards_hide_preview() : m.cards_show_preview()}
         </button>
-        {preview && (
-          <Suspense fallback={<p className="mt-2 text-sm text-slate-500">{m.app_loading()}</p>}>
-            <MarkdownPreview front={draft.front} back={draft.back} />
-          </Suspense>
-        )}
+        {preview && <CardPreview type={draft.type} front={draft.front} back={draft.back} />}
       </div>
     </div>
   );

@@ -1,8 +1,9 @@
-// One card in the list: its sides, type and tags, and its actions — edit in place, archive or restore,
+// One card in the list: its sides rendered compactly (as practice shows them), type and tags, and its actions — edit in place, archive or restore,
 // and delete after a confirmation.
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
+import { CompactCard } from '../../components/card/card-view';
 import { type Card, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
@@ -83,16 +84,11 @@ export function CardItem({ card }: { card: Card }) {
       ) : (
         <>
           <div className="flex items-start justify-between gap-3">
-            <p className="font-medium break-words whitespace-pre-wrap text-slate-900">{card.front}</p>
+            <CompactCard type={card.type} front={card.front} back={card.back} />
             <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">
               {TYPE_BADGES[card.type]()}
             </span>
           </div>
-          {card.back.trim() !== '' && (
-            <p className="mt-2 border-t border-dashed border-slate-200 pt-2 text-sm break-words whitespace-pre-wrap text-slate-600">
-              {card.back}
-            </p>
-          )}
           {card.tags.length > 0 && (
             <ul className="mt-3 flex flex-wrap gap-1.5" aria-label={m.cards_tags()}>
               {card.tags.map((tag) => (

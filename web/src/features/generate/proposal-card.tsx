@@ -1,6 +1,7 @@
-// One proposed card: keep it or not, its type, front, back and tags editable, and the quote of the notes
+// One proposed card: keep it or not, its type, front, back and tags editable, how it will be practised, and the quote of the notes
 // it comes from, so the learner can check it.
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { CompactCard } from '../../components/card/card-view';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import type { Draft } from './drafts';
@@ -60,6 +61,13 @@ export function ProposalCard({ draft, number, onChange }: ProposalCardProps) {
           onChange={(back) => onChange({ back })}
         />
       </div>
+      <section
+        aria-label={m.generate_rendered()}
+        className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200"
+      >
+        <p className="mb-1 text-xs font-medium tracking-wide text-slate-500 uppercase">{m.generate_rendered()}</p>
+        <CompactCard type={draft.type} front={draft.front} back={draft.back} />
+      </section>
       <div className="mt-3">
         <TextField label={m.generate_tags()} name="tags" value={draft.tags} onChange={(tags) => onChange({ tags })} />
       </div>

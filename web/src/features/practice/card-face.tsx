@@ -1,17 +1,13 @@
-// One side of a review item, its Markdown rendered (math, highlighted code); cards never carry live HTML.
-import { useMemo } from 'react';
-import { renderMarkdown } from '../../lib/markdown';
+// One side of a review item, rendered by the app's one card renderer (maths, highlighted code, cloze
+// deletions as the cards service asks them); cards never carry live HTML. The practice route loads the
+// renderer with its own code, maths and highlighting included, so no card shows an empty face.
+import MarkdownBody from '../../components/card/markdown-body';
+import '../../lib/markdown-everything';
 
 export function CardFace({ markdown, label }: { markdown: string; label: string }) {
-  const html = useMemo(() => renderMarkdown(markdown), [markdown]);
   return (
-    <section aria-label={label} className="px-8 py-10">
-      <div
-        className="prose-card text-lg leading-relaxed text-slate-900"
-        // renderMarkdown escapes any HTML in the source (markdown-it with html: false).
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML comes from renderMarkdown only
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
+    <section aria-label={label} className="min-w-0 px-8 py-10">
+      <MarkdownBody markdown={markdown} className="text-lg leading-relaxed text-slate-900" />
     </section>
   );
 }

@@ -1,0 +1,40 @@
+// How a card will be practised: each of its review items (one for a basic card, both directions of a
+// reversed card, one per deletion of a cloze card) with its question and its answer, exactly as practice
+// shows them.
+import { reviewItem, reviewOrdinals } from '@engram/contracts/cloze';
+import type { CardType } from '@engram/contracts/learning';
+import { m } from '../../lib/i18n';
+import { RenderedMarkdown } from './card-view';
+
+function Side({ label, markdown }: { label: string; markdown: string }) {
+  return (
+    <section aria-label={label} className="px-4 py-3">
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
+      <RenderedMarkdown markdown={markdown} className="mt-1 text-sm text-slate-900" />
+    </section>
+  );
+}
+
+export function CardPreview({ type, front, back }: { type: CardType; front: string; back: string }) {
+  // A cloze text without a deletion yet shows as it stands.
+  const ordinals = reviewOrdinals(type, front).length > 0 ? reviewOrdinals(type, front) : [0];
+  return (
+    <div className="mt-2 space-y-2">
+      {ordinals.map((ordinal, index) => {
+        const item = reviewItem(type, ordinal, front, back);
+        const title = ordinals.length > 1 ? m.cards_preview_item({ number: index + 1, count: ordinals.length }) : '';
+        return (
+          <section
+            key={ordinal}
+            aria-label={title || undefined}
+            className="divide-y divide-dashed divide-slate-200 rounded-lg bg-slate-50 ring-1 ring-slate-200"
+          >
+            {title && <p className="px-4 pt-2 text-xs font-semibold text-slate-700">{title}</p>}
+            <Side label={m.cards_preview_question()} markdown={item.prompt} />
+            {item.answer.trim() !== '' && <Side label={m.cards_preview_answer()} markdown={item.answer} />}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+// Highlighting of fenced code in card Markdown, loaded with the first text that has a fenced block
+// (markdown.ts featuresLoaded). Its colours are the app's own (.prose-card in styles.css), for both themes.
+import hljs from 'highlight.js/lib/common';
+import { installHighlighter } from './markdown';
+
+export function install() {
+  installHighlighter((code, language) =>
+    hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : '',
+  );
+}
