@@ -45,6 +45,13 @@ describe('dashboard search params', () => {
     expect(validateDashboardSearch({})).toEqual({});
   });
 
+  it('drops a malformed value explicitly, so the raw one the router holds never shows through', () => {
+    expect(Object.hasOwn(validateDashboardSearch({ q: { a: 1 } }), 'q')).toBe(true);
+    expect(validateDashboardSearch({ q: { a: 1 } }).q).toBeUndefined();
+    expect(Object.hasOwn(validateSessionSearch({ tags: [1] }), 'tags')).toBe(true);
+    expect(Object.hasOwn(validateDoneSearch({ cardCount: 1, hard: 'x' }), 'hard')).toBe(true);
+  });
+
   it('corrects a malformed search text: a number becomes its text, anything else is dropped', () => {
     expect(validateDashboardSearch({ q: 42 })).toEqual({ q: '42' });
     expect(validateDashboardSearch({ q: ['a', 'b'] })).toEqual({});

@@ -4,14 +4,14 @@
 
 export interface PracticeDoneSearch {
   cardCount: number;
-  again?: number;
-  hard?: number;
-  good?: number;
-  easy?: number;
+  again?: number | undefined;
+  hard?: number | undefined;
+  good?: number | undefined;
+  easy?: number | undefined;
 }
 
 export interface PracticeSessionSearch {
-  tags?: string[];
+  tags?: string[] | undefined;
 }
 
 const RATING_COUNTS = ['again', 'hard', 'good', 'easy'] as const;
@@ -29,12 +29,15 @@ function count(value: unknown, name: string): number {
 export const practiceDoneSearch = {
   parse(search: Record<string, unknown>): PracticeDoneSearch {
     const result: PracticeDoneSearch = { cardCount: count(search.cardCount, 'cardCount') };
-    // A malformed rating count (a hand-edited link) is dropped: the results show without it.
+    // A malformed rating count (a hand-edited link) is dropped: the results show without it. Dropped means
+    // set to undefined, not left out: the router lays a route's checked params over the raw ones.
     for (const rating of RATING_COUNTS) {
       if (search[rating] === undefined) continue;
       try {
         result[rating] = count(search[rating], rating);
-      } catch {}
+      } catch {
+        result[rating] = undefined;
+      }
     }
     return result;
   },
@@ -51,13 +54,14 @@ export const practiceSessionSearch = {
     const { tags } = search;
     const given = Array.isArray(tags) ? tags : [tags];
     const ids = [...new Set(given.filter((tag): tag is string => typeof tag === 'string' && UUID.test(tag)))];
-    return ids.length > 0 ? { tags: ids } : {};
+    // Undefined rather than left out, as the router lays a route's checked params over the raw ones.
+    return { tags: ids.length > 0 ? ids : undefined };
   },
 };
 
 export interface DashboardSearch {
   /** The card list's search text. */
-  q?: string;
+  q?: string | undefined;
 }
 
 /** The longest card search text (the cards service's limit too; learning.ts re-exports it). */
@@ -72,7 +76,7 @@ export const dashboardSearch = {
     const { q } = search;
     const text = typeof q === 'number' && Number.isFinite(q) ? String(q) : typeof q === 'string' ? q : '';
     const clean = text.trim().slice(0, SEARCH_QUERY_MAX_LENGTH);
-    return clean === '' ? {} : { q: clean };
+    return { q: clean === '' ? undefined : clean };
   },
 };
 

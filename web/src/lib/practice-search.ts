@@ -3,7 +3,7 @@
 // an empty list), /practice/done's counts, and the dashboard's card search text q (corrected too).
 import { dashboardSearch, practiceDoneSearch, practiceSessionSearch } from '@engram/contracts/search';
 
-export type PracticeSessionSearch = { tags?: string[] };
+export type PracticeSessionSearch = { tags?: string[] | undefined };
 
 export function validateSessionSearch(search: Record<string, unknown>): PracticeSessionSearch {
   return practiceSessionSearch.parse(search);
@@ -14,6 +14,6 @@ export function validateDoneSearch(search: Record<string, unknown>) {
   return practiceDoneSearch.parse(search);
 }
 
-export function validateDashboardSearch(search: Record<string, unknown>): { q?: string } {
+export function validateDashboardSearch(search: Record<string, unknown>): { q?: string | undefined } {
   return dashboardSearch.parse(search);
 }
