@@ -11,7 +11,10 @@ export const dashboardRoute = createRoute({
   validateSearch: validateDashboardSearch,
   // Starts every load in the same tick, so the batch link sends them as one request, without waiting for
   // them: a failing fetch's retries must not hold up the page, and each panel shows its own states.
-  loader: async () => {
+  // Only on the way in: typing a search changes ?q= and so "stays" on the route, and prefetching again
+  // then would cut the card list's loaded pages back to the first.
+  loader: async ({ cause }) => {
+    if (cause === 'stay') return;
     const q = await import('../features/dashboard/queries');
     void queryClient.prefetchQuery(q.progressOptions);
     void queryClient.prefetchQuery(q.streakOptions);
