@@ -24,7 +24,15 @@ const at = (page: Page) => {
 describe('a visitor without a session', () => {
   it('is sent to sign-in from every protected page, with the page (path and search) to come back to', async () => {
     const page = await openPage('guard-visitor');
-    for (const path of ['/dashboard', '/practice/new', '/practice/session?tags=a', '/settings', '/account/security']) {
+    // A tag id list as the app writes it (a malformed one would be corrected before the guard sees it).
+    const tags = encodeURIComponent(JSON.stringify(['0b6c3f4e-1d2a-4c5b-8e7f-9a0b1c2d3e4f']));
+    for (const path of [
+      '/dashboard',
+      '/practice/new',
+      `/practice/session?tags=${tags}`,
+      '/settings',
+      '/account/security',
+    ]) {
       await page.goto(`${env.stack.url}${path}`);
       await page.waitForURL(signInUrl(path));
     }

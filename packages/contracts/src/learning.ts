@@ -22,7 +22,6 @@ export const LEECH_TAG_NAME = 'leech';
 export const CREATE_MANY_MAX = 500;
 /** The longest a learner may look at one card before the duration stops meaning anything. */
 export const REVIEW_DURATION_MAX_MS = 3_600_000;
-export const SEARCH_QUERY_MAX_LENGTH = 200;
 /**
  * Anki's learn-ahead limit: a practice session goes on while an item it rated falls due within this many
  * minutes, so a learning step of 10 minutes comes back in the session instead of after it.
@@ -126,4 +125,4 @@ export const completeOnboardingInput = z.object({
 });
 
 // The practice routes' search params live in ./search.ts (without zod, small enough for the web app's entry).
-export { practiceDoneSearch, practiceSessionSearch } from './search.ts';
+export { practiceDoneSearch, practiceSessionSearch, SEARCH_QUERY_MAX_LENGTH } from './search.ts';

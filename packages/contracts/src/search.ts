@@ -1,17 +1,17 @@
-// Spec §5: the search params of the practice routes. Checked by hand rather than with zod: the web app's
+// Spec §5: the search params of the practice routes and the dashboard's. Checked by hand rather than with zod: the web app's
 // route tree (in its entry bundle) validates them, and even zod/mini added 16 KB gzipped to every first
 // visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
 
 export interface PracticeDoneSearch {
   cardCount: number;
-  again?: number;
-  hard?: number;
-  good?: number;
-  easy?: number;
+  again?: number | undefined;
+  hard?: number | undefined;
+  good?: number | undefined;
+  easy?: number | undefined;
 }
 
 export interface PracticeSessionSearch {
-  tags?: string[];
+  tags?: string[] | undefined;
 }
 
 const RATING_COUNTS = ['again', 'hard', 'good', 'easy'] as const;
@@ -29,22 +29,54 @@ function count(value: unknown, name: string): number {
 export const practiceDoneSearch = {
   parse(search: Record<string, unknown>): PracticeDoneSearch {
     const result: PracticeDoneSearch = { cardCount: count(search.cardCount, 'cardCount') };
+    // A malformed rating count (a hand-edited link) is dropped: the results show without it. Dropped means
+    // set to undefined, not left out: the router lays a route's checked params over the raw ones.
     for (const rating of RATING_COUNTS) {
-      if (search[rating] !== undefined) result[rating] = count(search[rating], rating);
+      if (search[rating] === undefined) continue;
+      try {
+        result[rating] = count(search[rating], rating);
+      } catch {
+        result[rating] = undefined;
+      }
     }
     return result;
   },
 };
 
-/** /practice/session: tags, an optional list of tag ids. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * /practice/session: tags, an optional list of tag ids. A malformed value is corrected, never refused: one
+ * id alone becomes a list, anything that is not a tag id is dropped (and with it an empty list).
+ */
 export const practiceSessionSearch = {
   parse(search: Record<string, unknown>): PracticeSessionSearch {
     const { tags } = search;
-    if (tags === undefined) return {};
-    if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string')) {
-      throw new Error('tags must be a list of tag ids.');
-    }
-    return { tags };
+    const given = Array.isArray(tags) ? tags : [tags];
+    const ids = [...new Set(given.filter((tag): tag is string => typeof tag === 'string' && UUID.test(tag)))];
+    // Undefined rather than left out, as the router lays a route's checked params over the raw ones.
+    return { tags: ids.length > 0 ? ids : undefined };
+  },
+};
+
+export interface DashboardSearch {
+  /** The card list's search text. */
+  q?: string | undefined;
+}
+
+/** The longest card search text (the cards service's limit too; learning.ts re-exports it). */
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+
+/**
+ * /dashboard: q, the card list's search text. A number (the router reads `?q=42` as one) becomes its text;
+ * anything else that is not text, or text that is only spaces, is dropped; longer text is cut to the limit.
+ */
+export const dashboardSearch = {
+  parse(search: Record<string, unknown>): DashboardSearch {
+    const { q } = search;
+    const text = typeof q === 'number' && Number.isFinite(q) ? String(q) : typeof q === 'string' ? q : '';
+    const clean = text.trim().slice(0, SEARCH_QUERY_MAX_LENGTH);
+    return { q: clean === '' ? undefined : clean };
   },
 };
 

@@ -83,6 +83,62 @@ describe('searching cards', () => {
     expect(await fronts({ tagIds: [bio!.id, exam!.id] })).toEqual(['Ribosome']);
     expect(await fronts({ query: 'protein', tagIds: [exam!.id] })).toEqual(['Ribosome']);
   });
+
+  it('ignores accents and case: "cafe" finds "Café", "ÉTÉ" finds "été"', async () => {
+    const learner = newLearner('accents');
+    await learner.createCard({ front: 'Café', back: 'coffee' });
+    await learner.createCard({ front: 'summer', back: 'l’été' });
+    await learner.createCard({ front: 'São Paulo', back: 'a city' });
+    await learner.createCard({ front: 'Tea', back: 'chá' });
+    const fronts = async (query: string) => (await learner.listCards({ query })).items.map((c) => c.front).sort();
+    expect(await fronts('cafe')).toEqual(['Café']);
+    expect(await fronts('CAFÉ')).toEqual(['Café']);
+    expect(await fronts('ÉTÉ')).toEqual(['summer']);
+    expect(await fronts('ete')).toEqual(['summer']);
+    expect(await fronts('sao paulo')).toEqual(['São Paulo']);
+    expect(await fronts('cha')).toEqual(['Tea']);
+  });
+
+  it('finds cards by the names of their tags, accents and case aside', async () => {
+    const learner = newLearner('tag-search');
+    const { tag: anatomy } = await learner.createTag({ name: 'Anatomía' });
+    const { tag: other } = await learner.createTag({ name: 'history' });
+    await learner.createCard({ front: 'Femur', back: 'thigh bone', tagIds: [anatomy!.id] });
+    await learner.createCard({ front: 'Waterloo', back: '1815', tagIds: [other!.id] });
+    await learner.createCard({ front: 'Untagged', back: 'nothing' });
+    const fronts = async (request: object) => (await learner.listCards(request)).items.map((c) => c.front).sort();
+    expect(await fronts({ query: 'anatomia' })).toEqual(['Femur']);
+    expect(await fronts({ query: 'HIST' })).toEqual(['Waterloo']);
+    expect(await fronts({ query: 'history', tagIds: [anatomy!.id] })).toEqual([]);
+  });
+
+  it('reads % and _ in the search text literally', async () => {
+    const learner = newLearner('literal');
+    await learner.createCard({ front: '50% off', back: 'sale' });
+    await learner.createCard({ front: '50 cents', back: 'coin' });
+    await learner.createCard({ front: 'snake_case', back: 'naming' });
+    await learner.createCard({ front: 'snakeXcase', back: 'not it' });
+    const fronts = async (query: string) => (await learner.listCards({ query })).items.map((c) => c.front);
+    expect(await fronts('50%')).toEqual(['50% off']);
+    expect(await fronts('snake_')).toEqual(['snake_case']);
+  });
+
+  it('pages through search results newest first, each card once', async () => {
+    const learner = newLearner('search-pages');
+    for (let i = 0; i < 5; i++) await learner.createCard({ front: `Crème ${i}`, back: 'dessert' });
+    await learner.createCard({ front: 'Bread', back: 'not a match' });
+    const first = await learner.listCards({ query: 'creme', pageSize: 3 });
+    expect(first.items.map((c) => c.front)).toEqual(['Crème 4', 'Crème 3', 'Crème 2']);
+    const second = await learner.listCards({ query: 'creme', pageSize: 3, cursor: first.nextCursor });
+    expect(second.items.map((c) => c.front)).toEqual(['Crème 1', 'Crème 0']);
+    expect(second.nextCursor).toBe('');
+  });
+
+  it('never finds another learner’s cards', async () => {
+    const owner = newLearner('owner');
+    await owner.createCard({ front: 'Privé', back: 'secret' });
+    expect((await newLearner('stranger').listCards({ query: 'prive' })).items).toEqual([]);
+  });
 });
 
 describe('settings', () => {

@@ -1,6 +1,8 @@
 // Cached data belongs to one user: signing out, losing the session or switching user clears it (spec §4).
+// Signing out (or losing the session) also drops the user's unsaved generated proposals from this device.
 import type { QueryClient } from '@tanstack/react-query';
 import { authClient } from './auth-client';
+import { clearGenerationDraft } from './generation-draft';
 
 type SessionSnapshot = { data: { user: { id: string } } | null; isPending: boolean; isRefetching: boolean };
 
@@ -18,6 +20,7 @@ export function clearCacheIfUserChanged(queryClient: QueryClient): void {
   if (state.isPending) return;
   const userId = state.data?.user.id ?? null;
   if (cachedFor !== undefined && userId !== cachedFor) queryClient.clear();
+  if (cachedFor && userId === null) clearGenerationDraft(cachedFor);
   cachedFor = userId;
 }
 

@@ -1,8 +1,10 @@
 // The user's cards, newest first, ten at a time with "Load more" following nextCursor; searchable by
-// text (as you type, debounced) and by tag, with the archived ones one toggle away.
+// text (as you type, debounced; accents and case aside, tag names too) and by tag, with the archived ones
+// one toggle away. The search text starts from the page's URL and goes back into it (onSearch), so a
+// reload or a shared link keeps it.
 import { SEARCH_QUERY_MAX_LENGTH } from '@engram/contracts/learning';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { type CardFilter, cardsOptions, tagsOptions } from '../../lib/cards';
@@ -53,11 +55,19 @@ function EmptyState({ filtered }: { filtered: boolean }) {
   );
 }
 
-export function CardList() {
-  const [search, setSearch] = useState('');
+type CardListProps = { initialSearch?: string; onSearch?: (text: string) => void };
+
+export function CardList({ initialSearch = '', onSearch }: CardListProps) {
+  const [search, setSearch] = useState(initialSearch);
   const [tagId, setTagId] = useState('');
   const [archived, setArchived] = useState(false);
   const query = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  const reported = useRef(initialSearch.trim());
+  useEffect(() => {
+    if (query === reported.current) return;
+    reported.current = query;
+    onSearch?.(query);
+  }, [query, onSearch]);
   const filter: CardFilter = {
     archived,
     ...(query !== '' && { query }),

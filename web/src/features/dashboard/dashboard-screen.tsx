@@ -34,6 +34,8 @@ function TimezoneNote() {
 export function DashboardScreen() {
   const { session } = dashboardRoute.useRouteContext();
   const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
+  const { q } = dashboardRoute.useSearch();
+  const navigate = dashboardRoute.useNavigate();
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-6 py-10">
       <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
@@ -62,7 +64,10 @@ export function DashboardScreen() {
         <div className="lg:sticky lg:top-24">
           <NewCardForm />
         </div>
-        <CardList />
+        <CardList
+          initialSearch={q ?? ''}
+          onSearch={(text) => void navigate({ search: text === '' ? {} : { q: text }, replace: true })}
+        />
       </div>
     </main>
   );

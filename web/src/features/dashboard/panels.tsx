@@ -8,6 +8,7 @@ import { buttonClass } from '../../components/button';
 import { FlameIcon } from '../../components/flame-icon';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
+import { cardsAndItems } from './counts';
 import { progressOptions, streakOptions } from './queries';
 
 export const STATE_COLORS: Record<ReviewState, string> = {
@@ -71,7 +72,9 @@ export function ProgressPanel() {
           </div>
         </div>
         <div className="mt-6">
-          <p className="text-sm font-medium text-slate-700">{m.dashboard_cards_total({ total: p.total })}</p>
+          <p className="text-sm font-medium text-slate-700" data-testid="cards-total">
+            {cardsAndItems(p.total, items)}
+          </p>
           <div className="mt-2 flex h-3 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
             {REVIEW_STATES.map((state) =>
               p[state] > 0 ? (

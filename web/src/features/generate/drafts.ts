@@ -1,6 +1,7 @@
 // The Generate screen's state, pure: drafts made from streamed proposals, how the generation began and
-// ended, and a draft's tags as clean names.
-import { type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+// ended, a draft's tags as clean names, and the state as it is kept across a reload and read back.
+import { GENERATE_COUNT_MAX } from '@engram/contracts/ai';
+import { CARD_TYPES, type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import type { GenerationEvent } from '@engram/gateway/router';
 
 export type Draft = {
@@ -49,6 +50,12 @@ export function applyEvent(state: GenerationState, event: GenerationEvent): Gene
   }
 }
 
+/** The number of cards asked for, when it is a whole number within the contract's limits (1 to the most). */
+export function countOf(text: string): number | undefined {
+  const number = text.trim() === '' ? Number.NaN : Number(text);
+  return Number.isInteger(number) && number >= 1 && number <= GENERATE_COUNT_MAX ? number : undefined;
+}
+
 export const tagNamesOf = (draft: Draft) => [
   ...new Set(
     draft.tags
@@ -57,3 +64,49 @@ export const tagNamesOf = (draft: Draft) => [
       .filter((name) => name.length > 0),
   ),
 ];
+
+/** The state as stored between visits (generation-draft.ts): the proposals, and how their generation went. */
+export type StoredGeneration = {
+  version: typeof STORED_VERSION;
+  started: Started | undefined;
+  finished: Finished | undefined;
+  drafts: Draft[];
+};
+const STORED_VERSION = 1;
+
+/** What to store: the drafts and how they came, or null when there is nothing to keep. */
+export function toStored(state: GenerationState): StoredGeneration | null {
+  if (state.drafts.length === 0) return null;
+  return { version: STORED_VERSION, started: state.started, finished: state.finished, drafts: state.drafts };
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function isDraft(value: unknown): value is Draft {
+  return (
+    isObject(value) &&
+    isText(value.key) &&
+    typeof value.selected === 'boolean' &&
+    CARD_TYPES.includes(value.type as CardType) &&
+    isText(value.front) &&
+    isText(value.back) &&
+    isText(value.tags) &&
+    isText(value.sourceQuote)
+  );
+}
+
+/**
+ * The state to resume from what was stored: its drafts (no generation running; one that was under way
+ * when the learner left keeps the proposals it had made), or the idle state when nothing usable is there
+ * (nothing stored, another version, a hand-edited value).
+ */
+export function fromStored(stored: unknown): GenerationState {
+  if (!isObject(stored) || stored.version !== STORED_VERSION || !Array.isArray(stored.drafts)) return IDLE;
+  if (stored.drafts.length === 0 || !stored.drafts.every(isDraft)) return IDLE;
+  const started =
+    isObject(stored.started) && stored.started.type === 'started' ? (stored.started as Started) : undefined;
+  const finished =
+    isObject(stored.finished) && stored.finished.type === 'finished' ? (stored.finished as Finished) : undefined;
+  return { running: false, started, finished, drafts: stored.drafts };
+}

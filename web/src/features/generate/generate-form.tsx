@@ -1,11 +1,13 @@
 // What to generate from and how: pasted notes or an uploaded file, the number of cards, their types, the
-// language and an optional focus. Checked here with the contract's limits before anything is sent.
+// language and an optional focus. Checked here with the contract's limits before anything is sent: a number
+// of cards outside them shows a message under the field instead of being sent (or quietly changed).
 import { GENERATE_COUNT_DEFAULT, GENERATE_COUNT_MAX, type GenerateInput, NOTES_MIN_LENGTH } from '@engram/contracts/ai';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
+import { countOf } from './drafts';
 import { FileDrop, type UploadedFile } from './file-drop';
 
 const TYPE_LABELS: Record<CardType, () => string> = {
@@ -30,12 +32,16 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
       ? m.generate_notes_too_short({ min: NOTES_MIN_LENGTH })
       : undefined;
   const typesError = submitted && types.length === 0 ? m.generate_types_needed() : undefined;
-  const number = Math.min(GENERATE_COUNT_MAX, Math.max(1, Math.round(Number(count)) || GENERATE_COUNT_DEFAULT));
+  const number = countOf(count);
+  const countError =
+    (submitted || count.trim() !== '') && number === undefined
+      ? m.generate_count_invalid({ max: GENERATE_COUNT_MAX })
+      : undefined;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
-    if ((!file && notes.trim().length < NOTES_MIN_LENGTH) || types.length === 0) return;
+    if ((!file && notes.trim().length < NOTES_MIN_LENGTH) || types.length === 0 || number === undefined) return;
     onGenerate({
       ...(file ? { fileId: file.fileId } : { notes }),
       count: number,
@@ -74,6 +80,7 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
           max={GENERATE_COUNT_MAX}
           value={count}
           onChange={setCount}
+          error={countError}
         />
         <label className="block space-y-1.5 text-sm font-medium text-slate-700">
           <span>{m.generate_language_label()}</span>

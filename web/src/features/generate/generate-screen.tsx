@@ -1,10 +1,13 @@
 // "/generate": from the learner's notes to cards. The form on the left; on the right the usage figure and
 // the proposals, appearing one by one while they stream (with a progress bar), each editable, selectable
-// and taggable; then "Save N cards" puts the chosen ones into the collection in one go.
+// and taggable; then "Save N cards" puts the chosen ones into the collection in one go. Until saved or
+// discarded ("Discard", after a confirmation) the proposals are a draft that comes back after leaving the
+// page or reloading it, with a note saying so.
 import { useMutation } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
@@ -29,8 +32,12 @@ function problemOf(drafts: Draft[]): string | undefined {
   return undefined;
 }
 
+const generateRoute = getRouteApi('/protected/generate');
+
 export function GenerateScreen() {
-  const generation = useGeneration();
+  const { session } = generateRoute.useRouteContext();
+  const generation = useGeneration(session.user.id);
+  const [discarding, setDiscarding] = useState(false);
   const [saveKey, setSaveKey] = useState(() => crypto.randomUUID());
   const chosen = generation.drafts.filter((draft) => draft.selected);
 
@@ -81,6 +88,11 @@ export function GenerateScreen() {
               </div>
             )}
           </div>
+          {generation.restored && (
+            <p data-testid="generation-restored" className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
+              {m.generate_draft_restored()}
+            </p>
+          )}
           <GenerationProgress generation={generation} />
           {generation.drafts.length === 0 && !generation.running && !generation.finished && (
             <p className="text-sm text-slate-500">{m.generate_proposals_empty()}</p>
@@ -96,15 +108,36 @@ export function GenerateScreen() {
             ))}
           </ol>
           {generation.drafts.length > 0 && (
-            <Button
-              onClick={onSave}
-              pending={save.isPending}
-              disabled={chosen.length === 0 || generation.running}
-              className="w-full"
-            >
-              {chosen.length === 1 ? m.generate_save_one() : m.generate_save_many({ count: chosen.length })}
-            </Button>
+            <div className="flex flex-col gap-3 sm:flex-row">
+              <Button
+                onClick={onSave}
+                pending={save.isPending}
+                disabled={chosen.length === 0 || generation.running}
+                className="w-full sm:flex-1"
+              >
+                {chosen.length === 1 ? m.generate_save_one() : m.generate_save_many({ count: chosen.length })}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => setDiscarding(true)}
+                disabled={save.isPending || generation.running}
+              >
+                {m.generate_discard()}
+              </Button>
+            </div>
           )}
+          <ConfirmDialog
+            open={discarding}
+            title={m.generate_discard_title()}
+            text={m.generate_discard_text()}
+            confirmLabel={m.generate_discard()}
+            onConfirm={() => {
+              generation.clear();
+              setDiscarding(false);
+              toast.success(m.generate_discarded());
+            }}
+            onCancel={() => setDiscarding(false)}
+          />
         </section>
       </div>
     </main>

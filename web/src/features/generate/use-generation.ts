@@ -1,22 +1,34 @@
 // One generation as the screen follows it: ai.generate's stream read event by event (each proposal
-// becomes an editable draft at once), a way to stop it, and how it ended.
+// becomes an editable draft at once), a way to stop it, and how it ended. The proposals are a draft kept
+// for the user (generation-draft.ts) until saved or discarded: leaving the page or reloading it brings them
+// back, edits and choices included.
 import type { GenerateInput } from '@engram/contracts/ai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../../lib/errors';
 import { refreshGenerationUsage } from '../../lib/generation';
+import { clearGenerationDraft, loadGenerationDraft, saveGenerationDraft } from '../../lib/generation-draft';
 import { trpcClient } from '../../lib/trpc';
-import { applyEvent, type Draft, type GenerationState, IDLE } from './drafts';
+import { applyEvent, type Draft, fromStored, type GenerationState, IDLE, toStored } from './drafts';
 
-export function useGeneration() {
-  const [state, setState] = useState<GenerationState>(IDLE);
+export function useGeneration(userId: string) {
+  const [state, setState] = useState<GenerationState>(() => fromStored(loadGenerationDraft(userId)));
+  /** Whether the drafts shown were brought back from an earlier visit (until a new generation or a discard). */
+  const [restored, setRestored] = useState(() => state.drafts.length > 0);
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => () => controller.current?.abort(), []);
+
+  useEffect(() => {
+    const stored = toStored(state);
+    if (stored) saveGenerationDraft(userId, stored);
+    else clearGenerationDraft(userId);
+  }, [state, userId]);
 
   const start = useCallback(async (input: GenerateInput) => {
     controller.current?.abort();
     const own = new AbortController();
     controller.current = own;
+    setRestored(false);
     setState({ ...IDLE, running: true });
     try {
       const stream = await trpcClient.ai.generate.mutate(input, { signal: own.signal });
@@ -46,7 +58,12 @@ export function useGeneration() {
     setState((current) => ({ ...current, drafts: current.drafts.map((draft) => ({ ...draft, selected })) }));
   }, []);
 
-  const clear = useCallback(() => setState(IDLE), []);
+  /** Saved or discarded: the proposals go, from the page and from storage (a running generation stops). */
+  const clear = useCallback(() => {
+    controller.current?.abort();
+    setRestored(false);
+    setState(IDLE);
+  }, []);
 
-  return { ...state, start, stop, update, selectAll, clear };
+  return { ...state, restored, start, stop, update, selectAll, clear };
 }
