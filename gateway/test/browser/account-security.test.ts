@@ -56,7 +56,7 @@ describe('two-factor with an authenticator app', () => {
     expect(key).toMatch(/^[A-Z2-7]{16,}=*$/);
     await page.getByRole('button', { name: 'Copy to clipboard' }).click();
     await page.getByRole('button', { name: 'Copied to clipboard' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(key);
 
     await page.getByLabel('One-time password').pressSequentially(totpCode(key));
     await page.getByText('Two-factor authentication has been enabled.').waitFor();
