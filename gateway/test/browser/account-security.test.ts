@@ -52,7 +52,8 @@ describe('two-factor with an authenticator app', () => {
     await page.getByRole('button', { name: 'Continue with authenticator' }).click();
     await page.getByText('Scan the QR code with your authenticator').waitFor();
     // Beside the QR code, the key for an app that cannot scan, which the learner can copy.
-    const key = ((await page.getByLabel('Set-up key').textContent()) ?? '').trim();
+    const key = await page.getByLabel('Set-up key').inputValue();
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(key).toMatch(/^[A-Z2-7]{16,}=*$/);
     await page.getByRole('button', { name: 'Copy to clipboard' }).click();
     await page.getByRole('button', { name: 'Copied to clipboard' }).waitFor();
