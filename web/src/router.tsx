@@ -63,4 +63,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
   }
+  interface StaticDataRouteOption {
+    /** The route's code (screen and loader modules), started by the protected guard beside the session. */
+    code?: () => Promise<unknown>;
+  }
 }

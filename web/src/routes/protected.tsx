@@ -44,7 +44,10 @@ function ProtectedLayout() {
 export const protectedRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'protected',
-  beforeLoad: async ({ location }) => {
+  beforeLoad: async ({ location, matches }) => {
+    // The page's code is fetched while the session is asked for, not after the guards pass; a failure
+    // shows when the route itself loads it.
+    for (const match of matches) void match.staticData.code?.().catch(() => undefined);
     const session = await loadSession();
     if (!session) {
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search: { redirectTo: location.href } });

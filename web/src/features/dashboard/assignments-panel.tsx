@@ -1,29 +1,16 @@
 // "Your assignments" on the dashboard, shown only to someone with any: each with its organization and
 // deck, due date, target and their own progress, Subscribe while they have not (the deck's cards then
 // join their practice), and a link to the organization's learning view. The organizations' names and
-// slugs are read with a plain call, only when there are assignments: the organization client stays off
-// the dashboard.
+// slugs are read with a plain call started by the route loader with the rest (queries.ts): the
+// organization client stays off the dashboard.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/button';
 import { LoadMore } from '../../components/load-more';
-import { authClient } from '../../lib/auth-client';
 import { m } from '../../lib/i18n';
 import { type AssignmentJson, dueText, progressText, targetText, useSubscription } from '../../lib/learning';
 import { Panel } from './panels';
-import { assignmentsOptions } from './queries';
-
-interface OrganizationSummary {
-  id: string;
-  name: string;
-  slug: string;
-}
-
-async function organizations(): Promise<OrganizationSummary[]> {
-  const { data, error } = await authClient.$fetch<OrganizationSummary[]>('/organization/list', { method: 'GET' });
-  if (error) throw error;
-  return data ?? [];
-}
+import { assignmentsOptions, type OrganizationSummary, organizationsOptions } from './queries';
 
 function AssignmentRow({
   assignment,
@@ -72,7 +59,7 @@ export function AssignmentsPanel() {
   const assignments = useInfiniteQuery(assignmentsOptions);
   const items = assignments.data?.pages.flatMap((page) => page.items) ?? [];
   const any = items.length > 0;
-  const names = useQuery({ queryKey: ['auth', 'organizations'], queryFn: organizations, enabled: any });
+  const names = useQuery(organizationsOptions);
   if (!any) return null;
   const byId = new Map((names.data ?? []).map((organization) => [organization.id, organization]));
   return (

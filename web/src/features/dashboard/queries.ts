@@ -1,8 +1,12 @@
 // Every load of the dashboard (spec §2 — those that exist today): started together by the route loader so
-// the tRPC batch link sends them in one HTTP request, and read by the panels with the same keys.
+// the tRPC batch link sends them in one HTTP request, and read by the panels with the same keys. The
+// learner's pending invitations and the names of their organizations are identity's (better-auth): they
+// are started in the same tick, beside the batch, rather than when the panels that show them render.
 
 import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
+import { queryOptions } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
+import { authClient } from '../../lib/auth-client';
 import { trpc } from '../../lib/trpc';
 
 export const progressOptions = trpc.cards.progressMetrics.queryOptions();
@@ -21,3 +25,44 @@ export { customerOptions } from '../billing/queries';
 
 export type ReviewMetrics = inferOutput<typeof trpc.cards.reviewMetrics>;
 export type Progress = inferOutput<typeof trpc.cards.progressMetrics>;
+
+export interface Invitation {
+  id: string;
+  organizationName: string;
+  role: string;
+  status: string;
+  expiresAt: string | Date;
+}
+
+export const INVITATIONS_KEY = ['auth', 'user-invitations'] as const;
+
+/** The invitations still open to the learner (plain calls: the organization client stays off the dashboard). */
+export const invitationsOptions = queryOptions({
+  queryKey: INVITATIONS_KEY,
+  queryFn: async (): Promise<Invitation[]> => {
+    const { data, error } = await authClient.$fetch<Invitation[]>('/organization/list-user-invitations', {
+      method: 'GET',
+    });
+    if (error) throw error;
+    const now = Date.now();
+    return (data ?? []).filter(
+      (invitation) => invitation.status === 'pending' && new Date(invitation.expiresAt).getTime() > now,
+    );
+  },
+});
+
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** The learner's organizations, which name the organization of each assignment. */
+export const organizationsOptions = queryOptions({
+  queryKey: ['auth', 'organizations'],
+  queryFn: async (): Promise<OrganizationSummary[]> => {
+    const { data, error } = await authClient.$fetch<OrganizationSummary[]>('/organization/list', { method: 'GET' });
+    if (error) throw error;
+    return data ?? [];
+  },
+});

@@ -9,31 +9,10 @@ import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
-
-export const INVITATIONS_KEY = ['auth', 'user-invitations'] as const;
-
-interface Invitation {
-  id: string;
-  organizationName: string;
-  role: string;
-  status: string;
-  expiresAt: string | Date;
-}
-
-// Plain calls of identity's organization endpoints: the organization client stays off the dashboard.
-async function pendingInvitations(): Promise<Invitation[]> {
-  const { data, error } = await authClient.$fetch<Invitation[]>('/organization/list-user-invitations', {
-    method: 'GET',
-  });
-  if (error) throw error;
-  const now = Date.now();
-  return (data ?? []).filter(
-    (invitation) => invitation.status === 'pending' && new Date(invitation.expiresAt).getTime() > now,
-  );
-}
+import { INVITATIONS_KEY, invitationsOptions } from '../dashboard/queries';
 
 export function InvitationsPanel() {
-  const invitations = useQuery({ queryKey: INVITATIONS_KEY, queryFn: pendingInvitations });
+  const invitations = useQuery(invitationsOptions);
   const answer = useMutation({
     mutationFn: async ({ id, accept }: { id: string; accept: boolean }) => {
       const path = accept ? '/organization/accept-invitation' : '/organization/reject-invitation';

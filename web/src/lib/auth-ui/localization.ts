@@ -177,6 +177,8 @@ const TEXTS = {
   TWO_FACTOR_DISABLED: m.authui_two_factor_disabled,
   TWO_FACTOR_PROMPT: m.authui_two_factor_prompt,
   TWO_FACTOR_TOTP_LABEL: m.authui_two_factor_totp_label,
+  TWO_FACTOR_MANUAL_KEY: m.authui_two_factor_manual_key,
+  TWO_FACTOR_MANUAL_KEY_LABEL: m.authui_two_factor_manual_key_label,
   SEND_VERIFICATION_CODE: m.authui_send_verification_code,
   UNLINK: m.authui_unlink,
   UPDATED_SUCCESSFULLY: m.authui_updated_successfully,

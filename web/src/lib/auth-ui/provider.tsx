@@ -9,6 +9,7 @@ import { authClient } from '../auth-client';
 import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH, ORGANIZATION_BASE_PATH } from '../auth-views';
 import type { Catalogue } from '../errors';
 import { useLocale } from '../i18n';
+import { currentPasskeyName } from '../passkey-name';
 import { queryClient } from '../query-client';
 import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
@@ -111,7 +112,28 @@ type ProviderProps = {
   hooks?: ComponentProps<typeof AuthUIProvider>['hooks'];
 };
 
-export function EngramAuthUIProvider({ children, avatar, hooks, client = authClient }: ProviderProps) {
+type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
+
+/**
+ * The app's client has no organization plugin: asked for the user's organizations (the library's refetcher
+ * does so on every view once signed in, e.g. the two-factor set-up), it would request a path that does not
+ * exist. Where the app's client is used and no screen gives the organization client's hook, the list is
+ * simply not loaded.
+ */
+const noOrganizationList = (() => ({
+  data: undefined,
+  error: null,
+  isPending: false,
+  isRefetching: false,
+  refetch: async () => undefined,
+})) as unknown as NonNullable<Hooks['useListOrganizations']>;
+
+export function EngramAuthUIProvider({
+  children,
+  avatar,
+  client = authClient,
+  hooks = client === authClient ? { useListOrganizations: noOrganizationList } : undefined,
+}: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
   const catalogue = useErrorCatalogue();
@@ -165,6 +187,7 @@ export function EngramAuthUIProvider({ children, avatar, hooks, client = authCli
       teams
       avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
+      passkeyName={currentPasskeyName}
       {...features}
     >
       {children}
