@@ -48,7 +48,14 @@ export function listCards({ db, pool }: Stores) {
             AND: [
               ...wanted.map((tagId) => ({ tags: { some: { tagId } } })),
               ...(after
-                ? [{ OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }]
+                ? [
+                    {
+                      OR: [
+                        { createdAt: { lt: after.createdAt } },
+                        { createdAt: after.createdAt, id: { lt: after.id } },
+                      ],
+                    },
+                  ]
                 : []),
             ],
           },
