@@ -64,6 +64,9 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       async (request: DeepPartial<Req> = {} as DeepPartial<Req>) =>
         unary<Req, Res>(target, method, message.fromPartial(request as never), {
           token: await service.tokenFor(userId),
+          // Tests state behaviour, not speed (bench/ measures that): a cold 500-card create may take longer
+          // than the gateway's 2 s on a busy machine.
+          timeoutMs: 15_000,
         });
     return {
       // As the gateway does, a create without a key gets a fresh one.
