@@ -5,19 +5,9 @@
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { DASHBOARD_LOADS } from './support/dashboard.ts';
 
 const env = useBrowserStack();
-
-const DASHBOARD_LOADS = [
-  'billing.customer',
-  'cards.progressMetrics',
-  'cards.streak',
-  'cards.reviewMetrics',
-  'settings.getTimezone',
-  'cards.list',
-  'cards.generationUsage',
-  'orgs.assignments',
-];
 
 interface Timed {
   path: string;

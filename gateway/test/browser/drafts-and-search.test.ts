@@ -10,19 +10,13 @@ import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
+import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
 /** Waits for a value as the page's own waits do (vitest's default is a second, too short for a busy machine). */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 1,
-};
-const LAPTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 const SCREENS = [
   ['a phone', 'phone', PHONE],
   ['a laptop', 'laptop', LAPTOP],

@@ -6,17 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUp } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
-
-const DASHBOARD_LOADS = [
-  'billing.customer',
-  'cards.progressMetrics',
-  'cards.streak',
-  'cards.reviewMetrics',
-  'settings.getTimezone',
-  'cards.list',
-  'cards.generationUsage',
-  'orgs.assignments',
-];
+import { DASHBOARD_LOADS } from './support/dashboard.ts';
 
 const env = useBrowserStack();
 

@@ -14,6 +14,7 @@ import { trpcClient } from '../support/trpc-client.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { banKeepingSessions, makeAdmin, userIdOf } from './support/database.ts';
 import { focusIsOnClosedMenuButton, onScreen, overlapsInHeader, sticksOut } from './support/layout.ts';
+import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
@@ -21,13 +22,6 @@ const env = useBrowserStack();
 const SCREENSHOTS = new URL('../../../docs/screenshots', import.meta.url).pathname;
 if (process.env.ENGRAM_SCREENSHOTS === '1') mkdirSync(SCREENSHOTS, { recursive: true });
 
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 1,
-};
-const LAPTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 const SCREENS = [
   ['a phone', PHONE],
   ['a laptop', LAPTOP],

@@ -7,6 +7,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUp, signUpAndOnboard } from './support/auth.ts';
+import { PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
@@ -132,11 +133,7 @@ describe('practice habits', () => {
   });
 
   it('shows the intervals on the rating buttons on a phone', async () => {
-    const page = await openTestPage(env.browser, 'practice-habits-phone', {
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
+    const page = await openTestPage(env.browser, 'practice-habits-phone', PHONE);
     page.setDefaultTimeout(10_000);
     const { stack } = env;
     await signUp(page, stack.url, newUser('phone'));
