@@ -4,8 +4,8 @@
 // member loses access at once and their subscription ends; edits reach copies without losing progress;
 // and every orgs.* procedure refuses a user of another organization.
 import { randomUUID } from 'node:crypto';
-import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
+import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authAction, type Person, signedUpPerson } from './support/people.ts';
 import type { Json } from './support/trpc-client.ts';
@@ -184,6 +184,63 @@ describe('a deck shared with a team', () => {
     // The reviewed item is still scheduled in the future: its progress stayed.
     const stillDue = (await member.api.query('cards.listDue', {})).items.map((due: Json) => due.id);
     expect(stillDue).not.toContain(item.id);
+  });
+});
+
+describe('a new assignment', () => {
+  /** Signs `who` in again from a browser that reads `language`: their mails that answer no request of theirs use it. */
+  async function signInReading(who: Person, language: string) {
+    const response = await fetch(`${stack.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.url, 'accept-language': language },
+      body: JSON.stringify({ email: who.email, password: TEST_PASSWORD }),
+    });
+    expect(response.status).toBe(200);
+  }
+
+  const assignmentMails = async (who: Person) =>
+    (await readMailbox(stack.url, who.email)).filter((mail) => /assignment|tarefa/i.test(mail.subject));
+
+  it('is mailed to each member it is for, in their language, and not to its maker or members outside the team', async () => {
+    const { owner, org, team, tag } = await academy('notice');
+    const teamMember = await person('notice-team');
+    const otherMember = await person('notice-other');
+    await join(owner, org.id, teamMember, 'member', team.id);
+    await join(owner, org.id, otherMember);
+    await signInReading(teamMember, 'pt-BR,pt;q=0.9');
+    const deck = await owner.api.mutate('orgs.publishDeck', {
+      organizationId: org.id,
+      name: 'Cell biology',
+      tagId: tag.id,
+    });
+
+    await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      teamId: team.id,
+      dueAt: '2099-12-01T12:00:00.000Z',
+      targetKind: 'cards_learned',
+      targetValue: 2,
+    });
+    const forTeam = await nextMail(stack.url, teamMember.email, /^Nova tarefa em/);
+    expect(forTeam.subject).toBe('Nova tarefa em notice Academy: Cell biology');
+    expect(forTeam.text).toContain('atribuiu a você o baralho Cell biology em notice Academy');
+    expect(forTeam.text).toContain('Sua meta: aprender 2 cartões até 1 de dezembro de 2099');
+    expect(forTeam.text).toContain(`${stack.url}/dashboard`);
+
+    await owner.api.mutate('orgs.createAssignment', {
+      organizationId: org.id,
+      deckId: deck.id,
+      dueAt: '2099-12-02T12:00:00.000Z',
+      targetKind: 'retention',
+      targetValue: 0.9,
+    });
+    const forAll = await nextMail(stack.url, otherMember.email, /^New assignment in/);
+    expect(forAll.text).toContain('Your goal: reach 90% retention by December 2, 2099');
+    await vi.waitFor(async () => expect(await assignmentMails(teamMember)).toHaveLength(2), { timeout: 15_000 });
+    // Mailed in the order assigned: the team's assignment was decided before the organization's arrived.
+    expect(await assignmentMails(otherMember)).toHaveLength(1);
+    expect(await assignmentMails(owner)).toEqual([]);
   });
 });
 

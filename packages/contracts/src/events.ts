@@ -20,6 +20,7 @@ import {
   UserUpdated as UserUpdatedMessage,
 } from '@engram/proto/events/v1/identity';
 import {
+  AssignmentCreated as AssignmentCreatedMessage,
   DeckCardPublished as DeckCardPublishedMessage,
   DeckCardWithdrawn as DeckCardWithdrawnMessage,
   DeckSubscribed as DeckSubscribedMessage,
@@ -98,6 +99,9 @@ export const DeckSubscribed = defineEvent('engram.organizations.deck.subscribed'
 /** A member's subscription ended (organizations): cards archives their copies. */
 export const DeckUnsubscribed = defineEvent('engram.organizations.deck.unsubscribed', DeckUnsubscribedMessage);
 
+/** A deck was assigned to an organization or a team (organizations): identity mails the members it is for. */
+export const AssignmentCreated = defineEvent('engram.organizations.assignment.created', AssignmentCreatedMessage);
+
 /** Every event, for tooling and tests that must see the whole catalogue. */
 export const EVENT_CATALOGUE = [
   CardCreated,
@@ -117,4 +121,5 @@ export const EVENT_CATALOGUE = [
   DeckCardWithdrawn,
   DeckSubscribed,
   DeckUnsubscribed,
+  AssignmentCreated,
 ] as readonly EventDefinition<unknown>[];

@@ -1,10 +1,12 @@
 // Boots the identity service: config → telemetry → logger → database, Redis and mailer → auth HTTP + gRPC
-// → SERVING, with the relay that publishes the user events its triggers write (in the background).
+// → SERVING, with the relay that publishes the user events its triggers write and the consumer that mails
+// members a deck assigned to them (in the background).
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
+import { assignmentNotices } from './events/assignment-notices.js';
 import { startAuthHttpServer } from './http/server.js';
 import { createRedis, redisSecondaryStorage } from './secondary-storage.js';
 import { identityService } from './server.js';
@@ -56,7 +58,13 @@ const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 
 await runService(runtime, {
   services: [identityService(auth, db, runtime.serverOptions)],
-  events: { relay: true },
+  events: assignmentNotices(db, {
+    mailer,
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    logger,
+  }),
   close: [
     { name: 'auth http', run: () => http.close() },
     { name: 'mailer', run: () => mailer.close() },

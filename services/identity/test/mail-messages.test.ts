@@ -47,6 +47,27 @@ describe('the texts', () => {
     },
   );
 
+  it("name an assignment's deck, organization, goal and due date, with the dashboard link", () => {
+    const notice = {
+      url: 'https://engram.example/dashboard',
+      assigner: 'Ada',
+      organization: 'Cell Academy',
+      deck: 'Cell biology',
+      due: '1 December 2026',
+    };
+    const cards = MESSAGES.en.assignment({ ...notice, target: { kind: 'cards_learned', value: 3 } });
+    expect(cards.subject).toBe('New assignment in Cell Academy: Cell biology');
+    expect(cards.text).toContain('Ada assigned you the deck Cell biology in Cell Academy on Engram.');
+    expect(cards.text).toContain('Your goal: learn 3 cards by 1 December 2026.');
+    expect(cards.text).toContain(notice.url);
+    expect(MESSAGES.en.assignment({ ...notice, target: { kind: 'cards_learned', value: 1 } }).text).toContain(
+      'learn 1 card by',
+    );
+    const retention = MESSAGES['pt-BR'].assignment({ ...notice, target: { kind: 'retention', value: 0.85 } });
+    expect(retention.subject).toBe('Nova tarefa em Cell Academy: Cell biology');
+    expect(retention.text).toContain('Sua meta: alcançar 85% de retenção até 1 December 2026.');
+  });
+
   it('say the same in HTML, escaped, with the link clickable', () => {
     expect(htmlOf(`Open <this>:\n${url}\n\nBye & thanks`)).toBe(
       '<!doctype html><html><body>' +

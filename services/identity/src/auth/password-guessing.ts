@@ -13,6 +13,7 @@ import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db.js';
 import { type Locale, localeOf } from '../mail/locale.js';
+import { LANGUAGE_KEPT_SECONDS, mailLanguageKey } from '../mail/reader-language.js';
 
 export interface PasswordGuessLimits {
   /** Wrong passwords for one account before its sign-ins wait. */
@@ -36,8 +37,6 @@ export type GuessingNotice = (to: string, locale: Locale) => Promise<void>;
 
 const SIGN_INS = new Set(['/sign-in/email', '/sign-in/username']);
 const WRONG_PASSWORD = new Set(['INVALID_EMAIL_OR_PASSWORD', 'INVALID_USERNAME_OR_PASSWORD']);
-/** How long the language of an account's last sign-in is kept for its mails. */
-const LANGUAGE_KEPT_SECONDS = 400 * 24 * 60 * 60;
 
 // One wrong password, in one step so replicas never lose a count: the wait it starts (KEYS[2], expiring
 // with it) and whether it is the first of its episode to reach the threshold (then the owner is told).
@@ -62,7 +61,7 @@ export function passwordGuessKeys(keyPrefix: string) {
   return {
     counted: (account: string) => key(`password-guesses:${account}`),
     waiting: (account: string) => key(`password-guesses:${account}:wait`),
-    language: (email: string) => key(`mail-language:${email}`),
+    language: (email: string) => mailLanguageKey(keyPrefix, email),
   };
 }
 

@@ -14,6 +14,20 @@ export interface MailContent {
 
 export type OtpPurpose = 'sign-in' | 'email-verification' | 'forget-password' | 'change-email';
 
+/** A deck assigned to a member: who assigned it where, its goal and when it is due (already formatted). */
+export interface AssignmentNotice {
+  url: string;
+  assigner: string;
+  organization: string;
+  deck: string;
+  /** A number of cards to learn, or a retention as a fraction (0.9). */
+  target: { kind: 'cards_learned' | 'retention'; value: number };
+  due: string;
+}
+
+const percent = (locale: string, value: number) =>
+  new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(value);
+
 const minutes = (seconds: number) => Math.round(seconds / 60);
 
 const en = {
@@ -57,6 +71,16 @@ const en = {
     subject: `${inviter} invited you to ${organization} on Engram`,
     text: `${inviter} invited you to join ${organization} on Engram as ${role}.\n\nOpen this link to accept or decline (it expires in 48 hours):\n${url}\n\nIf you did not expect this invitation, you can ignore this email.`,
   }),
+  assignment: ({ url, assigner, organization, deck, target, due }: AssignmentNotice): MailContent => {
+    const goal =
+      target.kind === 'retention'
+        ? `reach ${percent('en', target.value)} retention`
+        : `learn ${target.value} ${target.value === 1 ? 'card' : 'cards'}`;
+    return {
+      subject: `New assignment in ${organization}: ${deck}`,
+      text: `${assigner} assigned you the deck ${deck} in ${organization} on Engram.\n\nYour goal: ${goal} by ${due}.\n\nOpen your dashboard to subscribe and start learning:\n${url}\n\nYou get this email because you are a member of ${organization}.`,
+    };
+  },
 };
 
 const ptBR: typeof en = {
@@ -100,6 +124,16 @@ const ptBR: typeof en = {
     subject: `${inviter} convidou você para ${organization} no Engram`,
     text: `${inviter} convidou você para participar de ${organization} no Engram como ${role}.\n\nAbra este link para aceitar ou recusar (ele expira em 48 horas):\n${url}\n\nSe você não esperava este convite, pode ignorar este e-mail.`,
   }),
+  assignment: ({ url, assigner, organization, deck, target, due }) => {
+    const goal =
+      target.kind === 'retention'
+        ? `alcançar ${percent('pt-BR', target.value)} de retenção`
+        : `aprender ${target.value} ${target.value === 1 ? 'cartão' : 'cartões'}`;
+    return {
+      subject: `Nova tarefa em ${organization}: ${deck}`,
+      text: `${assigner} atribuiu a você o baralho ${deck} em ${organization} no Engram.\n\nSua meta: ${goal} até ${due}.\n\nAbra seu painel para se inscrever e começar a aprender:\n${url}\n\nVocê recebe este e-mail porque participa de ${organization}.`,
+    };
+  },
 };
 
 export const MESSAGES: Record<Locale, typeof en> = { en, 'pt-BR': ptBR };

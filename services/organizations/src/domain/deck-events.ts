@@ -1,6 +1,12 @@
-// The deck events, written to the outbox in the transaction that changes the deck: the cards service
+// The deck and assignment events, written to the outbox in the transaction that changes the deck: the cards service
 // makes, updates and archives subscribers' copies from them.
-import { DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed } from '@engram/contracts/events';
+import {
+  AssignmentCreated,
+  DeckCardPublished,
+  DeckCardWithdrawn,
+  DeckSubscribed,
+  DeckUnsubscribed,
+} from '@engram/contracts/events';
 import { enqueueEvent, type SqlExecutor } from '@engram/kit/events/outbox';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
 
@@ -57,4 +63,35 @@ export function subscribed(tx: SqlExecutor, deck: { id: string; name: string }, 
 /** `actorId`: who ended it (the member, an admin withdrawing the deck); none when identity's event did. */
 export function unsubscribed(tx: SqlExecutor, deckId: string, userId: string, actorId?: string) {
   return enqueueEvent(tx, DeckUnsubscribed, { deckId, userId }, by(actorId));
+}
+
+export interface AssignedDeck {
+  id: string;
+  organizationId: string;
+  deckId: string;
+  teamId: string | null;
+  dueAt: Date;
+  targetKind: string;
+  targetValue: number;
+  createdBy: string;
+}
+
+/** A deck assigned: identity mails the members it is meant for. */
+export function assignmentCreated(tx: SqlExecutor, assignment: AssignedDeck, deckName: string) {
+  return enqueueEvent(
+    tx,
+    AssignmentCreated,
+    {
+      assignmentId: assignment.id,
+      organizationId: assignment.organizationId,
+      deckId: assignment.deckId,
+      deckName,
+      teamId: assignment.teamId ?? '',
+      dueAt: assignment.dueAt,
+      targetKind: assignment.targetKind,
+      targetValue: assignment.targetValue,
+      createdBy: assignment.createdBy,
+    },
+    by(assignment.createdBy),
+  );
 }

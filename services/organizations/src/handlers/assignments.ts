@@ -9,6 +9,7 @@ import {
   RETENTION_TARGET_RANGE,
 } from '@engram/contracts/shared-decks';
 import { Invalid, NotFound } from '@engram/kit/errors';
+import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type {
   Assignment as AssignmentMessage,
@@ -20,6 +21,7 @@ import type {
 } from '@engram/proto/organizations/v1/organizations';
 import { allowed, membership, requirePermission } from '../access.js';
 import type { OrganizationsDeps } from '../deps.js';
+import { assignmentCreated } from '../domain/deck-events.js';
 import { deckNotFound } from '../domain/decks.js';
 import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pages.js';
 import { progressPerDeck, withTarget } from '../domain/progress.js';
@@ -111,17 +113,21 @@ export function createAssignment(deps: OrganizationsDeps) {
     ) {
       throw new Invalid(DECK_MESSAGES.retentionRange, LEARNING_REASONS.targetValueInvalid);
     }
-    const assignment = await deps.db.assignment.create({
-      data: {
-        organizationId: access.organizationId,
-        deckId: deck.id,
-        teamId: request.teamId || null,
-        dueAt: request.dueAt,
-        targetKind: kind,
-        targetValue: request.targetValue,
-        createdBy: ctx.caller.userId,
-      },
-      include: { deck: true },
+    const assignment = await prismaTransaction(deps.db, async (tx) => {
+      const created = await tx.assignment.create({
+        data: {
+          organizationId: access.organizationId,
+          deckId: deck.id,
+          teamId: request.teamId || null,
+          dueAt: request.dueAt as Date,
+          targetKind: kind,
+          targetValue: request.targetValue,
+          createdBy: ctx.caller.userId,
+        },
+        include: { deck: true },
+      });
+      await assignmentCreated(tx, created, deck.name);
+      return created;
     });
     ctx.logger.info({ assignment: assignment.id, deck: deck.id }, 'deck assigned');
     const [message] = await assignmentMessages(deps, [assignment], ctx.caller.userId);
