@@ -1,13 +1,20 @@
 // Where a practice session waits out a page load: sessionStorage (this tab only), keyed by the user, with
 // the tags it was started with, so a reload goes on from the same card and the results and undo still
-// know what was rated. Cleared when the session ends.
+// know what was rated. Cleared when the session ends, and not resumed once it has been left alone for
+// SAVED_SESSION_MAX_AGE_MS: by then the cards' schedule may have moved (a review on another device, a new
+// study day), so the due list is fetched afresh (unless reviews are still waiting to be sent).
 import type { SavedSession, SessionItem } from './session';
 
-const VERSION = 1;
+const VERSION = 2;
+
+/** How long a session left alone is kept for a reload: an hour after its last step. */
+export const SAVED_SESSION_MAX_AGE_MS = 60 * 60 * 1000;
 
 interface Stored<T extends SessionItem> {
   version: number;
   tags: string;
+  /** When the session last moved (ms since the epoch). */
+  savedAt: number;
   session: SavedSession<T>;
 }
 
@@ -26,10 +33,14 @@ function storage(): Storage | undefined {
 export function loadSavedSession<T extends SessionItem>(
   userId: string,
   tags: readonly string[] | undefined,
+  now = Date.now(),
 ): SavedSession<T> | undefined {
   try {
     const stored = JSON.parse(storage()?.getItem(keyOf(userId)) ?? 'null') as Stored<T> | null;
     if (stored?.version !== VERSION || stored.tags !== tagsKey(tags)) return undefined;
+    const age = now - stored.savedAt;
+    // A stale session with reviews still unsent goes on all the same: they are the learner's work.
+    if (!(age >= 0 && age <= SAVED_SESSION_MAX_AGE_MS) && stored.session.outbox.length === 0) return undefined;
     return stored.session;
   } catch {
     return undefined;
@@ -40,8 +51,9 @@ export function saveSession<T extends SessionItem>(
   userId: string,
   tags: readonly string[] | undefined,
   session: SavedSession<T>,
+  now = Date.now(),
 ): void {
-  const stored: Stored<T> = { version: VERSION, tags: tagsKey(tags), session };
+  const stored: Stored<T> = { version: VERSION, tags: tagsKey(tags), savedAt: now, session };
   try {
     storage()?.setItem(keyOf(userId), JSON.stringify(stored));
   } catch {
