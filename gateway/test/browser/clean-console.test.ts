@@ -1,36 +1,18 @@
 // Every screen, as a learner who has not answered the cookie banner goes through them at 1280x800: no error
 // in the console, no request that fails (status 400 or more: no screen makes one it expects to fail), and
 // nothing asked of another origin (no consent has been given, so no third party may hear of the visit).
+// phone-layout.test.ts watches the same on its screens at 390x844 and 1280x800 in both languages.
 // Public pages, the auth views, onboarding, the dashboard (with a card holding maths), practice, generate,
 // settings, every account view, billing, every organization view and the admin area.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUp } from './support/auth.ts';
+import { watchProblems } from './support/console.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
 import { dismissBanner } from './support/visitor.ts';
 
 const env = useBrowserStack();
-
-/** What went wrong on the page, each with the screen it happened on. */
-function watch(page: Page, origin: string): string[] {
-  const problems: string[] = [];
-  const where = () => new URL(page.url()).pathname;
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${where()}: console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`${where()}: page error: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${where()}: ${response.status()} ${response.url()}`);
-  });
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== origin) {
-      problems.push(`${where()}: another origin before consent: ${request.url()}`);
-    }
-  });
-  return problems;
-}
 
 /** Opens a screen and waits until it has shown and stopped loading. */
 async function show(page: Page, path: string) {
@@ -62,7 +44,7 @@ describe('a clean console on every screen', () => {
       cookieBannerAnswered: false,
       viewport: { width: 1280, height: 800 },
     });
-    const problems = watch(page, env.stack.url);
+    const problems = watchProblems(page, env.stack.url);
     for (const path of [...PUBLIC, ...AUTH]) await show(page, path);
     // The banner, unanswered until now, covers a corner of the forms below: "Necessary only" still lets no
     // third party in, so the rest of the visit is watched the same way.

@@ -1,6 +1,7 @@
 // Engram on a phone (issue 25), in a real Chromium through the real gateway and every service, at a phone's
 // 390×844 (touch) and a laptop's 1280×800, in English and Portuguese: no page is wider than its screen, even
-// with a card holding a 300-character URL and a learner with a long name; the header collapses into a menu
+// with a card holding a 300-character URL and a learner with a long name, and none shows a console error, a
+// failed request or a request to another origin; the header collapses into a menu
 // that reaches everything, Sign out included; a practice session is done by touch alone; the heatmap shows
 // the latest week. With ENGRAM_SCREENSHOTS=1 the phone's screens are saved for the README.
 import { randomBytes } from 'node:crypto';
@@ -12,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { authAction } from '../support/people.ts';
 import { trpcClient } from '../support/trpc-client.ts';
 import { accessibilityViolations } from './support/axe.ts';
+import { watchProblems } from './support/console.ts';
 import { banKeepingSessions, makeAdmin, userIdOf } from './support/database.ts';
 import { focusIsOnClosedMenuButton, onScreen, overlapsInHeader, sticksOut } from './support/layout.ts';
 import { LAPTOP, PHONE } from './support/screens.ts';
@@ -147,17 +149,22 @@ describe.each(SCREENS)('on %s', (_screenName, screen) => {
         if (out.length > 0) wide[what] = out;
       };
 
+      // And no console error, failed request or other origin on any of these screens (support/console.ts).
+      const problems: string[] = [];
       const visitor = await openAs(`${label}-visitor`, screen, language);
+      watchProblems(visitor, env.stack.url, problems);
       for (const path of ['/', '/help', '/terms', '/privacy', '/auth/sign-in', '/auth/sign-up']) {
         await visitQuietly(visitor, path);
         await check(visitor, path);
       }
 
       const newPage = await openAs(`${label}-newcomer`, screen, language, newcomer);
+      watchProblems(newPage, env.stack.url, problems);
       await visitQuietly(newPage, '/onboarding');
       await check(newPage, '/onboarding');
 
       const page = await openAs(label, screen, language, learner.cookie);
+      watchProblems(page, env.stack.url, problems);
       const signedIn: [string, ((page: Page) => Promise<unknown>)?][] = [
         ['/dashboard', (p) => cardText(p, 'Capital of Peru')],
         ['/generate'],
@@ -196,11 +203,13 @@ describe.each(SCREENS)('on %s', (_screenName, screen) => {
 
       const suspended = await signUpThroughGateway(env.stack.url, LONG_NAME, longAddress(label));
       const suspendedPage = await openAs(`${label}-suspended`, screen, language, suspended);
+      watchProblems(suspendedPage, env.stack.url, problems);
       await banKeepingSessions(env.stack, (await sessionUser(suspended)).id);
       await visitQuietly(suspendedPage, '/suspended');
       await check(suspendedPage, '/suspended');
 
       expect(wide).toEqual({});
+      expect(problems).toEqual([]);
     }, 240_000);
   });
 });
