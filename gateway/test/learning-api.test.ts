@@ -62,6 +62,10 @@ describe('the learning loop through the gateway', () => {
     expect(progress).toMatchObject({ total: 2, reviewedToday: 1, learning: 1, new: 2 });
     expect(streak).toEqual({ current: 1, longest: 1, reviewedToday: true });
     expect(metrics.days.at(-1)).toMatchObject({ reviews: 1, good: 1, again: 0 });
+    // New cards' first reviews: no week has true retention yet, beside the desired retention it aims at.
+    expect(metrics.retentionWeeks).toHaveLength(26);
+    expect(metrics.retentionWeeks.every((week: Json) => week.mature === 0)).toBe(true);
+    expect(metrics.desiredRetention).toBe(0.9);
     expect(timezone).toEqual({ timezone: 'UTC' });
     expect(list.items).toHaveLength(2);
   });

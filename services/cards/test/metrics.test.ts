@@ -149,6 +149,83 @@ describe('review metrics', () => {
   });
 });
 
+describe('true retention by week', () => {
+  /** The Sunday that starts the week of `day`. */
+  const sundayOf = (day: string) => addDays(day, -new Date(`${day}T00:00:00Z`).getUTCDay());
+  /** The day `weekday` (0 Sunday … 6 Saturday) of the week `weeks` before this one. */
+  const weeksAgo = (weeks: number, weekday: number) => addDays(sundayOf(today()), weekday - 7 * weeks);
+  const withReviews = (weeks: { start: string; mature: number }[]) => weeks.filter((week) => week.mature > 0);
+
+  it('gives each of the last 26 weeks, Sunday to Saturday, its reviews of mature cards and how many were recalled', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('weekly');
+    await reviewedOn(weeksAgo(10, 1), 3);
+    await reviewedOn(weeksAgo(10, 3), 4);
+    await reviewedOn(weeksAgo(3, 0), 3);
+    await reviewedOn(weeksAgo(3, 6), 1);
+    await reviewedOn(weeksAgo(2, 0), 4); // the Sunday after: the next week
+    await reviewedOn(today(), 3);
+    await reviewedOn(weeksAgo(30, 2), 3); // before the 26 weeks
+    const { retentionWeeks } = await learner.reviewMetrics();
+    expect(retentionWeeks).toHaveLength(26);
+    expect(retentionWeeks.at(-1)?.start).toBe(sundayOf(today()));
+    expect(retentionWeeks[0]?.start).toBe(weeksAgo(25, 0));
+    expect(retentionWeeks.every((week, index) => week.start === weeksAgo(25 - index, 0))).toBe(true);
+    expect(withReviews(retentionWeeks)).toEqual([
+      { start: weeksAgo(10, 0), mature: 2, recalled: 2 },
+      { start: weeksAgo(3, 0), mature: 2, recalled: 1 },
+      { start: weeksAgo(2, 0), mature: 1, recalled: 1 },
+      { start: sundayOf(today()), mature: 1, recalled: 1 },
+    ]);
+    // The weeks between are there, with nothing in them (a gap in the chart, not 0%).
+    expect(retentionWeeks.find((week) => week.start === weeksAgo(5, 0))).toEqual({
+      start: weeksAgo(5, 0),
+      mature: 0,
+      recalled: 0,
+    });
+  });
+
+  it('is lowered by an again on a card in review, and leaves out reviews of cards being learned or relearned', async () => {
+    const { learner, reviewedOn } = await learnerInSaoPaulo('forgetful');
+    await reviewedOn(weeksAgo(1, 2), 3);
+    await reviewedOn(weeksAgo(1, 2), 3);
+    await reviewedOn(weeksAgo(1, 3), 1);
+    await reviewedOn(weeksAgo(1, 3), 2);
+    await reviewedOn(weeksAgo(1, 4), 1, 8, 1); // learning
+    await reviewedOn(weeksAgo(1, 4), 3, 8, 3); // relearning
+    await reviewedOn(weeksAgo(1, 4), 3, 8, 0); // a new card's first review
+    await reviewedOn(weeksAgo(4, 1), 1);
+    expect(withReviews((await learner.reviewMetrics()).retentionWeeks)).toEqual([
+      { start: weeksAgo(4, 0), mature: 1, recalled: 0 },
+      { start: weeksAgo(1, 0), mature: 4, recalled: 3 },
+    ]);
+  });
+
+  it('counts only the caller’s reviews', async () => {
+    const mine = await learnerInSaoPaulo('mine');
+    const theirs = await learnerInSaoPaulo('theirs');
+    await mine.reviewedOn(weeksAgo(2, 3), 3);
+    await theirs.reviewedOn(weeksAgo(2, 3), 1);
+    await theirs.reviewedOn(weeksAgo(6, 3), 3);
+    expect(withReviews((await mine.learner.reviewMetrics()).retentionWeeks)).toEqual([
+      { start: weeksAgo(2, 0), mature: 1, recalled: 1 },
+    ]);
+    expect(withReviews((await theirs.learner.reviewMetrics()).retentionWeeks)).toEqual([
+      { start: weeksAgo(6, 0), mature: 1, recalled: 1 },
+      { start: weeksAgo(2, 0), mature: 1, recalled: 0 },
+    ]);
+  });
+
+  it('comes with the learner’s desired retention, and empty weeks before any mature review', async () => {
+    const fresh = await cards.as(`weekly-fresh-${randomUUID()}`).reviewMetrics();
+    expect(fresh.desiredRetention).toBeCloseTo(0.9);
+    expect(fresh.retentionWeeks).toHaveLength(26);
+    expect(withReviews(fresh.retentionWeeks)).toEqual([]);
+    const { learner } = await learnerInSaoPaulo('ambitious');
+    await learner.updateSettings({ fields: ['desired_retention'], settings: { desiredRetention: 0.95 } });
+    expect((await learner.reviewMetrics()).desiredRetention).toBeCloseTo(0.95);
+  });
+});
+
 describe('progress', () => {
   it('counts cards, items by state, what is due today and what was reviewed today', async () => {
     const { learner, item } = await learnerInSaoPaulo('progress');

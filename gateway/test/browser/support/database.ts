@@ -1,5 +1,6 @@
 // What a test arranges or checks behind the app's back, straight in the stack's database and Redis: a user
-// banned while signed in, a session aged past its freshness, what is left of a deleted user.
+// banned while signed in, a session aged past its freshness, what is left of a deleted user, reviews in
+// past weeks.
 import type { TestStack } from '@engram/testkit/stack';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -80,3 +81,36 @@ export async function makeAdmin(stack: TestStack, userId: string): Promise<void>
   });
   await dropCachedSessions(stack, tokens);
 }
+
+export interface PastReview {
+  /** When it happened. */
+  at: Date;
+  /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  rating: number;
+  /** The item's state before it: 1 learning, 2 review (a mature card), 3 relearning. */
+  stateBefore: number;
+}
+
+/**
+ * Writes reviews of one of `userId`'s cards into their review log at past instants, as if they had
+ * studied then. The service counts reviews into the learner's days as it records them, so these count
+ * only once it recounts the days from the log: after a change of the learner's day start or timezone.
+ */
+export const writePastReviews = (stack: TestStack, userId: string, reviews: PastReview[]): Promise<void> =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ id: string; card_id: string }>(
+      'select id, card_id from cards.review_items where owner_id = $1 limit 1',
+      [userId],
+    );
+    const item = rows[0];
+    if (!item) throw new Error(`user ${userId} has no cards to have reviewed`);
+    for (const { at, rating, stateBefore } of reviews) {
+      await client.query(
+        `insert into cards.review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after,
+           reviewed_at, duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after,
+           previous, after)
+         values (gen_random_uuid(), $1, $2, $3, $4, $5, 2, $6, 1000, 1, 1, 1, 0, $6, '{}', '{}')`,
+        [userId, item.id, item.card_id, rating, stateBefore, at],
+      );
+    }
+  });

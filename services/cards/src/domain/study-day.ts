@@ -49,6 +49,11 @@ export function addDays(day: string, days: number): string {
   return dayString(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 }
 
+/** The first day of the week that `day` belongs to: weeks start on Sunday, as in the dashboard's heatmap. */
+export function weekStart(day: string): string {
+  return addDays(day, -new Date(`${day}T00:00:00Z`).getUTCDay());
+}
+
 /**
  * The instant the learner's `day` begins: the day-start hour on that date in their timezone. When that
  * wall-clock time does not exist (a spring-forward gap), the day begins when the clocks jump past it.

@@ -3,13 +3,15 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
 import { settingsOf } from '../domain/settings.js';
-import { addDays, studyDayAround, studyDayStart } from '../domain/study-day.js';
+import { addDays, studyDayAround, studyDayStart, weekStart } from '../domain/study-day.js';
 import { FORECAST, PROGRESS, REVIEWS_BY_DAY, STREAK } from '../review/metrics-sql.js';
 import { readSettings } from '../review/settings-store.js';
 
 const HEATMAP_DAYS = 365;
 const FORECAST_DAYS = 30;
 const DEFAULT_DAYS = 30;
+// Weekly: a day's retention over a handful of reviews is noise. Half a year shows a trend and fits a phone.
+const RETENTION_WEEKS = 26;
 
 async function learnerDay(stores: Stores, ownerId: string) {
   const settings = settingsOf(await readSettings(stores.pool, ownerId));
@@ -53,6 +55,30 @@ function everyDay<T extends { date: string }>(from: string, to: string, rows: T[
   return days;
 }
 
+interface DayRow {
+  date: string;
+  mature: number;
+  mature_recalled: number;
+}
+
+/** True retention in each of the last RETENTION_WEEKS weeks up to today's, zero counts for a week without any. */
+function retentionByWeek(rows: DayRow[], today: string): Proto.WeekRetention[] {
+  const first = addDays(weekStart(today), -7 * (RETENTION_WEEKS - 1));
+  const weeks = Array.from({ length: RETENTION_WEEKS }, (_, index) => ({
+    start: addDays(first, 7 * index),
+    mature: 0,
+    recalled: 0,
+  }));
+  const byStart = new Map(weeks.map((week) => [week.start, week]));
+  for (const row of rows) {
+    const week = byStart.get(weekStart(row.date));
+    if (!week) continue;
+    week.mature += row.mature;
+    week.recalled += row.mature_recalled;
+  }
+  return weeks;
+}
+
 export function reviewMetrics(stores: Stores) {
   return async (request: Proto.ReviewMetricsRequest, ctx: CallContext): Promise<Proto.ReviewMetricsResponse> => {
     const ownerId = ctx.caller.userId;
@@ -91,6 +117,8 @@ export function reviewMetrics(stores: Stores) {
       retention: mature > 0 ? recalled / mature : -1,
       heatmap: reviews.rows.map((row) => ({ date: row.date, count: row.reviews })),
       forecast: everyDay(today, addDays(today, FORECAST_DAYS - 1), forecast.rows, (date) => ({ date, count: 0 })),
+      retentionWeeks: retentionByWeek(reviews.rows, today),
+      desiredRetention: settings.desiredRetention,
     };
   };
 }

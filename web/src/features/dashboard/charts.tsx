@@ -1,5 +1,6 @@
 // The dashboard's charts, loaded after its first paint: reviews per day by rating (stacked bars), the
-// 30-day due forecast, and the year heatmap. Each has a table or summary for screen readers.
+// 30-day due forecast, true retention by week and the year heatmap. Each has a table or summary for
+// screen readers.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -10,6 +11,7 @@ import { addDays, dayRange, formatShortDate, onDays, todayIn } from './days';
 import { Heatmap } from './heatmap';
 import { Panel } from './panels';
 import { type ReviewMetrics, reviewMetricsOptions, timezoneOptions } from './queries';
+import { RetentionChart } from './retention-chart';
 import { barOptions, UPlotChart } from './uplot-chart';
 
 const CHART_DAYS = 30;
@@ -193,6 +195,7 @@ export function DashboardCharts() {
     <div className="grid gap-6 lg:grid-cols-3">
       <ReviewsChart metrics={metrics.data} today={today} />
       <ForecastChart metrics={metrics.data} today={today} />
+      <RetentionChart metrics={metrics.data} />
       <Heatmap metrics={metrics.data} today={today} />
     </div>
   );
