@@ -18,15 +18,17 @@ function ProtectedLayout() {
   const router = useRouter();
   const settled = !isPending && !isRefetching;
   const signedOut = settled && !data;
+  const banned = settled && Boolean(data?.user.banned);
   // While the session store (re)loads, keep the page mounted with the session the guard saw: unmounting
   // it would cancel the page's queries mid-flight.
   const session = settled ? data : (data ?? guarded);
 
-  // The session can also end while the page is open (expiry, a 401, sign-out in another tab): running the
-  // guards again sends the user to sign-in with redirectTo set, exactly as on a fresh visit.
+  // The session can also end while the page is open (expiry, a 401, sign-out in another tab), or its user be
+  // banned (a refused call reads it again): running the guards again sends the user to sign-in with
+  // redirectTo set, or to /suspended, exactly as on a fresh visit.
   useEffect(() => {
-    if (signedOut) void router.invalidate();
-  }, [signedOut, router]);
+    if (signedOut || banned) void router.invalidate();
+  }, [signedOut, banned, router]);
 
   if (!session) return <LoadingScreen />;
   return (
