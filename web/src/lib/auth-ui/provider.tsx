@@ -3,6 +3,7 @@
 
 import { AuthUIProvider } from '@daveyplate/better-auth-ui';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
+import { slugOfName } from '@engram/contracts/organizations';
 import { useRouter } from '@tanstack/react-router';
 import { type ComponentProps, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authClient } from '../auth-client';
@@ -49,6 +50,8 @@ const ORGANIZATION = {
   pathMode: 'slug' as const,
   personalPath: DEFAULT_REDIRECT,
   logo: { extension: 'png', size: 128 },
+  // A new organization's slug follows its name until the user edits it (patched into the create dialog).
+  slugFromName: slugOfName,
 };
 
 /**
