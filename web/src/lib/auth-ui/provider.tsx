@@ -113,6 +113,8 @@ type ProviderProps = {
    * client's hook; the app's client would make that a request to a path that does not exist.
    */
   hooks?: ComponentProps<typeof AuthUIProvider>['hooks'];
+  /** After a sign-up that needs the address verified, with the address the link went to (the auth screens). */
+  onVerificationEmailSent?: (email: string) => void;
 };
 
 type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
@@ -136,6 +138,7 @@ export function EngramAuthUIProvider({
   avatar,
   client = authClient,
   hooks = client === authClient ? { useListOrganizations: noOrganizationList } : undefined,
+  onVerificationEmailSent,
 }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
@@ -191,6 +194,7 @@ export function EngramAuthUIProvider({
       avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
       passkeyName={currentPasskeyName}
+      onVerificationEmailSent={onVerificationEmailSent}
       {...features}
     >
       {children}
