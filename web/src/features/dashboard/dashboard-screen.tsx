@@ -34,7 +34,7 @@ function TimezoneNote() {
 export function DashboardScreen() {
   const { session } = dashboardRoute.useRouteContext();
   const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
-  const { q } = dashboardRoute.useSearch();
+  const { q, invitation } = dashboardRoute.useSearch();
   const navigate = dashboardRoute.useNavigate();
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-6 py-10">
@@ -45,7 +45,7 @@ export function DashboardScreen() {
         </div>
         <TimezoneNote />
       </div>
-      <InvitationsPanel />
+      <InvitationsPanel firstId={invitation} />
       <AssignmentsPanel />
       <PlanSummary className="mb-6 rounded-2xl bg-white px-6 py-4 shadow-sm ring-1 ring-slate-200" />
       <div className="grid gap-6 lg:grid-cols-3">
@@ -66,7 +66,9 @@ export function DashboardScreen() {
         </div>
         <CardList
           initialSearch={q ?? ''}
-          onSearch={(text) => void navigate({ search: text === '' ? {} : { q: text }, replace: true })}
+          onSearch={(text) =>
+            void navigate({ search: (search) => ({ ...search, q: text === '' ? undefined : text }), replace: true })
+          }
         />
       </div>
     </main>
