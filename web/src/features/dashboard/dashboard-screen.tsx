@@ -11,6 +11,7 @@ import { NewCardForm } from '../cards/new-card-form';
 import { InvitationsPanel } from '../organization/invitations-panel';
 import { AssignmentsPanel } from './assignments-panel';
 import { GeneratePanel } from './generate-panel';
+import { greeting } from './greeting';
 import { ProgressPanel, StreakPanel } from './panels';
 import { timezoneOptions } from './queries';
 
@@ -33,7 +34,6 @@ function TimezoneNote() {
 
 export function DashboardScreen() {
   const { session } = dashboardRoute.useRouteContext();
-  const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
   const { q, invitation } = dashboardRoute.useSearch();
   const navigate = dashboardRoute.useNavigate();
   return (
@@ -41,7 +41,7 @@ export function DashboardScreen() {
       <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.dashboard_title()}</h1>
-          <p className="mt-1 text-sm text-slate-600">{m.dashboard_welcome({ name: firstName })}</p>
+          <p className="mt-1 text-sm text-slate-600">{greeting(session.user, session.session)}</p>
         </div>
         <TimezoneNote />
       </div>
