@@ -7,7 +7,7 @@ import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/t
 import { linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillSignIn, fillSignUp, newUser, signUpAndOnboard, type TestUser } from './support/auth.ts';
+import { fillSignIn, fillSignUp, newUser, signUp, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
 import { LAPTOP } from './support/screens.ts';
@@ -202,6 +202,24 @@ describe('an invitation opened while signed out', () => {
     await invitations.getByText('You are invited to join Chess Club as member.').waitFor();
     await page.goto(`${env.stack.url}/account/organizations`);
     await page.getByText('Go Club').first().waitFor();
+  });
+});
+
+describe('the end of onboarding', () => {
+  it('goes to the page the learner was headed for, and never to another site', async () => {
+    const page = await openPage('onboarding-destination');
+    await signUp(page, env.stack.url, newUser('headed'));
+    await page.goto(`${env.stack.url}/settings`);
+    await page.waitForURL(`${env.stack.url}/onboarding?redirectTo=%2Fsettings`);
+    await page.goto(`${env.stack.url}/onboarding?redirectTo=${encodeURIComponent('https://evil.example/phish')}`);
+    await page.getByRole('button', { name: 'Start learning' }).click();
+    await page.waitForURL(`${env.stack.url}/dashboard`);
+
+    const other = await openPage('onboarding-destination-kept');
+    await signUp(other, env.stack.url, newUser('kept'));
+    await other.goto(`${env.stack.url}/settings`);
+    await other.getByRole('button', { name: 'Start learning' }).click();
+    await other.waitForURL(`${env.stack.url}/settings`);
   });
 });
 
