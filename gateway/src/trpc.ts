@@ -1,6 +1,7 @@
 // tRPC for the gateway: the request context, the error mapping from gRPC status codes (done once,
 // here), and the procedure builders. Routers are thin adapters over gRPC.
 
+import { BANNED_USER_CODE, BANNED_USER_MESSAGE } from '@engram/contracts/auth';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '@engram/contracts/trpc';
 import { GrpcCallError } from '@engram/kit/grpc/client';
 import type { Logger } from '@engram/kit/logger';
@@ -65,10 +66,20 @@ function inputIssues(cause: unknown): InputIssue[] | undefined {
   }));
 }
 
+/** A refusal worded by the gateway itself, with the domain code the web app reacts to (`data.reason`). */
+class GatewayRefusal extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.name = 'GatewayRefusal';
+    this.reason = reason;
+  }
+}
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const reason = cause instanceof GrpcCallError ? cause.reason : undefined;
+    const reason = cause instanceof GrpcCallError || cause instanceof GatewayRefusal ? cause.reason : undefined;
     const issues = inputIssues(cause);
     // Internal details never reach the browser: no stack, no dump of validation issues, no grpc-js text.
     const { stack: _stack, ...data } = shape.data;
@@ -85,7 +96,8 @@ export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
   const session = ctx.session;
   if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in.' });
   if (session.user.banned) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'You have been banned from this application' });
+    const cause = new GatewayRefusal(BANNED_USER_CODE, BANNED_USER_MESSAGE);
+    throw new TRPCError({ code: 'FORBIDDEN', message: BANNED_USER_MESSAGE, cause });
   }
   return next({ ctx: { ...ctx, session } });
 });

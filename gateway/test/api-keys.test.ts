@@ -111,6 +111,8 @@ describe('a banned user', () => {
     const byCookie = await auth.trpc('cards.list', cookie);
     expect(byCookie.status).toBe(403);
     expect(byCookie.body.error.message).toBe('You have been banned from this application');
+    // The code the web app reacts to (it sends the user to /suspended).
+    expect(byCookie.body.error.data).toMatchObject({ code: 'FORBIDDEN', reason: 'BANNED_USER' });
     const byKey = await withKey(key, 'cards.list');
     expect(byKey.status).toBe(403);
     expect(byKey.body.error.message).toBe('You have been banned from this application');

@@ -17,6 +17,7 @@ import {
 } from 'better-auth/plugins';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../src/lib/error-catalogue.ts';
+import { isBannedUserError } from '../src/lib/error-codes.ts';
 import { ERROR_CATALOGUE, resolveErrorMessage } from '../src/lib/errors.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 
@@ -125,6 +126,22 @@ describe("the gateway's tRPC errors", () => {
     });
     setLocale('pt-BR');
     expect(resolveErrorMessage(banned)).toBe('Você foi banido deste aplicativo');
+  });
+
+  it("tell a ban apart, from the gateway's reason or identity's code, alone or in better-auth's result", () => {
+    const fromGateway = trpcError('You have been banned from this application', {
+      code: 'FORBIDDEN',
+      httpStatus: 403,
+      reason: 'BANNED_USER',
+    });
+    const fromIdentity = { code: 'BANNED_USER', message: 'You have been banned from this application', status: 403 };
+    expect(isBannedUserError(fromGateway)).toBe(true);
+    expect(isBannedUserError(fromIdentity)).toBe(true);
+    expect(isBannedUserError({ data: null, error: fromIdentity })).toBe(true);
+    const otherRefusal = trpcError('Not allowed', { code: 'FORBIDDEN', httpStatus: 403 });
+    for (const error of [otherRefusal, { code: 'USER_NOT_FOUND' }, 'BANNED_USER', null, undefined]) {
+      expect(isBannedUserError(error)).toBe(false);
+    }
   });
 
   it('say the server could not be reached when the request never got an answer', () => {

@@ -1,6 +1,6 @@
 // Spec §2: the protected group sends a user without onboardedAt to /onboarding, and an onboarded user away from it.
 import { describe, expect, it } from 'vitest';
-import { onboardingRedirect } from '../src/lib/onboarding.ts';
+import { onboardingRedirect, onboardingSearch, validateOnboardingSearch } from '../src/lib/onboarding.ts';
 
 describe('the onboarding guard', () => {
   it('sends a user who has not onboarded to /onboarding from any protected page', () => {
@@ -18,5 +18,18 @@ describe('the onboarding guard', () => {
     expect(onboardingRedirect('/onboarding', onboardedAt)).toBe('/dashboard');
     expect(onboardingRedirect('/settings', onboardedAt)).toBeUndefined();
     expect(onboardingRedirect('/dashboard', '2026-01-01T10:00:00.000Z')).toBeUndefined();
+  });
+});
+
+describe('where onboarding ends', () => {
+  it('keeps where the user was headed, and needs nothing for the dashboard', () => {
+    expect(onboardingSearch('/dashboard?invitation=inv-1')).toEqual({ redirectTo: '/dashboard?invitation=inv-1' });
+    expect(onboardingSearch('/practice/new')).toEqual({ redirectTo: '/practice/new' });
+    expect(onboardingSearch('/dashboard')).toEqual({});
+  });
+
+  it('reads only a text redirectTo from the address', () => {
+    expect(validateOnboardingSearch({ redirectTo: '/settings' })).toEqual({ redirectTo: '/settings' });
+    expect(validateOnboardingSearch({ redirectTo: 42 })).toEqual({});
   });
 });

@@ -52,6 +52,14 @@ describe('dashboard search params', () => {
     expect(Object.hasOwn(validateDoneSearch({ cardCount: 1, hard: 'x' }), 'hard')).toBe(true);
   });
 
+  it('keeps the id of the invitation to show first, and drops anything that is not an id', () => {
+    const id = '0b7c9a52-3f6e-4c1d-9a8e-2f4b6d8c0e1a';
+    expect(validateDashboardSearch({ invitation: id })).toEqual({ invitation: id });
+    for (const invitation of ['', 'a b', '<script>', 42, ['x'], 'x'.repeat(65)]) {
+      expect(validateDashboardSearch({ invitation })).toEqual({});
+    }
+  });
+
   it('corrects a malformed search text: a number becomes its text, anything else is dropped', () => {
     expect(validateDashboardSearch({ q: 42 })).toEqual({ q: '42' });
     expect(validateDashboardSearch({ q: ['a', 'b'] })).toEqual({});

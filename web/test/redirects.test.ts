@@ -1,6 +1,6 @@
 // After signing in, the user goes back to where they were, but only ever to a page of this site.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REDIRECT, safeRedirectTarget, sameSitePath } from '../src/lib/redirects.ts';
+import { DEFAULT_REDIRECT, dashboardWithInvitation, safeRedirectTarget, sameSitePath } from '../src/lib/redirects.ts';
 
 /** Ways to write another site's address that browsers would follow. */
 const ATTACKS = [
@@ -46,6 +46,21 @@ describe('the redirect after sign-in', () => {
     expect(safeRedirectTarget('/auth/sign-out?redirectTo=/dashboard')).toBe(DEFAULT_REDIRECT);
     expect(safeRedirectTarget('/%61uth/sign-out')).toBe(DEFAULT_REDIRECT);
     expect(safeRedirectTarget('/dashboard/../auth/sign-out')).toBe(DEFAULT_REDIRECT);
+  });
+});
+
+describe('an invitation link on the way through sign-in or sign-up', () => {
+  it('becomes the dashboard with that invitation first', () => {
+    expect(safeRedirectTarget('/auth/accept-invitation?invitationId=inv-1')).toBe('/dashboard?invitation=inv-1');
+    expect(safeRedirectTarget('/auth/accept-invitation?invitationId=a%26b')).toBe(dashboardWithInvitation('a&b'));
+    expect(dashboardWithInvitation('a&b')).toBe('/dashboard?invitation=a%26b');
+  });
+
+  it('is the plain dashboard without an invitation id, and never leaves the site', () => {
+    expect(safeRedirectTarget('/auth/accept-invitation')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('/auth/accept-invitation?invitationId=')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('//evil.example/auth/accept-invitation?invitationId=x')).toBe(DEFAULT_REDIRECT);
+    expect(safeRedirectTarget('/auth/sign-in?invitationId=x')).toBe(DEFAULT_REDIRECT);
   });
 });
 

@@ -47,7 +47,7 @@ describe('an organization', () => {
     await signUpAndOnboard(member, env.stack.url, learner);
     // Signed in, the invitation link leads to the dashboard (spec §2), where the invitation waits.
     await member.goto(link);
-    await member.waitForURL(`${env.stack.url}/dashboard`);
+    await member.waitForURL(`${env.stack.url}/dashboard?invitation=${new URL(link).searchParams.get('invitationId')}`);
     const invitations = member.getByRole('region', { name: 'Invitations' });
     await invitations.getByText('You are invited to join Study Club as member.').waitFor();
     expect(await accessibilityViolations(member)).toEqual([]);

@@ -26,6 +26,13 @@ export const MAGIC_LINK_EXPIRES_IN_SECONDS = 300;
 export const EMAIL_LINK_EXPIRES_IN_SECONDS = 3_600;
 /** Spec §4: what a sensitive action answers when the session is older than SESSION_FRESH_AGE_SECONDS. */
 export const SESSION_NOT_FRESH_MESSAGE = 'Your session is not fresh. Please sign in again.';
+/**
+ * Spec §6: a banned user's refusal, by identity (the admin plugin, and every auth endpoint but reading the
+ * session and signing out) and by the gateway (every tRPC call, with the code as the error's reason); the web
+ * app sends the user to /suspended on it.
+ */
+export const BANNED_USER_CODE = 'BANNED_USER';
+export const BANNED_USER_MESSAGE = 'You have been banned from this application';
 /** The error better-auth's reset-password link redirects with (`?error=INVALID_TOKEN`), and its code. */
 export const INVALID_TOKEN = 'INVALID_TOKEN';
 

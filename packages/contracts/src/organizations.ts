@@ -3,6 +3,8 @@
 // statements: a resource and the actions on it. better-auth's own (organization, member, invitation, team,
 // ac) come first; deck, assignment and progress are Engram's learning-together resources.
 
+import { ORGANIZATION_SLUG_MAX_LENGTH } from './auth.ts';
+
 /** Spec §6: the built-in roles. Custom roles (per organization, with a label) add to these. */
 export const ORGANIZATION_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
@@ -46,6 +48,21 @@ export const TEAM_LIMIT = 50;
 export const INVITATION_LIMIT = 200;
 /** Slugs: lower-case letters, digits and single hyphens (they appear in URLs in slug mode). */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The slug a new organization is offered from its name: lower case, accents stripped, every run of other
+ * characters one hyphen, at most ORGANIZATION_SLUG_MAX_LENGTH long. It fits ORGANIZATION_SLUG_PATTERN, or is
+ * empty when the name has no letter or digit to keep.
+ */
+export function slugOfName(name: string): string {
+  const hyphenated = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  const trimEdges = (text: string) => text.replace(/^-+|-+$/g, '');
+  return trimEdges(trimEdges(hyphenated).slice(0, ORGANIZATION_SLUG_MAX_LENGTH));
+}
 /** A custom role's name (its key) and label. */
 export const CUSTOM_ROLE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const CUSTOM_ROLE_LABEL_MAX_LENGTH = 32;

@@ -62,7 +62,12 @@ export const practiceSessionSearch = {
 export interface DashboardSearch {
   /** The card list's search text. */
   q?: string | undefined;
+  /** An invitation to show first (the invitation link's destination, spec §2). */
+  invitation?: string | undefined;
 }
+
+/** An invitation id as identity makes them (a UUID), or any id of letters, digits, '-' and '_'. */
+const INVITATION_ID = /^[\w-]{1,64}$/;
 
 /** The longest card search text (the cards service's limit too; learning.ts re-exports it). */
 export const SEARCH_QUERY_MAX_LENGTH = 200;
@@ -70,13 +75,15 @@ export const SEARCH_QUERY_MAX_LENGTH = 200;
 /**
  * /dashboard: q, the card list's search text. A number (the router reads `?q=42` as one) becomes its text;
  * anything else that is not text, or text that is only spaces, is dropped; longer text is cut to the limit.
+ * invitation, an invitation's id: anything that is not one is dropped.
  */
 export const dashboardSearch = {
   parse(search: Record<string, unknown>): DashboardSearch {
-    const { q } = search;
+    const { q, invitation } = search;
     const text = typeof q === 'number' && Number.isFinite(q) ? String(q) : typeof q === 'string' ? q : '';
     const clean = text.trim().slice(0, SEARCH_QUERY_MAX_LENGTH);
-    return { q: clean === '' ? undefined : clean };
+    const invitationId = typeof invitation === 'string' && INVITATION_ID.test(invitation) ? invitation : undefined;
+    return { q: clean === '' ? undefined : clean, invitation: invitationId };
   },
 };
 

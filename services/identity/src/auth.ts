@@ -8,6 +8,7 @@
 import { apiKey } from '@better-auth/api-key';
 import { passkey } from '@better-auth/passkey';
 import {
+  BANNED_USER_MESSAGE,
   EMAIL_LINK_EXPIRES_IN_SECONDS,
   MAGIC_LINK_EXPIRES_IN_SECONDS,
   OTP_ALLOWED_ATTEMPTS,
@@ -79,8 +80,8 @@ export interface AuthSettings {
   gravatar?: GravatarSettings;
 }
 
-/** Spec §6: what a banned user is told, on signing in and on every API call (the gateway). */
-export const BANNED_USER_MESSAGE = 'You have been banned from this application';
+/** Spec §6: what a banned user is told, on signing in and on every API call (the gateway too). */
+export { BANNED_USER_MESSAGE };
 /** How many accounts one browser may keep signed in at once (multi-session). */
 export const MAX_DEVICE_SESSIONS = 5;
 /** How long an admin's impersonation of a user lasts. */

@@ -1,5 +1,5 @@
 // The app's button: four looks (danger for what cannot be undone), and a pending state that shows a spinner while keeping the accessible name.
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -15,7 +15,11 @@ const VARIANTS: Record<Variant, string> = {
 export const buttonClass = (variant: Variant = 'primary', extra = '') =>
   `inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60 ${VARIANTS[variant]} ${extra}`;
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; pending?: boolean };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant;
+  pending?: boolean;
+  ref?: Ref<HTMLButtonElement> | undefined;
+};
 
 export function Button({ variant = 'primary', pending = false, className = '', children, ...props }: ButtonProps) {
   return (

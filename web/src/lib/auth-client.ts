@@ -5,6 +5,7 @@
 // /sign-in/oauth2 themselves (auth-ui/provider.tsx).
 import { apiKeyClient } from '@better-auth/api-key/client';
 import { passkeyClient } from '@better-auth/passkey/client';
+import { BANNED_USER_CODE } from '@engram/contracts/auth';
 import {
   adminClient,
   emailOTPClient,
@@ -17,12 +18,20 @@ import {
 import { createAuthClient } from 'better-auth/react';
 import { AUTH_FETCH_RETRY } from './auth-retry';
 
+/**
+ * identity refuses a banned user's every call but reading the session (BANNED_USER): the session is read
+ * again, and the protected layout then sends the user to /suspended (also for the organization screens' client).
+ */
+function onAuthError({ error }: { error: unknown }): void {
+  if ((error as { code?: unknown }).code === BANNED_USER_CODE) authClient.$store.notify('$sessionSignal');
+}
+
 /** Where the client talks to, and how it retries; shared with the organization screens' client. */
 export const AUTH_CLIENT_OPTIONS = {
   // An absolute origin keeps better-auth from guessing one from build-time environment variables.
   baseURL: window.location.origin,
   basePath: '/api/auth',
-  fetchOptions: { retry: AUTH_FETCH_RETRY },
+  fetchOptions: { retry: AUTH_FETCH_RETRY, onError: onAuthError },
 };
 
 export const AUTH_CLIENT_PLUGINS = [

@@ -1,7 +1,9 @@
-// Where the auth and account screens live, and the names of their views (spec §2). The route guards run in
-// the app's entry, so the names are spelled here rather than imported from better-auth-ui (which would pull
-// the library into the first page); a test checks they are the library's own.
+// Where the auth and account screens live, the names of their views, and the page after signing in (spec §2).
+// The route guards run in the app's entry, so the names are spelled here rather than imported from
+// better-auth-ui (which would pull the library into the first page); a test checks they are the library's own.
 export const AUTH_BASE_PATH = '/auth';
+/** Where a user goes after authentication when nothing else is asked for (redirects.ts checks the rest). */
+export const DEFAULT_REDIRECT = '/dashboard';
 export const ACCOUNT_BASE_PATH = '/account';
 
 /** Every auth view of spec §2, by path segment. */

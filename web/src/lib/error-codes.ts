@@ -1,6 +1,8 @@
 // Reading an error's codes without the error catalogue (errors.ts), so code that runs on every page (the
-// query cache, the header) can tell a 401 from other failures, and toast an error, without loading every
-// message with the page.
+// query cache, the header) can tell a 401 or a ban from other failures, and toast an error, without loading
+// every message with the page.
+import { BANNED_USER_CODE } from '@engram/contracts/auth';
+
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object';
 
@@ -18,6 +20,17 @@ export function httpStatus(error: unknown): number | undefined {
   if (!isObject(error)) return undefined;
   const status = error.status ?? (isObject(error.data) ? error.data.httpStatus : undefined);
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * Whether the answer refuses a banned user: a tRPC error with that reason (the gateway), or better-auth's
+ * error, alone or in its result (identity).
+ */
+export function isBannedUserError(error: unknown): boolean {
+  if (!isObject(error)) return false;
+  if (error.code === BANNED_USER_CODE) return true;
+  if (isObject(error.data) && error.data.reason === BANNED_USER_CODE) return true;
+  return isObject(error.error) && error.error.code === BANNED_USER_CODE;
 }
 
 /** errors.ts's toastError for code on every page: the catalogue loads with the first error. */

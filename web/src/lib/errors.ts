@@ -2,7 +2,7 @@
 // text an error toast shows, in the current language and in the order of spec §8.
 
 import { AUTH_ERRORS, GENERATION_ERRORS, LEARNING_TOGETHER_ERRORS, REQUEST_ERRORS } from './error-catalogue';
-import { isObject, text } from './error-codes';
+import { isBannedUserError, isObject, text } from './error-codes';
 import { toast } from './toast';
 
 export { httpStatus, trpcCode } from './error-codes';
@@ -87,8 +87,12 @@ function requestErrorText(error: ErrorLike, catalogue: Catalogue): string | unde
   return undefined;
 }
 
-/** Shows an error toast; the toast id de-duplicates the same message raised by several failing calls. */
+/**
+ * Shows an error toast; the toast id de-duplicates the same message raised by several failing calls. A ban
+ * shows none: the app is on its way to /suspended, which says it (query-client.ts, routes/protected.tsx).
+ */
 export function toastError(error: unknown): void {
+  if (isBannedUserError(error)) return;
   const message = resolveErrorMessage(error);
   toast.error(message, { id: `error:${message}` });
 }

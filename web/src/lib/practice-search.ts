@@ -1,7 +1,13 @@
 // The search params of the practice routes (spec §5) and the dashboard, validated with the contracts'
 // checks: /practice/session's tags (corrected: dropped when empty or not tag ids, so the URL never carries
-// an empty list), /practice/done's counts, and the dashboard's card search text q (corrected too).
-import { dashboardSearch, practiceDoneSearch, practiceSessionSearch } from '@engram/contracts/search';
+// an empty list), /practice/done's counts, and the dashboard's card search text q and the invitation it
+// shows first (corrected too).
+import {
+  type DashboardSearch,
+  dashboardSearch,
+  practiceDoneSearch,
+  practiceSessionSearch,
+} from '@engram/contracts/search';
 
 export type PracticeSessionSearch = { tags?: string[] | undefined };
 
@@ -14,6 +20,6 @@ export function validateDoneSearch(search: Record<string, unknown>) {
   return practiceDoneSearch.parse(search);
 }
 
-export function validateDashboardSearch(search: Record<string, unknown>): { q?: string | undefined } {
+export function validateDashboardSearch(search: Record<string, unknown>): DashboardSearch {
   return dashboardSearch.parse(search);
 }

@@ -1,5 +1,16 @@
 // Where to send a user after authentication: only a path on this site is followed, never another site.
-export const DEFAULT_REDIRECT = '/dashboard';
+// Only the auth screens and onboarding load this (the route guards need DEFAULT_REDIRECT alone, from
+// auth-views.ts), so the checks stay off the first page's JavaScript.
+import { AUTH_BASE_PATH, DEFAULT_REDIRECT } from './auth-views';
+
+export { DEFAULT_REDIRECT };
+
+/** The invitation link's view (spec §2: a signed-in user goes from it to the dashboard). */
+const ACCEPT_INVITATION_PATH = `${AUTH_BASE_PATH}/accept-invitation`;
+
+/** The dashboard with the invitation `invitationId` shown first, ready to be accepted. */
+export const dashboardWithInvitation = (invitationId: string): string =>
+  `${DEFAULT_REDIRECT}?invitation=${encodeURIComponent(invitationId)}`;
 
 /** A stand-in origin to resolve the target against: anything that resolves elsewhere is another site. */
 const HERE = 'https://engram.invalid';
@@ -50,16 +61,22 @@ export function sameSitePath(target: unknown): string | undefined {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-const isAuthView = (path: string): boolean => {
-  const pathname = fullyDecoded(new URL(path, HERE).pathname) ?? path;
-  return pathname === '/auth' || pathname.startsWith('/auth/');
-};
+const pathnameOf = (url: URL): string => fullyDecoded(url.pathname) ?? url.pathname;
+
+const isAuthView = (pathname: string): boolean =>
+  pathname === AUTH_BASE_PATH || pathname.startsWith(`${AUTH_BASE_PATH}/`);
 
 /**
  * The redirectTo value when it is a path on this site (sameSitePath) other than the auth views themselves
- * (a loop); otherwise the dashboard.
+ * (a loop); otherwise the dashboard. An invitation's link (the accept-invitation view, which a signed-in user
+ * never sees) becomes the dashboard with that invitation first, so signing in or up on the way keeps it.
  */
 export function safeRedirectTarget(redirectTo: unknown): string {
   const path = sameSitePath(redirectTo);
-  return path === undefined || isAuthView(path) ? DEFAULT_REDIRECT : path;
+  if (path === undefined) return DEFAULT_REDIRECT;
+  const url = new URL(path, HERE);
+  const pathname = pathnameOf(url);
+  if (!isAuthView(pathname)) return path;
+  const invitationId = url.searchParams.get('invitationId');
+  return pathname === ACCEPT_INVITATION_PATH && invitationId ? dashboardWithInvitation(invitationId) : DEFAULT_REDIRECT;
 }

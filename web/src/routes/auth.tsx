@@ -3,8 +3,7 @@
 // another account to the device); an unknown view is
 // logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { isAuthView, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
-import { DEFAULT_REDIRECT } from '../lib/redirects';
+import { DEFAULT_REDIRECT, isAuthView, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 
@@ -34,7 +33,11 @@ export const authRoute = createRoute({
     // Signing in to one more account on this device (the account switcher's "Add account").
     if (pathname === 'sign-in' && search.addAccount) return;
     const session = await loadSession();
-    if (session && !finishingTwoFactorSetUp(pathname, session.user)) throw redirect({ to: DEFAULT_REDIRECT });
+    if (session && !finishingTwoFactorSetUp(pathname, session.user)) {
+      // From an invitation's link, the dashboard shows that invitation first.
+      const invitation = pathname === 'accept-invitation' ? search.invitationId : undefined;
+      throw redirect({ to: DEFAULT_REDIRECT, search: typeof invitation === 'string' ? { invitation } : {} });
+    }
   },
   // The views load with the route (on intent, or when a landing link scrolls into view), not with the app.
   component: lazyRouteComponent(() => import('../features/auth/auth-screen'), 'AuthScreen'),

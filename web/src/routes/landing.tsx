@@ -1,6 +1,6 @@
 // "/": the product pitch for visitors; a signed-in user goes straight to the dashboard.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { DEFAULT_REDIRECT } from '../lib/redirects';
+import { DEFAULT_REDIRECT } from '../lib/auth-views';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 

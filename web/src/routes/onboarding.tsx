@@ -1,9 +1,12 @@
-// "/onboarding": inside the protected group, which sends every user without onboardedAt here first.
+// "/onboarding": inside the protected group, which sends every user without onboardedAt here first, with
+// where they were headed in redirectTo.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { validateOnboardingSearch } from '../lib/onboarding';
 import { protectedRoute } from './protected';
 
 export const onboardingRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: '/onboarding',
+  validateSearch: validateOnboardingSearch,
   component: lazyRouteComponent(() => import('../features/onboarding/onboarding-screen'), 'OnboardingScreen'),
 });

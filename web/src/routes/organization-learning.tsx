@@ -3,9 +3,8 @@
 // The organization found by slug goes into the route context, and the loader starts the view's three loads
 // (the first page of each) at once so they travel in one batched request.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { ORGANIZATION_BASE_PATH } from '../lib/auth-views';
+import { DEFAULT_REDIRECT, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
 import { queryClient } from '../lib/query-client';
-import { DEFAULT_REDIRECT } from '../lib/redirects';
 import { requireOrganization } from './organization';
 import { protectedRoute } from './protected';
 

@@ -3,8 +3,7 @@
 // have opens the settings; a slug of no organization of the user's goes to the personal path (spec §2).
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { authClient } from '../lib/auth-client';
-import { isOrganizationView, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
-import { DEFAULT_REDIRECT } from '../lib/redirects';
+import { DEFAULT_REDIRECT, isOrganizationView, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
 import { protectedRoute } from './protected';
 
 export interface OrganizationSummary {

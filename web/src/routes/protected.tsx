@@ -1,13 +1,13 @@
 // The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were
-// (path and search); a banned user goes to /suspended; a user not yet onboarded goes to /onboarding, and an
-// onboarded one never sees it again (spec §2).
+// (path and search); a banned user goes to /suspended; a user not yet onboarded goes to /onboarding (and on
+// to where they were once done), and an onboarded one never sees it again (spec §2).
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
 import { SiteFooter } from '../components/site-footer';
 import { LoadingScreen } from '../components/status-screens';
 import { authClient } from '../lib/auth-client';
-import { onboardingRedirect } from '../lib/onboarding';
+import { ONBOARDING_PATH, onboardingRedirect, onboardingSearch } from '../lib/onboarding';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 import { SUSPENDED_PATH } from './suspended';
@@ -18,15 +18,17 @@ function ProtectedLayout() {
   const router = useRouter();
   const settled = !isPending && !isRefetching;
   const signedOut = settled && !data;
+  const banned = settled && Boolean(data?.user.banned);
   // While the session store (re)loads, keep the page mounted with the session the guard saw: unmounting
   // it would cancel the page's queries mid-flight.
   const session = settled ? data : (data ?? guarded);
 
-  // The session can also end while the page is open (expiry, a 401, sign-out in another tab): running the
-  // guards again sends the user to sign-in with redirectTo set, exactly as on a fresh visit.
+  // The session can also end while the page is open (expiry, a 401, sign-out in another tab), or its user be
+  // banned (a refused call reads it again): running the guards again sends the user to sign-in with
+  // redirectTo set, or to /suspended, exactly as on a fresh visit.
   useEffect(() => {
-    if (signedOut) void router.invalidate();
-  }, [signedOut, router]);
+    if (signedOut || banned) void router.invalidate();
+  }, [signedOut, banned, router]);
 
   if (!session) return <LoadingScreen />;
   return (
@@ -54,6 +56,7 @@ export const protectedRoute = createRoute({
     }
     if (session.user.banned) throw redirect({ to: SUSPENDED_PATH });
     const target = onboardingRedirect(location.pathname, session.user.onboardedAt);
+    if (target === ONBOARDING_PATH) throw redirect({ to: target, search: onboardingSearch(location.href) });
     if (target) throw redirect({ to: target });
     return { session };
   },

@@ -1,5 +1,5 @@
-// "/suspended": the screen of a banned user (spec §2). Without a session the visitor goes to sign-in; a user
-// who is not banned has nothing to see here and goes to "/".
+// "/suspended": the screen of a banned user (spec §2).
+// Without a session the visitor goes to sign-in; a user who is not banned has nothing to see here and goes to "/".
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';

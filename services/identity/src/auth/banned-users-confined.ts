@@ -4,6 +4,7 @@
 // it runs, so a kept session (banned-sessions.ts) cannot create organizations, invite (mail from Engram's
 // domain), make API keys or change the account. A ban whose expiry has passed no longer counts.
 import { defaultKeyHasher } from '@better-auth/api-key';
+import { BANNED_USER_CODE } from '@engram/contracts/auth';
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
@@ -27,7 +28,7 @@ type BanFields = { banned?: boolean | null; banExpires?: Date | string | null };
 const isBanned = (user: BanFields | null | undefined) => Boolean(user?.banned) && !banIsOver(user ?? {});
 
 export function bannedUsersConfined(db: Db, message: string): BetterAuthPlugin {
-  const refusal = () => new APIError('FORBIDDEN', { code: 'BANNED_USER', message });
+  const refusal = () => new APIError('FORBIDDEN', { code: BANNED_USER_CODE, message });
 
   /** The owner of the key, whether or not the key itself is still usable: a banned owner is refused either way. */
   async function keyOwnerIsBanned(key: string) {

@@ -1,25 +1,58 @@
 // "/auth/$pathname": better-auth-ui's view for the path (sign-in, sign-up, magic link, email code, password
 // reset, …), framed by the app's logo and the site footer (language, theme, cookie settings). Loaded with the route, not with the app.
+// After a sign-up that needs the address verified, the sign-in view first says where the link went (check-inbox.tsx).
 import { AuthView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Logo } from '../../components/logo';
 import { SiteFooter } from '../../components/site-footer';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { safeRedirectTarget } from '../../lib/redirects';
+import { forgetPendingVerification, pendingVerification, rememberPendingVerification } from './pending-verification';
 
 const authRoute = getRouteApi('/auth/$pathname');
 
+// Only after a sign-up: a first visit to sign-in does not load it.
+const CheckInbox = lazy(() => import('./check-inbox').then((module) => ({ default: module.CheckInbox })));
+
 export function AuthScreen() {
   const { pathname } = authRoute.useParams();
-  const { redirectTo } = authRoute.useSearch();
+  const search = authRoute.useSearch();
+  const navigate = authRoute.useNavigate();
   // Where a successful sign-in goes: the redirectTo value if it is a page of this site, else the dashboard.
   // Signing out always ends on sign-in, so that view is given none.
-  const target = pathname === 'sign-out' ? undefined : safeRedirectTarget(redirectTo);
+  const target = pathname === 'sign-out' ? undefined : safeRedirectTarget(search.redirectTo);
+
+  const [verificationSentTo, setVerificationSentTo] = useState(pendingVerification);
+  const onVerificationEmailSent = useCallback((email: string) => {
+    rememberPendingVerification(email);
+    setVerificationSentTo(email);
+  }, []);
+  const forgetVerification = useCallback(() => {
+    forgetPendingVerification();
+    setVerificationSentTo(undefined);
+  }, []);
+  useEffect(() => {
+    if (pathname === 'sign-out') forgetVerification();
+  }, [pathname, forgetVerification]);
+
   return (
-    <EngramAuthUIProvider>
+    <EngramAuthUIProvider onVerificationEmailSent={onVerificationEmailSent}>
       <div className="flex min-h-dvh flex-col bg-gradient-to-b from-brand-50 to-slate-50">
         <main id="main" tabIndex={-1} className="flex flex-1 flex-col items-center justify-center px-4 py-12">
           <Logo className="mb-8" />
+          {pathname === 'sign-in' && verificationSentTo && target && (
+            <Suspense fallback={null}>
+              <CheckInbox
+                email={verificationSentTo}
+                callbackURL={target}
+                onOtherAddress={() => {
+                  forgetVerification();
+                  void navigate({ params: { pathname: 'sign-up' }, search });
+                }}
+              />
+            </Suspense>
+          )}
           <AuthView pathname={pathname} redirectTo={target} />
         </main>
         <SiteFooter />

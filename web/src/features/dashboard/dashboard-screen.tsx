@@ -11,6 +11,7 @@ import { NewCardForm } from '../cards/new-card-form';
 import { InvitationsPanel } from '../organization/invitations-panel';
 import { AssignmentsPanel } from './assignments-panel';
 import { GeneratePanel } from './generate-panel';
+import { greeting } from './greeting';
 import { ProgressPanel, StreakPanel } from './panels';
 import { timezoneOptions } from './queries';
 
@@ -33,19 +34,18 @@ function TimezoneNote() {
 
 export function DashboardScreen() {
   const { session } = dashboardRoute.useRouteContext();
-  const firstName = session.user.name.trim().split(/\s+/)[0] || session.user.name;
-  const { q } = dashboardRoute.useSearch();
+  const { q, invitation } = dashboardRoute.useSearch();
   const navigate = dashboardRoute.useNavigate();
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-6 py-10">
       <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.dashboard_title()}</h1>
-          <p className="mt-1 text-sm text-slate-600">{m.dashboard_welcome({ name: firstName })}</p>
+          <p className="mt-1 text-sm text-slate-600">{greeting(session.user, session.session)}</p>
         </div>
         <TimezoneNote />
       </div>
-      <InvitationsPanel />
+      <InvitationsPanel firstId={invitation} />
       <AssignmentsPanel />
       <PlanSummary className="mb-6 rounded-2xl bg-white px-6 py-4 shadow-sm ring-1 ring-slate-200" />
       <div className="grid gap-6 lg:grid-cols-3">
@@ -66,7 +66,9 @@ export function DashboardScreen() {
         </div>
         <CardList
           initialSearch={q ?? ''}
-          onSearch={(text) => void navigate({ search: text === '' ? {} : { q: text }, replace: true })}
+          onSearch={(text) =>
+            void navigate({ search: (search) => ({ ...search, q: text === '' ? undefined : text }), replace: true })
+          }
         />
       </div>
     </main>

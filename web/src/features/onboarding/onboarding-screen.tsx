@@ -1,8 +1,9 @@
 // /onboarding: confirm the detected timezone, pick a daily goal, optionally write a few first cards, then
-// settings.completeOnboarding sets onboardedAt and the refreshed session lets the guard open the dashboard.
+// settings.completeOnboarding sets onboardedAt and the refreshed session lets the guard open the page the
+// learner was headed for (redirectTo, if a page of this site), else the dashboard.
 import { completeOnboardingInput, DEFAULT_SETTINGS, settingsFields } from '@engram/contracts/learning';
 import { useMutation } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
@@ -10,9 +11,12 @@ import { TimezoneField } from '../../components/timezone-field';
 import { toastError } from '../../lib/errors';
 import { bounds, detectedTimeZone, fieldErrors, hasErrors, parseNumber } from '../../lib/form';
 import { m } from '../../lib/i18n';
+import { safeRedirectTarget } from '../../lib/redirects';
 import { refreshSession } from '../../lib/session';
 import { trpcClient } from '../../lib/trpc';
 import { validateCardSide } from '../../lib/validation';
+
+const onboardingRoute = getRouteApi('/protected/onboarding');
 
 const FIRST_CARD_SLOTS = 3;
 type Draft = { slot: number; front: string; back: string };
@@ -32,6 +36,7 @@ function draftError(draft: Draft, side: 'front' | 'back'): string | undefined {
 
 export function OnboardingScreen() {
   const navigate = useNavigate();
+  const { redirectTo } = onboardingRoute.useSearch();
   const detected = detectedTimeZone();
   const [timezone, setTimezone] = useState(detected);
   const [dailyGoal, setDailyGoal] = useState(String(DEFAULT_SETTINGS.dailyGoal));
@@ -58,7 +63,7 @@ export function OnboardingScreen() {
       await trpcClient.settings.completeOnboarding.mutate(values);
       await refreshSession();
     },
-    onSuccess: () => navigate({ to: '/dashboard' }),
+    onSuccess: () => navigate({ href: safeRedirectTarget(redirectTo) }),
     onError: toastError,
   });
 

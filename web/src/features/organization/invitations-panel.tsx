@@ -1,18 +1,41 @@
 // Pending invitations on the dashboard: where an invited learner who is already signed in lands (spec §2
 // sends a signed-in user from the accept-invitation view to the dashboard), with the organization, the
-// role, and accept or decline.
+// role, and accept or decline. The invitation whose link brought them (even through sign-up, verification and
+// onboarding) comes first, with its Accept button focused.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { Button } from '../../components/button';
 import { authClient } from '../../lib/auth-client';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
-import { INVITATIONS_KEY, invitationsOptions } from '../dashboard/queries';
+import { INVITATIONS_KEY, type Invitation, invitationsOptions } from '../dashboard/queries';
 
-export function InvitationsPanel() {
+/** The invitations with `firstId`'s first, the others in their order. */
+const withFirst = (invitations: Invitation[], firstId: string | undefined): Invitation[] => [
+  ...invitations.filter((invitation) => invitation.id === firstId),
+  ...invitations.filter((invitation) => invitation.id !== firstId),
+];
+
+/** Focuses `firstId`'s Accept button once, when it first shows. */
+function useFocusedOnce(firstId: string | undefined, shown: boolean) {
+  const button = useRef<HTMLButtonElement>(null);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (focused.current || !shown || !button.current) return;
+    focused.current = true;
+    button.current.focus();
+    button.current.scrollIntoView({ block: 'center' });
+  }, [shown]);
+  return (id: string) => (id === firstId ? button : undefined);
+}
+
+export function InvitationsPanel({ firstId }: { firstId?: string | undefined }) {
   const invitations = useQuery(invitationsOptions);
+  const list = withFirst(invitations.data ?? [], firstId);
+  const refOf = useFocusedOnce(firstId, list[0]?.id === firstId);
   const answer = useMutation({
     mutationFn: async ({ id, accept }: { id: string; accept: boolean }) => {
       const path = accept ? '/organization/accept-invitation' : '/organization/reject-invitation';
@@ -26,7 +49,7 @@ export function InvitationsPanel() {
     },
     onError: toastError,
   });
-  if (!invitations.data?.length) return null;
+  if (list.length === 0) return null;
   return (
     <section
       aria-label={m.invitations_heading()}
@@ -34,13 +57,17 @@ export function InvitationsPanel() {
     >
       <h2 className="text-sm font-semibold text-slate-900">{m.invitations_heading()}</h2>
       <ul className="mt-3 space-y-3">
-        {invitations.data.map((invitation) => (
-          <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3">
+        {list.map((invitation) => (
+          <li
+            key={invitation.id}
+            className={`flex flex-wrap items-center justify-between gap-3 ${invitation.id === firstId ? 'rounded-lg bg-white p-3 ring-2 ring-brand-300' : ''}`}
+          >
             <p className="text-sm text-slate-700">
               {m.invitation_text({ organization: invitation.organizationName, role: invitation.role })}
             </p>
             <div className="flex gap-2">
               <Button
+                ref={refOf(invitation.id)}
                 pending={answer.isPending && answer.variables?.id === invitation.id && answer.variables.accept}
                 disabled={answer.isPending}
                 onClick={() => answer.mutate({ id: invitation.id, accept: true })}

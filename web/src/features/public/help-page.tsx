@@ -1,7 +1,8 @@
 // "/help": how Engram works, from the first card to plans and the account, and where to ask.
+
+import { SupportContact } from '../../components/support-contact';
 import { m } from '../../lib/i18n';
-import { publicConfig } from '../../lib/public-config';
-import { InfoPage, type InfoSection, SupportContact } from './info-page';
+import { InfoPage, type InfoSection } from './info-page';
 
 const sections = (): InfoSection[] => [
   { id: 'start', heading: m.help_start_heading(), body: [m.help_start_text(), m.help_start_text2()] },
@@ -20,7 +21,7 @@ const sections = (): InfoSection[] => [
   {
     id: 'contact',
     heading: m.help_contact_heading(),
-    body: [m.help_contact_text(), <SupportContact key="contact" email={publicConfig().supportEmail} />],
+    body: [m.help_contact_text(), <SupportContact key="contact" />],
   },
 ];
 

@@ -66,16 +66,3 @@ export function InfoPage({ title, description, lead, updated, sections }: InfoPa
     </div>
   );
 }
-
-/** The support address from the configuration, as a mail link; a sentence without it when none is set. */
-export function SupportContact({ email }: { email: string | undefined }) {
-  if (!email) return <>{m.info_contact_in_app()}</>;
-  return (
-    <>
-      {m.info_contact_email()}{' '}
-      <a href={`mailto:${email}`} className="font-medium text-brand-700 underline underline-offset-4">
-        {email}
-      </a>
-    </>
-  );
-}

@@ -1,9 +1,10 @@
 // "/privacy": the data Engram keeps and why, the processors that handle it (spec §1's supporting
 // services), the cookies, how long data is kept, and the reader's rights.
+
+import { SupportContact } from '../../components/support-contact';
 import { CONSENT_COOKIE, CONSENT_DAYS, SESSION_COOKIE } from '../../lib/consent-settings';
 import { m } from '../../lib/i18n';
-import { publicConfig } from '../../lib/public-config';
-import { InfoPage, type InfoSection, SupportContact } from './info-page';
+import { InfoPage, type InfoSection } from './info-page';
 import { lastUpdated } from './updated';
 
 function List({ items }: { items: string[] }) {
@@ -105,7 +106,7 @@ const sections = (): InfoSection[] => [
   {
     id: 'contact',
     heading: m.privacy_contact_heading(),
-    body: [<SupportContact key="contact" email={publicConfig().supportEmail} />],
+    body: [<SupportContact key="contact" />],
   },
 ];
 

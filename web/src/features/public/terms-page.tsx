@@ -1,7 +1,8 @@
 // "/terms": the terms of using Engram, its plans and the content people keep in it.
+
+import { SupportContact } from '../../components/support-contact';
 import { m } from '../../lib/i18n';
-import { publicConfig } from '../../lib/public-config';
-import { InfoPage, type InfoSection, SupportContact } from './info-page';
+import { InfoPage, type InfoSection } from './info-page';
 import { lastUpdated } from './updated';
 
 const sections = (): InfoSection[] => [
@@ -18,7 +19,7 @@ const sections = (): InfoSection[] => [
   {
     id: 'contact',
     heading: m.terms_contact_heading(),
-    body: [<SupportContact key="contact" email={publicConfig().supportEmail} />],
+    body: [<SupportContact key="contact" />],
   },
 ];
 

@@ -3,6 +3,7 @@
 
 import { AuthUIProvider } from '@daveyplate/better-auth-ui';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
+import { slugOfName } from '@engram/contracts/organizations';
 import { useRouter } from '@tanstack/react-router';
 import { type ComponentProps, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authClient } from '../auth-client';
@@ -49,6 +50,8 @@ const ORGANIZATION = {
   pathMode: 'slug' as const,
   personalPath: DEFAULT_REDIRECT,
   logo: { extension: 'png', size: 128 },
+  // A new organization's slug follows its name until the user edits it (patched into the create dialog).
+  slugFromName: slugOfName,
 };
 
 /**
@@ -110,6 +113,8 @@ type ProviderProps = {
    * client's hook; the app's client would make that a request to a path that does not exist.
    */
   hooks?: ComponentProps<typeof AuthUIProvider>['hooks'];
+  /** After a sign-up that needs the address verified, with the address the link went to (the auth screens). */
+  onVerificationEmailSent?: (email: string) => void;
 };
 
 type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
@@ -133,6 +138,7 @@ export function EngramAuthUIProvider({
   avatar,
   client = authClient,
   hooks = client === authClient ? { useListOrganizations: noOrganizationList } : undefined,
+  onVerificationEmailSent,
 }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
@@ -188,6 +194,7 @@ export function EngramAuthUIProvider({
       avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
       passkeyName={currentPasskeyName}
+      onVerificationEmailSent={onVerificationEmailSent}
       {...features}
     >
       {children}
