@@ -33,6 +33,11 @@ export const SESSION_NOT_FRESH_MESSAGE = 'Your session is not fresh. Please sign
  */
 export const BANNED_USER_CODE = 'BANNED_USER';
 export const BANNED_USER_MESSAGE = 'You have been banned from this application';
+/** What identity stores as the reason of a ban the administrator gave none for; screens show no reason then. */
+export const BAN_WITHOUT_REASON = 'No reason';
+/** The reason an administrator gave for a ban, if they gave one. */
+export const banReasonOf = (stored: string | null | undefined): string | undefined =>
+  stored && stored !== BAN_WITHOUT_REASON ? stored : undefined;
 /** The error better-auth's reset-password link redirects with (`?error=INVALID_TOKEN`), and its code. */
 export const INVALID_TOKEN = 'INVALID_TOKEN';
 

@@ -8,6 +8,7 @@
 import { apiKey } from '@better-auth/api-key';
 import { passkey } from '@better-auth/passkey';
 import {
+  BAN_WITHOUT_REASON,
   BANNED_USER_MESSAGE,
   EMAIL_LINK_EXPIRES_IN_SECONDS,
   MAGIC_LINK_EXPIRES_IN_SECONDS,
@@ -186,6 +187,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
         // Named outright, so a role outside them is refused (better-auth accepts any string otherwise).
         roles: defaultRoles,
         bannedUserMessage: BANNED_USER_MESSAGE,
+        defaultBanReason: BAN_WITHOUT_REASON,
         impersonationSessionDuration: IMPERSONATION_SECONDS,
       }),
       username({ minUsernameLength: USERNAME_MIN_LENGTH, maxUsernameLength: USERNAME_MAX_LENGTH }),

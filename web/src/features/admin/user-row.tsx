@@ -1,6 +1,7 @@
 // One user in the admin area, with what an admin may do to them: change the role, set a password, ban
 // (with a reason and an optional expiry) or unban, end their sessions, impersonate, delete. The admin's own
 // row offers none of the actions identity refuses for oneself (ban, impersonate, delete).
+import { banReasonOf } from '@engram/contracts/auth';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
@@ -120,6 +121,7 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
   };
   const toggle = (next: Panel) => setPanel(panel === next ? 'none' : next);
   const done = () => setPanel('none');
+  const banReason = banReasonOf(user.banReason);
 
   return (
     <li className="grid gap-3 rounded-xl bg-white p-4 ring-1 ring-slate-200" aria-label={user.email}>
@@ -129,7 +131,7 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
           <p className="text-sm text-slate-600">{user.email}</p>
           {user.banned && (
             <p className="text-sm font-medium text-red-700">
-              {user.banReason ? m.admin_status_banned_reason({ reason: user.banReason }) : m.admin_status_banned()}
+              {banReason ? m.admin_status_banned_reason({ reason: banReason }) : m.admin_status_banned()}
             </p>
           )}
         </div>

@@ -1,5 +1,6 @@
 // What a banned user sees instead of the app: that the account is suspended, the reason the administrator
 // gave and when the suspension ends (if it does), how to reach support, and a way out.
+import { banReasonOf } from '@engram/contracts/auth';
 import { Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';
 import { LanguageSwitcher } from '../../components/language-switcher';
@@ -14,7 +15,7 @@ const formatEnd = (expires: Date | string) =>
 export function SuspendedScreen() {
   // The route's guard has read the session, and found the user banned.
   const user = authClient.useSession().data?.user;
-  const ban = { reason: user?.banReason, expires: user?.banExpires };
+  const ban = { reason: banReasonOf(user?.banReason), expires: user?.banExpires };
   return (
     <main id="main" tabIndex={-1} className="flex min-h-dvh flex-col items-center justify-center px-6 py-12">
       <Logo className="mb-8" />
