@@ -114,7 +114,10 @@ describe('learning together in an organization', () => {
     const member = await openPage('together-member');
     await signUpAndOnboard(member, env.stack.url, learner);
     await member.goto(invitation);
-    await member.waitForURL(`${env.stack.url}/dashboard`);
+    // The link lands on the dashboard with that invitation first.
+    await member.waitForURL(
+      `${env.stack.url}/dashboard?invitation=${new URL(invitation).searchParams.get('invitationId')}`,
+    );
     await member.getByRole('region', { name: 'Invitations' }).getByRole('button', { name: 'Accept' }).click();
     await member.getByText('Invitation accepted').waitFor();
 
