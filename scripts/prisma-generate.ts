@@ -1,7 +1,7 @@
 // `pnpm generate` for one service (run from its folder): generates the Prisma 7 client from
 // prisma/schema.prisma, or does nothing for a service without one. The CLI wants to download a native
 // schema engine first, which is unreachable here and not needed to generate: any existing executable
-// stands in for it (TOOLCHAIN.md).
+// stands in for it (docs/architecture.md#toolchain).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-// Image name = Helm values key = Kubernetes Service name = folder name (STYLE.md). These tests hold
+// Image name = Helm values key = Kubernetes Service name = folder name (docs/architecture.md#names). These tests hold
 // skaffold.yaml, the Helm chart (values, schema and what the real helm renders), the Dockerfile and the
 // workspace to the same set of components, each image built from the one Dockerfile with SERVICE=<name>,
-// and hold the chart's ports to deploy/local's DEFAULT_PORTS (ARCHITECTURE.md's port table).
+// and hold the chart's ports to deploy/local's DEFAULT_PORTS (docs/architecture.md#conventions).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORTS, repoRoot } from '@engram/local/components';
@@ -47,7 +47,7 @@ const releases = (skaffold.deploy as { helm: { releases: Release[] } }).helm.rel
 const profiles = skaffold.profiles as Profile[];
 const profile = (name: string) => profiles.find((p) => p.name === name);
 
-/** The ports each component listens on, by port name, as ARCHITECTURE.md and deploy/local define them. */
+/** The ports each component listens on, by port name, as docs/architecture.md and deploy/local define them. */
 function expectedPorts(name: string): Record<string, number> {
   if (name === 'gateway') return { http: DEFAULT_PORTS.gateway, metrics: DEFAULT_PORTS.gatewayMetrics };
   const service = name as keyof typeof DEFAULT_PORTS.grpc;

@@ -166,7 +166,7 @@ afterAll(async () => {
 
 describe('the Dockerfile', () => {
   it.each(Object.keys(DEFAULT_PORTS.grpc).concat('gateway') as ComponentName[])(
-    'runs %s with NODE_ENV=production as a numeric non-root user, exposing its ports from ARCHITECTURE.md',
+    'runs %s with NODE_ENV=production as a numeric non-root user, exposing its ports from docs/architecture.md',
     (name) => {
       const { env, user, exposed } = imageOf(name);
       expect(env.NODE_ENV).toBe('production');

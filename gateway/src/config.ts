@@ -42,7 +42,7 @@ export const configShape = {
     .default([]),
   /** Comma-separated origins besides PUBLIC_BASE_URL allowed to send state-changing requests. */
   TRUSTED_ORIGINS: vars.list.default([]),
-  /** The address the help, terms and privacy pages give for support (spec §3's public support email). */
+  /** The address the help, terms and privacy pages give for support (docs/product.md#public-routes). */
   SUPPORT_EMAIL: z.email('must be an email address').optional(),
   /**
    * A Google Analytics 4 measurement id (G-…). Unset: no analytics at all. Set: the tag loads once a visitor

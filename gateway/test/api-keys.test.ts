@@ -1,6 +1,6 @@
-// API keys through the real gateway and identity (spec §3, §4, §8): a key created on the account page
-// calls the tRPC API in header x-api-key as its owner, sees only the owner's cards, and is refused with
-// the spec's codes once disabled, used up or rate-limited; a banned owner's key is refused like their
+// API keys through the real gateway and identity (docs/product.md#states-and-transitions): a key created on the
+// account page calls the tRPC API in header x-api-key as its owner, sees only the owner's cards, and is refused
+// with the catalogue's codes once disabled, used up or rate-limited; a banned owner's key is refused like their
 // session. Every use is counted by identity, so nothing about a key is remembered by the gateway.
 import { randomBytes } from 'node:crypto';
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';

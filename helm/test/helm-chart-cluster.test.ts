@@ -17,7 +17,7 @@ const PORTS: Record<string, { serving: number[]; metrics: number }> = {
   billing: { serving: [3004, 50054], metrics: 9464 },
   ai: { serving: [50055], metrics: 9465 },
 };
-// ARCHITECTURE.md: who calls whom, on which ports.
+// docs/architecture.md#conventions: who calls whom, on which ports.
 const CALLS = new Set([
   'gateway→identity:3001',
   'gateway→identity:50051',

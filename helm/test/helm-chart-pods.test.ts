@@ -1,6 +1,6 @@
-// What the chart's pods promise: the restricted security profile everywhere, gRPC probes for services and
-// HTTP probes for the gateway on the ARCHITECTURE.md ports, rolling updates that drop no request, and
-// exactly the environment deploy/local/src/components.ts gives each component, secrets by reference only.
+// What the chart's pods promise: the restricted security profile everywhere, gRPC probes for services and HTTP
+// probes for the gateway on the ports of docs/architecture.md#conventions, rolling updates that drop no request,
+// and exactly the environment deploy/local/src/components.ts gives each component, secrets by reference only.
 
 import { type ComponentName, componentEnvironments, DEFAULT_PORTS } from '@engram/local/components';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Puts a real Helm 3 binary at .cache/tools/helm/helm when it is missing and prints its path. Helm is
-// not in Debian and only the npm registry is reachable here, so it comes out of the AWS CDK kubectl
-// layer package (TOOLCHAIN.md): `npm pack` it, untar, unzip lib/layer.zip, keep helm/helm. Safe to run
+// Puts a real Helm 3 binary at .cache/tools/helm/helm when it is missing and prints its path. Helm is not in Debian
+// and only the npm registry is reachable here, so it comes out of the AWS CDK kubectl layer package
+// (docs/architecture.md#toolchain): `npm pack` it, untar, unzip lib/layer.zip, keep helm/helm. Safe to run
 // concurrently: the binary is moved into place with one rename, so nobody sees half a file.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';

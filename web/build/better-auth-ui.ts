@@ -1,11 +1,11 @@
 // How the web app's build takes better-auth-ui, so the sign-in page stays within its JavaScript budget
-// (TOOLCHAIN.md): the library's published bundle is one module, so every route that shows any of its views
-// would carry all of them (account settings, QR codes, session parsing, organizations). Compiled from the
-// TypeScript sources it ships instead, each route takes only the components it renders. Its modules and the
-// widgets it uses only declare code, so they are marked free of side effects; and the captcha widgets,
-// which Engram configures none of, and the QR code of a two-factor set-up are loaded only when rendered.
-// Its default toasts import sonner, which Engram loads with the first toast (src/lib/toast.ts): the
-// library's `sonner` is that module instead (src/lib/auth-ui/sonner.ts; Engram passes its own toasts anyway).
+// (docs/architecture.md#toolchain): the library's published bundle is one module, so every route that shows any of
+// its views would carry all of them (account settings, QR codes, session parsing, organizations). Compiled from the
+// TypeScript sources it ships instead, each route takes only the components it renders. Its modules and the widgets
+// it uses only declare code, so they are marked free of side effects; and the captcha widgets, which Engram
+// configures none of, and the QR code of a two-factor set-up are loaded only when rendered. Its default toasts
+// import sonner, which Engram loads with the first toast (src/lib/toast.ts): the library's `sonner` is that module
+// instead (src/lib/auth-ui/sonner.ts; Engram passes its own toasts anyway).
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 

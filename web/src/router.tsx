@@ -47,7 +47,7 @@ const routeTree = rootRoute.addChildren([
 export const router = createRouter({
   routeTree,
   // Links preload their route (its code and data) on hover or focus; a link with preload="viewport" does so
-  // when it comes within 100 px of the viewport (the router's fixed margin, spec §9).
+  // when it comes within 100 px of the viewport (the router's fixed margin).
   defaultPreload: 'intent',
   // TanStack Query owns data freshness, so the router never serves its own cached loader results.
   defaultPreloadStaleTime: 0,

@@ -1,5 +1,5 @@
 // The auth layer's settings that the route guards and the auth client rely on: the views better-auth-ui
-// has, what the auth client retries (spec §9), and the Gravatar fallback's address (spec §5, §9).
+// has, what the auth client retries, and the Gravatar fallback's address (docs/product.md#constants-and-limits).
 import { accountViewPaths, authViewPaths } from '@daveyplate/better-auth-ui';
 import { describe, expect, it } from 'vitest';
 import { AUTH_FETCH_RETRY, shouldRetryAuthResponse } from '../src/lib/auth-retry.ts';

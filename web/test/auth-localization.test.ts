@@ -1,5 +1,5 @@
 // The auth screens speak the app's languages: every string better-auth-ui can show has an Engram message,
-// its error codes read the same catalogue as every other error toast, and the spec's messages are exact.
+// its error codes read the same catalogue as every other error toast, and the product's messages are exact.
 import { authLocalization as libraryDefaults } from '@daveyplate/better-auth-ui';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authLocalization } from '../src/lib/auth-ui/localization.ts';
@@ -57,7 +57,7 @@ describe('the auth screens’ localization', () => {
     expect(early.INVALID_EMAIL_OR_PASSWORD).toBeUndefined();
   });
 
-  it('words the validation messages as spec §5 does', () => {
+  it('words the validation messages exactly as the product does', () => {
     const texts = authLocalization(ERROR_CATALOGUE);
     expect(`${texts.EMAIL} ${texts.IS_INVALID}`).toBe('Email is invalid');
     expect(`${texts.USERNAME} ${texts.IS_REQUIRED}`).toBe('Username is required');

@@ -1,4 +1,5 @@
-// An error toast reads the catalogue's text in the user's language, choosing it in the order of spec §8.
+// An error toast reads the catalogue's text in the user's language, choosing it in the order of
+// docs/product.md#error-catalogue.
 
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
@@ -28,7 +29,7 @@ function trpcError(message: string, data: Record<string, unknown>) {
   return TRPCClientError.from({ error: { code: -32600, message, data } });
 }
 
-describe('the order of spec §8', () => {
+describe('the order of the error catalogue', () => {
   it('shows the catalogue text for a string key, in either language', () => {
     expect(resolveErrorMessage('USER_ALREADY_EXISTS')).toBe('User already exists');
     setLocale('pt-BR');
@@ -222,7 +223,7 @@ describe('the catalogue', () => {
     }
   });
 
-  it('covers every section the spec lists', () => {
+  it('covers every section of the catalogue', () => {
     expect(Object.keys(AUTH_ERRORS).sort()).toEqual(
       [
         'admin',
@@ -246,7 +247,7 @@ describe('the catalogue', () => {
     }
   });
 
-  it("gives the spec's own wording where it has one", () => {
+  it("gives the product's own wording where it has one", () => {
     expect(resolveErrorMessage('SESSION_EXPIRED')).toBe('Re-authenticate');
     expect(resolveErrorMessage('FAILED_TO_UNLINK_LAST_ACCOUNT')).toBe("You can't unlink your last account");
     expect(resolveErrorMessage('BANNED_USER')).toBe('You have been banned from this application');

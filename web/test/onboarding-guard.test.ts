@@ -1,4 +1,5 @@
-// Spec §2: the protected group sends a user without onboardedAt to /onboarding, and an onboarded user away from it.
+// docs/product.md#the-protected-group: the protected group sends a user without onboardedAt to /onboarding, and an
+// onboarded user away from it.
 import { describe, expect, it } from 'vitest';
 import { onboardingRedirect, onboardingSearch, validateOnboardingSearch } from '../src/lib/onboarding.ts';
 

@@ -1,6 +1,6 @@
-// Spec §5: /practice/session takes optional tags (absent when empty); /practice/done requires cardCount
-// and takes optional again/hard/good/easy, all whole numbers; /dashboard takes the card search text q.
-// A malformed optional param (a hand-edited link) is corrected, never an error screen.
+// docs/product.md#search-params: /practice/session takes optional tags (absent when empty); /practice/done requires
+// cardCount and takes optional again/hard/good/easy, all whole numbers; /dashboard takes the card search text q. A
+// malformed optional param (a hand-edited link) is corrected, never an error screen.
 import { describe, expect, it } from 'vitest';
 import { validateDashboardSearch, validateDoneSearch, validateSessionSearch } from '../src/lib/practice-search.ts';
 

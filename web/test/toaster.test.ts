@@ -1,5 +1,5 @@
-// Toasts follow spec §9: three visible, 4000 ms, 356 px wide, 14 px gap, bottom-right, Alt+T; labelled in
-// the user's language.
+// Toasts follow docs/product.md#constants-and-limits: three visible, 4000 ms, 356 px wide, 14 px gap, bottom-right,
+// Alt+T; labelled in the user's language.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';

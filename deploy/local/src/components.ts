@@ -1,5 +1,5 @@
-// The processes of Engram and how each is configured locally, following ARCHITECTURE.md's port
-// conventions. One table, so `npm start` and the end-to-end tests start the same system.
+// The processes of Engram and how each is configured locally, with the ports of
+// docs/architecture.md#conventions. One table, so `npm start` and the end-to-end tests start the same system.
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));

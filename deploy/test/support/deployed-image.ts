@@ -80,7 +80,7 @@ export function readImageRecipe(text = readFileSync(DOCKERFILE, 'utf8')): ImageR
   };
 }
 
-/** The ports ARCHITECTURE.md gives a component (HTTP, gRPC, metrics), as its image should expose them. */
+/** The ports docs/architecture.md gives a component (HTTP, gRPC, metrics), as its image should expose them. */
 export function portsOf(name: ComponentName, ports: Ports): number[] {
   if (name === 'gateway') return [ports.gateway, ports.gatewayMetrics];
   const http = { identity: [ports.identityHttp], billing: [ports.billingHttp] } as Partial<Record<string, number[]>>;

@@ -12,7 +12,7 @@ export interface PageHead {
   description: string;
 }
 
-/** What the browser may know of the configuration (spec §3's public settings). */
+/** What the browser may know of the configuration (its public settings). */
 export interface PublicConfig {
   supportEmail?: string | undefined;
   analyticsId?: string | undefined;

@@ -236,7 +236,7 @@ describe('account security', () => {
     const user = await onSettings(page, 'stale');
     await ageSessions(env.stack, await userIdOf(env.stack, user.email), 2 * 86_400);
 
-    // Listing sessions needs a fresh session: the list is refused with the spec's words.
+    // Listing sessions needs a fresh session: the list is refused with the product's words.
     await page.goto(`${env.stack.url}/account/security`);
     await page.getByText('Your session is not fresh. Please sign in again.').first().waitFor();
 

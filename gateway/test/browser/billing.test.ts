@@ -57,7 +57,7 @@ describe('a learner buying a plan', () => {
 
     await page.goto(`${env.stack.url}/account/settings`);
     await expect.poll(() => page.getByTestId('current-plan').textContent(), WEBHOOK_EFFECT).toBe('Pro plan');
-    // The pro plan's generation limit (spec §9: 10,000 a month) with the period's usage.
+    // The pro plan's generation limit (10,000 a month, docs/product.md#card-generation) with the period's usage.
     await page
       .getByTestId('generation-usage')
       .getByText(/of 10000 generated cards/)

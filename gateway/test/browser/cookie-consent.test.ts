@@ -1,7 +1,7 @@
-// The cookie banner in Chromium through the real gateway (spec §9): a first visit's banner before any
-// analytics, declining, accepting (Google's tag only where a measurement id is configured, on a second
-// gateway of the same stack), the consent record in cc_cookie, the choice remembered and reopened from the
-// footer, the banner's language, and focus kept inside the preferences.
+// The cookie banner in Chromium through the real gateway (docs/product.md#cookie-consent-and-analytics): a first
+// visit's banner before any analytics, declining, accepting (Google's tag only where a measurement id is
+// configured, on a second gateway of the same stack), the consent record in cc_cookie, the choice remembered and
+// reopened from the footer, the banner's language, and focus kept inside the preferences.
 import { type TestPageOptions, useBrowserStack } from '@engram/testkit/browser';
 import { startSecondGateway } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('the cookie banner', () => {
     expect(unconfigured.googleRequests).toEqual([]);
   });
 
-  it('keeps the consent record of spec §3 in cc_cookie for 182 days, SameSite Lax, not Secure over http', async () => {
+  it('keeps the consent record in cc_cookie for 182 days, SameSite Lax, not Secure over http', async () => {
     const { page } = await visit('consent-record');
     await page.goto(env.stack.url);
     await banner(page).getByRole('button', { name: 'Accept all' }).click();

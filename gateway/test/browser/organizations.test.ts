@@ -45,7 +45,7 @@ describe('an organization', () => {
 
     const member = await openPage('org-learner');
     await signUpAndOnboard(member, env.stack.url, learner);
-    // Signed in, the invitation link leads to the dashboard (spec §2), where the invitation waits.
+    // Signed in, the invitation link leads to the dashboard (docs/product.md#auth-views), where the invitation waits.
     await member.goto(link);
     await member.waitForURL(`${env.stack.url}/dashboard?invitation=${new URL(link).searchParams.get('invitationId')}`);
     const invitations = member.getByRole('region', { name: 'Invitations' });

@@ -1,4 +1,4 @@
-// The route guards of spec §2 and §4 in a real Chromium through the real gateway: who may see the
+// The route guards of docs/product.md#routes in a real Chromium through the real gateway: who may see the
 // protected pages, the auth views, /suspended and "/", where everyone else is sent, and that one user's
 // cached data never shows to the next.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';

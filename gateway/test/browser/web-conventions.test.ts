@@ -175,7 +175,7 @@ describe('a card with maths', () => {
   });
 });
 
-/** The JavaScript budgets of a first visit, gzipped (ARCHITECTURE.md). */
+/** The JavaScript budgets of a first visit, gzipped (docs/product.md#languages-layout-and-accessibility). */
 const BUDGET_KB = { landing: 150, signIn: 280, anyRoute: 350 };
 
 describe('the JavaScript a first visit downloads', () => {

@@ -1,6 +1,6 @@
 {{/*
 Names and labels. Every component's resources are named after the component (image name = values key =
-Service name = folder name, STYLE.md), so one release per namespace; labels tie them to the release.
+Service name = folder name, docs/architecture.md#names), so one release per namespace; labels tie them to the release.
 */}}
 
 {{- define "engram.chart" -}}
@@ -34,7 +34,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 identity cards organizations billing ai gateway
 {{- end }}
 
-{{/* The gRPC port of each service and the metrics port of each component (ARCHITECTURE.md, Conventions). */}}
+{{/* The gRPC port of each service and the metrics port of each component (docs/architecture.md#conventions). */}}
 {{- define "engram.grpcPort" -}}
 {{- get (dict "identity" 50051 "organizations" 50052 "cards" 50053 "billing" 50054 "ai" 50055) . -}}
 {{- end }}

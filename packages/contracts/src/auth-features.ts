@@ -1,7 +1,7 @@
 // Which sign-in methods and account features an installation offers: the catalogue identity configures
 // from its environment and the answer of GET /api/auth/public-config, from which the web app shows only
-// the buttons and screens that work (spec §2, §3 "Captcha configuration", §7).
-/** Spec §2: the social provider catalogue; each is on when `<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET` are set. */
+// the buttons and screens that work (docs/product.md#auth-views).
+/** The social providers Engram can configure; each is on when `<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET` are set. */
 export const SOCIAL_PROVIDERS = [
   'apple',
   'discord',
@@ -28,7 +28,7 @@ export const SOCIAL_PROVIDERS = [
 ] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
-/** Spec §7: the captcha providers, named as better-auth-ui names them (CAPTCHA_PROVIDER takes these). */
+/** The captcha providers, named as better-auth-ui names them (CAPTCHA_PROVIDER takes these). */
 export const CAPTCHA_PROVIDERS = [
   'google-recaptcha-v3',
   'google-recaptcha-v2-checkbox',
@@ -39,8 +39,8 @@ export const CAPTCHA_PROVIDERS = [
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
 /**
- * Spec §7: the requests that carry a captcha token (header x-captcha-response): sign-up, sign-in (by email,
- * and by username, which the same form sends when the identifier is not an address) and the password reset
+ * The requests that carry a captcha token (header x-captcha-response, docs/product.md#calls): sign-up, sign-in (by
+ * email, and by username, which the same form sends when the identifier is not an address) and the password reset
  * request (better-auth's `/request-password-reset`; better-auth-ui names it `/forget-password`).
  */
 export const CAPTCHA_ENDPOINTS = [
@@ -55,7 +55,7 @@ export const CAPTCHA_HEADER = 'x-captcha-response';
 /** The header an API key travels in, to the tRPC API (gateway) and to better-auth. */
 export const API_KEY_HEADER = 'x-api-key';
 
-/** Spec §5 leaves the API key bounds to the installation; these are Engram's. */
+/** The bounds of an API key's fields (docs/product.md#validation-rules). */
 export const API_KEY_LIMITS = {
   nameMinLength: 1,
   nameMaxLength: 32,
@@ -71,7 +71,7 @@ export const API_KEY_LIMITS = {
 /** What a new key starts with; better-auth-ui shows the prefix. */
 export const API_KEY_DEFAULT_PREFIX = 'engram_';
 
-/** Spec §9: the two-factor settings (code length, resend countdown) and Engram's trusted-device period. */
+/** The two-factor settings: the authenticator's issuer, the resend countdown, trusted devices, backup codes. */
 export const TWO_FACTOR_ISSUER = 'Engram';
 export const TWO_FACTOR_OTP_RESEND_SECONDS = 60;
 export const TRUSTED_DEVICE_DAYS = 30;
@@ -83,7 +83,7 @@ export interface PublicAuthConfig {
   socialProviders: SocialProvider[];
   /** Generic OAuth/OIDC providers (OAUTH_PROVIDERS), for `/sign-in/oauth2`. */
   genericOAuthProviders: { providerId: string; name: string }[];
-  /** Spec §3's captcha configuration (enterprise and recaptchaNet are reCAPTCHA's variants). */
+  /** The captcha's provider and site key (enterprise and recaptchaNet are reCAPTCHA's variants). */
   captcha: { provider: CaptchaProvider; siteKey: string; enterprise: boolean; recaptchaNet: boolean } | null;
   passkey: boolean;
   apiKey: boolean;

@@ -1,6 +1,6 @@
-// The paid plans (spec §1): plus and pro, each monthly or annual, in US dollars (the default), euros or
-// Brazilian reals; the checkout input the web app, the gateway and the billing service agree on; and the
-// reasons billing refuses with (the web app's error catalogue keys, spec §8).
+// The paid plans (docs/product.md#plans-and-billing): plus and pro, each monthly or annual, in US dollars (the
+// default), euros or Brazilian reals; the checkout input the web app, the gateway and the billing service agree on;
+// and the reasons billing refuses with (the web app's error catalogue keys, docs/product.md#error-catalogue).
 import { z } from './zod.ts';
 
 export const PLANS = ['plus', 'pro'] as const;
@@ -16,7 +16,7 @@ export const CURRENCIES = ['usd', 'eur', 'brl'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 export const DEFAULT_CURRENCY: Currency = 'usd';
 
-/** Spec §4: what a subscription looks like to the learner. */
+/** What a subscription looks like to the learner (docs/product.md#states-and-transitions). */
 export const SUBSCRIPTION_STATES = ['active', 'scheduled_for_cancellation', 'not_active'] as const;
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 

@@ -6,9 +6,9 @@ import { z } from './zod.ts';
 
 /** The longest front or back of a card, in characters. */
 export const CARD_SIDE_MAX_LENGTH = 2000;
-/** Spec §9: the dashboard's card list. */
+/** The dashboard's card list. */
 export const DASHBOARD_PAGE_SIZE = 10;
-/** Spec §9: the tag list on /practice/new. */
+/** The tag list on /practice/new. */
 export const TAG_PAGE_SIZE = 50;
 /** The largest page any list procedure serves. */
 export const MAX_PAGE_SIZE = 100;

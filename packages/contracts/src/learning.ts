@@ -5,7 +5,7 @@ import { z } from './zod.ts';
 export const CARD_TYPES = ['basic', 'reversed', 'cloze'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
 
-/** Spec §3: review ratings, in the order FSRS numbers them (1–4). */
+/** Review ratings, in the order FSRS numbers them (1–4). */
 export const RATINGS = ['again', 'hard', 'good', 'easy'] as const;
 export type RatingName = (typeof RATINGS)[number];
 
@@ -101,7 +101,7 @@ export const settingsUpdateInput = z
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
 export type Settings = typeof DEFAULT_SETTINGS;
 
-// Spec §2: /practice/new loads all due cards, with no input at all.
+// /practice/new loads all due cards, with no input at all.
 export const listDueInput = z.object({ tagIds: tagIds.optional() }).default({});
 
 export const reviewInput = z.object({

@@ -1,11 +1,11 @@
-// Organizations (spec §1, §3, §5, §6): the roles, what each may do, and the limits identity enforces and
-// the web app's forms and the organizations service read. Permissions are better-auth's access-control
-// statements: a resource and the actions on it. better-auth's own (organization, member, invitation, team,
-// ac) come first; deck, assignment and progress are Engram's learning-together resources.
+// Organizations (docs/product.md#roles-and-permissions): the roles, what each may do, and the limits identity
+// enforces and the web app's forms and the organizations service read. Permissions are better-auth's access-control
+// statements: a resource and the actions on it. better-auth's own (organization, member, invitation, team, ac) come
+// first; deck, assignment and progress are Engram's learning-together resources.
 
 import { ORGANIZATION_SLUG_MAX_LENGTH } from './auth.ts';
 
-/** Spec §6: the built-in roles. Custom roles (per organization, with a label) add to these. */
+/** The built-in roles. Custom roles (per organization, with a label) add to these. */
 export const ORGANIZATION_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 /** Who creates an organization becomes its owner; an organization always keeps one. */
@@ -30,7 +30,7 @@ export type Resource = keyof PermissionStatements;
 /** A permission request: for each resource, the actions asked for. */
 export type Permissions = { [R in Resource]?: readonly PermissionStatements[R][number][] };
 
-/** Spec §6: owners may do everything; admins everything but deleting the organization. */
+/** Owners may do everything; admins everything but deleting the organization. */
 export const ROLE_PERMISSIONS: Record<OrganizationRole, Permissions> = {
   owner: PERMISSION_STATEMENTS,
   admin: { ...PERMISSION_STATEMENTS, organization: ['update'] },
@@ -67,7 +67,7 @@ export function slugOfName(name: string): string {
 export const CUSTOM_ROLE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const CUSTOM_ROLE_LABEL_MAX_LENGTH = 32;
 
-/** Spec §5's organization messages. */
+/** The organization messages (docs/product.md#validation-rules). */
 export const ORGANIZATION_MESSAGES = {
   slugRequired: 'Organization slug is required.',
   slugMismatch: 'The slug does not match.',

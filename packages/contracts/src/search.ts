@@ -1,6 +1,6 @@
-// Spec §5: the search params of the practice routes and the dashboard's. Checked by hand rather than with zod: the web app's
-// route tree (in its entry bundle) validates them, and even zod/mini added 16 KB gzipped to every first
-// visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
+// The search params of the practice, dashboard and billing routes (docs/product.md#search-params). Checked by hand
+// rather than with zod: the web app's route tree (in its entry bundle) validates them, and even zod/mini added
+// 16 KB gzipped to every first visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
 
 export interface PracticeDoneSearch {
   cardCount: number;
@@ -62,7 +62,7 @@ export const practiceSessionSearch = {
 export interface DashboardSearch {
   /** The card list's search text. */
   q?: string | undefined;
-  /** An invitation to show first (the invitation link's destination, spec §2). */
+  /** An invitation to show first (the invitation link's destination). */
   invitation?: string | undefined;
 }
 

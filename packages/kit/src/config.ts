@@ -85,7 +85,7 @@ export const vars = {
   bool: z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
 };
 
-/** The variables every service shares (ARCHITECTURE.md, Conventions). */
+/** The variables every service shares (docs/architecture.md#conventions). */
 export const commonVars = {
   NODE_ENV: vars.nodeEnv,
   LOG_LEVEL: vars.logLevel,

@@ -1,4 +1,4 @@
-// What every service shares (ARCHITECTURE.md, "Inside a service"): its common variables, the runtime
+// What every service shares (docs/architecture.md#boot-and-shutdown): its common variables, the runtime
 // made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
 // events (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks that
 // undo it in reverse (gRPC, then consumers, relay, NATS and the events pool, then the service's own).

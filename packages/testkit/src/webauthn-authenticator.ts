@@ -1,7 +1,7 @@
 // A software WebAuthn authenticator for API tests: what a platform authenticator and the browser do
 // together, producing the JSON that @simplewebauthn/browser hands the server. It creates P-256 (ES256)
 // credentials with "none" attestation and signs assertions with them, counting signatures as a real
-// authenticator does. Browser tests use Chromium's virtual authenticator instead (TOOLCHAIN.md).
+// authenticator does. Browser tests use Chromium's virtual authenticator instead (docs/architecture.md#toolchain).
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 
 type Cbor = number | string | Uint8Array | Cbor[] | Map<Cbor, Cbor> | { [key: string]: Cbor };

@@ -17,7 +17,7 @@ export const configShape = {
   ...eventVars,
   CARDS_ADDR: vars.address,
   BILLING_ADDR: vars.address,
-  /** The AWS region of Bedrock (spec §3's "AI region"). */
+  /** The AWS region of Bedrock. */
   BEDROCK_REGION: z
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1')

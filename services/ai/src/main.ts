@@ -1,5 +1,6 @@
-// Boots the ai service: config → telemetry → logger → database → clients of cards and billing → the
-// generator → the upload reader pool and sweeper → events (consumers) → gRPC server → SERVING → shutdown hooks.
+// The ai service's parts: its database, clients of cards and billing, the card generator (Bedrock or the
+// offline one), the pool of upload readers and the sweeper of expired uploads, and its event consumers.
+// runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';

@@ -57,7 +57,7 @@ export const configShape = {
   BILLING_AUTOMATIC_TAX: vars.bool.default(false),
   /** How long the prices read from Stripe are believed before they are read again. */
   BILLING_PRICE_CACHE_SECONDS: vars.positiveInt(300),
-  /** Cards AI generation may produce per billing period, per plan (spec §9: pro 10,000). */
+  /** Cards AI generation may produce per billing period, per plan (docs/product.md#card-generation). */
   GENERATED_CARDS_FREE: vars.positiveInt(200),
   GENERATED_CARDS_PLUS: vars.positiveInt(2_000),
   GENERATED_CARDS_PRO: vars.positiveInt(10_000),

@@ -1,5 +1,6 @@
-// Boots the billing service: config → telemetry → logger → database → HTTP (webhooks, and the Stripe
-// stand-in when there are no keys) → Stripe client → events → gRPC → SERVING → shutdown hooks.
+// The billing service's parts: its database, its HTTP server (Stripe's webhooks, and the Stripe stand-in
+// when there are no keys) started before the Stripe client that may point at it, the plans catalogue, and
+// its events. runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createCatalogue } from './catalogue.js';
 import { readConfig } from './config.js';

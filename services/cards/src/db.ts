@@ -1,6 +1,6 @@
 // The cards service's database access: Prisma 7 (on adapter-pg, in the service's own schema) for the
 // ordinary reads and writes, and a plain pg pool for the hot paths (reviews, due lists, metrics) where
-// hand-written SQL is measured to matter (ARCHITECTURE.md, Data).
+// hand-written SQL is measured to matter (docs/architecture.md#data).
 import { createPool, createPrismaClient } from '@engram/kit/db';
 import type { Logger } from '@engram/kit/logger';
 import type pg from 'pg';

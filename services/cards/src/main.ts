@@ -1,5 +1,6 @@
-// Boots the cards service: config → telemetry → logger → stores → events (relay and consumers, in the
-// background) → gRPC server → SERVING → shutdown in reverse.
+// The cards service's parts: its stores (Prisma and a pg pool on one schema), its four gRPC services, and
+// its events (relay and consumers). runService boots and stops them in its order
+// (docs/architecture.md#boot-and-shutdown).
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';

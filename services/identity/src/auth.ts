@@ -81,7 +81,10 @@ export interface AuthSettings {
   gravatar?: GravatarSettings;
 }
 
-/** Spec §6: what a banned user is told, on signing in and on every API call (the gateway too). */
+/**
+ * What a banned user is told (docs/product.md#states-and-transitions), on signing in and on every API call (the
+ * gateway too).
+ */
 export { BANNED_USER_MESSAGE };
 /** How many accounts one browser may keep signed in at once (multi-session). */
 export const MAX_DEVICE_SESSIONS = 5;

@@ -45,7 +45,7 @@ export const configShape = {
   GRAVATAR_TIMEOUT_MS: vars.positiveInt(3000),
   /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
   ...mailVars,
-  /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of spec §2's catalogue. */
+  /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of SOCIAL_PROVIDERS. */
   ...socialProviderVars,
   /** OAUTH_PROVIDERS: generic OAuth/OIDC providers (JSON). */
   ...genericOAuthVars,

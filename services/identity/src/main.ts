@@ -1,6 +1,7 @@
-// Boots the identity service: config → telemetry → logger → database, Redis and mailer → auth HTTP + gRPC
-// → SERVING, with the relay that publishes the user events its triggers write and the consumer that mails
-// members a deck assigned to them (in the background).
+// The identity service's parts: its database, Redis, the mailer, better-auth and its HTTP server
+// (/api/auth), the relay that publishes the user and membership events its triggers write, and the
+// consumer that mails members a deck assigned to them. runService boots and stops them in its order
+// (docs/architecture.md#boot-and-shutdown).
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';

@@ -1,7 +1,7 @@
-// The admin area's operations (spec §6) on better-auth's admin plugin: an admin lists and searches
-// users, creates one, sets a role and a password, bans (with reason and expiry) and unbans, revokes a
-// user's sessions, impersonates and stops, and deletes; an admin cannot ban themselves; a banned user
-// cannot sign in and is told why; and a user without the admin role is refused by every admin endpoint.
+// The admin area's operations (docs/product.md#roles-and-permissions) on better-auth's admin plugin: an admin lists
+// and searches users, creates one, sets a role and a password, bans (with reason and expiry) and unbans, revokes a
+// user's sessions, impersonates and stops, and deletes; an admin cannot ban themselves; a banned user cannot sign
+// in and is told why; and a user without the admin role is refused by every admin endpoint.
 
 import { cookiesAfter } from '@engram/testkit/mailbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ describe('an admin', () => {
     expect(signIn.status).toBe(200);
   });
 
-  it('bans with a reason and an expiry: the session says banned, signing in is refused in the spec words; unbanning lets them back', async () => {
+  it('bans with a reason and an expiry: the session says banned, signing in is refused in the product’s words; unbanning lets them back', async () => {
     const { email, cookie, id } = await member('banned');
     const banned = await asAdmin('ban-user', { userId: id, banReason: 'spam', banExpiresIn: 3600 });
     expect(banned.status).toBe(200);

@@ -1,6 +1,6 @@
-// API keys (spec §3, §4, §5, §8): a signed-in user creates one (the key itself is shown once), and
+// API keys (docs/product.md#states-and-transitions): a signed-in user creates one (the key itself is shown once), and
 // ResolveApiKey, which the gateway calls on every request carrying the key, answers with its owner
-// while the key is usable and refuses it, with the spec's codes, once it is disabled, expired, used up
+// while the key is usable and refuses it, with the catalogue's codes, once it is disabled, expired, used up
 // or over its rate limit; a refill gives uses back. The client cannot set server-only properties.
 import { unary } from '@engram/kit/grpc/client';
 import { grpcFailure } from '@engram/testkit/grpc';

@@ -1,8 +1,8 @@
-// Organizations on better-auth's organization plugin, through identity's real HTTP server and gRPC API:
-// creating one (spec §5's name and slug rules), inviting by mail, accepting (only the recipient, only
-// while pending and unexpired), roles and custom roles, teams, the only owner who cannot leave, and a
-// user of another organization refused everywhere (role changes across organizations included). Every
-// change of membership reaches the outbox as an event, written by triggers.
+// Organizations on better-auth's organization plugin, through identity's real HTTP server and gRPC API: creating
+// one (the name and slug rules of docs/product.md#validation-rules), inviting by mail, accepting (only the
+// recipient, only while pending and unexpired), roles and custom roles, teams, the only owner who cannot leave, and
+// a user of another organization refused everywhere (role changes across organizations included). Every change of
+// membership reaches the outbox as an event, written by triggers.
 import { EVENT_CATALOGUE, type EventDefinition } from '@engram/contracts/events';
 import { ORGANIZATION_MESSAGES } from '@engram/contracts/organizations';
 import { unary } from '@engram/kit/grpc/client';
@@ -98,7 +98,7 @@ async function eventsOf(organizationId: string) {
 }
 
 describe('creating an organization', () => {
-  it('makes its creator the owner, and keeps spec §5 limits on the name and slug', async () => {
+  it('makes its creator the owner, and keeps the limits on the name and slug', async () => {
     const owner = await person('creator');
     const organization = await createOrganization(owner, 'creator');
     await expect((await asUser(owner)).getMembership(organization.id)).resolves.toMatchObject({

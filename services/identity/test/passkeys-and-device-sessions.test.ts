@@ -1,4 +1,4 @@
-// Passkeys (spec §1, §2, §8) with a software authenticator: a signed-in user registers one, lists,
+// Passkeys with a software authenticator: a signed-in user registers one, lists,
 // renames and deletes it, and signs in with it; a forged assertion or one without its challenge is
 // refused. Several accounts on one device (multi-session): the browser keeps both, lists them, switches
 // the active one and signs one out without the other.

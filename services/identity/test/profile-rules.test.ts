@@ -1,4 +1,4 @@
-// Spec §5's limits on a name, wherever one is given, refused before anything is written.
+// The limits on a name (docs/product.md#validation-rules), wherever one is given, refused before anything is written.
 import { NAME_MAX_LENGTH } from '@engram/contracts/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IdentityHarness, PASSWORD, startIdentityHarness, uniqueEmail } from './harness.js';

@@ -1,5 +1,6 @@
-// Sensitive actions and session freshness (spec §4): a session older than SESSION_FRESH_AGE_SECONDS may
-// not list sessions or delete the account without the password, and is told so in the spec's words.
+// Sensitive actions and session freshness (docs/product.md#states-and-transitions): a session older than
+// SESSION_FRESH_AGE_SECONDS may not list sessions or delete the account without the password, and is told so in the
+// product's words.
 import { SESSION_FRESH_AGE_SECONDS, SESSION_NOT_FRESH_MESSAGE } from '@engram/contracts/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IdentityHarness, PASSWORD, startIdentityHarness } from './harness.js';
@@ -24,7 +25,7 @@ describe('session freshness', () => {
     expect(await response.json()).toHaveLength(1);
   });
 
-  it('refuses to list sessions for a session past the freshness age, in the spec’s words', async () => {
+  it('refuses to list sessions for a session past the freshness age, in the product’s words', async () => {
     const { cookie } = await signedUp('stale');
     await identity.ageSession(cookie, SESSION_FRESH_AGE_SECONDS + 60);
     const response = await identity.get('/api/auth/list-sessions', cookie);

@@ -1,4 +1,4 @@
-// The environment of the optional sign-in methods: every provider of spec §2's catalogue is turned on by
+// The environment of the optional sign-in methods: every provider of SOCIAL_PROVIDERS is turned on by
 // its id and secret, half a configuration stops the service with a message naming what is missing, and
 // OAUTH_PROVIDERS and CAPTCHA_* are read as documented.
 import { SOCIAL_PROVIDERS } from '@engram/contracts/auth-features';
@@ -106,7 +106,7 @@ describe('captcha', () => {
     ).toEqual({ provider: 'google-recaptcha-v3', secretKey: 's', siteKey: 'k', verifyUrl: undefined, minScore: 0.5 });
   });
 
-  it('knows the five providers of spec §7 only', () => {
+  it('knows the five captcha providers only', () => {
     expect(() => parseConfig('identity', shape, { CAPTCHA_PROVIDER: 'captchafox' })).toThrow(/CAPTCHA_PROVIDER/);
   });
 });

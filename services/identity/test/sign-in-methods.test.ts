@@ -1,4 +1,4 @@
-// The configured sign-in methods (spec §1, §2, §7): a social provider (GitLab, pointed at a local
+// The configured sign-in methods (docs/product.md#auth-views): a social provider (GitLab, pointed at a local
 // protocol-level OAuth provider with GITLAB_ISSUER) and a generic OAuth provider (`/sign-in/oauth2`)
 // each sign a person in through a real redirect round trip; an unconfigured provider answers
 // PROVIDER_NOT_FOUND; GET /public-config names exactly what is configured; and captcha, when configured,

@@ -1,4 +1,4 @@
-// Two-factor sign-in (spec §1, §4, §8): enabling it needs the password and a code from the authenticator
+// Two-factor sign-in (docs/product.md#auth-views): enabling it needs the password and a code from the authenticator
 // app; signing in then answers a two-factor redirect and finishes with a TOTP code, an emailed code or a
 // backup code (each backup code works once, and new ones can be generated); a trusted device is not
 // asked again; a missing or forged two-factor cookie answers INVALID_TWO_FACTOR_COOKIE.

@@ -1,5 +1,6 @@
-// Boots the organizations service: config → telemetry → logger → database → clients of identity and
-// cards → events (its outbox and consumers) → gRPC server → SERVING → shutdown hooks.
+// The organizations service's parts: its database, clients of identity and cards, and its events (its
+// outbox relay and consumers). runService boots and stops them in its order
+// (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';

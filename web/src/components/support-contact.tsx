@@ -1,4 +1,4 @@
-// How to reach support: the configured address (SUPPORT_EMAIL, spec §3's public support email) as a mail
+// How to reach support: the configured address (SUPPORT_EMAIL) as a mail
 // link, or a sentence saying how to write without one. The help, terms and privacy pages and /suspended say it.
 import { m } from '../lib/i18n';
 import { publicConfig } from '../lib/public-config';

@@ -1,13 +1,13 @@
-// Google Analytics 4 in consent mode (spec §9): analytics storage is denied by default, with 500 ms for
-// the consent banner to answer; the visitor's decision is passed on as granted or denied; the tag itself
-// is loaded only when a measurement id is configured, and only once analytics has been accepted.
+// Google Analytics 4 in consent mode (docs/product.md#cookie-consent-and-analytics): analytics storage is denied by
+// default, with 500 ms for the consent banner to answer; the visitor's decision is passed on as granted or denied;
+// the tag itself is loaded only when a measurement id is configured, and only once analytics has been accepted.
 import { publicConfig } from './public-config';
 
 type GtagArguments = IArguments | unknown[];
 type AnalyticsWindow = Window & { dataLayer?: GtagArguments[]; gtag?: (...args: unknown[]) => void };
 
 export const GTAG_URL = 'https://www.googletagmanager.com/gtag/js';
-/** How long the tag waits for the banner's answer before measuring without storage (spec §9). */
+/** How long the tag waits for the banner's answer before measuring without storage. */
 export const CONSENT_WAIT_MS = 500;
 
 const analyticsWindow = () => window as AnalyticsWindow;

@@ -1,6 +1,6 @@
-// The auth client's retry policy (spec §9: linear, 1000 ms apart). Only answers that say the request never
-// reached identity, or timed out, are retried: a refused sign-in or a bad code would come back the same,
-// and retrying it would only spend the rate limit and delay the message.
+// The auth client's retry policy (linear, 1000 ms apart: docs/product.md#constants-and-limits). Only answers that
+// say the request never reached identity, or timed out, are retried: a refused sign-in or a bad code would come
+// back the same, and retrying it would only spend the rate limit and delay the message.
 export const AUTH_RETRY_ATTEMPTS = 3;
 export const AUTH_RETRY_DELAY_MS = 1000;
 

@@ -1,4 +1,5 @@
-// Where the auth and account screens live, the names of their views, and the page after signing in (spec §2).
+// Where the auth and account screens live, the names of their views, and the page after signing in
+// (docs/product.md#auth-views).
 // The route guards run in the app's entry, so the names are spelled here rather than imported from
 // better-auth-ui (which would pull the library into the first page); a test checks they are the library's own.
 export const AUTH_BASE_PATH = '/auth';
@@ -6,7 +7,7 @@ export const AUTH_BASE_PATH = '/auth';
 export const DEFAULT_REDIRECT = '/dashboard';
 export const ACCOUNT_BASE_PATH = '/account';
 
-/** Every auth view of spec §2, by path segment. */
+/** Every auth view, by path segment. */
 export const AUTH_VIEWS = [
   'sign-in',
   'sign-up',
@@ -25,13 +26,13 @@ export type AuthView = (typeof AUTH_VIEWS)[number];
 /** A signed-in user is sent from these to the dashboard; sign-out is the one view left to them. */
 export const SIGNED_IN_AWAY_VIEWS: readonly AuthView[] = AUTH_VIEWS.filter((view) => view !== 'sign-out');
 
-/** The account views (spec §2). */
+/** The account views. */
 export const ACCOUNT_VIEWS = ['settings', 'security', 'api-keys', 'organizations'] as const;
 export type AccountView = (typeof ACCOUNT_VIEWS)[number];
 
-/** Where an organization's views live; in slug mode, `/organization/<slug>/<view>` (spec §2). */
+/** Where an organization's views live; in slug mode, `/organization/<slug>/<view>`. */
 export const ORGANIZATION_BASE_PATH = '/organization';
-/** The organization views (spec §2: settings, members, api-keys; teams are on). */
+/** The organization views (settings, members, api-keys; teams are on). */
 export const ORGANIZATION_VIEWS = ['settings', 'members', 'teams', 'api-keys'] as const;
 export type OrganizationView = (typeof ORGANIZATION_VIEWS)[number];
 export const isOrganizationView = (value: string): value is OrganizationView =>

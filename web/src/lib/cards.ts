@@ -1,4 +1,4 @@
-// The cards and tags lists more than one screen reads (spec §2, §9): the dashboard's cards ten a page,
+// The cards and tags lists more than one screen reads (docs/product.md#routes): the dashboard's cards ten a page,
 // by filter, and the user's tags fifty a page, both following nextCursor.
 import { DASHBOARD_PAGE_SIZE, TAG_PAGE_SIZE } from '@engram/contracts/cards';
 import type { inferOutput } from '@trpc/tanstack-react-query';

@@ -1,4 +1,5 @@
-// The consent cookie's settings (spec §9), apart from the banner's code so pages can name them cheaply.
+// The consent cookie's settings (docs/product.md#cookie-consent-and-analytics), apart from the banner's code so
+// pages can name them cheaply.
 export const CONSENT_COOKIE = 'cc_cookie';
 export const CONSENT_DAYS = 182;
 /** Raise when the categories or their purpose change: everyone is asked again. */

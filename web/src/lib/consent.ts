@@ -1,9 +1,9 @@
-// The cookie-consent banner (vanilla-cookieconsent 3, spec §9): necessary cookies always on, analytics
-// (Google Analytics 4's analytics_storage) only by choice: accept all, necessary only, or a custom choice
-// in the preferences. The decision is the cookie cc_cookie for 182 days (SameSite Lax, Secure over https),
-// holding spec §3's consent record: categories, services, revision, consent timestamp, consent id,
-// language and expiry. Declining clears the _ga, _gid and _gat cookies. The banner speaks the app's
-// language and follows a switch. Loaded after the first render, so it never holds up a page.
+// The cookie-consent banner (vanilla-cookieconsent 3, docs/product.md#cookie-consent-and-analytics): necessary
+// cookies always on, analytics (Google Analytics 4's analytics_storage) only by choice: accept all, necessary only,
+// or a custom choice in the preferences. The decision is the cookie cc_cookie for 182 days (SameSite Lax, Secure
+// over https), holding the consent record: categories, services, revision, consent timestamp, consent id, language
+// and expiry. Declining clears the _ga, _gid and _gat cookies. The banner speaks the app's language and follows a
+// switch. Loaded after the first render, so it never holds up a page.
 import * as CookieConsent from 'vanilla-cookieconsent';
 import 'vanilla-cookieconsent/dist/cookieconsent.css';
 import { setDefaultAnalyticsConsent, updateAnalyticsConsent } from './analytics';

@@ -1,7 +1,7 @@
-// Every message of the error catalogue (spec §8), in the current language. Keys are better-auth's error
-// codes (better-auth's and its plugins' $ERROR_CODES) where one exists, so a result's error.code finds its
-// text; texts are messages in web/messages/*.json. INVITATION_EXPIRED and BACKUP_CODE_REQUIRED are the
-// screens' own.
+// Every message of the error catalogue (docs/product.md#error-catalogue), in the current language. Keys are
+// better-auth's error codes (better-auth's and its plugins' $ERROR_CODES) where one exists, so a result's
+// error.code finds its text; texts are messages in web/messages/*.json. INVITATION_EXPIRED and BACKUP_CODE_REQUIRED
+// are the screens' own.
 import { m } from './i18n';
 
 type Messages = Record<string, () => string>;

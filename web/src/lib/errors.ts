@@ -1,5 +1,5 @@
 // Turns any error the app meets (a better-auth result, a tRPC error, a thrown value) into the one line of
-// text an error toast shows, in the current language and in the order of spec §8.
+// text an error toast shows, in the current language and in the order of docs/product.md#error-catalogue.
 
 import { AUTH_ERRORS, GENERATION_ERRORS, LEARNING_TOGETHER_ERRORS, REQUEST_ERRORS } from './error-catalogue';
 import { isBannedUserError, isObject, text } from './error-codes';
@@ -18,7 +18,7 @@ export const ERROR_CATALOGUE: Catalogue = Object.assign(
   LEARNING_TOGETHER_ERRORS,
 );
 
-/** The text when even the catalogue has no REQUEST_FAILED (spec §8's final fallback). */
+/** The text when even the catalogue has no REQUEST_FAILED (the final fallback). */
 const LAST_RESORT = 'Request failed';
 
 /** tRPC codes whose server message is generic or internal: the user reads the catalogue's text instead. */
@@ -42,13 +42,13 @@ const lookup = (catalogue: Catalogue, key: unknown): string | undefined => {
 };
 
 /**
- * The display text of an error (spec §8): a string is a catalogue key; a better-auth result's nested error
- * gives its code's text, else its own message, code or status text; any other error its own message.
- * Each path ends with REQUEST_FAILED, then "Request failed". An error object with a catalogue code of its
- * own (better-auth's error without its result) gets that code's text first. A tRPC error (code and message, the domain
- * reason and validation issues in `data`) shows the text of its domain reason when the catalogue has one,
- * and the catalogue's text for generic codes (no session, rate limit, timeout, unavailable, internal),
- * whose server message is not written for users; otherwise its message, which the gateway words for them.
+ * The display text of an error (docs/product.md#error-catalogue): a string is a catalogue key; a better-auth
+ * result's nested error gives its code's text, else its own message, code or status text; any other error its own
+ * message. Each path ends with REQUEST_FAILED, then "Request failed". An error object with a catalogue code of its
+ * own (better-auth's error without its result) gets that code's text first. A tRPC error (code and message, the
+ * domain reason and validation issues in `data`) shows the text of its domain reason when the catalogue has one,
+ * and the catalogue's text for generic codes (no session, rate limit, timeout, unavailable, internal), whose server
+ * message is not written for users; otherwise its message, which the gateway words for them.
  */
 export function resolveErrorMessage(error: unknown, catalogue: Catalogue = ERROR_CATALOGUE): string {
   const requestFailed = () => lookup(catalogue, 'REQUEST_FAILED') ?? LAST_RESORT;

@@ -1,4 +1,4 @@
-// Card generation's usage figure (cards.generationUsage, spec §2), read by the dashboard and the Generate
+// Card generation's usage figure (cards.generationUsage), read by the dashboard and the Generate
 // screen with the same key, and refreshed after every generation.
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { queryClient } from './query-client';

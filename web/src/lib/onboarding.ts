@@ -1,6 +1,6 @@
-// Spec §2's onboarding rule for the protected group: a user without onboardedAt belongs on /onboarding,
-// and an onboarded user has nothing left to do there. Where the user was headed waits in /onboarding's
-// redirectTo (the dashboard needs none), so onboarding ends there: an invitee's invitation, say.
+// The onboarding rule of the protected group (docs/product.md#the-protected-group): a user without onboardedAt
+// belongs on /onboarding, and an onboarded user has nothing left to do there. Where the user was headed waits in
+// /onboarding's redirectTo (the dashboard needs none), so onboarding ends there: an invitee's invitation, say.
 export const ONBOARDING_PATH = '/onboarding';
 export const HOME_PATH = '/dashboard';
 

@@ -1,6 +1,6 @@
-// The search params of the practice routes (spec §5) and the dashboard, validated with the contracts'
-// checks: /practice/session's tags (corrected: dropped when empty or not tag ids, so the URL never carries
-// an empty list), /practice/done's counts, and the dashboard's card search text q and the invitation it
+// The search params of the practice routes and the dashboard (docs/product.md#search-params), validated with the
+// contracts' checks: /practice/session's tags (corrected: dropped when empty or not tag ids, so the URL never
+// carries an empty list), /practice/done's counts, and the dashboard's card search text q and the invitation it
 // shows first (corrected too).
 import {
   type DashboardSearch,

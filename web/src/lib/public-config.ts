@@ -1,4 +1,4 @@
-// The configuration the browser may know (spec §3's public settings), filled into every page by the gateway
+// The configuration the browser may know (its public settings), filled into every page by the gateway
 // as a JSON data block: no request, and nothing to wait for. Absent (the Vite dev server), nothing is set.
 export interface PublicConfig {
   /** Where the help, terms and privacy pages send people for support. */

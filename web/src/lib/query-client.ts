@@ -1,6 +1,6 @@
-// The app's one TanStack Query cache, with the defaults of spec §9 (query-defaults.ts): a failed fetch
-// shows an error toast, and a 401 or a ban anywhere refreshes the session so the route guards send the user
-// to sign-in or to /suspended.
+// The app's one TanStack Query cache, with the defaults of docs/product.md#constants-and-limits
+// (query-defaults.ts): a failed fetch shows an error toast, and a 401 or a ban anywhere refreshes the session so
+// the route guards send the user to sign-in or to /suspended.
 import { httpStatus, isBannedUserError, toastErrorLater, trpcCode } from './error-codes';
 import { createQueryClient } from './query-defaults';
 import { refreshSession } from './session';

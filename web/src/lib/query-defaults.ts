@@ -1,5 +1,6 @@
-// The TanStack Query cache's defaults (spec §9): fresh for 30 s, unused data discarded after 300000 ms,
-// three retries backing off from 1000 ms, doubling, up to 30000 ms; and an error toast for a failed fetch.
+// The TanStack Query cache's defaults (docs/product.md#constants-and-limits): fresh for 30 s, unused data discarded
+// after 300000 ms, three retries backing off from 1000 ms, doubling, up to 30000 ms; and an error toast for a
+// failed fetch.
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { httpStatus } from './error-codes';
 
@@ -27,7 +28,10 @@ export function retryDelay(attempt: number): number {
 }
 
 export interface QueryErrorHandlers {
-  /** Shows every failed fetch, once its retries are spent (spec §8: a failed list fetch shows an error toast). */
+  /**
+   * Shows every failed fetch, once its retries are spent (docs/product.md#error-catalogue: a failed list fetch
+   * shows an error toast).
+   */
   onQueryError: (error: unknown) => void;
   /** Any failed query or mutation, e.g. to notice a session that ended. */
   onAnyError?: (error: unknown) => void;

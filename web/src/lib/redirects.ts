@@ -5,7 +5,7 @@ import { AUTH_BASE_PATH, DEFAULT_REDIRECT } from './auth-views';
 
 export { DEFAULT_REDIRECT };
 
-/** The invitation link's view (spec §2: a signed-in user goes from it to the dashboard). */
+/** The invitation link's view (a signed-in user goes from it to the dashboard). */
 const ACCEPT_INVITATION_PATH = `${AUTH_BASE_PATH}/accept-invitation`;
 
 /** The dashboard with the invitation `invitationId` shown first, ready to be accepted. */

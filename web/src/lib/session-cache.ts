@@ -1,5 +1,6 @@
-// Cached data belongs to one user: signing out, losing the session or switching user clears it (spec §4).
-// Signing out (or losing the session) also drops the user's unsaved generated proposals from this device.
+// Cached data belongs to one user: signing out, losing the session or switching user clears it
+// (docs/product.md#states-and-transitions). Signing out (or losing the session) also drops the user's unsaved
+// generated proposals from this device.
 import type { QueryClient } from '@tanstack/react-query';
 import { authClient } from './auth-client';
 import { clearGenerationDraft } from './generation-draft';

@@ -1,7 +1,7 @@
-// The app's one toast stack, configured as spec §9 says: three visible, 4000 ms each, 356 px wide with a
-// 14 px gap, bottom-right, focused with Alt+T. Sonner's own constants give the rest of §9 (a 200 ms removal
-// animation, a 45 px swipe threshold). Labels follow the current language, colours the theme. Loaded
-// with the first toast (toast.ts, toast-slot.tsx).
+// The app's one toast stack, configured as docs/product.md#constants-and-limits says: three visible, 4000 ms each,
+// 356 px wide with a 14 px gap, bottom-right, focused with Alt+T. Sonner's own constants give the rest (a 200 ms
+// removal animation, a 45 px swipe threshold). Labels follow the current language, colours the theme. Loaded with
+// the first toast (toast.ts, toast-slot.tsx).
 import { type CSSProperties, useEffect } from 'react';
 import { Toaster, type ToasterProps } from 'sonner';
 import { m, useLocale } from './i18n';

@@ -1,5 +1,6 @@
-// "/admin": the admin area (user management, spec §6), inside the protected group and for users with the
-// admin role only; anyone else goes to the dashboard. identity refuses every admin call of a non-admin too.
+// "/admin": the admin area (user management, docs/product.md#roles-and-permissions), inside the protected group and
+// for users with the admin role only; anyone else goes to the dashboard. identity refuses every admin call of a
+// non-admin too.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { DEFAULT_REDIRECT } from '../lib/auth-views';
 import { protectedRoute } from './protected';

@@ -1,4 +1,5 @@
-// "/auth/$pathname": the auth views of spec §2, and the redirects around them. A signed-in user is sent to
+// "/auth/$pathname": the auth views of docs/product.md#auth-views, and the redirects
+// around them. A signed-in user is sent to
 // the dashboard from every view but sign-out (and two-factor while they switch it on, and sign-in to add
 // another account to the device); an unknown view is
 // logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.

@@ -1,4 +1,4 @@
-// The billing routes (spec §2): the plans, and the pages Stripe Checkout returns to. /billing/success
+// The billing routes (docs/product.md#routes): the plans, and the pages Stripe Checkout returns to. /billing/success
 // requires the checkout's session_id; without one it explains itself instead of crashing.
 import { billingPlansSearch, billingSuccessSearch } from '@engram/contracts/search';
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';

@@ -1,6 +1,6 @@
-// "/organization/$slug" and "/organization/$slug/$pathname": an organization's views in slug mode (spec
-// §2: settings, members, api-keys, and teams), inside the protected group. A view this release does not
-// have opens the settings; a slug of no organization of the user's goes to the personal path (spec §2).
+// "/organization/$slug" and "/organization/$slug/$pathname": an organization's views in slug mode (settings,
+// members, api-keys, and teams), inside the protected group. A view this release does not have opens the settings;
+// a slug of no organization of the user's goes to the personal path (docs/product.md#routes).
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { authClient } from '../lib/auth-client';
 import { DEFAULT_REDIRECT, isOrganizationView, ORGANIZATION_BASE_PATH } from '../lib/auth-views';
@@ -14,7 +14,7 @@ export interface OrganizationSummary {
 
 /**
  * The user's organization with this slug. Asked afresh each time: the organization may have been created
- * (or left) a moment ago. None of theirs sends them to the personal path (spec §2).
+ * (or left) a moment ago. None of theirs sends them to the personal path.
  */
 export async function requireOrganization(slug: string): Promise<OrganizationSummary | undefined> {
   const { data } = await authClient.$fetch<OrganizationSummary[]>('/organization/list', { method: 'GET' });

@@ -1,4 +1,4 @@
-// The practice routes (spec §2, §5): choose tags, the session itself, and the results. Each screen loads
+// The practice routes (docs/product.md#routes): choose tags, the session itself, and the results. Each screen loads
 // with its route; the loaders start their data without waiting for it.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { validateDoneSearch, validateSessionSearch } from '../lib/practice-search';

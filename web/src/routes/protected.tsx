@@ -1,6 +1,6 @@
 // The protected route group: no session sends the visitor to sign-in with redirectTo holding where they were
 // (path and search); a banned user goes to /suspended; a user not yet onboarded goes to /onboarding (and on
-// to where they were once done), and an onboarded one never sees it again (spec §2).
+// to where they were once done), and an onboarded one never sees it again (docs/product.md#the-protected-group).
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';

@@ -1,5 +1,6 @@
-// "/help", "/terms", "/privacy": public support pages, indexable (spec §2), open to visitors and signed-in
-// users alike. Their <head> is filled in by the gateway (page-heads.ts); each screen loads with its route.
+// "/help", "/terms", "/privacy": public support pages, indexable (docs/product.md#public-routes), open to visitors
+// and signed-in users alike. Their <head> is filled in by the gateway (page-heads.ts); each screen loads with its
+// route.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './root';
 

@@ -1,4 +1,4 @@
-// "/suspended": the screen of a banned user (spec §2).
+// "/suspended": the screen of a banned user (docs/product.md#public-routes).
 // Without a session the visitor goes to sign-in; a user who is not banned has nothing to see here and goes to "/".
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { loadSession } from '../lib/session';

@@ -1,4 +1,4 @@
-// cards.generationUsage (spec §2: the dashboard loads it): how many cards the learner generated in the
+// cards.generationUsage (the dashboard loads it, docs/product.md#routes): how many cards the learner generated in the
 // current billing period, the plan's limit and when it resets. Served by the ai service, which meters it.
 import type { Usage } from '@engram/proto/ai/v1/ai';
 import { callAsUser } from '../../call.js';

@@ -1,5 +1,6 @@
 // The period generated cards are counted in: billing's period, or, for an annual subscription, the month
-// of it that contains `now` (spec §9: the limits are monthly, e.g. pro 10,000 a month).
+// of it that contains `now` (the limits are monthly, e.g. pro 10,000 a month:
+// docs/product.md#card-generation).
 
 function addMonths(date: Date, months: number): Date {
   const next = new Date(date);

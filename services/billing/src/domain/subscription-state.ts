@@ -1,4 +1,5 @@
-// What a subscription means to the learner (spec §4: active, scheduled for cancellation, not active),
+// What a subscription means to the learner (active, scheduled for cancellation, not active:
+// docs/product.md#states-and-transitions),
 // which of a user's subscriptions counts, and the period their entitlements run for. Pure functions.
 import { FREE_PLAN, type Plan, type PlanOrFree, type SubscriptionState } from '@engram/contracts/billing';
 

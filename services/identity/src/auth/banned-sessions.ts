@@ -1,9 +1,9 @@
-// A user an admin bans keeps their sessions, flagged by the user's banned field, so the web app sends them
-// to /suspended (spec §2, §4) and the gateway refuses every API call of theirs (403, BANNED_USER's words),
-// instead of better-auth's default of ending them (which would only show the sign-in form). Signing in
-// again stays refused (the admin plugin's BANNED_USER). The cached copies of their sessions in Redis are
-// dropped on a ban and an unban: each carries the user as it was, and dropping one tells every gateway to
-// ask identity again (secondary-storage.ts), which then reads the session and the user from PostgreSQL.
+// A user an admin bans keeps their sessions, flagged by the user's banned field, so the web app sends them to
+// /suspended (docs/product.md#states-and-transitions) and the gateway refuses every API call of theirs (403,
+// BANNED_USER's words), instead of better-auth's default of ending them (which would only show the sign-in form).
+// Signing in again stays refused (the admin plugin's BANNED_USER). The cached copies of their sessions in Redis are
+// dropped on a ban and an unban: each carries the user as it was, and dropping one tells every gateway to ask
+// identity again (secondary-storage.ts), which then reads the session and the user from PostgreSQL.
 import type { BetterAuthOptions, BetterAuthPlugin } from 'better-auth';
 import { createAuthMiddleware } from 'better-auth/api';
 import type { Db } from '../db.js';

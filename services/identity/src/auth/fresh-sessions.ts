@@ -1,9 +1,8 @@
-// One refusal for a sensitive action on a stale session (older than SESSION_FRESH_AGE_SECONDS), in spec
-// §4's words: 403 SESSION_NOT_FRESH "Your session is not fresh. Please sign in again.". better-auth checks
-// freshness itself but words it two ways: SESSION_NOT_FRESH "Session is not fresh" (listing sessions,
-// ...), reworded here after the fact; and, for deleting the account without a password, 400
-// SESSION_EXPIRED, which is checked here before better-auth gets to it (an after hook cannot change a
-// status).
+// One refusal for a sensitive action on a stale session (older than SESSION_FRESH_AGE_SECONDS), in the words of
+// docs/product.md#states-and-transitions: 403 SESSION_NOT_FRESH "Your session is not fresh. Please sign in again.".
+// better-auth checks freshness itself but words it two ways: SESSION_NOT_FRESH "Session is not fresh" (listing
+// sessions, ...), reworded here after the fact; and, for deleting the account without a password, 400
+// SESSION_EXPIRED, which is checked here before better-auth gets to it (an after hook cannot change a status).
 import { SESSION_FRESH_AGE_SECONDS, SESSION_NOT_FRESH_MESSAGE } from '@engram/contracts/auth';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';

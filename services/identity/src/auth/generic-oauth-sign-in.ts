@@ -1,4 +1,4 @@
-// Spec §7's `POST /sign-in/oauth2` (providerId, callbackURL) and its linking twin `/oauth2/link`, which
+// `POST /sign-in/oauth2` (docs/product.md#calls) (providerId, callbackURL) and its linking twin `/oauth2/link`, which
 // better-auth-ui calls for generic OAuth/OIDC providers. better-auth 1.7's genericOAuth plugin adds those
 // providers to the social ones instead of serving these paths, so they are answered here by the social
 // endpoints: the same state, cookies and callback (`/callback/<providerId>`). An unknown providerId

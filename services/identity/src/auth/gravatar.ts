@@ -7,7 +7,7 @@ import type { BetterAuthPlugin } from 'better-auth';
 import { createAuthEndpoint, sessionMiddleware } from 'better-auth/api';
 import { z } from 'zod';
 
-/** Gravatar serves sizes from 1 to 2048 pixels (spec §9). */
+/** Gravatar serves sizes from 1 to 2048 pixels. */
 export const GRAVATAR_MIN_SIZE = 1;
 export const GRAVATAR_MAX_SIZE = 2048;
 /** A picture larger than this is not one Gravatar would send: it is refused rather than passed on. */

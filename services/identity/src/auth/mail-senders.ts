@@ -49,7 +49,7 @@ export function mailSenders(mailer: Mailer) {
       send(email, ctx, (m) => m.magicLink(url)).catch(notSent),
     emailOtp: ({ email, otp, type }: { email: string; otp: string; type: OtpPurpose }, ctx?: RequestSource) =>
       send(email, ctx, (m) => m.otp(otp, type)).catch(notSent),
-    /** To the invited address, with the web app's invitation page (spec §2: accept-invitation). */
+    /** To the invited address, with the web app's invitation page (the accept-invitation view). */
     invitation: (
       {
         email,

@@ -1,7 +1,7 @@
-// Organizations through better-auth's organization plugin (spec §1, §3–§6): the roles owner, admin,
-// member and guest with Engram's permission statements, custom roles per organization (dynamic access
-// control, each with a label), teams, and invitations mailed in the inviter's language. Names, slugs and
-// custom roles are checked here, with spec §5's limits and messages.
+// Organizations through better-auth's organization plugin (docs/product.md#roles-and-permissions): the roles owner,
+// admin, member and guest with Engram's permission statements, custom roles per organization (dynamic access
+// control, each with a label), teams, and invitations mailed in the inviter's language. Names, slugs and custom
+// roles are checked here, with the limits and messages of docs/product.md#validation-rules.
 
 import { ORGANIZATION_NAME_MAX_LENGTH, ORGANIZATION_SLUG_MAX_LENGTH } from '@engram/contracts/auth';
 import {
@@ -36,13 +36,13 @@ export const organizationRoles = {
   guest: roleOf('guest'),
 };
 
-/** The web app's invitation page (spec §2: the accept-invitation view, which needs invitationId). */
+/** The web app's invitation page (the accept-invitation view, which needs invitationId). */
 export const invitationUrl = (publicBaseUrl: string, invitationId: string) =>
   `${publicBaseUrl}/auth/accept-invitation?invitationId=${encodeURIComponent(invitationId)}`;
 
 const invalid = (message: string) => new APIError('BAD_REQUEST', { message });
 
-/** Spec §5: name at most 32 characters, slug required, at most 48, and fit for a URL. */
+/** Name at most 32 characters, slug required, at most 48, and fit for a URL. */
 function checkOrganization(fields: { name?: unknown; slug?: unknown }, creating: boolean): void {
   if (typeof fields.name === 'string' && fields.name.trim().length > ORGANIZATION_NAME_MAX_LENGTH) {
     throw invalid(ORGANIZATION_MESSAGES.nameTooLong);
@@ -111,7 +111,8 @@ export function organizations(publicBaseUrl: string, send: ReturnType<typeof mai
     invitationExpiresIn: INVITATION_EXPIRES_IN_SECONDS,
     // Inviting the same address again replaces the pending invitation rather than piling them up.
     cancelPendingInvitationsOnReInvite: true,
-    // Only someone who proved they own the invited address may accept (spec §4: only the recipient).
+    // Only someone who proved they own the invited address may accept (only the recipient,
+    // docs/product.md#states-and-transitions).
     requireEmailVerificationOnInvitation: true,
     sendInvitationEmail: (data, request) =>
       send.invitation(data, (id) => invitationUrl(publicBaseUrl, id), request as Request | undefined),

@@ -1,7 +1,7 @@
-// Spec §5's rules for profile fields that better-auth does not check itself, answered like its own
-// errors: a name longer than NAME_MAX_LENGTH is refused (400 NAME_TOO_LONG) wherever one is given
-// (sign-up, update-user, a magic link that creates the account), before anything is written; and asking
-// to change the email to the one the account has answers in the spec's words, with a code.
+// The rules for profile fields (docs/product.md#validation-rules) that better-auth does not check itself, answered
+// like its own errors: a name longer than NAME_MAX_LENGTH is refused (400 NAME_TOO_LONG) wherever one is given
+// (sign-up, update-user, a magic link that creates the account), before anything is written; and asking to change
+// the email to the one the account has answers in the product's words, with a code.
 import { EMAIL_IS_THE_SAME_MESSAGE, NAME_MAX_LENGTH } from '@engram/contracts/auth';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';

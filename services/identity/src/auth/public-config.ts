@@ -1,4 +1,4 @@
-// GET /api/auth/public-config: what this installation offers (spec §3's captcha configuration, the
+// GET /api/auth/public-config: what this installation offers (the captcha configuration, the
 // configured social and generic providers, which account features are on), so the web app renders
 // only the buttons and screens that work. Public by design: it holds no secret.
 import type { PublicAuthConfig } from '@engram/contracts/auth-features';

@@ -1,5 +1,5 @@
 // The environment of the optional sign-in methods: social providers (`<PROVIDER>_CLIENT_ID` and
-// `<PROVIDER>_CLIENT_SECRET` for every provider of spec §2's catalogue), generic OAuth/OIDC providers
+// `<PROVIDER>_CLIENT_SECRET` for every provider of SOCIAL_PROVIDERS), generic OAuth/OIDC providers
 // (OAUTH_PROVIDERS, JSON) and captcha (CAPTCHA_*). Each is off until configured; half a configuration
 // (an id without its secret, a provider without its keys) stops the service with a message naming it.
 import {

@@ -1,7 +1,7 @@
 // ResolveApiKey: who an API key (header x-api-key) belongs to, for the gateway, which then acts as that
 // user. Every call is a use: better-auth's API-key plugin checks the key (enabled, not expired, uses
 // remaining, refilled when due, within its rate limit) and counts it atomically in the key's row.
-// Refusals keep the plugin's codes as the reason, so the web app and API clients see spec §8's errors.
+// Refusals keep the plugin's codes as the reason, so the web app and API clients see the catalogue's errors.
 import { ResourceExhausted, Unauthenticated } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Caller } from '@engram/kit/internal-auth';

@@ -1,6 +1,6 @@
-// Below better-auth-ui's API keys card (which creates and deletes keys): each key's enabled flag (spec §3),
-// switched off and on by its owner. A disabled key is refused by the API (KEY_DISABLED) until switched on.
-// It reads the library's own list (same cache), so a key created above shows here at once.
+// Below better-auth-ui's API keys card (which creates and deletes keys): each key's enabled flag
+// (docs/product.md#entities), switched off and on by its owner. A disabled key is refused by the API (KEY_DISABLED)
+// until switched on. It reads the library's own list (same cache), so a key created above shows here at once.
 import { AuthUIContext } from '@daveyplate/better-auth-ui';
 import { useContext, useState } from 'react';
 import { authClient } from '../../lib/auth-client';

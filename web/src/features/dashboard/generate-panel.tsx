@@ -1,5 +1,5 @@
-// The dashboard's way into card generation: the usage figure of the period (spec §2: the dashboard loads
-// it) and a link to the Generate screen.
+// The dashboard's way into card generation: the usage figure of the period (the dashboard loads
+// it, docs/product.md#routes) and a link to the Generate screen.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';

@@ -1,4 +1,4 @@
-// Every load of the dashboard (spec §2 — those that exist today): started together by the route loader so
+// Every load of the dashboard (docs/product.md#routes): started together by the route loader so
 // the tRPC batch link sends them in one HTTP request, and read by the panels with the same keys. The
 // learner's pending invitations and the names of their organizations are identity's (better-auth): they
 // are started in the same tick, beside the batch, rather than when the panels that show them render.

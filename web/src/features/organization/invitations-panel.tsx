@@ -1,7 +1,7 @@
-// Pending invitations on the dashboard: where an invited learner who is already signed in lands (spec §2
-// sends a signed-in user from the accept-invitation view to the dashboard), with the organization, the
-// role, and accept or decline. The invitation whose link brought them (even through sign-up, verification and
-// onboarding) comes first, with its Accept button focused.
+// Pending invitations on the dashboard: where an invited learner who is already signed in lands (the
+// accept-invitation view sends a signed-in user to the dashboard, docs/product.md#auth-views), with the
+// organization, the role, and accept or decline. The invitation whose link brought them (even through sign-up,
+// verification and onboarding) comes first, with its Accept button focused.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';

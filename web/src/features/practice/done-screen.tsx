@@ -1,4 +1,5 @@
-// /practice/done: what the session just counted (from the URL, spec §5) and the streak it keeps alive.
+// /practice/done: what the session just counted (from the URL, docs/product.md#search-params) and the streak it
+// keeps alive.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';

@@ -1,4 +1,4 @@
-// The practice screens' loads (spec §2): due items, optionally filtered by tags, and the user's tags
+// The practice screens' loads (docs/product.md#routes): due items, optionally filtered by tags, and the user's tags
 // fifty at a time. Shared by the route loaders, which start them early, and the screens.
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { trpc } from '../../lib/trpc';

@@ -1,5 +1,5 @@
-// "/privacy": the data Engram keeps and why, the processors that handle it (spec §1's supporting
-// services), the cookies, how long data is kept, and the reader's rights.
+// "/privacy": the data Engram keeps and why, the processors that handle it (the outside services
+// of docs/product.md#what-engram-is), the cookies, how long data is kept, and the reader's rights.
 
 import { SupportContact } from '../../components/support-contact';
 import { CONSENT_COOKIE, CONSENT_DAYS, SESSION_COOKIE } from '../../lib/consent-settings';

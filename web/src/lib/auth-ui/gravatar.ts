@@ -3,7 +3,7 @@
 // shows the user's Gravatar instead, which identity fetches for the signed-in user and serves from Engram's
 // own origin (GET /api/auth/gravatar), answering 204 (no picture, and no failed request in the console) when there is none so the initials show.
 
-/** Gravatar serves sizes from 1 to 2048 pixels (spec §9). */
+/** Gravatar serves sizes from 1 to 2048 pixels. */
 export const GRAVATAR_MIN_SIZE = 1;
 export const GRAVATAR_MAX_SIZE = 2048;
 

@@ -1,6 +1,6 @@
-// Every string better-auth-ui shows, in the current language: its texts are Engram's messages
-// (web/messages/*.json, keys authui_*), and its error codes read the app's error catalogue, so a toast from
-// an auth screen and one from the rest of the app say the same thing (spec §8). Built at render time.
+// Every string better-auth-ui shows, in the current language: its texts are Engram's messages (web/messages/*.json,
+// keys authui_*), and its error codes read the app's error catalogue, so a toast from an auth screen and one from
+// the rest of the app say the same thing (docs/product.md#error-catalogue). Built at render time.
 
 import type { AuthLocalization } from '@daveyplate/better-auth-ui';
 import {

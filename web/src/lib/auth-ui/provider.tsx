@@ -1,5 +1,6 @@
-// better-auth-ui, set up for Engram: the auth features identity offers, the app's router, toasts and
-// languages, and the paths and limits of spec §2, §5 and §9. The auth and account screens render inside it.
+// better-auth-ui, set up for Engram: the auth features identity offers, the app's router, toasts and languages, and
+// the paths and limits of docs/product.md (#auth-views, #constants-and-limits). The auth and account screens render
+// inside it.
 
 import { AuthUIProvider } from '@daveyplate/better-auth-ui';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_FRESH_AGE_SECONDS } from '@engram/contracts/auth';
@@ -42,8 +43,8 @@ const TWO_FACTOR_METHODS: ('otp' | 'totp')[] = ['otp', 'totp'];
 const ACCOUNT = { basePath: ACCOUNT_BASE_PATH, fields: ['image', 'name'] };
 
 /**
- * Organizations in slug mode (spec §2): `/organization/<slug>/<view>`; an unknown slug goes to the
- * personal path. Logos are stored like avatars (spec §9: png, 128 px without an upload service).
+ * Organizations in slug mode (docs/product.md#account-and-organization-screens): `/organization/<slug>/<view>`; an
+ * unknown slug goes to the personal path. Logos are stored like avatars (png, 128 px, without an upload service).
  */
 const ORGANIZATION = {
   basePath: ORGANIZATION_BASE_PATH,
