@@ -1,10 +1,13 @@
-// Cloze deletions, `{{c1::answer}}` or with a hint `{{c1::answer::hint}}`, and what each review item of a
-// card asks and answers, in Markdown. The cards service builds its review items with it and the web app its
-// list and preview, so the browser shows exactly what practice asks. A deletion is replaced according to
-// where it stands: in text it becomes `[…]` (or `[hint]`) and its answer **bold**; in maths ($…$, $$…$$)
-// valid TeX, `\boxed{?}` and `\boxed{answer}`; in code the plain text, since code cannot be marked.
+// Cloze deletions, `{{c1::answer}}` or with a hint `{{c1::answer::hint}}`: what one is, which texts make a
+// valid cloze card, and what each review item of a card asks and answers, in Markdown. The cards service
+// checks and builds its review items with it, the web app its form, list and preview (so the browser shows
+// exactly what practice asks, and refuses what the service refuses, in the same words), and ai its
+// proposals. A deletion is replaced according to where it stands: in text it becomes `[…]` (or `[hint]`)
+// and its answer **bold**; in maths ($…$, $$…$$) valid TeX, `\boxed{?}` and `\boxed{answer}`; in code the
+// plain text, since code cannot be marked.
 import type { CardType } from './learning.js';
 
+/** The most deletion numbers one cloze card may have. */
 export const MAX_CLOZE_DELETIONS = 50;
 
 export type ClozeContext = 'text' | 'math' | 'code';
@@ -135,7 +138,49 @@ export function findDeletions(text: string): ClozeDeletion[] {
   return deletions;
 }
 
-/** The distinct deletion numbers of a cloze text, ascending. */
+/** A deletion as a card's text writes it: `{{c1::answer}}`, or `{{c1::answer::hint}}` with a hint. */
+export const clozeDeletion = (ordinal: number, answer: string, hint?: string) =>
+  `{{c${ordinal}::${answer}${hint ? `::${hint}` : ''}}}`;
+
+const EXAMPLE = clozeDeletion(1, 'answer');
+
+/** Why a text is not a valid cloze card, in the words the cards service answers and the web form shows
+ * (web/messages hold the same texts under `cards_cloze_*`). Deletions are numbered from 1, as in Anki. */
+export const CLOZE_PROBLEMS = {
+  noDeletion: `A cloze card needs at least one deletion, like ${EXAMPLE}.`,
+  numberZero: `Deletions are numbered from 1, like ${EXAMPLE}, not ${clozeDeletion(0, 'answer')}.`,
+  emptyDeletion: `A deletion needs an answer to hide, like ${EXAMPLE}, not ${clozeDeletion(1, '')}.`,
+  tooManyDeletions: `A cloze card can have at most ${MAX_CLOZE_DELETIONS} deletions.`,
+} as const;
+export type ClozeProblem = keyof typeof CLOZE_PROBLEMS;
+
+/** Why a card's front cannot be stored as a card of `type`, or undefined when it can. Only a cloze card's
+ * front has a syntax; the sides' lengths and the back are the schemas' (cards.ts). */
+export function cardContentProblem(type: CardType, front: string): ClozeProblem | undefined {
+  if (type !== 'cloze') return undefined;
+  const deletions = findDeletions(front);
+  if (deletions.length === 0) return 'noDeletion';
+  if (deletions.some((deletion) => deletion.ordinal === 0)) return 'numberZero';
+  if (deletions.some((deletion) => deletion.answer.trim() === '')) return 'emptyDeletion';
+  if (clozeNumbers(front).length > MAX_CLOZE_DELETIONS) return 'tooManyDeletions';
+  return undefined;
+}
+
+/** A text with every deletion replaced by its answer, without marks or hints: what the card says. */
+export const clozePlainText = (text: string) => replaceDeletions(text, (deletion) => deletion.answer);
+
+/** A text with each deletion replaced by what `replace` makes of it (given the text after it). */
+function replaceDeletions(text: string, replace: (deletion: ClozeDeletion, after: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const deletion of findDeletions(text)) {
+    out += text.slice(at, deletion.start) + replace(deletion, text.slice(deletion.end));
+    at = deletion.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The distinct deletion numbers of a cloze text, ascending; 0 is not one (a card holding it is refused). */
 export function clozeNumbers(text: string): number[] {
   const numbers = new Set(findDeletions(text).map((deletion) => deletion.ordinal));
   numbers.delete(0);
@@ -170,19 +215,10 @@ function revealed(deletion: ClozeDeletion): string {
 /** A cloze text with deletion `ordinal` hidden (the question) or revealed and marked (the answer); the
  * other deletions show their text. `ordinal: 'all'` reveals and marks every deletion, as the card list does. */
 export function clozeSide(text: string, ordinal: number | 'all', side: 'question' | 'answer'): string {
-  let out = '';
-  let at = 0;
-  for (const deletion of findDeletions(text)) {
-    const asked = ordinal === 'all' || deletion.ordinal === ordinal;
-    out += text.slice(at, deletion.start);
-    out += !asked
-      ? deletion.answer
-      : side === 'question'
-        ? hidden(deletion, text.slice(deletion.end))
-        : revealed(deletion);
-    at = deletion.end;
-  }
-  return out + text.slice(at);
+  return replaceDeletions(text, (deletion, after) => {
+    if (ordinal !== 'all' && deletion.ordinal !== ordinal) return deletion.answer;
+    return side === 'question' ? hidden(deletion, after) : revealed(deletion);
+  });
 }
 
 /** Appends a cloze card's extra text below its revealed text. */

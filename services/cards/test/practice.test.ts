@@ -42,6 +42,23 @@ describe('due items', () => {
     expect((await learner.listCards()).items).toHaveLength(0);
   });
 
+  it('refuses a deletion numbered 0 or hiding nothing, on create and on edit, and changes nothing', async () => {
+    const learner = newLearner('cloze-rule');
+    const refusals = [
+      ['{{c1::Paris}} is in {{c0::France}}', 'Deletions are numbered from 1, like {{c1::answer}}, not {{c0::answer}}.'],
+      ['Paris is in {{c1::}}', 'A deletion needs an answer to hide, like {{c1::answer}}, not {{c1::}}.'],
+    ];
+    const { card } = await learner.createCard({ front: '{{c1::Paris}} is in France', back: '', type: 'cloze' });
+    for (const [front, message] of refusals) {
+      const created = await grpcFailure(learner.createCard({ front, back: '', type: 'cloze' }));
+      expect([created.code, created.message]).toEqual([status.INVALID_ARGUMENT, message]);
+      const edited = await grpcFailure(learner.updateCard({ id: card!.id, fields: ['front'], front }));
+      expect([edited.code, edited.message]).toEqual([status.INVALID_ARGUMENT, message]);
+    }
+    const { items } = await learner.listCards();
+    expect(items.map((stored) => stored.front)).toEqual(['{{c1::Paris}} is in France']);
+  });
+
   it('puts learning items first, then new ones, and leaves out archived cards', async () => {
     const learner = newLearner('order');
     const { card: first } = await learner.createCard({ front: 'one', back: '1' });

@@ -2,12 +2,11 @@
 // text that brings the review items in line while keeping the progress of the ones that remain (an
 // edited cloze keeps the FSRS state of every deletion it still has), and archiving, which the items follow.
 import type { NewCard } from '@engram/contracts/cards';
-import { reviewOrdinals } from '@engram/contracts/cloze';
+import { CLOZE_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import { Invalid } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
 import { WITH_TAGS } from '../handlers/to-proto.js';
-import { contentProblem } from './card-content.js';
 
 export interface CardContent {
   type: CardType;
@@ -22,8 +21,8 @@ export interface DeckOrigin {
 }
 
 export function assertContent(type: CardType, front: string): void {
-  const problem = contentProblem(type, front);
-  if (problem) throw new Invalid(problem, 'INVALID_CARD');
+  const problem = cardContentProblem(type, front);
+  if (problem) throw new Invalid(CLOZE_PROBLEMS[problem], 'INVALID_CARD');
 }
 
 export async function insertCard(
