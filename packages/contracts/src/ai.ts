@@ -1,6 +1,7 @@
 // Card generation's shared shapes and limits: the web app's Generate form, the gateway's ai procedures
 // and the ai service's own checks read them, so each limit is written once.
 
+import { cardType } from './cards.ts';
 import { CARD_TYPES } from './learning.ts';
 import { z } from './zod.ts';
 
@@ -60,7 +61,7 @@ export const generateInput = z
       .min(1, 'Ask for at least 1 card.')
       .max(GENERATE_COUNT_MAX, `Ask for at most ${GENERATE_COUNT_MAX} cards.`)
       .optional(),
-    types: z.array(z.enum(CARD_TYPES, 'Card type must be basic, reversed or cloze.')).max(3).optional(),
+    types: z.array(cardType).max(CARD_TYPES.length).optional(),
     language: language.optional(),
     focus: z.string().trim().max(FOCUS_MAX_LENGTH, `Focus must be at most ${FOCUS_MAX_LENGTH} characters.`).optional(),
   })

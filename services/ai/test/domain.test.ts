@@ -1,5 +1,7 @@
 // The pure parts of generation: the offline generator's reading of notes, what makes a proposal
 // acceptable and new, cards read out of a tool call's JSON while it arrives, and the counting period.
+
+import { CLOZE_PROBLEMS } from '@engram/contracts/cloze';
 import { describe, expect, it } from 'vitest';
 import { countingPeriod } from '../src/domain/period.js';
 import { acceptCard, QuestionSet, questionKey } from '../src/domain/proposals.js';
@@ -99,12 +101,20 @@ describe('accepting a proposal', () => {
     expect(acceptCard(card, ['cloze'])).toEqual({ rejected: 'type not asked for' });
     expect(acceptCard({ ...card, back: ' ' }, ['basic'])).toEqual({ rejected: 'no answer' });
     expect(acceptCard({ ...card, type: 'cloze', back: '' }, ['cloze'])).toEqual({
-      rejected: 'cloze without a deletion',
+      rejected: CLOZE_PROBLEMS.noDeletion,
     });
     expect(acceptCard({ ...card, front: 'q'.repeat(301) }, ['basic'])).toEqual({ rejected: 'malformed' });
     expect(acceptCard({ ...card, back: 'What is Osmosis' }, ['basic'])).toEqual({
       rejected: 'answer repeats the question',
     });
+  });
+
+  it('takes a cloze by the rule the cards service saves it by: numbered from 1, every deletion hiding something', () => {
+    const cloze = (front: string) => acceptCard({ ...card, type: 'cloze', front, back: '' }, ['cloze']);
+    expect(cloze('Water crosses a {{c0::membrane}}.')).toEqual({ rejected: CLOZE_PROBLEMS.numberZero });
+    expect(cloze('Water crosses a {{c1::}}.')).toEqual({ rejected: CLOZE_PROBLEMS.emptyDeletion });
+    expect(cloze('Water crosses a {{c1::membrane::barrier}}.')).toMatchObject({ type: 'cloze' });
+    expect(cloze('Osmosis: $c_1 = {{c1::c_2}}$.')).toMatchObject({ type: 'cloze' });
   });
 
   it('treats questions differing only in case, accents, punctuation or cloze markup as the same', () => {

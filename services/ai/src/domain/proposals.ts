@@ -1,12 +1,13 @@
-// What makes a generated card acceptable: a known type, sides within bounds, a cloze with a deletion,
-// a source quote kept (trimmed to its bound), tags cleaned; and no two cards asking the same thing, nor a
-// card the learner already has. Pure: the generators' raw output comes in, proposals or a reason go out.
+// What makes a generated card acceptable: a known type, sides within bounds, a cloze the cards service
+// would take (the rule of @engram/contracts/cloze), a source quote kept (trimmed to its bound), tags
+// cleaned; and no two cards asking the same thing, nor a card the learner already has. Pure: the generators' raw output comes in, proposals or a reason go out.
 import {
   GENERATED_BACK_MAX_LENGTH,
   GENERATED_FRONT_MAX_LENGTH,
   GENERATED_TAGS_MAX,
   SOURCE_QUOTE_MAX_LENGTH,
 } from '@engram/contracts/ai';
+import { CLOZE_PROBLEMS, cardContentProblem, clozePlainText } from '@engram/contracts/cloze';
 import { CARD_TYPES, type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { z } from 'zod';
 
@@ -18,7 +19,6 @@ export interface Proposal {
   sourceQuote: string;
 }
 
-const CLOZE = /\{\{c\d{1,3}::[\s\S]+?\}\}/;
 const FRONT_MIN_LENGTH = 3;
 
 const rawCard = z.object({
@@ -47,7 +47,8 @@ export function acceptCard(raw: unknown, allowed: readonly CardType[]): Proposal
   if (!parsed.success) return { rejected: 'malformed' };
   const card = parsed.data;
   if (!allowed.includes(card.type)) return { rejected: 'type not asked for' };
-  if (card.type === 'cloze' && !CLOZE.test(card.front)) return { rejected: 'cloze without a deletion' };
+  const problem = cardContentProblem(card.type, card.front);
+  if (problem) return { rejected: CLOZE_PROBLEMS[problem] };
   if (card.type !== 'cloze' && card.back.length === 0) return { rejected: 'no answer' };
   if (card.type !== 'cloze' && sameQuestion(card.front, card.back)) return { rejected: 'answer repeats the question' };
   const tags = [...new Set(card.tags.map(cleanTag).filter((tag) => tag.length > 0))].slice(0, GENERATED_TAGS_MAX);
@@ -62,8 +63,7 @@ export function acceptCard(raw: unknown, allowed: readonly CardType[]): Proposal
 
 /** What a card asks, reduced so that wording noise (case, punctuation, cloze markup) does not matter. */
 export function questionKey(front: string): string {
-  return front
-    .replace(/\{\{c\d+::([\s\S]*?)(?:::[\s\S]*?)?\}\}/g, '$1')
+  return clozePlainText(front)
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()

@@ -2,6 +2,7 @@
 // no model: it reads the notes' own structure — definitions ("X is Y", "X: Y"), key terms (the defined
 // term, or **bold** text) as cloze deletions, and lists under a heading or a line ending in ":" — and
 // proposes cards from them, in the order they appear (those touching the focus first).
+import { clozeDeletion } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import type { CardGenerator, GenerationRequest, GeneratorEvent } from './generator.js';
 
@@ -116,7 +117,7 @@ export function deriveCandidates(notes: string, language: Language): Candidate[]
       sourceQuote: quote,
     });
     const at = sentence.indexOf(match[1] ?? '');
-    const cloze = `${sentence.slice(0, at)}${(match[1] ?? '').replace(term, `{{c1::${term}}}`)}${sentence.slice(at + (match[1] ?? '').length)}`;
+    const cloze = `${sentence.slice(0, at)}${(match[1] ?? '').replace(term, clozeDeletion(1, term))}${sentence.slice(at + (match[1] ?? '').length)}`;
     candidates.push({ type: 'cloze', front: sentenceEnd(cloze), back: '', tags, sourceQuote: quote });
     return true;
   };
@@ -126,7 +127,7 @@ export function deriveCandidates(notes: string, language: Language): Candidate[]
     const terms = [...text.matchAll(BOLD)].map((m) => m[1] ?? '');
     if (terms.length === 0) return false;
     let n = 0;
-    const front = text.replace(BOLD, (_all, term: string) => `{{c${++n}::${term}}}`);
+    const front = text.replace(BOLD, (_all, term: string) => clozeDeletion(++n, term));
     candidates.push({
       type: 'cloze',
       front: sentenceEnd(plain(front)),

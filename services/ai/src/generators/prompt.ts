@@ -5,6 +5,8 @@ import {
   GENERATED_TAGS_MAX,
   SOURCE_QUOTE_MAX_LENGTH,
 } from '@engram/contracts/ai';
+import { clozeDeletion } from '@engram/contracts/cloze';
+import { CARD_TYPES } from '@engram/contracts/learning';
 import type { GenerationRequest } from './generator.js';
 
 export const TOOL_NAME = 'propose_cards';
@@ -17,7 +19,7 @@ export const CARDS_SCHEMA = {
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string', enum: ['basic', 'reversed', 'cloze'] },
+          type: { type: 'string', enum: CARD_TYPES },
           front: { type: 'string', maxLength: GENERATED_FRONT_MAX_LENGTH },
           back: { type: 'string', maxLength: GENERATED_BACK_MAX_LENGTH },
           tags: { type: 'array', items: { type: 'string' }, maxItems: GENERATED_TAGS_MAX },
@@ -37,7 +39,7 @@ export function systemPrompt(request: GenerationRequest): string {
     'Each card tests one fact stated in the notes; never add facts the notes do not contain.',
     `Card types you may use: ${request.types.join(', ')}.`,
     'basic: a question on the front, its answer on the back. reversed: a term on the front, its meaning on the back (asked both ways).',
-    'cloze: a sentence on the front with the key term hidden as {{c1::term}}; the back is empty or a short hint.',
+    `cloze: a sentence on the front with the key term hidden as ${clozeDeletion(1, 'term')}; the back is empty or a short hint.`,
     `Fronts at most ${GENERATED_FRONT_MAX_LENGTH} characters, backs at most ${GENERATED_BACK_MAX_LENGTH}.`,
     `sourceQuote: the passage of the notes the card comes from, quoted exactly, at most ${SOURCE_QUOTE_MAX_LENGTH} characters.`,
     `tags: up to ${GENERATED_TAGS_MAX} short lowercase topic words.`,
