@@ -1,51 +1,18 @@
 // The fields of a card, shared by the new-card form and the editor: type, front, back, tags, and a
-// preview of how it will be practised (its renderer loads only when asked for).
+// preview of how it will be practised (its renderer loads only when asked for). The draft they edit and
+// its checks are card-draft.ts.
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
-import { clozeNumbers } from '@engram/contracts/cloze';
-import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { clozeDeletion } from '@engram/contracts/cloze';
+import { CARD_TYPES } from '@engram/contracts/learning';
 import { useId, useState } from 'react';
 import { CardPreview } from '../../components/card/card-preview';
+import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
-import type { Tag } from '../../lib/cards';
 import { m } from '../../lib/i18n';
-import { validateCardSide } from '../../lib/validation';
+import type { CardDraft, CardDraftErrors } from './card-draft';
 import { TagPicker } from './tag-picker';
 
-export type CardDraft = { type: CardType; front: string; back: string; tags: Tag[] };
-export type CardDraftErrors = { front?: string | undefined; back?: string | undefined };
-
-export const emptyDraft = (): CardDraft => ({ type: 'basic', front: '', back: '', tags: [] });
-
-export const CLOZE_EXAMPLE = '{{c1::Canberra}}';
-
-export function validateDraft(draft: CardDraft): CardDraftErrors {
-  const front = validateCardSide('front', draft.front);
-  if (draft.type === 'cloze') {
-    const clozeError =
-      !front && clozeNumbers(draft.front).length === 0 ? m.cards_cloze_needed({ example: CLOZE_EXAMPLE }) : undefined;
-    const back = draft.back.trim().length > CARD_SIDE_MAX_LENGTH ? validateCardSide('back', draft.back) : undefined;
-    return { front: front ?? clozeError, back };
-  }
-  return { front, back: validateCardSide('back', draft.back) };
-}
-
-export const draftInvalid = (errors: CardDraftErrors) => Boolean(errors.front || errors.back);
-
-/** What cards.create and cards.update take of a draft: trimmed sides and the ids of its tags. */
-export function draftInput(draft: CardDraft) {
-  return {
-    type: draft.type,
-    front: draft.front.trim(),
-    back: draft.back.trim(),
-    tagIds: draft.tags.map((tag) => tag.id),
-  };
-}
-
-const TYPE_LABELS: Record<CardType, () => string> = {
-  basic: m.cards_type_basic,
-  reversed: m.cards_type_reversed,
-  cloze: m.cards_type_cloze,
-};
+const CLOZE_EXAMPLE = clozeDeletion(1, 'Canberra');
 
 type CardFieldsProps = {
   draft: CardDraft;
@@ -79,7 +46,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
                 onChange={() => set('type', type)}
                 className="sr-only"
               />
-              {TYPE_LABELS[type]()}
+              {cardTypeLabel(type)}
             </label>
           ))}
         </div>

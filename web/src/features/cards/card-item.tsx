@@ -3,15 +3,15 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
+import { cardTypeLabel } from '../../components/card/card-type-label';
 import { CompactCard } from '../../components/card/card-view';
 import { type Card, refreshCards } from '../../lib/cards';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
-import { type CardDraft, CardFields, draftInput, draftInvalid, validateDraft } from './card-fields';
-
-const TYPE_BADGES = { basic: m.cards_type_basic, reversed: m.cards_type_reversed, cloze: m.cards_type_cloze };
+import { type CardDraft, draftInput, draftInvalid, validateDraft } from './card-draft';
+import { CardFields } from './card-fields';
 
 function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
   const [draft, setDraft] = useState<CardDraft>({
@@ -86,7 +86,7 @@ export function CardItem({ card }: { card: Card }) {
           <div className="flex items-start justify-between gap-3">
             <CompactCard type={card.type} front={card.front} back={card.back} />
             <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">
-              {TYPE_BADGES[card.type]()}
+              {cardTypeLabel(card.type)}
             </span>
           </div>
           {card.tags.length > 0 && (

@@ -9,7 +9,8 @@ import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
-import { CardFields, draftInput, draftInvalid, emptyDraft, validateDraft } from './card-fields';
+import { draftInput, draftInvalid, emptyDraft, validateDraft } from './card-draft';
+import { CardFields } from './card-fields';
 
 /** Shows the new card before the refetch lands, so the user sees it at the top straight away. */
 function prependToList(card: Card) {

@@ -5,16 +5,11 @@ import { GENERATE_COUNT_DEFAULT, GENERATE_COUNT_MAX, type GenerateInput, NOTES_M
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
+import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import { countOf } from './drafts';
 import { FileDrop, type UploadedFile } from './file-drop';
-
-const TYPE_LABELS: Record<CardType, () => string> = {
-  basic: m.cards_type_basic,
-  reversed: m.cards_type_reversed,
-  cloze: m.cards_type_cloze,
-};
 
 type GenerateFormProps = { running: boolean; onGenerate: (input: GenerateInput) => void; onStop: () => void };
 
@@ -106,7 +101,7 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
                 onChange={(event) => toggle(type, event.target.checked)}
                 className="size-4 rounded border-slate-300 text-brand-600"
               />
-              {TYPE_LABELS[type]()}
+              {cardTypeLabel(type)}
             </label>
           ))}
         </div>

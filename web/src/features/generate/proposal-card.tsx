@@ -1,16 +1,11 @@
 // One proposed card: keep it or not, its type, front, back and tags editable, how it will be practised, and the quote of the notes
 // it comes from, so the learner can check it.
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { cardTypeLabel } from '../../components/card/card-type-label';
 import { CompactCard } from '../../components/card/card-view';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import type { Draft } from './drafts';
-
-const TYPE_LABELS: Record<CardType, () => string> = {
-  basic: m.cards_type_basic,
-  reversed: m.cards_type_reversed,
-  cloze: m.cards_type_cloze,
-};
 
 type ProposalCardProps = { draft: Draft; number: number; onChange: (change: Partial<Draft>) => void };
 
@@ -38,7 +33,7 @@ export function ProposalCard({ draft, number, onChange }: ProposalCardProps) {
         >
           {CARD_TYPES.map((type) => (
             <option key={type} value={type}>
-              {TYPE_LABELS[type]()}
+              {cardTypeLabel(type)}
             </option>
           ))}
         </select>
