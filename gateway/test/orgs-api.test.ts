@@ -415,7 +415,7 @@ describe('who sees what', () => {
     ).toBe('PRECONDITION_FAILED');
     const deck = await owner.api.mutate('orgs.publishDeck', { organizationId: org.id, name: 'Good', tagId: tag.id });
     const assign = (overrides: Json) =>
-      refusal(
+      refusalReason(
         owner.api.mutate('orgs.createAssignment', {
           organizationId: org.id,
           deckId: deck.id,
@@ -425,9 +425,22 @@ describe('who sees what', () => {
           ...overrides,
         }),
       );
-    expect(await assign({ dueAt: new Date(Date.now() - 60_000).toISOString() })).toBe('BAD_REQUEST');
-    expect(await assign({ targetValue: 4 })).toBe('BAD_REQUEST');
-    expect(await assign({ targetKind: 'retention', targetValue: 1.5 })).toBe('BAD_REQUEST');
+    // The service's own refusals, in the words and with the reasons of the contract's rules (the form's).
+    expect(await assign({ dueAt: new Date(Date.now() - 60_000).toISOString() })).toEqual([
+      'BAD_REQUEST',
+      'DUE_DATE_PAST',
+      'The due date must be in the future.',
+    ]);
+    expect(await assign({ targetValue: 4 })).toEqual([
+      'BAD_REQUEST',
+      'TARGET_VALUE_INVALID',
+      'The target must be between 1 and 3 cards.',
+    ]);
+    expect(await assign({ targetKind: 'retention', targetValue: 1.5 })).toEqual([
+      'BAD_REQUEST',
+      'TARGET_VALUE_INVALID',
+      'The retention target must be between 50% and 99%.',
+    ]);
     expect((await owner.api.query('orgs.assignments', { organizationId: org.id })).items).toEqual([]);
     expect((await owner.api.query('orgs.decks', { organizationId: org.id })).items).toHaveLength(1);
   });
@@ -443,6 +456,16 @@ async function allPages(who: Person, path: string, input: Json, pageSize: number
     cursor = page.nextCursor;
   } while (cursor);
   return pages;
+}
+
+/** The code, domain reason and message of a refused call. */
+async function refusalReason(call: Promise<unknown>): Promise<[string, string, string]> {
+  try {
+    await call;
+  } catch (error) {
+    return [(error as Json).data?.code, (error as Json).data?.reason, (error as Json).message];
+  }
+  return ['ALLOWED', '', ''];
 }
 
 /** The message and code of a refused call. */

@@ -18,6 +18,8 @@ export const RETENTION_TARGET_RANGE = { min: 0.5, max: 0.99 } as const;
  * MAX_PAGE_SIZE, as every list); the next page follows nextCursor. */
 export const LEARNING_PAGE_SIZE = 50;
 
+/** The words of each input rule of a deck or an assignment, in English: what the service answers API
+ * callers. The web app's forms and toasts say them in the user's language, found by the rule's reason. */
 export const DECK_MESSAGES = {
   nameRequired: 'Deck name is required.',
   nameTooLong: `Deck name must be at most ${DECK_NAME_MAX_LENGTH} characters.`,
@@ -26,11 +28,39 @@ export const DECK_MESSAGES = {
   dueDateRequired: 'Choose a due date.',
   dueDatePast: 'The due date must be in the future.',
   targetKind: 'The target must be cards learned or retention.',
+  targetCards: (max: number) => `The target must be between 1 and ${max} cards.`,
   retentionRange: 'The retention target must be between 50% and 99%.',
 } as const;
 
 const organizationId = z.string().trim().min(1, 'Organization not found.');
 const entityId = (what: string) => z.string().trim().min(1, `${what} not found.`).max(64, `${what} not found.`);
+
+/** A deck's own fields as organizations keeps them: name and description trimmed, and the tag it shares.
+ * Each check says its rule's message, which is how checkDeck knows the rule. */
+export const deckFields = z.object({
+  name: z.string().trim().min(1, DECK_MESSAGES.nameRequired).max(DECK_NAME_MAX_LENGTH, DECK_MESSAGES.nameTooLong),
+  description: z.string().trim().max(DECK_DESCRIPTION_MAX_LENGTH, DECK_MESSAGES.descriptionTooLong).default(''),
+  tagId: z.string().trim().min(1, DECK_MESSAGES.tagRequired),
+});
+export type DeckFields = z.infer<typeof deckFields>;
+
+/** When an assignment is due and what kind of target it sets; the target's value depends on the kind and
+ * the deck (targetValue). */
+export const assignmentTerms = z.object({
+  dueAt: z.iso.datetime({ offset: true, message: DECK_MESSAGES.dueDateRequired }),
+  targetKind: z.enum(ASSIGNMENT_TARGET_KINDS, DECK_MESSAGES.targetKind),
+});
+
+/** The value a target of `kind` may take: 1 to the deck's `cardCount` cards learned, or a retention in
+ * RETENTION_TARGET_RANGE. */
+export function targetValue(kind: AssignmentTargetKind, cardCount: number) {
+  if (kind === 'retention') {
+    const message = DECK_MESSAGES.retentionRange;
+    return z.number(message).min(RETENTION_TARGET_RANGE.min, message).max(RETENTION_TARGET_RANGE.max, message);
+  }
+  const message = DECK_MESSAGES.targetCards(cardCount);
+  return z.number(message).int(message).min(1, message).max(cardCount, message);
+}
 
 const page = { pageSize: pageSize(LEARNING_PAGE_SIZE), cursor: cursor.nullish() };
 export const listDecksInput = z.object({ organizationId, ...page });
@@ -38,16 +68,14 @@ export const deckInput = z.object({ deckId: entityId('Deck') });
 export const publishDeckInput = z.object({
   organizationId,
   teamId: z.string().trim().max(64).optional(),
-  name: z.string().trim().min(1, DECK_MESSAGES.nameRequired).max(DECK_NAME_MAX_LENGTH, DECK_MESSAGES.nameTooLong),
-  description: z.string().trim().max(DECK_DESCRIPTION_MAX_LENGTH, DECK_MESSAGES.descriptionTooLong).optional(),
-  tagId: z.string().trim().min(1, DECK_MESSAGES.tagRequired).max(64),
+  ...deckFields.shape,
+  tagId: deckFields.shape.tagId.max(64),
 });
 export const createAssignmentInput = z.object({
   organizationId,
   deckId: entityId('Deck'),
   teamId: z.string().trim().max(64).optional(),
-  dueAt: z.iso.datetime({ offset: true, message: DECK_MESSAGES.dueDateRequired }),
-  targetKind: z.enum(ASSIGNMENT_TARGET_KINDS, DECK_MESSAGES.targetKind),
+  ...assignmentTerms.shape,
   targetValue: z.number().positive().max(DECK_CARD_LIMIT),
 });
 export const assignmentInput = z.object({ assignmentId: entityId('Assignment') });
@@ -77,3 +105,85 @@ export const LEARNING_REASONS = {
   permissionDenied: 'PERMISSION_DENIED',
   invalidCursor: 'INVALID_CURSOR',
 } as const;
+export type LearningReason = (typeof LEARNING_REASONS)[keyof typeof LEARNING_REASONS];
+
+/** Each input rule of a deck or an assignment (a key of DECK_MESSAGES): the field it checks and the reason
+ * its refusal carries. */
+const LEARNING_RULES = {
+  nameRequired: { field: 'name', reason: LEARNING_REASONS.deckNameRequired },
+  nameTooLong: { field: 'name', reason: LEARNING_REASONS.deckNameTooLong },
+  descriptionTooLong: { field: 'description', reason: LEARNING_REASONS.deckDescriptionTooLong },
+  tagRequired: { field: 'tagId', reason: LEARNING_REASONS.tagRequired },
+  dueDateRequired: { field: 'dueAt', reason: LEARNING_REASONS.dueDateRequired },
+  dueDatePast: { field: 'dueAt', reason: LEARNING_REASONS.dueDatePast },
+  targetKind: { field: 'targetKind', reason: LEARNING_REASONS.targetKindInvalid },
+  targetCards: { field: 'targetValue', reason: LEARNING_REASONS.targetValueInvalid },
+  retentionRange: { field: 'targetValue', reason: LEARNING_REASONS.targetValueInvalid },
+} as const satisfies Record<keyof typeof DECK_MESSAGES, { field: string; reason: LearningReason }>;
+
+export type LearningRule = keyof typeof LEARNING_RULES;
+export type LearningField = (typeof LEARNING_RULES)[LearningRule]['field'];
+export type LearningRuleReason = (typeof LEARNING_RULES)[LearningRule]['reason'];
+
+/** Why a deck's or an assignment's input is refused: the rule, the field it concerns, the reason the
+ * service's refusal carries (which the web app shows in the user's language) and the words in English. */
+export interface LearningProblem {
+  rule: LearningRule;
+  field: LearningField;
+  reason: LearningRuleReason;
+  message: string;
+  /** A targetCards problem's upper bound: the deck's number of cards. */
+  max?: number;
+}
+
+/** Input read with its rules: its value, or its problems, the first of each field, in the fields' order. */
+export type Checked<T> = { value: T; problems?: undefined } | { value?: undefined; problems: LearningProblem[] };
+
+function problem(rule: LearningRule, max?: number): LearningProblem {
+  const text = DECK_MESSAGES[rule];
+  const message = typeof text === 'function' ? text(max ?? 0) : text;
+  return { rule, ...LEARNING_RULES[rule], message, ...(max !== undefined && { max }) };
+}
+
+const RULE_OF_MESSAGE = new Map<string, LearningRule>(
+  Object.entries(DECK_MESSAGES).flatMap(([rule, text]) =>
+    typeof text === 'string' ? [[text, rule as LearningRule] as const] : [],
+  ),
+);
+
+/** The problems of zod issues raised by checks that name a rule's message (the first per field). */
+function problemsOf(issues: readonly { message: string }[]): LearningProblem[] {
+  const problems: LearningProblem[] = [];
+  for (const issue of issues) {
+    const rule = RULE_OF_MESSAGE.get(issue.message);
+    if (rule === undefined) throw new Error(`No learning rule says "${issue.message}".`);
+    if (!problems.some((found) => found.field === LEARNING_RULES[rule].field)) problems.push(problem(rule));
+  }
+  return problems;
+}
+
+/** A deck's fields, as PublishDeck keeps them and the share form checks them. */
+export function checkDeck(input: z.input<typeof deckFields>): Checked<DeckFields> {
+  const result = deckFields.safeParse(input);
+  return result.success ? { value: result.data } : { problems: problemsOf(result.error.issues) };
+}
+
+/** What CreateAssignment takes and the assign form checks: a due date after `now`, a target kind, and a
+ * target value that kind allows for a deck of `cardCount` cards. */
+export function checkAssignment(
+  input: { dueAt: string; targetKind: string; targetValue: number },
+  context: { cardCount: number; now: number },
+): Checked<{ dueAt: Date; targetKind: AssignmentTargetKind; targetValue: number }> {
+  const terms = assignmentTerms.safeParse(input);
+  const problems = terms.success ? [] : problemsOf(terms.error.issues);
+  const dueAt = new Date(input.dueAt);
+  if (!problems.some((found) => found.field === 'dueAt') && dueAt.getTime() <= context.now) {
+    problems.unshift(problem('dueDatePast'));
+  }
+  const kind = ASSIGNMENT_TARGET_KINDS.find((known) => known === input.targetKind);
+  if (kind && !targetValue(kind, context.cardCount).safeParse(input.targetValue).success) {
+    problems.push(kind === 'retention' ? problem('retentionRange') : problem('targetCards', context.cardCount));
+  }
+  if (!kind || problems.length > 0) return { problems };
+  return { value: { dueAt, targetKind: kind, targetValue: input.targetValue } };
+}

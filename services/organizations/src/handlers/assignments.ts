@@ -1,13 +1,7 @@
 // CreateAssignment, DeleteAssignment and ListAssignments: a deck assigned to a team or the whole
 // organization, with a due date and a target (cards learned, or a retention). A member lists the
 // assignments meant for them, each with their own progress; those who manage assignments list them all.
-import {
-  ASSIGNMENT_TARGET_KINDS,
-  type AssignmentTargetKind,
-  DECK_MESSAGES,
-  LEARNING_REASONS,
-  RETENTION_TARGET_RANGE,
-} from '@engram/contracts/shared-decks';
+import { checkAssignment, LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { Invalid, NotFound } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -25,6 +19,7 @@ import { assignmentCreated } from '../domain/deck-events.js';
 import { deckNotFound } from '../domain/decks.js';
 import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pages.js';
 import { progressPerDeck, withTarget } from '../domain/progress.js';
+import { refusal } from '../domain/refusal.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
 import { isId } from '../peers.js';
 
@@ -93,35 +88,19 @@ export function createAssignment(deps: OrganizationsDeps) {
         LEARNING_REASONS.deckTeamMismatch,
       );
     }
-    if (!request.dueAt) throw new Invalid(DECK_MESSAGES.dueDateRequired, LEARNING_REASONS.dueDateRequired);
-    if (request.dueAt.getTime() <= Date.now())
-      throw new Invalid(DECK_MESSAGES.dueDatePast, LEARNING_REASONS.dueDatePast);
-    const kind = request.targetKind as AssignmentTargetKind;
-    if (!ASSIGNMENT_TARGET_KINDS.includes(kind)) {
-      throw new Invalid(DECK_MESSAGES.targetKind, LEARNING_REASONS.targetKindInvalid);
-    }
     const cardCount = await deps.db.deckCard.count({ where: { deckId: deck.id, withdrawn: false } });
-    if (
-      kind === 'cards_learned' &&
-      !(Number.isInteger(request.targetValue) && request.targetValue >= 1 && request.targetValue <= cardCount)
-    ) {
-      throw new Invalid(`The target must be between 1 and ${cardCount} cards.`, LEARNING_REASONS.targetValueInvalid);
-    }
-    if (
-      kind === 'retention' &&
-      !(request.targetValue >= RETENTION_TARGET_RANGE.min && request.targetValue <= RETENTION_TARGET_RANGE.max)
-    ) {
-      throw new Invalid(DECK_MESSAGES.retentionRange, LEARNING_REASONS.targetValueInvalid);
-    }
+    const { value: terms, problems } = checkAssignment(
+      { ...request, dueAt: request.dueAt?.toISOString() ?? '' },
+      { cardCount, now: Date.now() },
+    );
+    if (problems) throw refusal(problems);
     const assignment = await prismaTransaction(deps.db, async (tx) => {
       const created = await tx.assignment.create({
         data: {
           organizationId: access.organizationId,
           deckId: deck.id,
           teamId: request.teamId || null,
-          dueAt: request.dueAt as Date,
-          targetKind: kind,
-          targetValue: request.targetValue,
+          ...terms,
           createdBy: ctx.caller.userId,
         },
         include: { deck: true },

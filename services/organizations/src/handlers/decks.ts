@@ -2,12 +2,7 @@
 // or one team, kept in step with the publisher's cards, and withdrawn. Every change and its events
 // (DeckCardPublished, DeckCardWithdrawn, DeckUnsubscribed) commit in one transaction.
 
-import {
-  DECK_DESCRIPTION_MAX_LENGTH,
-  DECK_MESSAGES,
-  DECK_NAME_MAX_LENGTH,
-  LEARNING_REASONS,
-} from '@engram/contracts/shared-decks';
+import { checkDeck, LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid, PermissionDenied } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -25,6 +20,7 @@ import type { OrganizationsDeps } from '../deps.js';
 import { cardPublished, cardWithdrawn, unsubscribed } from '../domain/deck-events.js';
 import { deckMessage, deckMessages, visibleDeck } from '../domain/decks.js';
 import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pages.js';
+import { refusal } from '../domain/refusal.js';
 import { tagCards } from '../tag-cards.js';
 
 /** A deck of DECK_CARD_LIMIT cards writes a row and an event for each. */
@@ -53,17 +49,6 @@ export function listDecks(deps: OrganizationsDeps) {
   };
 }
 
-function deckFields(name: string, description: string) {
-  const trimmed = name.trim();
-  if (!trimmed) throw new Invalid(DECK_MESSAGES.nameRequired, LEARNING_REASONS.deckNameRequired);
-  if (trimmed.length > DECK_NAME_MAX_LENGTH)
-    throw new Invalid(DECK_MESSAGES.nameTooLong, LEARNING_REASONS.deckNameTooLong);
-  if (description.trim().length > DECK_DESCRIPTION_MAX_LENGTH) {
-    throw new Invalid(DECK_MESSAGES.descriptionTooLong, LEARNING_REASONS.deckDescriptionTooLong);
-  }
-  return { name: trimmed, description: description.trim() };
-}
-
 export function publishDeck(deps: OrganizationsDeps) {
   return async (request: PublishDeckRequest, ctx: CallContext): Promise<DeckMessage> => {
     const access = await membership(deps.identity, ctx, request.organizationId);
@@ -74,12 +59,12 @@ export function publishDeck(deps: OrganizationsDeps) {
       { deck: ['create'] },
       'You are not allowed to share decks in this organization.',
     );
-    const fields = deckFields(request.name, request.description);
+    const { value: fields, problems } = checkDeck(request);
+    if (problems) throw refusal(problems);
     if (request.teamId && !access.organizationTeamIds.includes(request.teamId)) {
       throw new Invalid('That team is not in this organization.', 'TEAM_NOT_FOUND');
     }
-    if (!request.tagId) throw new Invalid(DECK_MESSAGES.tagRequired, LEARNING_REASONS.tagRequired);
-    const cards = await tagCards(deps.cards, ctx, request.tagId);
+    const cards = await tagCards(deps.cards, ctx, fields.tagId);
     if (cards.length === 0) {
       throw new FailedPrecondition('That tag has no cards to share.', LEARNING_REASONS.deckEmpty);
     }
@@ -90,9 +75,10 @@ export function publishDeck(deps: OrganizationsDeps) {
           data: {
             organizationId: access.organizationId,
             teamId: request.teamId || null,
-            ...fields,
+            name: fields.name,
+            description: fields.description,
             publisherId: ctx.caller.userId,
-            sourceTagId: request.tagId,
+            sourceTagId: fields.tagId,
           },
         });
         await tx.deckCard.createMany({

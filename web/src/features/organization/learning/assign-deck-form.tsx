@@ -1,24 +1,20 @@
 // "Assign a deck": a deck for a team or the whole organization (a team's deck only to its team), due at
 // the end of a chosen day, with a target of cards learned (up to the deck's cards) or a retention. Checked
-// with the contract's schema and bounds before orgs.createAssignment.
-import {
-  ASSIGNMENT_TARGET_KINDS,
-  type AssignmentTargetKind,
-  createAssignmentInput,
-  RETENTION_TARGET_RANGE,
-} from '@engram/contracts/shared-decks';
+// with the contract's checkAssignment (CreateAssignment's own check) before orgs.createAssignment.
+import { ASSIGNMENT_TARGET_KINDS, type AssignmentTargetKind, checkAssignment } from '@engram/contracts/shared-decks';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button';
 import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import { toastError } from '../../../lib/errors';
-import { type FieldErrors, fieldErrors, parseNumber } from '../../../lib/form';
+import { type FieldErrors, hasErrors, parseNumber } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 import { type DeckJson, refreshLearning } from '../../../lib/learning';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import type { LearningContext } from './context';
+import { problemTexts, RETENTION_PERCENT } from './problems';
 
 interface Draft {
   deckId: string;
@@ -27,13 +23,8 @@ interface Draft {
   targetKind: AssignmentTargetKind;
   targetValue: string;
 }
-type Field = 'deckId' | 'dueAt' | 'targetValue';
 
 const EMPTY: Draft = { deckId: '', teamId: '', dueDate: '', targetKind: 'cards_learned', targetValue: '' };
-const RETENTION_PERCENT = {
-  min: Math.round(RETENTION_TARGET_RANGE.min * 100),
-  max: Math.round(RETENTION_TARGET_RANGE.max * 100),
-};
 const KIND_LABELS: Record<AssignmentTargetKind, () => string> = {
   cards_learned: m.learning_target_kind_cards,
   retention: m.learning_target_kind_retention,
@@ -56,24 +47,11 @@ function toInput(organizationId: string, draft: Draft, deck: DeckJson | undefine
   };
 }
 
-/** The schema's verdict, and what it cannot know: the deck's size, the retention bounds, a day to come. */
-function validate(draft: Draft, input: ReturnType<typeof toInput>, deck: DeckJson | undefined): FieldErrors<Field> {
-  const errors: FieldErrors<Field> = fieldErrors(createAssignmentInput, input, {
-    deckId: m.learning_assign_deck_required,
-    dueAt: m.learning_due_required,
-  });
-  if (!errors.dueAt && endOfDay(draft.dueDate).getTime() <= Date.now()) errors.dueAt = m.learning_due_past();
-  const value = parseNumber(draft.targetValue);
-  if (draft.targetKind === 'retention') {
-    if (!(value >= RETENTION_PERCENT.min && value <= RETENTION_PERCENT.max)) {
-      errors.targetValue = m.learning_target_retention_invalid(RETENTION_PERCENT);
-    }
-  } else {
-    const max = deck?.cardCount ?? 1;
-    if (!(Number.isInteger(value) && value >= 1 && value <= max)) {
-      errors.targetValue = m.learning_target_cards_invalid({ max });
-    }
-  }
+/** A deck to choose, then what CreateAssignment would refuse of the rest, for the chosen deck's size. */
+function validate(input: ReturnType<typeof toInput>, deck: DeckJson | undefined) {
+  const { problems } = checkAssignment(input, { cardCount: deck?.cardCount ?? 1, now: Date.now() });
+  const errors: FieldErrors<'deckId' | 'dueAt' | 'targetKind' | 'targetValue'> = problemTexts(problems);
+  if (!input.deckId) errors.deckId = m.learning_assign_deck_required();
   return errors;
 }
 
@@ -82,7 +60,7 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
   const [submitted, setSubmitted] = useState(false);
   const deck = decks.find((candidate) => candidate.id === draft.deckId);
   const input = toInput(context.organizationId, draft, deck);
-  const errors = submitted ? validate(draft, input, deck) : {};
+  const errors = submitted ? validate(input, deck) : {};
   const set = (key: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [key]: value }));
 
   const assign = useMutation(
@@ -100,7 +78,7 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.values(validate(draft, input, deck)).some(Boolean)) return;
+    if (hasErrors(validate(input, deck))) return;
     assign.mutate(input);
   }
 

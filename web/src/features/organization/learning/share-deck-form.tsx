@@ -1,6 +1,6 @@
 // "Share a deck": one of the caller's tags published as a deck for a team or the whole organization,
-// checked with the contract's schema before orgs.publishDeck.
-import { DECK_DESCRIPTION_MAX_LENGTH, DECK_NAME_MAX_LENGTH, publishDeckInput } from '@engram/contracts/shared-decks';
+// checked with the contract's checkDeck (PublishDeck's own check) before orgs.publishDeck.
+import { checkDeck } from '@engram/contracts/shared-decks';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../../components/button';
@@ -8,22 +8,15 @@ import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import { tagsOptions } from '../../../lib/cards';
 import { toastError } from '../../../lib/errors';
-import { fieldErrors, hasErrors } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 import { refreshLearning } from '../../../lib/learning';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import type { LearningContext } from './context';
+import { problemTexts } from './problems';
 
 const EMPTY = { name: '', description: '', tagId: '', teamId: '' };
 type Draft = typeof EMPTY;
-
-const messages = (draft: Draft) => ({
-  name: () =>
-    draft.name.trim() ? m.learning_deck_name_too_long({ max: DECK_NAME_MAX_LENGTH }) : m.learning_deck_name_required(),
-  description: () => m.learning_deck_description_too_long({ max: DECK_DESCRIPTION_MAX_LENGTH }),
-  tagId: m.learning_deck_tag_required,
-});
 
 const toInput = (organizationId: string, draft: Draft) => ({
   organizationId,
@@ -48,7 +41,8 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
   const [submitted, setSubmitted] = useState(false);
   const tags = useAllTags();
   const input = toInput(context.organizationId, draft);
-  const errors = submitted ? fieldErrors(publishDeckInput, input, messages(draft)) : {};
+  const { problems } = checkDeck(input);
+  const errors = submitted ? problemTexts(problems) : {};
   const set = (key: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [key]: value }));
 
   const publish = useMutation(
@@ -66,7 +60,7 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
-    if (hasErrors(fieldErrors(publishDeckInput, input, messages(draft)))) return;
+    if (problems) return;
     publish.mutate(input);
   }
 

@@ -1,0 +1,25 @@
+// The field messages of the share and assign forms: the problems the contract's checks find (the same
+// checks PublishDeck and CreateAssignment refuse with), each in the user's language.
+import { type LearningField, type LearningProblem, RETENTION_TARGET_RANGE } from '@engram/contracts/shared-decks';
+import { LEARNING_TOGETHER_ERRORS } from '../../../lib/error-catalogue';
+import type { FieldErrors } from '../../../lib/form';
+import { m } from '../../../lib/i18n';
+
+/** A retention target's bounds as the form asks for them, in percent. */
+export const RETENTION_PERCENT = {
+  min: Math.round(RETENTION_TARGET_RANGE.min * 100),
+  max: Math.round(RETENTION_TARGET_RANGE.max * 100),
+};
+
+/** A problem's text: the error catalogue's text of its reason (what the service's refusal shows), or, for a
+ * target out of range, the bounds of this target. */
+export function problemText(problem: LearningProblem): string {
+  if (problem.rule === 'targetCards') return m.learning_target_cards_invalid({ max: problem.max ?? 0 });
+  if (problem.rule === 'retentionRange') return m.learning_target_retention_invalid(RETENTION_PERCENT);
+  return LEARNING_TOGETHER_ERRORS[problem.reason]();
+}
+
+/** Each field's problem (the checks give at most one a field) as its text. */
+export function problemTexts(problems: readonly LearningProblem[] = []): FieldErrors<LearningField> {
+  return Object.fromEntries(problems.map((problem) => [problem.field, problemText(problem)]));
+}
