@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
 import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authAction, type Person, signedUpPerson } from './support/people.ts';
 import type { Json } from './support/trpc-client.ts';
@@ -184,6 +185,43 @@ describe('a deck shared with a team', () => {
     // The reviewed item is still scheduled in the future: its progress stayed.
     const stillDue = (await member.api.query('cards.listDue', {})).items.map((due: Json) => due.id);
     expect(stillDue).not.toContain(item.id);
+  });
+});
+
+describe('a card saved before the cloze rule was as strict', () => {
+  /** Writes `front` straight into the card, as a card saved under the older rule holds it. */
+  async function rewriteFront(cardId: string, front: string) {
+    const client = new pg.Client({ connectionString: stack.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('update cards.cards set front = $2 where id = $1', [cardId, front]);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('keeps its tags editable, and is named when its tag is shared instead of reaching subscribers', async () => {
+    const { owner, org, tag } = await academy('legacy');
+    const card = await owner.api.mutate('cards.create', {
+      type: 'cloze',
+      front: 'The {{c1::mitochondrion}} makes energy',
+      back: '',
+      tagIds: [tag.id],
+    });
+    await rewriteFront(card.id, 'The {{c1::}} makes energy');
+
+    const other = await owner.api.mutate('cards.createTag', { name: 'legacy others' });
+    const retagged = await owner.api.mutate('cards.update', { id: card.id, tagIds: [tag.id, other.id] });
+    expect(retagged.tags.map((t: Json) => t.id).sort()).toEqual([tag.id, other.id].sort());
+
+    const refusal = await owner.api
+      .mutate('orgs.publishDeck', { organizationId: org.id, name: 'Legacy', tagId: tag.id })
+      .catch((error: Json) => error);
+    expect(refusal.data?.code).toBe('BAD_REQUEST');
+    expect(refusal.message).toBe(
+      'The card “The {{c1::}} makes energy” cannot be shared: A deletion needs an answer to hide, like {{c1::answer}}, not {{c1::}}.',
+    );
+    expect((await owner.api.query('orgs.decks', { organizationId: org.id })).items).toEqual([]);
   });
 });
 

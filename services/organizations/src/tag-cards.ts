@@ -1,8 +1,11 @@
 // The publisher's cards under one tag, read from the cards service on their behalf (the internal token
-// names cards among its audiences): what a deck shares when it is published or synced.
-import { CARD_TYPES } from '@engram/contracts/learning';
+// names cards among its audiences): what a deck shares when it is published or synced. A card the cloze
+// rule refuses (one saved before the rule was as strict) is named, so the publisher can edit it, rather than
+// sent to subscribers whose copies would refuse it.
+import { CLOZE_PROBLEMS, cardContentProblem } from '@engram/contracts/cloze';
+import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import { DECK_CARD_LIMIT, LEARNING_REASONS } from '@engram/contracts/shared-decks';
-import { FailedPrecondition } from '@engram/kit/errors';
+import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import { unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { CardsServiceClient, ListCardsResponse } from '@engram/proto/cards/v1/cards';
@@ -33,12 +36,13 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
         ),
     );
     for (const card of page.items) {
-      found.push({
-        originCardId: card.id,
-        type: (CARD_TYPES as readonly string[]).includes(card.type) ? card.type : 'basic',
-        front: card.front,
-        back: card.back,
-      });
+      const type = (CARD_TYPES as readonly string[]).includes(card.type) ? (card.type as CardType) : 'basic';
+      const problem = cardContentProblem(type, card.front);
+      if (problem) {
+        const excerpt = card.front.length > 60 ? `${card.front.slice(0, 59)}…` : card.front;
+        throw new Invalid(`The card “${excerpt}” cannot be shared: ${CLOZE_PROBLEMS[problem]}`, 'INVALID_CARD');
+      }
+      found.push({ originCardId: card.id, type, front: card.front, back: card.back });
     }
     if (found.length > DECK_CARD_LIMIT) {
       throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, LEARNING_REASONS.deckTooLarge);

@@ -54,9 +54,11 @@ export async function changeContent(
   next: CardContent,
   now: Date,
 ): Promise<void> {
-  assertContent(next.type, next.front);
+  // Checked when it changes: a card saved under an older, looser rule keeps its other edits.
+  const changed = next.type !== card.type || next.front !== card.front;
+  if (changed) assertContent(next.type, next.front);
   await tx.card.update({ where: { id: card.id }, data: { type: next.type, front: next.front, back: next.back } });
-  if (next.type !== card.type || next.front !== card.front) await reconcileItems(tx, { ...card, ...next }, now);
+  if (changed) await reconcileItems(tx, { ...card, ...next }, now);
 }
 
 async function reconcileItems(

@@ -28,7 +28,9 @@ export function updateCard({ db }: Stores) {
       const type = input.type ?? current.type;
       const front = input.front ?? current.front;
       const back = input.back ?? current.back;
-      assertContent(type, front);
+      // The content is checked when the edit changes it: a card saved before a stricter rule keeps its tags
+      // and its back editable until its front or type is edited.
+      if (type !== current.type || front !== current.front) assertContent(type, front);
       if (type !== 'cloze' && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
       if (input.tagIds) await assertOwnTags(tx, ownerId, input.tagIds);
       await changeContent(tx, current, { type, front, back }, new Date());
