@@ -7,10 +7,10 @@ import type { Permissions, Resource } from '@engram/contracts/organizations';
 import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound, PermissionDenied } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { askPeer } from '@engram/kit/grpc/peer';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { status } from '@grpc/grpc-js';
-import { askPeer } from './peers.js';
 
 const IDENTITY_CALL_MS = 3_000;
 

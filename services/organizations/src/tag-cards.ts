@@ -7,9 +7,9 @@ import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import { DECK_CARD_LIMIT, LEARNING_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import { unary } from '@engram/kit/grpc/client';
+import { askPeer } from '@engram/kit/grpc/peer';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { CardsServiceClient, ListCardsResponse } from '@engram/proto/cards/v1/cards';
-import { askPeer } from './peers.js';
 
 const PAGE_SIZE = 100;
 const CARDS_CALL_MS = 5_000;

@@ -7,7 +7,7 @@ import { allowed, type MemberAccess, membership } from '../access.js';
 import type { Db } from '../db.js';
 import type { OrganizationsDeps } from '../deps.js';
 import type { Deck } from '../generated/prisma/client.js';
-import { isId } from '../peers.js';
+import { isId } from '../ids.js';
 
 export const deckNotFound = () => new NotFound('Deck not found.', LEARNING_REASONS.deckNotFound);
 

@@ -21,7 +21,7 @@ import { decodeTimedCursor, pageOf, pageSizeOf, timedCursor } from '../domain/pa
 import { progressPerDeck, withTarget } from '../domain/progress.js';
 import { refusal } from '../domain/refusal.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
-import { isId } from '../peers.js';
+import { isId } from '../ids.js';
 
 export const assignmentNotFound = () => new NotFound('Assignment not found.', LEARNING_REASONS.assignmentNotFound);
 

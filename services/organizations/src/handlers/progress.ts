@@ -9,7 +9,7 @@ import type { Db } from '../db.js';
 import type { OrganizationsDeps } from '../deps.js';
 import { decodeMemberCursor, memberCursor, pageOf, pageSizeOf } from '../domain/pages.js';
 import { progressOf } from '../domain/progress.js';
-import { isId } from '../peers.js';
+import { isId } from '../ids.js';
 import { assignmentNotFound } from './assignments.js';
 
 export function getProgress(deps: OrganizationsDeps) {
