@@ -22,6 +22,25 @@ export interface Services {
   signer: InternalTokenSigner;
 }
 
+/** The clients, without the signer. */
+export type ServiceClients = Omit<Services, 'signer'>;
+
+/**
+ * Whom a call through each client is for: the called service, and those it asks on the user's behalf
+ * (ai forwards its token to cards and billing; organizations asks identity and cards). Cards answers four
+ * gRPC services from one process, so those four clients share its audience.
+ */
+export const AUDIENCES: Record<keyof ServiceClients, string | string[]> = {
+  identity: 'identity',
+  cards: 'cards',
+  reviews: 'cards',
+  metrics: 'cards',
+  settings: 'cards',
+  organizations: ['organizations', 'identity', 'cards'],
+  billing: 'billing',
+  ai: ['ai', 'cards', 'billing'],
+};
+
 export function createServices(
   addresses: { identity: string; cards: string; organizations: string; billing: string; ai: string },
   signer: InternalTokenSigner,

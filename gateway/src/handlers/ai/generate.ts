@@ -5,8 +5,9 @@
 import { type GenerateInput, generateInput } from '@engram/contracts/ai';
 import { serverStream } from '@engram/kit/grpc/client';
 import type { Proposal, Usage } from '@engram/proto/ai/v1/ai';
+import { AUDIENCES } from '../../clients.js';
 import { type ProtectedContext, toTrpcError } from '../../trpc.js';
-import { AI_AUDIENCES, type UsageJson, usageJson } from './usage.js';
+import { type UsageJson, usageJson } from './usage.js';
 
 export { generateInput };
 
@@ -27,7 +28,7 @@ export async function* generate({
 }): AsyncGenerator<GenerationEvent> {
   const { ai, signer } = ctx.services;
   try {
-    const token = await signer.sign(ctx.session.caller, AI_AUDIENCES);
+    const token = await signer.sign(ctx.session.caller, AUDIENCES.ai);
     const request = {
       notes: input.notes ?? '',
       fileId: input.fileId ?? '',

@@ -3,9 +3,8 @@
 import { UPLOAD_MAX_BYTES } from '@engram/contracts/ai';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
-import { AI_AUDIENCES } from './usage.js';
 
 export const uploadInput = z.instanceof(FormData, { message: 'Send the file as form data.' });
 
@@ -22,12 +21,7 @@ export async function upload({ ctx, input }: { ctx: ProtectedContext; input: For
       message: `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`,
     });
   }
-  const { ai } = ctx.services;
-  const answer = await callAsUser(
-    ctx,
-    AI_AUDIENCES,
-    ai,
-    ai.upload,
+  const answer = await asUser(ctx).ai.upload(
     {
       fileName: file instanceof File ? file.name : 'notes.txt',
       mediaType: file.type,

@@ -1,12 +1,10 @@
 // cards.generationUsage (the dashboard loads it, docs/product.md#routes): how many cards the learner generated in the
 // current billing period, the plan's limit and when it resets. Served by the ai service, which meters it.
 import type { Usage } from '@engram/proto/ai/v1/ai';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 /** ai asks cards (existing cards) and billing (the plan) on the user's behalf with the same token. */
-export const AI_AUDIENCES = ['ai', 'cards', 'billing'];
-
 export interface UsageJson {
   used: number;
   limit: number;
@@ -26,6 +24,5 @@ export function usageJson(usage: Usage): UsageJson {
 }
 
 export async function generationUsage({ ctx }: { ctx: ProtectedContext }): Promise<UsageJson> {
-  const { ai } = ctx.services;
-  return usageJson(await callAsUser(ctx, AI_AUDIENCES, ai, ai.getUsage, {}));
+  return usageJson(await asUser(ctx).ai.getUsage({}));
 }

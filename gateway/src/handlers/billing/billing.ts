@@ -8,7 +8,7 @@ import {
   checkoutSessionInput,
 } from '@engram/contracts/billing';
 import { unary } from '@engram/kit/grpc/client';
-import { callAsUser, USER_CALL } from '../../call.js';
+import { asUser, USER_CALL } from '../../call.js';
 import { type Context, type ProtectedContext, toTrpcError } from '../../trpc.js';
 
 export { checkoutInput, checkoutSessionInput };
@@ -45,8 +45,7 @@ export interface CustomerJson {
 }
 
 export async function customer({ ctx }: { ctx: ProtectedContext }): Promise<CustomerJson> {
-  const { billing } = ctx.services;
-  const answer = await callAsUser(ctx, 'billing', billing, billing.getCustomer, {});
+  const answer = await asUser(ctx).billing.getCustomer({});
   return {
     plan: answer.plan,
     state: answer.state,
@@ -64,9 +63,8 @@ export async function checkout({
   ctx: ProtectedContext;
   input: CheckoutInput;
 }): Promise<{ url: string }> {
-  const { billing } = ctx.services;
   const { email, emailVerified } = ctx.session.user;
-  return callAsUser(ctx, 'billing', billing, billing.createCheckout, { ...input, email, emailVerified });
+  return asUser(ctx).billing.createCheckout({ ...input, email, emailVerified });
 }
 
 export interface CheckoutSessionJson {
@@ -86,11 +84,9 @@ export async function checkoutSession({
   ctx: ProtectedContext;
   input: CheckoutSessionInput;
 }): Promise<CheckoutSessionJson> {
-  const { billing } = ctx.services;
-  return callAsUser(ctx, 'billing', billing, billing.getCheckout, input);
+  return asUser(ctx).billing.getCheckout(input);
 }
 
 export async function portal({ ctx }: { ctx: ProtectedContext }): Promise<{ url: string }> {
-  const { billing } = ctx.services;
-  return callAsUser(ctx, 'billing', billing, billing.createPortal, {});
+  return asUser(ctx).billing.createPortal({});
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createManyInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
@@ -16,12 +16,7 @@ export async function createMany({
   ctx: ProtectedContext;
   input: z.infer<typeof createManyInput>;
 }): Promise<{ items: Card[] }> {
-  const { cards } = ctx.services;
-  const answer = await callAsUser(
-    ctx,
-    'cards',
-    cards,
-    cards.createCards,
+  const answer = await asUser(ctx).cards.createCards(
     { cards: input.cards, idempotencyKey: input.idempotencyKey ?? randomUUID() },
     { timeoutMs: 30_000 },
   );

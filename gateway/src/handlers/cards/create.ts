@@ -3,15 +3,14 @@
 // makes one, so the call to the cards service can still be retried safely.
 import { randomUUID } from 'node:crypto';
 import { type CreateCardInput, createCardInput } from '@engram/contracts/cards';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { createCardInput };
 
 export async function createCard({ ctx, input }: { ctx: ProtectedContext; input: CreateCardInput }): Promise<Card> {
-  const { cards } = ctx.services;
-  const { card } = await callAsUser(ctx, 'cards', cards, cards.createCard, {
+  const { card } = await asUser(ctx).cards.createCard({
     ...input,
     idempotencyKey: input.idempotencyKey ?? randomUUID(),
   });

@@ -1,7 +1,7 @@
 // cards.delete: removes a card and its review directions.
 import { deleteCardInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 export { deleteCardInput };
@@ -13,7 +13,6 @@ export async function deleteCard({
   ctx: ProtectedContext;
   input: z.infer<typeof deleteCardInput>;
 }): Promise<{ id: string }> {
-  const { cards } = ctx.services;
-  await callAsUser(ctx, 'cards', cards, cards.deleteCard, input);
+  await asUser(ctx).cards.deleteCard(input);
   return { id: input.id };
 }

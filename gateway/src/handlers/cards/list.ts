@@ -1,6 +1,6 @@
 // cards.list: one page of the user's cards, newest first; optionally by tags and search text.
 import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
@@ -13,8 +13,7 @@ export async function listCards({
   ctx: ProtectedContext;
   input: ListCardsInput;
 }): Promise<{ items: Card[]; nextCursor: string | null }> {
-  const { cards } = ctx.services;
-  const page = await callAsUser(ctx, 'cards', cards, cards.listCards, {
+  const page = await asUser(ctx).cards.listCards({
     pageSize: input.pageSize,
     archived: input.archived,
     cursor: input.cursor ?? '',

@@ -1,7 +1,7 @@
 // cards.listDue, cards.review, cards.undoReview: practising due items.
 import { listDueInput, reviewInput, undoReviewInput } from '@engram/contracts/learning';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import {
   type DueItem,
@@ -17,8 +17,7 @@ export { listDueInput, reviewInput, undoReviewInput };
 type Call<I> = { ctx: ProtectedContext; input: z.infer<I> };
 
 export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promise<{ items: DueItem[] }> {
-  const { reviews } = ctx.services;
-  const { items } = await callAsUser(ctx, 'cards', reviews, reviews.listDue, { tagIds: input.tagIds ?? [], limit: 0 });
+  const { items } = await asUser(ctx).reviews.listDue({ tagIds: input.tagIds ?? [], limit: 0 });
   return { items: items.map(dueItemJson) };
 }
 
@@ -26,13 +25,11 @@ export async function listDue({ ctx, input }: Call<typeof listDueInput>): Promis
 type ReviewAnswer = ItemState & { leech: boolean; nextIntervals: NextIntervals | null };
 
 export async function review({ ctx, input }: Call<typeof reviewInput>): Promise<ReviewAnswer> {
-  const { reviews } = ctx.services;
-  const answer = await callAsUser(ctx, 'cards', reviews, reviews.review, input);
+  const answer = await asUser(ctx).reviews.review(input);
   return { ...itemStateJson(answer.item), leech: answer.leech, nextIntervals: nextIntervalsJson(answer.nextIntervals) };
 }
 
 export async function undoReview({ ctx, input }: Call<typeof undoReviewInput>): Promise<ItemState & { id: string }> {
-  const { reviews } = ctx.services;
-  const answer = await callAsUser(ctx, 'cards', reviews, reviews.undoReview, input);
+  const answer = await asUser(ctx).reviews.undoReview(input);
   return { id: answer.id, ...itemStateJson(answer.item) };
 }

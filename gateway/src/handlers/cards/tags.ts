@@ -1,7 +1,7 @@
 // cards.listTags, cards.createTag, cards.renameTag, cards.deleteTag: the user's tags.
 import { createTagInput, deleteTagInput, listTagsInput, renameTagInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Tag, tagJson } from './card-json.js';
 
@@ -10,8 +10,7 @@ export { createTagInput, deleteTagInput, listTagsInput, renameTagInput };
 type Call<I> = { ctx: ProtectedContext; input: z.infer<I> };
 
 export async function listTags({ ctx, input }: Call<typeof listTagsInput>) {
-  const { cards } = ctx.services;
-  const page = await callAsUser(ctx, 'cards', cards, cards.listTags, {
+  const page = await asUser(ctx).cards.listTags({
     pageSize: input.pageSize,
     cursor: input.cursor ?? '',
   });
@@ -19,17 +18,14 @@ export async function listTags({ ctx, input }: Call<typeof listTagsInput>) {
 }
 
 export async function createTag({ ctx, input }: Call<typeof createTagInput>): Promise<Tag> {
-  const { cards } = ctx.services;
-  return tagJson((await callAsUser(ctx, 'cards', cards, cards.createTag, input)).tag);
+  return tagJson((await asUser(ctx).cards.createTag(input)).tag);
 }
 
 export async function renameTag({ ctx, input }: Call<typeof renameTagInput>): Promise<Tag> {
-  const { cards } = ctx.services;
-  return tagJson((await callAsUser(ctx, 'cards', cards, cards.renameTag, input)).tag);
+  return tagJson((await asUser(ctx).cards.renameTag(input)).tag);
 }
 
 export async function deleteTag({ ctx, input }: Call<typeof deleteTagInput>): Promise<{ id: string }> {
-  const { cards } = ctx.services;
-  await callAsUser(ctx, 'cards', cards, cards.deleteTag, input);
+  await asUser(ctx).cards.deleteTag(input);
   return { id: input.id };
 }

@@ -1,20 +1,19 @@
 // cards.update: changes the given fields of a card; the others stay as they are.
 import { type UpdateCardInput, updateCardInput } from '@engram/contracts/cards';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { updateCardInput };
 
 export async function updateCard({ ctx, input }: { ctx: ProtectedContext; input: UpdateCardInput }): Promise<Card> {
-  const { cards } = ctx.services;
   const fields = [
     ...(input.front !== undefined ? ['front'] : []),
     ...(input.back !== undefined ? ['back'] : []),
     ...(input.type !== undefined ? ['type'] : []),
     ...(input.tagIds !== undefined ? ['tag_ids'] : []),
   ];
-  const { card } = await callAsUser(ctx, 'cards', cards, cards.updateCard, {
+  const { card } = await asUser(ctx).cards.updateCard({
     id: input.id,
     fields,
     front: input.front ?? '',

@@ -14,7 +14,7 @@ import {
 } from '@engram/contracts/shared-decks';
 import type { Assignment, Deck, MemberProgress } from '@engram/proto/organizations/v1/organizations';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 export {
@@ -27,7 +27,6 @@ export {
   publishDeckInput,
 };
 
-const ORGS_AUDIENCES = ['organizations', 'identity', 'cards'];
 /** Publishing reads up to DECK_CARD_LIMIT cards and writes an event for each. */
 const PUBLISH_CALL = { timeoutMs: 30_000 } as const;
 
@@ -127,14 +126,12 @@ const pageRequest = (input: { pageSize?: number; cursor?: string | null | undefi
 });
 
 export async function decks({ ctx, input }: Call<z.infer<typeof listDecksInput>>): Promise<Page<DeckJson>> {
-  const { organizations } = ctx.services;
   const request = { organizationId: input.organizationId, ...pageRequest(input) };
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listDecks, request);
+  const answer = await asUser(ctx).organizations.listDecks(request);
   return { items: answer.decks.map(deckJson), nextCursor: answer.nextCursor || null };
 }
 
 export async function publishDeck({ ctx, input }: Call<PublishDeckInput>): Promise<DeckJson> {
-  const { organizations } = ctx.services;
   const request = {
     organizationId: input.organizationId,
     teamId: input.teamId ?? '',
@@ -142,44 +139,36 @@ export async function publishDeck({ ctx, input }: Call<PublishDeckInput>): Promi
     description: input.description ?? '',
     tagId: input.tagId,
   };
-  return deckJson(
-    await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.publishDeck, request, PUBLISH_CALL),
-  );
+  return deckJson(await asUser(ctx).organizations.publishDeck(request, PUBLISH_CALL));
 }
 
 export async function syncDeck({ ctx, input }: Call<z.infer<typeof deckInput>>): Promise<DeckJson> {
-  const { organizations } = ctx.services;
-  return deckJson(await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.syncDeck, input, PUBLISH_CALL));
+  return deckJson(await asUser(ctx).organizations.syncDeck(input, PUBLISH_CALL));
 }
 
 export async function deleteDeck({ ctx, input }: Call<z.infer<typeof deckInput>>): Promise<{ deleted: true }> {
-  const { organizations } = ctx.services;
-  await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.deleteDeck, input);
+  await asUser(ctx).organizations.deleteDeck(input);
   return { deleted: true };
 }
 
 export async function subscribe({ ctx, input }: Call<z.infer<typeof deckInput>>): Promise<DeckJson> {
-  const { organizations } = ctx.services;
-  return deckJson(await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.subscribe, input));
+  return deckJson(await asUser(ctx).organizations.subscribe(input));
 }
 
 export async function unsubscribe({ ctx, input }: Call<z.infer<typeof deckInput>>): Promise<DeckJson> {
-  const { organizations } = ctx.services;
-  return deckJson(await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.unsubscribe, input));
+  return deckJson(await asUser(ctx).organizations.unsubscribe(input));
 }
 
 export async function createAssignment({ ctx, input }: Call<CreateAssignmentInput>): Promise<AssignmentJson> {
-  const { organizations } = ctx.services;
   const request = { ...input, teamId: input.teamId ?? '', dueAt: new Date(input.dueAt) };
-  return assignmentJson(await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.createAssignment, request));
+  return assignmentJson(await asUser(ctx).organizations.createAssignment(request));
 }
 
 export async function deleteAssignment({
   ctx,
   input,
 }: Call<z.infer<typeof assignmentInput>>): Promise<{ deleted: true }> {
-  const { organizations } = ctx.services;
-  await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.deleteAssignment, input);
+  await asUser(ctx).organizations.deleteAssignment(input);
   return { deleted: true };
 }
 
@@ -187,12 +176,11 @@ export async function assignments({
   ctx,
   input,
 }: Call<z.infer<typeof listAssignmentsInput>>): Promise<Page<AssignmentJson>> {
-  const { organizations } = ctx.services;
   const request = {
     organizationId: input?.organizationId ?? '',
     ...pageRequest(input),
   };
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.listAssignments, request);
+  const answer = await asUser(ctx).organizations.listAssignments(request);
   return { items: answer.assignments.map(assignmentJson), nextCursor: answer.nextCursor || null };
 }
 
@@ -200,13 +188,12 @@ export async function progress({
   ctx,
   input,
 }: Call<z.infer<typeof progressInput>>): Promise<Page<ProgressJson> & { allMembers: boolean }> {
-  const { organizations } = ctx.services;
   const request = {
     organizationId: input.organizationId,
     assignmentId: input.assignmentId ?? '',
     ...pageRequest(input),
   };
-  const answer = await callAsUser(ctx, ORGS_AUDIENCES, organizations, organizations.getProgress, request);
+  const answer = await asUser(ctx).organizations.getProgress(request);
   return {
     items: answer.members.map(progressJson),
     nextCursor: answer.nextCursor || null,

@@ -4,7 +4,7 @@
 import { completeOnboardingInput, type SettingsUpdateInput, settingsUpdateInput } from '@engram/contracts/learning';
 import { Settings } from '@engram/proto/cards/v1/settings';
 import type { z } from 'zod';
-import { callAsUser } from '../../call.js';
+import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
 
 export { completeOnboardingInput, settingsUpdateInput };
@@ -21,20 +21,18 @@ const FIELD_NAMES: Record<keyof SettingsUpdateInput, string> = {
 };
 
 async function update(ctx: ProtectedContext, changes: SettingsUpdateInput) {
-  const { settings } = ctx.services;
   const fields = (Object.keys(changes) as (keyof SettingsUpdateInput)[])
     .filter((key) => changes[key] !== undefined)
     .map((key) => FIELD_NAMES[key]);
   // The service reads only the fields named; the others are protobuf's defaults and ignored.
-  return callAsUser(ctx, 'cards', settings, settings.updateSettings, {
+  return asUser(ctx).settings.updateSettings({
     fields,
     settings: Settings.fromPartial(changes),
   });
 }
 
 export async function getSettings({ ctx }: { ctx: ProtectedContext }) {
-  const { settings } = ctx.services;
-  return callAsUser(ctx, 'cards', settings, settings.getSettings, {});
+  return asUser(ctx).settings.getSettings({});
 }
 
 export async function getTimezone({ ctx }: { ctx: ProtectedContext }): Promise<{ timezone: string }> {
@@ -53,7 +51,6 @@ export async function completeOnboarding({
   input: z.infer<typeof completeOnboardingInput>;
 }): Promise<{ onboardedAt: string }> {
   await update(ctx, input);
-  const { identity } = ctx.services;
-  const { onboardedAt } = await callAsUser(ctx, 'identity', identity, identity.completeOnboarding, {});
+  const { onboardedAt } = await asUser(ctx).identity.completeOnboarding({});
   return { onboardedAt: (onboardedAt ?? new Date()).toISOString() };
 }
