@@ -2,6 +2,7 @@
 // (/api/auth), the relay that publishes the user and membership events its triggers write, and the
 // consumer that mails members a deck assigned to them. runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
+import { prismaTransactions } from '@engram/kit/events/apply-once';
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { createAuth } from './auth.js';
@@ -59,13 +60,19 @@ const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 
 await runService(runtime, {
   services: [identityService(auth, db, runtime.serverOptions)],
-  events: assignmentNotices(db, {
-    mailer,
-    redis,
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    logger,
-  }),
+  events: {
+    relay: true,
+    transactions: prismaTransactions(db),
+    consumers: [
+      assignmentNotices({
+        mailer,
+        redis,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        logger,
+      }),
+    ],
+  },
   close: [
     { name: 'auth http', run: () => http.close() },
     { name: 'mailer', run: () => mailer.close() },

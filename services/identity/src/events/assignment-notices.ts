@@ -6,8 +6,7 @@
 // mails only those who have not had it.
 import { createHash } from 'node:crypto';
 import { AssignmentCreated } from '@engram/contracts/events';
-import { prismaTransactions } from '@engram/kit/events/apply-once';
-import type { EventsDeclaration } from '@engram/kit/events/runtime';
+import type { ConsumerDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
 import type { Logger } from '@engram/kit/logger';
 import { MailDeliveryError, type Mailer } from '@engram/kit/mail/mailer';
@@ -16,7 +15,8 @@ import type { Db } from '../db.js';
 import { htmlOf, MESSAGES } from '../mail/messages.js';
 import { readerLanguage } from '../mail/reader-language.js';
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+/** The consumer's transaction (prismaTransactions of identity's client). */
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 /** How long a sent notice is remembered: longer than the stream keeps an event to redeliver. */
 const SENT_KEPT_SECONDS = 30 * 24 * 60 * 60;
@@ -49,60 +49,54 @@ async function recipients(tx: Tx, organizationId: string, teamId: string, makerI
   return members.map((member) => member.user);
 }
 
-export function assignmentNotices(db: Db, options: AssignmentNoticeOptions): EventsDeclaration<Tx> {
+export function assignmentNotices(options: AssignmentNoticeOptions): ConsumerDeclaration<Tx> {
   const { mailer, redis, keyPrefix, logger } = options;
   const url = `${options.publicBaseUrl.replace(/\/+$/, '')}/dashboard`;
   // The member as a hash: nothing in Redis names an account that may be erased before the key expires.
   const sentKey = (assignmentId: string, userId: string) =>
     `${keyPrefix}identity:assignment-notice:${assignmentId}:${createHash('sha256').update(userId).digest('hex')}`;
   return {
-    relay: true,
-    transactions: prismaTransactions(db),
-    consumers: [
-      {
-        purpose: 'assignment-notices',
-        subscriptions: [
-          on(AssignmentCreated, async (assignment, { tx }) => {
-            const [organization, maker] = await Promise.all([
-              tx.organization.findUnique({ where: { id: assignment.organizationId }, select: { name: true } }),
-              tx.user.findUnique({ where: { id: assignment.createdBy }, select: { name: true } }),
-            ]);
-            // The organization went before the event arrived: nobody is left to tell.
-            if (!organization) return;
-            const to = await recipients(tx, assignment.organizationId, assignment.teamId, assignment.createdBy);
-            let failed = 0;
-            for (const member of to) {
-              const key = sentKey(assignment.assignmentId, member.id);
-              if (await redis.exists(key)) continue;
-              const locale = await readerLanguage(redis, keyPrefix, member.email);
-              const { subject, text } = MESSAGES[locale].assignment({
-                url,
-                assigner: maker?.name || organization.name,
-                organization: organization.name,
-                deck: assignment.deckName,
-                target: {
-                  kind: assignment.targetKind === 'retention' ? 'retention' : 'cards_learned',
-                  value: assignment.targetValue,
-                },
-                due: dueText(assignment.dueAt ?? new Date(), locale),
-              });
-              try {
-                await mailer.send({ to: member.email, subject, text, html: htmlOf(text) });
-                await redis.set(key, '1', 'EX', SENT_KEPT_SECONDS);
-              } catch (error) {
-                if (!(error instanceof MailDeliveryError)) throw error;
-                failed += 1;
-              }
-            }
-            logger.info(
-              { assignment: assignment.assignmentId, recipients: to.length, failed },
-              'assignment mailed to its members',
-            );
-            // Redelivered later: those already mailed are skipped.
-            if (failed > 0) throw new Error(`The assignment's mail reached ${to.length - failed} of ${to.length}.`);
-          }),
-        ],
-      },
+    purpose: 'assignment-notices',
+    subscriptions: [
+      on(AssignmentCreated, async (assignment, { tx }) => {
+        const [organization, maker] = await Promise.all([
+          tx.organization.findUnique({ where: { id: assignment.organizationId }, select: { name: true } }),
+          tx.user.findUnique({ where: { id: assignment.createdBy }, select: { name: true } }),
+        ]);
+        // The organization went before the event arrived: nobody is left to tell.
+        if (!organization) return;
+        const to = await recipients(tx, assignment.organizationId, assignment.teamId, assignment.createdBy);
+        let failed = 0;
+        for (const member of to) {
+          const key = sentKey(assignment.assignmentId, member.id);
+          if (await redis.exists(key)) continue;
+          const locale = await readerLanguage(redis, keyPrefix, member.email);
+          const { subject, text } = MESSAGES[locale].assignment({
+            url,
+            assigner: maker?.name || organization.name,
+            organization: organization.name,
+            deck: assignment.deckName,
+            target: {
+              kind: assignment.targetKind === 'retention' ? 'retention' : 'cards_learned',
+              value: assignment.targetValue,
+            },
+            due: dueText(assignment.dueAt ?? new Date(), locale),
+          });
+          try {
+            await mailer.send({ to: member.email, subject, text, html: htmlOf(text) });
+            await redis.set(key, '1', 'EX', SENT_KEPT_SECONDS);
+          } catch (error) {
+            if (!(error instanceof MailDeliveryError)) throw error;
+            failed += 1;
+          }
+        }
+        logger.info(
+          { assignment: assignment.assignmentId, recipients: to.length, failed },
+          'assignment mailed to its members',
+        );
+        // Redelivered later: those already mailed are skipped.
+        if (failed > 0) throw new Error(`The assignment's mail reached ${to.length - failed} of ${to.length}.`);
+      }),
     ],
   };
 }

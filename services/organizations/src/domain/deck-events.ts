@@ -9,6 +9,7 @@ import {
 } from '@engram/contracts/events';
 import { enqueueEvent, type SqlExecutor } from '@engram/kit/events/outbox';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
+import type { Assignment } from '../generated/prisma/client.js';
 
 const by = (userId: string | undefined) =>
   userId
@@ -65,16 +66,11 @@ export function unsubscribed(tx: SqlExecutor, deckId: string, userId: string, ac
   return enqueueEvent(tx, DeckUnsubscribed, { deckId, userId }, by(actorId));
 }
 
-export interface AssignedDeck {
-  id: string;
-  organizationId: string;
-  deckId: string;
-  teamId: string | null;
-  dueAt: Date;
-  targetKind: string;
-  targetValue: number;
-  createdBy: string;
-}
+/** The stored assignment, as the event carries it. */
+export type AssignedDeck = Pick<
+  Assignment,
+  'id' | 'organizationId' | 'deckId' | 'teamId' | 'dueAt' | 'targetKind' | 'targetValue' | 'createdBy'
+>;
 
 /** A deck assigned: identity mails the members it is meant for. */
 export function assignmentCreated(tx: SqlExecutor, assignment: AssignedDeck, deckName: string) {
