@@ -76,6 +76,10 @@ describe('due items', () => {
 
   it('ranks what is due now by state (learning and relearning, review, new), each by due time, then what falls due later today, and keeps the first 500', async () => {
     const learner = newLearner('rank');
+    // The study day starts twelve hours from now, so "later today" (minutes away) is always within it; at the
+    // default 04:00 UTC a run in the minutes before it found the day over.
+    const dayStartHour = (new Date().getUTCHours() + 12) % 24;
+    await learner.updateSettings({ fields: ['day_start_hour'], settings: { dayStartHour } });
     const { cards: created } = await learner.createCards({
       cards: Array.from({ length: 500 }, (_, i) => ({ front: `new ${String(i).padStart(3, '0')}`, back: 'n' })),
     });

@@ -3,9 +3,21 @@
 import { use, useMemo } from 'react';
 import { featuresLoaded, renderMarkdown } from '../../lib/markdown';
 
-export default function MarkdownBody({ markdown, className }: { markdown: string; className?: string | undefined }) {
-  const loading = featuresLoaded(markdown);
+type Props = { markdown: string; className?: string | undefined };
+
+/**
+ * Waits for what the text needs, then renders it. The wait is the only thing here: `use` is called only
+ * while something loads, and React replays a suspended component once its promise settles, so a hook after
+ * it would be called in the replay without its first render (React error #467). The rendering, with its
+ * memo, is a component of its own.
+ */
+export default function MarkdownBody(props: Props) {
+  const loading = featuresLoaded(props.markdown);
   if (loading) use(loading);
+  return <RenderedMarkdown {...props} />;
+}
+
+function RenderedMarkdown({ markdown, className }: Props) {
   const html = useMemo(() => renderMarkdown(markdown), [markdown]);
   return (
     <div
