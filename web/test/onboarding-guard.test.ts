@@ -1,7 +1,7 @@
 // docs/product.md#the-protected-group: the protected group sends a user without onboardedAt to /onboarding, and an
 // onboarded user away from it.
 import { describe, expect, it } from 'vitest';
-import { onboardingRedirect, onboardingSearch, validateOnboardingSearch } from '../src/lib/onboarding.ts';
+import { onboardingRedirect, onboardingSearch, validateOnboardingSearch } from '../src/features/onboarding/redirect.ts';
 
 describe('the onboarding guard', () => {
   it('sends a user who has not onboarded to /onboarding from any protected page', () => {

@@ -1,8 +1,8 @@
 // A new passkey is named after the browser and the device it was made on, read from the user agent, so the
 // owner's list tells them apart without anyone typing a name.
 import { afterEach, describe, expect, it } from 'vitest';
+import { passkeyName } from '../src/lib/auth-ui/passkey-name.ts';
 import { setLocale } from '../src/lib/i18n.ts';
-import { passkeyName } from '../src/lib/passkey-name.ts';
 
 const AGENTS = {
   chromeAndroid:

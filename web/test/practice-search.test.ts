@@ -2,7 +2,7 @@
 // cardCount and takes optional again/hard/good/easy, all whole numbers; /dashboard takes the card search text q. A
 // malformed optional param (a hand-edited link) is corrected, never an error screen.
 import { describe, expect, it } from 'vitest';
-import { validateDashboardSearch, validateDoneSearch, validateSessionSearch } from '../src/lib/practice-search.ts';
+import { validateDashboardSearch, validateDoneSearch, validateSessionSearch } from '../src/routes/search-params.ts';
 
 const TAG_A = '0b6c3f4e-1d2a-4c5b-8e7f-9a0b1c2d3e4f';
 const TAG_B = '5f4e3d2c-1b0a-4987-8654-3210fedcba98';

@@ -2,8 +2,8 @@
 // (docs/product.md#states-and-transitions). Signing out (or losing the session) also drops the user's unsaved
 // generated proposals from this device.
 import type { QueryClient } from '@tanstack/react-query';
+import { clearGenerationDraft } from '../entities/generation/draft-store';
 import { authClient } from './auth-client';
-import { clearGenerationDraft } from './generation-draft';
 
 type SessionSnapshot = { data: { user: { id: string } } | null; isPending: boolean; isRefetching: boolean };
 

@@ -10,7 +10,7 @@ export const billingPlansRoute = createRoute({
   path: '/billing/plans',
   validateSearch: (search: Record<string, unknown>) => billingPlansSearch.parse(search),
   loader: async () => {
-    const q = await import('../features/billing/queries');
+    const q = await import('../entities/billing/queries');
     void queryClient.prefetchQuery(q.plansOptions);
     void queryClient.prefetchQuery(q.customerOptions);
   },

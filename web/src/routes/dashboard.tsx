@@ -2,9 +2,9 @@
 // code is asked for together with the session (staticData.code, started by the protected guard), so a cold
 // dashboard takes two waves after the app's own code: the session with the page's code, then its data.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { validateDashboardSearch } from '../lib/practice-search';
 import { queryClient } from '../lib/query-client';
 import { protectedRoute } from './protected';
+import { validateDashboardSearch } from './search-params';
 
 const loadQueries = () => import('../features/dashboard/queries');
 const DashboardScreen = lazyRouteComponent(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen');

@@ -8,7 +8,7 @@ export const generateRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: '/generate',
   loader: async () => {
-    const { generationUsageOptions } = await import('../lib/generation');
+    const { generationUsageOptions } = await import('../entities/generation/usage');
     void queryClient.prefetchQuery(generationUsageOptions);
   },
   component: lazyRouteComponent(() => import('../features/generate/generate-screen'), 'GenerateScreen'),

@@ -1,7 +1,7 @@
 // "/onboarding": inside the protected group, which sends every user without onboardedAt here first, with
 // where they were headed in redirectTo.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { validateOnboardingSearch } from '../lib/onboarding';
+import { validateOnboardingSearch } from '../features/onboarding/redirect';
 import { protectedRoute } from './protected';
 
 export const onboardingRoute = createRoute({

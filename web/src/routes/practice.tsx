@@ -1,9 +1,9 @@
 // The practice routes (docs/product.md#routes): choose tags, the session itself, and the results. Each screen loads
 // with its route; the loaders start their data without waiting for it.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { validateDoneSearch, validateSessionSearch } from '../lib/practice-search';
 import { queryClient } from '../lib/query-client';
 import { protectedRoute } from './protected';
+import { validateDoneSearch, validateSessionSearch } from './search-params';
 
 export const practiceNewRoute = createRoute({
   getParentRoute: () => protectedRoute,

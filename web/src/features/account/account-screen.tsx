@@ -3,11 +3,11 @@
 // linked providers, sessions, account deletion; api-keys: create and delete, and switch each key on or off.
 import { AccountView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
+import { PlanSummary } from '../../entities/billing/plan-summary';
 import { AVATAR_OPTIONS } from '../../lib/auth-ui/avatar-image';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { m } from '../../lib/i18n';
 import { organizationAuthClient } from '../../lib/organization-client';
-import { PlanSummary } from '../billing/plan-summary';
 import { ApiKeySwitches } from './api-key-switches';
 import { PasskeyNames } from './passkey-names';
 

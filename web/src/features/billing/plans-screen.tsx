@@ -7,13 +7,13 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
+import { annualSaving, formatPrice, type Price, priceOf } from '../../entities/billing/format';
+import { PLAN_NAMES } from '../../entities/billing/plan-names';
+import { type CustomerStanding, PlanStatus } from '../../entities/billing/plan-summary';
+import { customerOptions, plansOptions } from '../../entities/billing/queries';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
-import { annualSaving, formatPrice, type Price, priceOf } from './format';
-import { PLAN_NAMES } from './plan-names';
-import { type CustomerStanding, PlanStatus } from './plan-summary';
-import { customerOptions, plansOptions } from './queries';
 
 const route = getRouteApi('/protected/billing/plans');
 

@@ -6,11 +6,11 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { buttonClass } from '../../components/button';
 import { Spinner } from '../../components/spinner';
+import { PLAN_NAMES } from '../../entities/billing/plan-names';
 import { trpcCode } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { trpc } from '../../lib/trpc';
-import { PLAN_NAMES } from './plan-names';
 
 const route = getRouteApi('/protected/billing/success');
 

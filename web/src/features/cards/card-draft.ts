@@ -2,7 +2,7 @@
 // rule is @engram/contracts/cloze's, as the cards service applies it), and what the API takes of it.
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import type { CardType } from '@engram/contracts/learning';
-import type { Tag } from '../../lib/cards';
+import type { Tag } from '../../entities/cards/queries';
 import { validateCardContent, validateCardSide } from '../../lib/validation';
 
 export type CardDraft = { type: CardType; front: string; back: string; tags: Tag[] };

@@ -5,7 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { CompactCard } from '../../components/card/card-view';
-import { type Card, refreshCards } from '../../lib/cards';
+import { type Card, refreshCards } from '../../entities/cards/queries';
 import { toastError } from '../../lib/errors';
 import { getLocale, m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';

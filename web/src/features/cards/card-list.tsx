@@ -7,7 +7,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
-import { type CardFilter, cardsOptions, tagsOptions } from '../../lib/cards';
+import { type CardFilter, cardsOptions, tagsOptions } from '../../entities/cards/queries';
 import { m } from '../../lib/i18n';
 import { useDebounced } from '../../lib/use-debounced';
 import { CardItem } from './card-item';

@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { Button } from '../../components/button';
-import { type Card, cardsOptions, DEFAULT_FILTER, refreshCards } from '../../lib/cards';
+import { type Card, cardsOptions, DEFAULT_FILTER, refreshCards } from '../../entities/cards/queries';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';

@@ -3,7 +3,7 @@
 import { MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useState } from 'react';
-import { type Tag, tagsOptions } from '../../lib/cards';
+import { type Tag, tagsOptions } from '../../entities/cards/queries';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';

@@ -7,8 +7,14 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/button';
 import { LoadMore } from '../../components/load-more';
+import {
+  type AssignmentJson,
+  dueText,
+  progressText,
+  targetText,
+  useSubscription,
+} from '../../entities/shared-decks/shared-decks';
 import { m } from '../../lib/i18n';
-import { type AssignmentJson, dueText, progressText, targetText, useSubscription } from '../../lib/learning';
 import { Panel } from './panels';
 import { assignmentsOptions, type OrganizationSummary, organizationsOptions } from './queries';
 

@@ -4,14 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { InlineLoading } from '../../components/query-states';
+import { PlanSummary } from '../../entities/billing/plan-summary';
 import { m } from '../../lib/i18n';
-import { PlanSummary } from '../billing/plan-summary';
-import { CardList } from '../cards/card-list';
-import { NewCardForm } from '../cards/new-card-form';
-import { InvitationsPanel } from '../organization/invitations-panel';
+import { CardList, NewCardForm } from '../cards';
 import { AssignmentsPanel } from './assignments-panel';
 import { GeneratePanel } from './generate-panel';
 import { greeting } from './greeting';
+import { InvitationsPanel } from './invitations-panel';
 import { ProgressPanel, StreakPanel } from './panels';
 import { timezoneOptions } from './queries';
 

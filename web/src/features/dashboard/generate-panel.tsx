@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';
-import { generationUsageOptions } from '../../lib/generation';
+import { generationUsageOptions } from '../../entities/generation/usage';
 import { m } from '../../lib/i18n';
 
 export function GeneratePanel() {

@@ -19,9 +19,9 @@ export const assignmentsOptions = trpc.orgs.assignments.infiniteQueryOptions(
   { initialCursor: null, getNextPageParam: (page) => page.nextCursor },
 );
 
-export { cardsOptions, DEFAULT_FILTER } from '../../lib/cards';
-export { generationUsageOptions } from '../../lib/generation';
-export { customerOptions } from '../billing/queries';
+export { customerOptions } from '../../entities/billing/queries';
+export { cardsOptions, DEFAULT_FILTER } from '../../entities/cards/queries';
+export { generationUsageOptions } from '../../entities/generation/usage';
 
 export type ReviewMetrics = inferOutput<typeof trpc.cards.reviewMetrics>;
 export type Progress = inferOutput<typeof trpc.cards.progressMetrics>;

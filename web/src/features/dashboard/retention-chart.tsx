@@ -3,8 +3,8 @@
 // A week without such reviews is a gap in the line, not 0%.
 import { useMemo, useState } from 'react';
 import uPlot from 'uplot';
+import { percent } from '../../entities/shared-decks/shared-decks';
 import { getLocale, m } from '../../lib/i18n';
-import { percent } from '../../lib/learning';
 import { formatShortDate } from './days';
 import { Panel } from './panels';
 import type { ReviewMetrics } from './queries';

@@ -65,7 +65,7 @@ export const tagNamesOf = (draft: Draft) => [
   ),
 ];
 
-/** The state as stored between visits (generation-draft.ts): the proposals, and how their generation went. */
+/** The state as stored between visits (entities/generation/draft-store.ts): the proposals, and how their generation went. */
 export type StoredGeneration = {
   version: typeof STORED_VERSION;
   started: Started | undefined;

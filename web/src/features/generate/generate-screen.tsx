@@ -8,7 +8,8 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { refreshCards } from '../../lib/cards';
+import { refreshCards } from '../../entities/cards/queries';
+import { UsageFigure } from '../../entities/generation/usage-figure';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
@@ -18,7 +19,6 @@ import { GenerateForm } from './generate-form';
 import { GenerationProgress } from './generation-progress';
 import { ProposalCard } from './proposal-card';
 import { saveDrafts } from './save-drafts';
-import { UsageFigure } from './usage-figure';
 import { useGeneration } from './use-generation';
 
 /** The first problem of the chosen drafts, in words, or undefined when all can be saved. */

@@ -1,9 +1,9 @@
 // While proposals stream: a progress bar (cards so far of those asked for); afterwards, how it ended —
 // complete, stopped early by the model (the cards shown are kept), or with nothing usable.
 import { Spinner } from '../../components/spinner';
+import { OfflineLabel } from '../../entities/generation/usage-figure';
 import { m } from '../../lib/i18n';
 import type { GenerationState } from './drafts';
-import { OfflineLabel } from './usage-figure';
 
 export function GenerationProgress({ generation }: { generation: GenerationState }) {
   const { running, started, finished, drafts } = generation;

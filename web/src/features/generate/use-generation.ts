@@ -1,12 +1,12 @@
 // One generation as the screen follows it: ai.generate's stream read event by event (each proposal
 // becomes an editable draft at once), a way to stop it, and how it ended. The proposals are a draft kept
-// for the user (generation-draft.ts) until saved or discarded: leaving the page or reloading it brings them
+// for the user (entities/generation/draft-store.ts) until saved or discarded: leaving the page or reloading it brings them
 // back, edits and choices included.
 import type { GenerateInput } from '@engram/contracts/ai';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { clearGenerationDraft, loadGenerationDraft, saveGenerationDraft } from '../../entities/generation/draft-store';
+import { refreshGenerationUsage } from '../../entities/generation/usage';
 import { toastError } from '../../lib/errors';
-import { refreshGenerationUsage } from '../../lib/generation';
-import { clearGenerationDraft, loadGenerationDraft, saveGenerationDraft } from '../../lib/generation-draft';
 import { trpcClient } from '../../lib/trpc';
 import { applyEvent, type Draft, fromStored, type GenerationState, IDLE, toStored } from './drafts';
 

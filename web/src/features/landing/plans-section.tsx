@@ -6,9 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { buttonClass } from '../../components/button';
+import { formatPrice, priceOf } from '../../entities/billing/format';
+import { PLAN_NAMES } from '../../entities/billing/plan-names';
 import { getLocale, m, useLocale } from '../../lib/i18n';
-import { formatPrice, priceOf } from '../billing/format';
-import { PLAN_NAMES } from '../billing/plan-names';
 import { currenciesOf, currencyFor, plansQuery } from './plans';
 
 const PLANS = ['free', 'plus', 'pro'] as const;

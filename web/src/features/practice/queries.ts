@@ -9,6 +9,6 @@ export type DueItem = inferOutput<typeof trpc.cards.listDue>['items'][number];
 export const dueOptions = (tagIds?: readonly string[]) =>
   trpc.cards.listDue.queryOptions(tagIds && tagIds.length > 0 ? { tagIds: [...tagIds] } : {});
 
-export { tagsOptions } from '../../lib/cards';
+export { tagsOptions } from '../../entities/cards/queries';
 
 export const streakOptions = trpc.cards.streak.queryOptions();

@@ -11,13 +11,13 @@ import { authClient } from '../auth-client';
 import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH, ORGANIZATION_BASE_PATH } from '../auth-views';
 import type { Catalogue } from '../errors';
 import { useLocale } from '../i18n';
-import { currentPasskeyName } from '../passkey-name';
 import { queryClient } from '../query-client';
 import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
 import { toast } from '../toast';
 import { addingAccount, featureProps } from './features';
 import { authLocalization } from './localization';
+import { currentPasskeyName } from './passkey-name';
 import { usePublicAuthConfig } from './public-config';
 import { RouterLink } from './router-link';
 

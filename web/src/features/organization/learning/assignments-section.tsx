@@ -7,8 +7,6 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadMore } from '../../../components/load-more';
 import { InlineError, InlineLoading } from '../../../components/query-states';
-import { toastError } from '../../../lib/errors';
-import { m } from '../../../lib/i18n';
 import {
   type AssignmentJson,
   dueText,
@@ -16,7 +14,9 @@ import {
   refreshLearning,
   targetText,
   useSubscription,
-} from '../../../lib/learning';
+} from '../../../entities/shared-decks/shared-decks';
+import { toastError } from '../../../lib/errors';
+import { m } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import { AssignDeckForm } from './assign-deck-form';

@@ -7,8 +7,8 @@ import { type ReactNode, useId, useState } from 'react';
 import { LoadMore } from '../../../components/load-more';
 import { InlineError, InlineLoading } from '../../../components/query-states';
 import { SelectField } from '../../../components/select-field';
+import { type ProgressJson, percent } from '../../../entities/shared-decks/shared-decks';
 import { m } from '../../../lib/i18n';
-import { type ProgressJson, percent } from '../../../lib/learning';
 import type { LearningContext } from './context';
 import { progressOptions, useAllAssignments } from './queries';
 

@@ -1,13 +1,13 @@
-// Learning together in an organization, as more than one screen shows it (the organization's learning
+// Shared decks and assignments of an organization, as more than one screen shows them (the organization's learning
 // view and the dashboard's assignments): the texts of a target, a due date and a member's progress, and
 // subscribing to a shared deck.
 import type { AssignmentJson, DeckJson, ProgressJson } from '@engram/gateway/router';
 import { useMutation } from '@tanstack/react-query';
-import { toastError } from './errors';
-import { getLocale, m } from './i18n';
-import { queryClient } from './query-client';
-import { toast } from './toast';
-import { trpc } from './trpc';
+import { toastError } from '../../lib/errors';
+import { getLocale, m } from '../../lib/i18n';
+import { queryClient } from '../../lib/query-client';
+import { toast } from '../../lib/toast';
+import { trpc } from '../../lib/trpc';
 
 export type { AssignmentJson, DeckJson, ProgressJson };
 

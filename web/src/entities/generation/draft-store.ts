@@ -1,6 +1,6 @@
 // Where the Generate screen's unsaved proposals wait (they were charged): localStorage, keyed by the user,
 // so they survive leaving the page, a reload or a closed tab, and a learner never sees another account's.
-// Cleared when they are saved or discarded, and at sign-out (session-cache.ts). Kept tiny: the session
+// Cleared when they are saved or discarded, and at sign-out (lib/session-cache.ts). Kept tiny: the session
 // cache, in the entry bundle, imports it.
 
 const keyOf = (userId: string) => `engram.generate.${userId}`;

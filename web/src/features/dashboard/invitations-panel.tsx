@@ -11,7 +11,7 @@ import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
-import { INVITATIONS_KEY, type Invitation, invitationsOptions } from '../dashboard/queries';
+import { INVITATIONS_KEY, type Invitation, invitationsOptions } from './queries';
 
 /** The invitations with `firstId`'s first, the others in their order. */
 const withFirst = (invitations: Invitation[], firstId: string | undefined): Invitation[] => [

@@ -2,7 +2,7 @@
 // from the user agent in the browser, so a list of passkeys says which is which without the owner typing a
 // name (they can rename one in place: features/account/passkey-names.tsx). Names of products are not
 // translated; the sentence that joins them is.
-import { m } from './i18n';
+import { m } from '../i18n';
 
 /** The browser, most specific first: Edge, Opera and Samsung Internet also say "Chrome" and "Safari". */
 const BROWSERS: [RegExp, string][] = [

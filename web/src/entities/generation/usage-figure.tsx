@@ -1,9 +1,9 @@
 // The learner's generation usage (used of limit, and when it renews), with the offline generator's label
 // when that is what serves this installation.
 import { useQuery } from '@tanstack/react-query';
-import { generationUsageOptions } from '../../lib/generation';
 import { m } from '../../lib/i18n';
 import { formatDate } from '../billing/format';
+import { generationUsageOptions } from './usage';
 
 export function OfflineLabel() {
   return (

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { m } from '../../lib/i18n';
-import { UsageFigure } from '../generate/usage-figure';
+import { UsageFigure } from '../generation/usage-figure';
 import { formatDate } from './format';
 import { PLAN_NAMES } from './plan-names';
 import { customerOptions } from './queries';

@@ -2,8 +2,8 @@
 // by filter, and the user's tags fifty a page, both following nextCursor.
 import { DASHBOARD_PAGE_SIZE, TAG_PAGE_SIZE } from '@engram/contracts/cards';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { queryClient } from './query-client';
-import { trpc } from './trpc';
+import { queryClient } from '../../lib/query-client';
+import { trpc } from '../../lib/trpc';
 
 export type Card = inferOutput<typeof trpc.cards.create>;
 export type Tag = Card['tags'][number];
