@@ -2,11 +2,10 @@
 // date, target and the caller's own progress, with Subscribe when they have not yet; those who may assign
 // decks assign one and remove one (after a confirmation).
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadMore } from '../../../components/load-more';
-import { InlineError, InlineLoading } from '../../../components/query-states';
+import { PagedList } from '../../../components/paged-list';
 import {
   type AssignmentJson,
   dueText,
@@ -64,7 +63,6 @@ function AssignmentItem(props: { assignment: AssignmentJson; context: LearningCo
 
 export function AssignmentsSection({ context }: { context: LearningContext }) {
   const assignments = useInfiniteQuery(organizationAssignmentsOptions(context.organizationId));
-  const items = assignments.data?.pages.flatMap((page) => page.items) ?? [];
   const decks = useAllDecks(context.organizationId);
   const [removing, setRemoving] = useState<AssignmentJson | null>(null);
   const remove = useMutation(
@@ -78,40 +76,30 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
     }),
   );
 
-  let body: ReactNode;
-  if (assignments.isPending) body = <InlineLoading label={m.learning_loading()} />;
-  else if (assignments.isError) {
-    body = <InlineError message={m.learning_assignments_failed()} onRetry={() => void assignments.refetch()} />;
-  } else if (items.length === 0) {
-    body = (
-      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
-        {m.learning_assignments_empty()}
-      </p>
-    );
-  } else {
-    body = (
-      <>
-        <ul aria-labelledby="assignments-heading" className="space-y-3">
-          {items.map((assignment) => (
-            <AssignmentItem
-              key={assignment.id}
-              assignment={assignment}
-              context={context}
-              onRemove={() => setRemoving(assignment)}
-            />
-          ))}
-        </ul>
-        <LoadMore list={assignments} />
-      </>
-    );
-  }
-
   return (
     <section aria-labelledby="assignments-heading">
       <h2 id="assignments-heading" className="mb-4 text-lg font-semibold text-slate-900">
         {m.learning_assignments_heading()}
       </h2>
-      {body}
+      <PagedList
+        list={assignments}
+        loadingLabel={m.learning_loading()}
+        failedMessage={m.learning_assignments_failed()}
+        empty={m.learning_assignments_empty()}
+      >
+        {(items) => (
+          <ul aria-labelledby="assignments-heading" className="space-y-3">
+            {items.map((assignment) => (
+              <AssignmentItem
+                key={assignment.id}
+                assignment={assignment}
+                context={context}
+                onRemove={() => setRemoving(assignment)}
+              />
+            ))}
+          </ul>
+        )}
+      </PagedList>
       {context.managesAssignments && decks.length > 0 && <AssignDeckForm context={context} decks={decks} />}
       <ConfirmDialog
         open={removing !== null}

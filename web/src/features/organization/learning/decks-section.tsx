@@ -3,11 +3,10 @@
 // publishes the tag's changes; those who may change decks withdraw one (after a confirmation) and share a
 // new one.
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadMore } from '../../../components/load-more';
-import { InlineError, InlineLoading } from '../../../components/query-states';
+import { PagedList } from '../../../components/paged-list';
 import { type DeckJson, refreshLearning, useSubscription } from '../../../entities/shared-decks/shared-decks';
 import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
@@ -76,7 +75,6 @@ function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: Lear
 
 export function DecksSection({ context }: { context: LearningContext }) {
   const decks = useInfiniteQuery(decksOptions(context.organizationId));
-  const items = decks.data?.pages.flatMap((page) => page.items) ?? [];
   const [withdrawing, setWithdrawing] = useState<DeckJson | null>(null);
   const withdraw = useMutation(
     trpc.orgs.deleteDeck.mutationOptions({
@@ -89,35 +87,25 @@ export function DecksSection({ context }: { context: LearningContext }) {
     }),
   );
 
-  let body: ReactNode;
-  if (decks.isPending) body = <InlineLoading label={m.learning_loading()} />;
-  else if (decks.isError)
-    body = <InlineError message={m.learning_decks_failed()} onRetry={() => void decks.refetch()} />;
-  else if (items.length === 0) {
-    body = (
-      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
-        {context.managesDecks ? m.learning_decks_empty_manager() : m.learning_decks_empty()}
-      </p>
-    );
-  } else {
-    body = (
-      <>
-        <ul aria-labelledby="decks-heading" className="space-y-3">
-          {items.map((deck) => (
-            <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
-          ))}
-        </ul>
-        <LoadMore list={decks} />
-      </>
-    );
-  }
-
   return (
     <section aria-labelledby="decks-heading">
       <h2 id="decks-heading" className="mb-4 text-lg font-semibold text-slate-900">
         {m.learning_decks_heading()}
       </h2>
-      {body}
+      <PagedList
+        list={decks}
+        loadingLabel={m.learning_loading()}
+        failedMessage={m.learning_decks_failed()}
+        empty={context.managesDecks ? m.learning_decks_empty_manager() : m.learning_decks_empty()}
+      >
+        {(items) => (
+          <ul aria-labelledby="decks-heading" className="space-y-3">
+            {items.map((deck) => (
+              <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
+            ))}
+          </ul>
+        )}
+      </PagedList>
       {context.managesDecks && <ShareDeckForm context={context} />}
       <ConfirmDialog
         open={withdrawing !== null}

@@ -3,9 +3,8 @@
 // admins see every member, a page at a time with "Load more"; members and guests their own row, with a
 // line saying so.
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
-import { LoadMore } from '../../../components/load-more';
-import { InlineError, InlineLoading } from '../../../components/query-states';
+import { useId, useState } from 'react';
+import { PagedList } from '../../../components/paged-list';
 import { SelectField } from '../../../components/select-field';
 import { type ProgressJson, percent } from '../../../entities/shared-decks/shared-decks';
 import { m } from '../../../lib/i18n';
@@ -76,33 +75,8 @@ export function ProgressSection({ context }: { context: LearningContext }) {
   const [assignmentId, setAssignmentId] = useState('');
   const assignments = useAllAssignments(context.organizationId);
   const progress = useInfiniteQuery(progressOptions(context.organizationId, assignmentId || undefined));
-  const rows = progress.data?.pages.flatMap((page) => page.items) ?? [];
   const allMembers = progress.data?.pages[0]?.allMembers;
   const noteId = useId();
-
-  let body: ReactNode;
-  if (progress.isPending) body = <InlineLoading label={m.learning_loading()} />;
-  else if (progress.isError) {
-    body = <InlineError message={m.learning_progress_failed()} onRetry={() => void progress.refetch()} />;
-  } else if (rows.length === 0) {
-    body = (
-      <p className="rounded-xl bg-white p-5 text-sm text-slate-600 ring-1 ring-slate-200">
-        {m.learning_progress_empty()}
-      </p>
-    );
-  } else {
-    body = (
-      <>
-        <ProgressTable
-          rows={rows}
-          context={context}
-          withTarget={assignmentId !== ''}
-          caption={m.learning_progress_heading()}
-        />
-        <LoadMore list={progress} />
-      </>
-    );
-  }
 
   return (
     <section aria-labelledby="progress-heading" aria-describedby={allMembers === false ? noteId : undefined}>
@@ -131,7 +105,21 @@ export function ProgressSection({ context }: { context: LearningContext }) {
           {m.learning_progress_own_only()}
         </p>
       )}
-      {body}
+      <PagedList
+        list={progress}
+        loadingLabel={m.learning_loading()}
+        failedMessage={m.learning_progress_failed()}
+        empty={m.learning_progress_empty()}
+      >
+        {(rows) => (
+          <ProgressTable
+            rows={rows}
+            context={context}
+            withTarget={assignmentId !== ''}
+            caption={m.learning_progress_heading()}
+          />
+        )}
+      </PagedList>
     </section>
   );
 }
