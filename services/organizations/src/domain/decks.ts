@@ -9,6 +9,9 @@ import type { OrganizationsDeps } from '../deps.js';
 import type { Deck } from '../generated/prisma/client.js';
 import { isId } from '../ids.js';
 
+/** A deck of DECK_CARD_LIMIT cards writes a row and an event for each: publishing and syncing take long. */
+export const LONG_TRANSACTION = { timeout: 30_000 };
+
 export const deckNotFound = () => new NotFound('Deck not found.', LEARNING_REASONS.deckNotFound);
 
 /** Those who may change decks see every deck; everyone else the organization's and their teams'. */

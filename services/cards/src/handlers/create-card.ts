@@ -10,8 +10,8 @@ import type { Stores } from '../db.js';
 import { insertCard } from '../domain/card-writes.js';
 import { claimCreateRequest, recordCreatedCards, requestDigest } from '../domain/create-requests.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
+import { toProtoCard } from '../domain/to-proto.js';
 import { recordCardCreated } from '../events/card-created.js';
-import { toProtoCard } from './to-proto.js';
 
 export function createCard({ db }: Stores) {
   return async (request: CreateCardRequest, ctx: CallContext): Promise<CreateCardResponse> => {

@@ -8,7 +8,7 @@ import type { UpdateCardRequest, UpdateCardResponse } from '@engram/proto/cards/
 import type { Stores } from '../db.js';
 import { assertContent, changeContent } from '../domain/card-writes.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
-import { toProtoCard, WITH_TAGS } from './to-proto.js';
+import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
 
 const FIELDS = { front: 'front', back: 'back', type: 'type', tag_ids: 'tagIds' } as const;
 

@@ -7,7 +7,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { ArchiveCardRequest, ArchiveCardResponse } from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
 import { setArchived } from '../domain/card-writes.js';
-import { toProtoCard, WITH_TAGS } from './to-proto.js';
+import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
 
 export function archiveCard({ db }: Stores) {
   return async (request: ArchiveCardRequest, ctx: CallContext): Promise<ArchiveCardResponse> => {

@@ -18,8 +18,7 @@ import { GeneratorFailure } from '../generators/generator.js';
 import { recordGeneration } from '../metrics.js';
 import { planOf } from '../plans.js';
 import { keptSince } from '../uploads/quota.js';
-import { type Outcome, reserve, settle } from '../usage.js';
-import { usageOf } from './GetUsage.js';
+import { type Outcome, reserve, settle, usageOf } from '../usage.js';
 
 const orUndefined = (value: string) => (value.trim() === '' ? undefined : value);
 

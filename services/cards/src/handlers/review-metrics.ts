@@ -1,51 +1,17 @@
-// ProgressMetrics, Streak and ReviewMetrics: what the dashboard shows, in the learner's own days.
+// ReviewMetrics: the learner's reviews by day, retention, the year's heatmap and the coming month's
+// forecast, in the learner's own days.
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
-import { addDays, studyDayAround, studyDayStart, weekStart } from '../domain/study-day.js';
-import { FORECAST, PROGRESS, REVIEWS_BY_DAY, STREAK } from '../review/metrics-sql.js';
-import { readSettings } from '../review/settings-store.js';
+import { addDays, studyDayStart, weekStart } from '../domain/study-day.js';
+import { learnerDay } from '../review/learner-day.js';
+import { FORECAST, REVIEWS_BY_DAY } from '../review/metrics-sql.js';
 
 const HEATMAP_DAYS = 365;
 const FORECAST_DAYS = 30;
 const DEFAULT_DAYS = 30;
 // Weekly: a day's retention over a handful of reviews is noise. Half a year shows a trend and fits a phone.
 const RETENTION_WEEKS = 26;
-
-async function learnerDay(stores: Stores, ownerId: string) {
-  const settings = settingsOf(await readSettings(stores.pool, ownerId));
-  return { settings, ...studyDayAround(new Date(), settings.timezone, settings.dayStartHour) };
-}
-
-export function progressMetrics(stores: Stores) {
-  return async (_request: Proto.ProgressMetricsRequest, ctx: CallContext): Promise<Proto.ProgressMetricsResponse> => {
-    const ownerId = ctx.caller.userId;
-    const { settings, start, end } = await learnerDay(stores, ownerId);
-    const { rows } = await stores.pool.query(PROGRESS, [ownerId, end, start]);
-    const row = rows[0];
-    return {
-      total: row.total,
-      archived: row.archived,
-      new: row.new,
-      learning: row.learning,
-      review: row.review,
-      relearning: row.relearning,
-      dueToday: row.due_today,
-      reviewedToday: row.reviewed_today,
-      dailyGoal: settings.dailyGoal,
-    };
-  };
-}
-
-export function streak(stores: Stores) {
-  return async (_request: Proto.StreakRequest, ctx: CallContext): Promise<Proto.StreakResponse> => {
-    const ownerId = ctx.caller.userId;
-    const { today } = await learnerDay(stores, ownerId);
-    const { rows } = await stores.pool.query(STREAK, [ownerId, today]);
-    return { current: rows[0].current, longest: rows[0].longest, reviewedToday: rows[0].reviewed_today };
-  };
-}
 
 /** One entry per day from `from` to `to` (inclusive), zero where the query had none. */
 function everyDay<T extends { date: string }>(from: string, to: string, rows: T[], empty: (date: string) => T): T[] {

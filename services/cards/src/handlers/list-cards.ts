@@ -9,7 +9,7 @@ import type { ListCardsRequest, ListCardsResponse } from '@engram/proto/cards/v1
 import type { Stores } from '../db.js';
 import { listCardsSchema } from '../domain/card.js';
 import { decodeCursor, encodeCursor } from '../domain/cursor.js';
-import { toProtoCard, WITH_TAGS } from './to-proto.js';
+import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
 
 /**
  * $1 owner, $2 archived, $3 tag ids every card must carry (or null), $4 the LIKE pattern's text (escaped),

@@ -7,10 +7,10 @@ import type { GetProgressRequest, GetProgressResponse } from '@engram/proto/orga
 import { allowed, membership } from '../access.js';
 import type { Db } from '../db.js';
 import type { OrganizationsDeps } from '../deps.js';
+import { assignmentNotFound } from '../domain/assignments.js';
 import { decodeMemberCursor, memberCursor, pageOf, pageSizeOf } from '../domain/pages.js';
 import { progressOf } from '../domain/progress.js';
 import { isId } from '../ids.js';
-import { assignmentNotFound } from './assignments.js';
 
 export function getProgress(deps: OrganizationsDeps) {
   return async (request: GetProgressRequest, ctx: CallContext): Promise<GetProgressResponse> => {

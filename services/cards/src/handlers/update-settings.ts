@@ -1,10 +1,9 @@
-// GetSettings and UpdateSettings: the caller's scheduling settings (defaults until they change one).
-// An update changes only the fields it names, checked against the shared limits.
+// UpdateSettings: changes only the fields the request names, checked against the shared limits.
 import { type settingsFields, settingsUpdateInput } from '@engram/contracts/learning';
 import { inTransaction } from '@engram/kit/db';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
-import type { GetSettingsRequest, Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
+import type { Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
 import { settingsMessage, settingsOf } from '../domain/settings.js';
 import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
@@ -20,11 +19,6 @@ const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
   fuzz: 'fuzz',
   daily_goal: 'dailyGoal',
 };
-
-export function getSettings({ pool }: Stores) {
-  return async (_request: GetSettingsRequest, ctx: CallContext): Promise<Settings> =>
-    settingsMessage(settingsOf(await readSettings(pool, ctx.caller.userId)));
-}
 
 export function updateSettings({ pool }: Stores) {
   return async (request: UpdateSettingsRequest, ctx: CallContext): Promise<Settings> => {
