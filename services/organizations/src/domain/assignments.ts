@@ -1,13 +1,13 @@
 // Assignments as the caller sees them: the assignment message with their own progress and subscription,
 // and the refusal for one that is not there (or not theirs to see).
-import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound } from '@engram/kit/errors';
 import type { Assignment as AssignmentMessage } from '@engram/proto/organizations/v1/organizations';
 import type { OrganizationsDeps } from '../deps.js';
 import type { Assignment, Deck } from '../generated/prisma/client.js';
 import { progressPerDeck, withTarget } from './progress.js';
 
-export const assignmentNotFound = () => new NotFound('Assignment not found.', LEARNING_REASONS.assignmentNotFound);
+export const assignmentNotFound = () => new NotFound('Assignment not found.', SHARED_DECK_REASONS.assignmentNotFound);
 
 /** The assignments' messages for `userId`, with their own progress and subscriptions (a few queries in all). */
 export async function assignmentMessages(

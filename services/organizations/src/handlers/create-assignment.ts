@@ -1,6 +1,6 @@
 // CreateAssignment: a deck assigned to a team or the whole organization, with a due date and a target
 // (cards learned, or a retention).
-import { checkAssignment, LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { checkAssignment, SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { Invalid } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -36,7 +36,7 @@ export function createAssignment(deps: OrganizationsDeps) {
     if (deck.teamId && request.teamId !== deck.teamId) {
       throw new Invalid(
         'This deck is shared with one team; assign it to that team.',
-        LEARNING_REASONS.deckTeamMismatch,
+        SHARED_DECK_REASONS.deckTeamMismatch,
       );
     }
     const cardCount = await deps.db.deckCard.count({ where: { deckId: deck.id, withdrawn: false } });

@@ -1,6 +1,6 @@
 // PublishDeck: a tag's cards shared as a deck with the organization or one team. The deck, its cards and
 // their DeckCardPublished events commit in one transaction.
-import { checkDeck, LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { checkDeck, SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -29,7 +29,7 @@ export function publishDeck(deps: OrganizationsDeps) {
     }
     const cards = await tagCards(deps.cards, ctx, fields.tagId);
     if (cards.length === 0) {
-      throw new FailedPrecondition('That tag has no cards to share.', LEARNING_REASONS.deckEmpty);
+      throw new FailedPrecondition('That tag has no cards to share.', SHARED_DECK_REASONS.deckEmpty);
     }
     const deck = await prismaTransaction(
       deps.db,

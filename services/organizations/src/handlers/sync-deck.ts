@@ -1,7 +1,7 @@
 // SyncDeck: the publisher brings a deck in step with their tag's cards: changed and new cards are
 // published again, gone ones withdrawn, each with its event (DeckCardPublished, DeckCardWithdrawn) in
 // one transaction.
-import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, PermissionDenied } from '@engram/kit/errors';
 import { prismaTransaction } from '@engram/kit/events/outbox';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -18,7 +18,7 @@ export function syncDeck(deps: OrganizationsDeps) {
     if (!managesDecks) {
       throw new PermissionDenied(
         'You are not allowed to change decks in this organization.',
-        LEARNING_REASONS.permissionDenied,
+        SHARED_DECK_REASONS.permissionDenied,
       );
     }
     if (deck.publisherId !== ctx.caller.userId) {
@@ -32,7 +32,7 @@ export function syncDeck(deps: OrganizationsDeps) {
       // The tag was emptied or deleted: publishing that would withdraw every card from every subscriber.
       throw new FailedPrecondition(
         'The deck’s tag has no cards any more; withdraw the deck instead.',
-        LEARNING_REASONS.deckEmpty,
+        SHARED_DECK_REASONS.deckEmpty,
       );
     }
     const changed = await prismaTransaction(

@@ -1,9 +1,9 @@
-// Learning together in an organization (issue 13), in a real Chromium through the real gateway and every
+// Shared decks in an organization (issue 13), in a real Chromium through the real gateway and every
 // service: an owner creates an organization and a team, invites a learner by mail, shares a tag's cards
 // with the team as a deck and assigns it; the learner accepts, subscribes from the dashboard, practises the
 // copies, and the owner sees their progress; a guest sees only their own; a removed member loses access.
 // Cards, team rosters and the guest's organization are set up through the API, where the UI is not the point.
-import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import type { Locator, Page } from 'playwright-core';
@@ -72,7 +72,7 @@ async function reloadUntil(page: Page, path: string, target: Locator, prepare?: 
 
 const inAWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
-describe('learning together in an organization', () => {
+describe('shared decks in an organization', () => {
   it('shares a deck with a team and assigns it; a member subscribes and practises, and the owner sees their progress; removed, they lose access', async () => {
     const owner = await openPage('together-owner');
     await signUpAndOnboard(owner, env.stack.url, newUser('owner'));
@@ -237,10 +237,10 @@ describe('learning together in an organization', () => {
       targetKind: 'retention',
       targetValue: 0.9,
     });
-    // A full first page of newer decks (LEARNING_PAGE_SIZE): Organelles comes with "Load more".
+    // A full first page of newer decks (SHARED_DECK_PAGE_SIZE): Organelles comes with "Load more".
     const newer = await mutate(owner, 'cards.createTag', { name: 'newer' });
     await mutate(owner, 'cards.create', { front: 'What is a cell?', back: 'The unit of life', tagIds: [newer.id] });
-    for (let n = 1; n <= LEARNING_PAGE_SIZE; n++) {
+    for (let n = 1; n <= SHARED_DECK_PAGE_SIZE; n++) {
       await mutate(owner, 'orgs.publishDeck', { organizationId: organization.id, name: `Newer ${n}`, tagId: newer.id });
     }
 
@@ -260,13 +260,13 @@ describe('learning together in an organization', () => {
     const ownRow = guest.getByRole('table', { name: 'Progress' }).getByRole('row', { name: /Guest Tester \(you\)/ });
     await reloadUntil(guest, `/organization/${slug}/learning`, ownRow);
     const decks = guest.getByRole('list', { name: 'Shared decks' });
-    await decks.getByRole('article', { name: `Newer ${LEARNING_PAGE_SIZE}` }).waitFor();
-    expect(await decks.getByRole('article').count()).toBe(LEARNING_PAGE_SIZE);
+    await decks.getByRole('article', { name: `Newer ${SHARED_DECK_PAGE_SIZE}` }).waitFor();
+    expect(await decks.getByRole('article').count()).toBe(SHARED_DECK_PAGE_SIZE);
     expect(await decks.getByRole('article', { name: 'Organelles' }).count()).toBe(0);
     const decksSection = guest.getByRole('region', { name: 'Shared decks' });
     await decksSection.getByRole('button', { name: 'Load more' }).click();
     await decks.getByRole('article', { name: 'Organelles' }).getByRole('button', { name: 'Subscribe' }).waitFor();
-    expect(await decks.getByRole('article').count()).toBe(LEARNING_PAGE_SIZE + 1);
+    expect(await decks.getByRole('article').count()).toBe(SHARED_DECK_PAGE_SIZE + 1);
     await decksSection.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
     await guest
       .getByRole('list', { name: 'Assignments' })
