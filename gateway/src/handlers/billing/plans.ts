@@ -2,6 +2,7 @@
 // gateway asks billing as itself, not for a user.
 import { unary } from '@engram/kit/grpc/client';
 import { USER_CALL } from '../../call.js';
+import { AUDIENCES } from '../../clients.js';
 import { type PublicHandlerArgs, toTrpcError } from '../../trpc.js';
 
 export interface PlansJson {
@@ -14,7 +15,7 @@ export interface PlansJson {
 export async function plans({ ctx }: PublicHandlerArgs): Promise<PlansJson> {
   const { billing, signer } = ctx.services;
   try {
-    const token = await signer.signSystem('gateway', 'billing');
+    const token = await signer.signSystem('gateway', AUDIENCES.billing);
     const answer = await unary(billing, billing.listPlans, {}, { ...USER_CALL, token, signal: ctx.signal });
     return {
       prices: answer.prices.map((price) => ({ ...price, unitAmount: Number(price.unitAmount) })),
