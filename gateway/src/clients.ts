@@ -1,5 +1,6 @@
 // The gateway's gRPC clients, one per service it calls, and a signer for the internal tokens.
 import { createClient } from '@engram/kit/grpc/client';
+import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
@@ -9,6 +10,7 @@ import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
 import { SettingsServiceClient } from '@engram/proto/cards/v1/settings';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { OrganizationsServiceClient } from '@engram/proto/organizations/v1/organizations';
+import type { ServiceDefinition } from '@grpc/grpc-js';
 
 export interface Services {
   identity: IdentityServiceClient;
@@ -25,21 +27,31 @@ export interface Services {
 /** The clients, without the signer. */
 export type ServiceClients = Omit<Services, 'signer'>;
 
+type Generated = { service: ServiceDefinition };
+
+/** The called service's name, and those it asks on the user's behalf, each derived from its definition. */
+function audience(called: Generated): string;
+function audience(called: Generated, ...askedFor: [Generated, ...Generated[]]): string[];
+function audience(called: Generated, ...askedFor: Generated[]): string | string[] {
+  const names = [called, ...askedFor].map((client) => serviceNameOf(client.service));
+  return askedFor.length === 0 ? (names[0] as string) : names;
+}
+
 /**
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
  * (ai forwards its token to cards and billing; organizations asks identity and cards). Cards answers four
- * gRPC services from one process, so those four clients share its audience.
+ * gRPC services from one process, all in its package, so those four clients share its audience.
  */
-export const AUDIENCES: Record<keyof ServiceClients, string | string[]> = {
-  identity: 'identity',
-  cards: 'cards',
-  reviews: 'cards',
-  metrics: 'cards',
-  settings: 'cards',
-  organizations: ['organizations', 'identity', 'cards'],
-  billing: 'billing',
-  ai: ['ai', 'cards', 'billing'],
-};
+export const AUDIENCES = {
+  identity: audience(IdentityServiceClient),
+  cards: audience(CardsServiceClient),
+  reviews: audience(ReviewServiceClient),
+  metrics: audience(MetricsServiceClient),
+  settings: audience(SettingsServiceClient),
+  organizations: audience(OrganizationsServiceClient, IdentityServiceClient, CardsServiceClient),
+  billing: audience(BillingServiceClient),
+  ai: audience(AiServiceClient, CardsServiceClient, BillingServiceClient),
+} satisfies Record<keyof ServiceClients, string | string[]>;
 
 export function createServices(
   addresses: { identity: string; cards: string; organizations: string; billing: string; ai: string },

@@ -16,7 +16,8 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 export type { GenerationEvent } from './handlers/ai/generate.js';
-export type { UsageJson } from './handlers/ai/usage.js';
-export type { CustomerJson, PlansJson } from './handlers/billing/billing.js';
+export type { UsageJson } from './handlers/ai/json.js';
+export type { CustomerJson } from './handlers/billing/customer.js';
+export type { PlansJson } from './handlers/billing/plans.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';
-export type { AssignmentJson, DeckJson, ProgressJson } from './handlers/orgs/orgs.js';
+export type { AssignmentJson, DeckJson, ProgressJson } from './handlers/orgs/json.js';

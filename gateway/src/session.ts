@@ -22,7 +22,7 @@
 import { SESSION_COOKIE_NAME } from '@engram/contracts/auth';
 import { unary } from '@engram/kit/grpc/client';
 import type { UserCaller } from '@engram/kit/internal-auth';
-import type { Services } from './clients.js';
+import { AUDIENCES, type Services } from './clients.js';
 
 export interface SessionInfo {
   caller: Omit<UserCaller, 'kind'>;
@@ -203,7 +203,7 @@ export function createSessionCache(
 }
 
 async function lookUp(services: Services, headers: SessionCredentials): Promise<SessionInfo | null> {
-  const token = await services.signer.signSystem('gateway', 'identity');
+  const token = await services.signer.signSystem('gateway', AUDIENCES.identity);
   const result = await unary(
     services.identity,
     services.identity.getSession,
@@ -228,7 +228,7 @@ async function lookUp(services: Services, headers: SessionCredentials): Promise<
  * or rate-limited key is refused (as a tRPC error with identity's reason) on the request that meets it.
  */
 export async function resolveApiKey(services: Services, key: string): Promise<SessionInfo> {
-  const token = await services.signer.signSystem('gateway', 'identity');
+  const token = await services.signer.signSystem('gateway', AUDIENCES.identity);
   const result = await unary(
     services.identity,
     services.identity.resolveApiKey,

@@ -103,3 +103,9 @@ export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 export type ProtectedContext = Context & { session: SessionInfo };
+
+/** What a handler of a signed-in user's procedure receives: the context and the parsed input (none by default). */
+export type HandlerArgs<I = undefined> = { ctx: ProtectedContext; input: I };
+
+/** What a handler of a public procedure receives: there may be no session. */
+export type PublicHandlerArgs<I = undefined> = { ctx: Context; input: I };

@@ -1,4 +1,4 @@
-// Learning together through the real gateway and processes (identity, cards, organizations, NATS): an
+// Shared decks through the real gateway and processes (identity, cards, organizations, NATS): an
 // owner shares a tag's cards as a deck with a team and assigns it; members subscribe and study their own
 // copies; progress reaches the owner from the review events; a guest sees only their own; a removed
 // member loses access at once and their subscription ends; edits reach copies without losing progress;

@@ -1,22 +1,20 @@
 // The cards procedures: each line points at one handler with its input schema beside it.
-import { generationUsage } from '../handlers/ai/usage.js';
 import { archiveCard, archiveCardInput } from '../handlers/cards/archive.js';
 import { createCard, createCardInput } from '../handlers/cards/create.js';
 import { createMany, createManyInput } from '../handlers/cards/create-many.js';
+import { createTag, createTagInput } from '../handlers/cards/create-tag.js';
 import { deleteCard, deleteCardInput } from '../handlers/cards/delete.js';
+import { deleteTag, deleteTagInput } from '../handlers/cards/delete-tag.js';
+import { generationUsage } from '../handlers/cards/generation-usage.js';
 import { listCards, listCardsInput } from '../handlers/cards/list.js';
-import { progressMetrics, reviewMetrics, streak } from '../handlers/cards/metrics.js';
-import { listDue, listDueInput, review, reviewInput, undoReview, undoReviewInput } from '../handlers/cards/practice.js';
-import {
-  createTag,
-  createTagInput,
-  deleteTag,
-  deleteTagInput,
-  listTags,
-  listTagsInput,
-  renameTag,
-  renameTagInput,
-} from '../handlers/cards/tags.js';
+import { listDue, listDueInput } from '../handlers/cards/list-due.js';
+import { listTags, listTagsInput } from '../handlers/cards/list-tags.js';
+import { progressMetrics } from '../handlers/cards/progress-metrics.js';
+import { renameTag, renameTagInput } from '../handlers/cards/rename-tag.js';
+import { review, reviewInput } from '../handlers/cards/review.js';
+import { reviewMetrics } from '../handlers/cards/review-metrics.js';
+import { streak } from '../handlers/cards/streak.js';
+import { undoReview, undoReviewInput } from '../handlers/cards/undo-review.js';
 import { updateCard, updateCardInput } from '../handlers/cards/update.js';
 import { protectedProcedure, router } from '../trpc.js';
 

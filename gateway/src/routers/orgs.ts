@@ -1,24 +1,15 @@
-// The orgs procedures: learning together in an organization (shared decks, assignments, progress). Each
-// is checked by the organizations service against the caller's membership and permissions.
-import {
-  assignmentInput,
-  assignments,
-  createAssignment,
-  createAssignmentInput,
-  deckInput,
-  decks,
-  deleteAssignment,
-  deleteDeck,
-  listAssignmentsInput,
-  listDecksInput,
-  progress,
-  progressInput,
-  publishDeck,
-  publishDeckInput,
-  subscribe,
-  syncDeck,
-  unsubscribe,
-} from '../handlers/orgs/orgs.js';
+// The orgs procedures: an organization's shared decks, assignments and members' progress. Each is checked
+// by the organizations service against the caller's membership and permissions.
+import { assignments, listAssignmentsInput } from '../handlers/orgs/assignments.js';
+import { createAssignment, createAssignmentInput } from '../handlers/orgs/create-assignment.js';
+import { decks, listDecksInput } from '../handlers/orgs/decks.js';
+import { assignmentInput, deleteAssignment } from '../handlers/orgs/delete-assignment.js';
+import { deckInput, deleteDeck } from '../handlers/orgs/delete-deck.js';
+import { progress, progressInput } from '../handlers/orgs/progress.js';
+import { publishDeck, publishDeckInput } from '../handlers/orgs/publish-deck.js';
+import { subscribe } from '../handlers/orgs/subscribe.js';
+import { syncDeck } from '../handlers/orgs/sync-deck.js';
+import { unsubscribe } from '../handlers/orgs/unsubscribe.js';
 import { protectedProcedure, router } from '../trpc.js';
 
 export const orgsRouter = router({

@@ -1,12 +1,8 @@
 // The settings procedures: the learner's scheduling settings and onboarding.
-import {
-  completeOnboarding,
-  completeOnboardingInput,
-  getSettings,
-  getTimezone,
-  settingsUpdateInput,
-  updateSettings,
-} from '../handlers/settings/settings.js';
+import { completeOnboarding, completeOnboardingInput } from '../handlers/settings/complete-onboarding.js';
+import { getSettings } from '../handlers/settings/get.js';
+import { getTimezone } from '../handlers/settings/get-timezone.js';
+import { settingsUpdateInput, updateSettings } from '../handlers/settings/update.js';
 import { protectedProcedure, router } from '../trpc.js';
 
 export const settingsRouter = router({

@@ -1,7 +1,7 @@
 // Organizations (docs/product.md#roles-and-permissions): the roles, what each may do, and the limits identity
 // enforces and the web app's forms and the organizations service read. Permissions are better-auth's access-control
 // statements: a resource and the actions on it. better-auth's own (organization, member, invitation, team, ac) come
-// first; deck, assignment and progress are Engram's learning-together resources.
+// first; deck, assignment and progress are Engram's shared-decks resources.
 
 import { ORGANIZATION_SLUG_MAX_LENGTH } from './auth.ts';
 

@@ -1,5 +1,5 @@
-// Learning together in an organization (the organizations service): shared decks, assignments and
-// progress. The input shapes and limits of the orgs.* procedures, shared by the web app's forms, the
+// Shared decks: an organization's shared decks, assignments and members' progress (the organizations
+// service). The input shapes and limits of the orgs.* procedures, shared by the web app's forms, the
 // gateway and the service's own checks, so a limit is written once.
 
 import { cursor, pageSize } from './cards.ts';
@@ -16,7 +16,7 @@ export type AssignmentTargetKind = (typeof ASSIGNMENT_TARGET_KINDS)[number];
 export const RETENTION_TARGET_RANGE = { min: 0.5, max: 0.99 } as const;
 /** A page of decks, assignments or members' progress unless the caller asks for fewer (at most
  * MAX_PAGE_SIZE, as every list); the next page follows nextCursor. */
-export const LEARNING_PAGE_SIZE = 50;
+export const SHARED_DECK_PAGE_SIZE = 50;
 
 /** The words of each input rule of a deck or an assignment, in English: what the service answers API
  * callers. The web app's forms and toasts say them in the user's language, found by the rule's reason. */
@@ -62,7 +62,7 @@ export function targetValue(kind: AssignmentTargetKind, cardCount: number) {
   return z.number(message).int(message).min(1, message).max(cardCount, message);
 }
 
-const page = { pageSize: pageSize(LEARNING_PAGE_SIZE), cursor: cursor.nullish() };
+const page = { pageSize: pageSize(SHARED_DECK_PAGE_SIZE), cursor: cursor.nullish() };
 export const listDecksInput = z.object({ organizationId, ...page });
 export const deckInput = z.object({ deckId: entityId('Deck') });
 export const publishDeckInput = z.object({
@@ -87,7 +87,7 @@ export type CreateAssignmentInput = z.infer<typeof createAssignmentInput>;
 
 /** The domain reasons of the organizations service's refusals (tRPC error data), which the web app shows in
  * the user's language. */
-export const LEARNING_REASONS = {
+export const SHARED_DECK_REASONS = {
   assignmentNotFound: 'ASSIGNMENT_NOT_FOUND',
   deckNotFound: 'DECK_NOT_FOUND',
   deckEmpty: 'DECK_EMPTY',
@@ -105,21 +105,21 @@ export const LEARNING_REASONS = {
   permissionDenied: 'PERMISSION_DENIED',
   invalidCursor: 'INVALID_CURSOR',
 } as const;
-export type LearningReason = (typeof LEARNING_REASONS)[keyof typeof LEARNING_REASONS];
+export type SharedDeckReason = (typeof SHARED_DECK_REASONS)[keyof typeof SHARED_DECK_REASONS];
 
 /** Each input rule of a deck or an assignment (a key of DECK_MESSAGES): the field it checks and the reason
  * its refusal carries. */
 const LEARNING_RULES = {
-  nameRequired: { field: 'name', reason: LEARNING_REASONS.deckNameRequired },
-  nameTooLong: { field: 'name', reason: LEARNING_REASONS.deckNameTooLong },
-  descriptionTooLong: { field: 'description', reason: LEARNING_REASONS.deckDescriptionTooLong },
-  tagRequired: { field: 'tagId', reason: LEARNING_REASONS.tagRequired },
-  dueDateRequired: { field: 'dueAt', reason: LEARNING_REASONS.dueDateRequired },
-  dueDatePast: { field: 'dueAt', reason: LEARNING_REASONS.dueDatePast },
-  targetKind: { field: 'targetKind', reason: LEARNING_REASONS.targetKindInvalid },
-  targetCards: { field: 'targetValue', reason: LEARNING_REASONS.targetValueInvalid },
-  retentionRange: { field: 'targetValue', reason: LEARNING_REASONS.targetValueInvalid },
-} as const satisfies Record<keyof typeof DECK_MESSAGES, { field: string; reason: LearningReason }>;
+  nameRequired: { field: 'name', reason: SHARED_DECK_REASONS.deckNameRequired },
+  nameTooLong: { field: 'name', reason: SHARED_DECK_REASONS.deckNameTooLong },
+  descriptionTooLong: { field: 'description', reason: SHARED_DECK_REASONS.deckDescriptionTooLong },
+  tagRequired: { field: 'tagId', reason: SHARED_DECK_REASONS.tagRequired },
+  dueDateRequired: { field: 'dueAt', reason: SHARED_DECK_REASONS.dueDateRequired },
+  dueDatePast: { field: 'dueAt', reason: SHARED_DECK_REASONS.dueDatePast },
+  targetKind: { field: 'targetKind', reason: SHARED_DECK_REASONS.targetKindInvalid },
+  targetCards: { field: 'targetValue', reason: SHARED_DECK_REASONS.targetValueInvalid },
+  retentionRange: { field: 'targetValue', reason: SHARED_DECK_REASONS.targetValueInvalid },
+} as const satisfies Record<keyof typeof DECK_MESSAGES, { field: string; reason: SharedDeckReason }>;
 
 export type LearningRule = keyof typeof LEARNING_RULES;
 export type LearningField = (typeof LEARNING_RULES)[LearningRule]['field'];

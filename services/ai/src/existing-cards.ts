@@ -2,7 +2,7 @@
 // names cards among its audiences), so generation drops what the learner already has.
 import { unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
-import type { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { type CardsServiceClient, CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { askPeer } from './peers.js';
 
 const PAGE_SIZE = 100;
@@ -15,7 +15,7 @@ export async function existingFronts(cards: CardsServiceClient, ctx: CallContext
   for (const archived of [false, true]) {
     let cursor = '';
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await askPeer('cards', () =>
+      const answer = await askPeer(CardsServiceService, () =>
         unary(
           cards,
           cards.listCards,

@@ -2,7 +2,9 @@
 // offline one), the pool of upload readers and the sweeper of expired uploads, and its event consumers.
 // runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
+import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { AiServiceService } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { readConfig } from './config.js';
@@ -14,7 +16,7 @@ import { createReaderPool } from './uploads/reader-pool.js';
 import { startUploadSweeper } from './uploads/sweeper.js';
 
 const config = readConfig();
-const runtime = serviceRuntime('ai', config);
+const runtime = serviceRuntime(serviceNameOf(AiServiceService), config);
 
 const db = createDb(config.DATABASE_URL, runtime.logger);
 const cards = createClient(CardsServiceClient, config.CARDS_ADDR);

@@ -4,7 +4,7 @@
 
 import { unary } from '@engram/kit/grpc/client';
 import type { CallContext } from '@engram/kit/grpc/server';
-import type { BillingServiceClient } from '@engram/proto/billing/v1/billing';
+import { type BillingServiceClient, BillingServiceService } from '@engram/proto/billing/v1/billing';
 import type { Db } from './db.js';
 import { countingPeriod } from './domain/period.js';
 import { askPeer } from './peers.js';
@@ -24,7 +24,7 @@ export async function planOf(db: Db, billing: BillingServiceClient, ctx: CallCon
   let known = await db.entitlement.findUnique({ where: { userId } });
   if (!known || known.periodEnd <= now) {
     // The internal token names billing among its audiences: billing answers for this user only.
-    const answer = await askPeer('billing', () =>
+    const answer = await askPeer(BillingServiceService, () =>
       unary(
         billing,
         billing.getEntitlements,

@@ -2,10 +2,10 @@
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { AiServiceService } from '@engram/proto/ai/v1/ai';
 import type { AiDeps } from './deps.js';
-import { describe } from './handlers/Describe.js';
-import { generate } from './handlers/Generate.js';
-import { getUsage } from './handlers/GetUsage.js';
-import { upload } from './handlers/Upload.js';
+import { describe } from './handlers/describe.js';
+import { generate } from './handlers/generate.js';
+import { getUsage } from './handlers/get-usage.js';
+import { upload } from './handlers/upload.js';
 
 export function aiService(deps: AiDeps, options: ServerOptions & { version: string }) {
   return {

@@ -3,8 +3,11 @@
 // never pass the limit together; it then settles to the cards it delivered, or releases everything.
 import { AI_REASONS } from '@engram/contracts/ai';
 import { FailedPrecondition } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import type { Usage } from '@engram/proto/ai/v1/ai';
 import type { Db } from './db.js';
-import type { Plan } from './plans.js';
+import type { AiDeps } from './deps.js';
+import { type Plan, planOf } from './plans.js';
 
 export class UsageLimitReached extends FailedPrecondition {
   constructor(left: number) {
@@ -108,4 +111,17 @@ export async function settle(db: Db, generationId: string, outcome: Outcome): Pr
     });
     return true;
   });
+}
+
+/** The caller's usage as GetUsage answers it and Generate reports it when it finishes. */
+export async function usageOf(deps: AiDeps, ctx: CallContext): Promise<Usage> {
+  const plan = await planOf(deps.db, deps.billing, ctx);
+  await releaseAbandoned(deps.db, ctx.caller.userId);
+  return {
+    used: Math.min(plan.limit, await usedInPeriod(deps.db, ctx.caller.userId, plan)),
+    limit: plan.limit,
+    resetsAt: plan.periodEnd,
+    plan: plan.plan,
+    generator: deps.generator.name,
+  };
 }

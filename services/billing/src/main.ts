@@ -1,7 +1,9 @@
 // The billing service's parts: its database, its HTTP server (Stripe's webhooks, and the Stripe stand-in
 // when there are no keys) started before the Stripe client that may point at it, the plans catalogue, and
 // its events. runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
+import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { BillingServiceService } from '@engram/proto/billing/v1/billing';
 import { createCatalogue } from './catalogue.js';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
@@ -12,7 +14,7 @@ import { createWebhookHandler } from './webhook-events.js';
 import { startBillingHttp, type WebhookRoutes } from './webhook-http.js';
 
 const config = readConfig();
-const runtime = serviceRuntime('billing', config);
+const runtime = serviceRuntime(serviceNameOf(BillingServiceService), config);
 const { logger } = runtime;
 
 const db = createDb(config.DATABASE_URL, logger);

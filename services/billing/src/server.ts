@@ -6,9 +6,13 @@ import type Stripe from 'stripe';
 import type { Catalogue } from './catalogue.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
-import { getCustomer, getEntitlements, listPlans } from './handlers/account.js';
-import { createCheckout, createPortal, getCheckout } from './handlers/checkout.js';
-import { describe } from './handlers/Describe.js';
+import { createCheckout } from './handlers/create-checkout.js';
+import { createPortal } from './handlers/create-portal.js';
+import { describe } from './handlers/describe.js';
+import { getCheckout } from './handlers/get-checkout.js';
+import { getCustomer } from './handlers/get-customer.js';
+import { getEntitlements } from './handlers/get-entitlements.js';
+import { listPlans } from './handlers/list-plans.js';
 
 export interface BillingDeps {
   db: Db;

@@ -5,18 +5,24 @@ import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
 import type { Stores } from './db.js';
-import { archiveCard } from './handlers/ArchiveCard.js';
-import { createCard } from './handlers/CreateCard.js';
-import { createCards } from './handlers/CreateCards.js';
-import { deleteCard } from './handlers/DeleteCard.js';
-import { listCards } from './handlers/ListCards.js';
-import { listDue } from './handlers/ListDue.js';
-import { progressMetrics, reviewMetrics, streak } from './handlers/metrics.js';
-import { review } from './handlers/Review.js';
-import { getSettings, updateSettings } from './handlers/settings.js';
-import { createTag, deleteTag, listTags, renameTag } from './handlers/tags.js';
-import { undoReview } from './handlers/UndoReview.js';
-import { updateCard } from './handlers/UpdateCard.js';
+import { archiveCard } from './handlers/archive-card.js';
+import { createCard } from './handlers/create-card.js';
+import { createCards } from './handlers/create-cards.js';
+import { createTag } from './handlers/create-tag.js';
+import { deleteCard } from './handlers/delete-card.js';
+import { deleteTag } from './handlers/delete-tag.js';
+import { getSettings } from './handlers/get-settings.js';
+import { listCards } from './handlers/list-cards.js';
+import { listDue } from './handlers/list-due.js';
+import { listTags } from './handlers/list-tags.js';
+import { progressMetrics } from './handlers/progress-metrics.js';
+import { renameTag } from './handlers/rename-tag.js';
+import { review } from './handlers/review.js';
+import { reviewMetrics } from './handlers/review-metrics.js';
+import { streak } from './handlers/streak.js';
+import { undoReview } from './handlers/undo-review.js';
+import { updateCard } from './handlers/update-card.js';
+import { updateSettings } from './handlers/update-settings.js';
 
 export function cardsServices(stores: Stores, options: ServerOptions) {
   return [

@@ -3,8 +3,10 @@
 // consumer that mails members a deck assigned to them. runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
 import { prismaTransactions } from '@engram/kit/events/apply-once';
+import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
@@ -14,7 +16,7 @@ import { createRedis, redisSecondaryStorage } from './secondary-storage.js';
 import { identityService } from './server.js';
 
 const config = readConfig();
-const runtime = serviceRuntime('identity', config);
+const runtime = serviceRuntime(serviceNameOf(IdentityServiceService), config);
 const { logger } = runtime;
 
 const db = createDb(config.DATABASE_URL);

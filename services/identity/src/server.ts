@@ -3,10 +3,11 @@ import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import type { Auth } from './auth.js';
 import type { Db } from './db.js';
-import { completeOnboarding } from './handlers/CompleteOnboarding.js';
-import { getSession } from './handlers/GetSession.js';
-import { checkPermission, getMembership } from './handlers/membership.js';
-import { resolveApiKey } from './handlers/ResolveApiKey.js';
+import { checkPermission } from './handlers/check-permission.js';
+import { completeOnboarding } from './handlers/complete-onboarding.js';
+import { getMembership } from './handlers/get-membership.js';
+import { getSession } from './handlers/get-session.js';
+import { resolveApiKey } from './handlers/resolve-api-key.js';
 
 export function identityService(auth: Auth, db: Db, options: ServerOptions) {
   return {

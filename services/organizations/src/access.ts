@@ -4,7 +4,7 @@
 // PERMISSION_DENIED.
 
 import type { Permissions, Resource } from '@engram/contracts/organizations';
-import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound, PermissionDenied } from '@engram/kit/errors';
 import { GrpcCallError, unary } from '@engram/kit/grpc/client';
 import { askPeer } from '@engram/kit/grpc/peer';
@@ -85,6 +85,6 @@ export async function requirePermission(
   message: string,
 ): Promise<void> {
   if (!(await allowed(identity, ctx, organizationId, permissions))) {
-    throw new PermissionDenied(message, LEARNING_REASONS.permissionDenied);
+    throw new PermissionDenied(message, SHARED_DECK_REASONS.permissionDenied);
   }
 }

@@ -2,16 +2,18 @@
 // outbox relay and consumers). runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
+import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
+import { OrganizationsServiceService } from '@engram/proto/organizations/v1/organizations';
 import { readConfig } from './config.js';
 import { createDb } from './db.js';
 import { organizationsEvents } from './events/index.js';
 import { organizationsService } from './server.js';
 
 const config = readConfig();
-const runtime = serviceRuntime('organizations', config);
+const runtime = serviceRuntime(serviceNameOf(OrganizationsServiceService), config);
 
 const db = createDb(config.DATABASE_URL, runtime.logger);
 const identity = createClient(IdentityServiceClient, config.IDENTITY_ADDR);

@@ -2,11 +2,17 @@
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { OrganizationsServiceService } from '@engram/proto/organizations/v1/organizations';
 import type { OrganizationsDeps } from './deps.js';
-import { createAssignment, deleteAssignment, listAssignments } from './handlers/assignments.js';
-import { describe } from './handlers/Describe.js';
-import { deleteDeck, listDecks, publishDeck, syncDeck } from './handlers/decks.js';
-import { getProgress } from './handlers/progress.js';
-import { subscribe, unsubscribe } from './handlers/subscriptions.js';
+import { createAssignment } from './handlers/create-assignment.js';
+import { deleteAssignment } from './handlers/delete-assignment.js';
+import { deleteDeck } from './handlers/delete-deck.js';
+import { describe } from './handlers/describe.js';
+import { getProgress } from './handlers/get-progress.js';
+import { listAssignments } from './handlers/list-assignments.js';
+import { listDecks } from './handlers/list-decks.js';
+import { publishDeck } from './handlers/publish-deck.js';
+import { subscribe } from './handlers/subscribe.js';
+import { syncDeck } from './handlers/sync-deck.js';
+import { unsubscribe } from './handlers/unsubscribe.js';
 
 export function organizationsService(deps: OrganizationsDeps, options: ServerOptions & { version: string }) {
   return {

@@ -4,7 +4,7 @@
 // sent to subscribers whose copies would refuse it.
 import { CLOZE_PROBLEMS, cardContentProblem } from '@engram/contracts/cloze';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
-import { DECK_CARD_LIMIT, LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { DECK_CARD_LIMIT, SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import { unary } from '@engram/kit/grpc/client';
 import { askPeer } from '@engram/kit/grpc/peer';
@@ -45,7 +45,7 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
       found.push({ originCardId: card.id, type, front: card.front, back: card.back });
     }
     if (found.length > DECK_CARD_LIMIT) {
-      throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, LEARNING_REASONS.deckTooLarge);
+      throw new FailedPrecondition(`A deck holds at most ${DECK_CARD_LIMIT} cards.`, SHARED_DECK_REASONS.deckTooLarge);
     }
     cursor = page.nextCursor;
   } while (cursor);

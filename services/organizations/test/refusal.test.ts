@@ -5,7 +5,7 @@ import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../src/domain/refusal.js';
 
-describe('a refusal of learning-together input', () => {
+describe('a refusal of shared-decks input', () => {
   it('answers the first problem of a deck, in its words and with its reason', () => {
     const { problems = [] } = checkDeck({ name: ' ', description: 'x'.repeat(501), tagId: '' });
     expect(refusal(problems)).toMatchObject({

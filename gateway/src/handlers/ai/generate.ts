@@ -6,8 +6,8 @@ import { type GenerateInput, generateInput } from '@engram/contracts/ai';
 import { serverStream } from '@engram/kit/grpc/client';
 import type { Proposal, Usage } from '@engram/proto/ai/v1/ai';
 import { AUDIENCES } from '../../clients.js';
-import { type ProtectedContext, toTrpcError } from '../../trpc.js';
-import { type UsageJson, usageJson } from './usage.js';
+import { type HandlerArgs, toTrpcError } from '../../trpc.js';
+import { type UsageJson, usageJson } from './json.js';
 
 export { generateInput };
 
@@ -19,13 +19,7 @@ export type GenerationEvent =
   | { type: 'proposal'; proposal: Proposal }
   | { type: 'finished'; delivered: number; dropped: number; outcome: string; message: string; usage: UsageJson | null };
 
-export async function* generate({
-  ctx,
-  input,
-}: {
-  ctx: ProtectedContext;
-  input: GenerateInput;
-}): AsyncGenerator<GenerationEvent> {
+export async function* generate({ ctx, input }: HandlerArgs<GenerateInput>): AsyncGenerator<GenerationEvent> {
   const { ai, signer } = ctx.services;
   try {
     const token = await signer.sign(ctx.session.caller, AUDIENCES.ai);

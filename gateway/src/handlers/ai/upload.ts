@@ -4,7 +4,7 @@ import { UPLOAD_MAX_BYTES } from '@engram/contracts/ai';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 
 export const uploadInput = z.instanceof(FormData, { message: 'Send the file as form data.' });
 
@@ -12,7 +12,7 @@ export const uploadInput = z.instanceof(FormData, { message: 'Send the file as f
 export const UPLOAD_BODY_MAX_BYTES = UPLOAD_MAX_BYTES + 64 * 1024;
 const UPLOAD_CALL_MS = 30_000;
 
-export async function upload({ ctx, input }: { ctx: ProtectedContext; input: FormData }) {
+export async function upload({ ctx, input }: HandlerArgs<FormData>) {
   const file = input.get('file');
   if (!(file instanceof Blob)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Choose a file to upload.' });
   if (file.size > UPLOAD_MAX_BYTES) {

@@ -2,17 +2,11 @@
 import { archiveCardInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { archiveCardInput };
 
-export async function archiveCard({
-  ctx,
-  input,
-}: {
-  ctx: ProtectedContext;
-  input: z.infer<typeof archiveCardInput>;
-}): Promise<Card> {
+export async function archiveCard({ ctx, input }: HandlerArgs<z.infer<typeof archiveCardInput>>): Promise<Card> {
   return cardJson((await asUser(ctx).cards.archiveCard(input)).card);
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createManyInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { createManyInput };
@@ -12,10 +12,7 @@ export { createManyInput };
 export async function createMany({
   ctx,
   input,
-}: {
-  ctx: ProtectedContext;
-  input: z.infer<typeof createManyInput>;
-}): Promise<{ items: Card[] }> {
+}: HandlerArgs<z.infer<typeof createManyInput>>): Promise<{ items: Card[] }> {
   const answer = await asUser(ctx).cards.createCards(
     { cards: input.cards, idempotencyKey: input.idempotencyKey ?? randomUUID() },
     { timeoutMs: 30_000 },

@@ -4,12 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateCardInput, createCardInput } from '@engram/contracts/cards';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { createCardInput };
 
-export async function createCard({ ctx, input }: { ctx: ProtectedContext; input: CreateCardInput }): Promise<Card> {
+export async function createCard({ ctx, input }: HandlerArgs<CreateCardInput>): Promise<Card> {
   const { card } = await asUser(ctx).cards.createCard({
     ...input,
     idempotencyKey: input.idempotencyKey ?? randomUUID(),

@@ -2,17 +2,14 @@
 import { deleteCardInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 
 export { deleteCardInput };
 
 export async function deleteCard({
   ctx,
   input,
-}: {
-  ctx: ProtectedContext;
-  input: z.infer<typeof deleteCardInput>;
-}): Promise<{ id: string }> {
+}: HandlerArgs<z.infer<typeof deleteCardInput>>): Promise<{ id: string }> {
   await asUser(ctx).cards.deleteCard(input);
   return { id: input.id };
 }

@@ -1,7 +1,7 @@
 // cards.list: one page of the user's cards, newest first; optionally by tags and search text.
 import { type ListCardsInput, listCardsInput } from '@engram/contracts/cards';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { listCardsInput };
@@ -9,10 +9,7 @@ export { listCardsInput };
 export async function listCards({
   ctx,
   input,
-}: {
-  ctx: ProtectedContext;
-  input: ListCardsInput;
-}): Promise<{ items: Card[]; nextCursor: string | null }> {
+}: HandlerArgs<ListCardsInput>): Promise<{ items: Card[]; nextCursor: string | null }> {
   const page = await asUser(ctx).cards.listCards({
     pageSize: input.pageSize,
     archived: input.archived,

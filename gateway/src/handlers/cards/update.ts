@@ -1,12 +1,12 @@
 // cards.update: changes the given fields of a card; the others stay as they are.
 import { type UpdateCardInput, updateCardInput } from '@engram/contracts/cards';
 import { asUser } from '../../call.js';
-import type { ProtectedContext } from '../../trpc.js';
+import type { HandlerArgs } from '../../trpc.js';
 import { type Card, cardJson } from './card-json.js';
 
 export { updateCardInput };
 
-export async function updateCard({ ctx, input }: { ctx: ProtectedContext; input: UpdateCardInput }): Promise<Card> {
+export async function updateCard({ ctx, input }: HandlerArgs<UpdateCardInput>): Promise<Card> {
   const fields = [
     ...(input.front !== undefined ? ['front'] : []),
     ...(input.back !== undefined ? ['back'] : []),

@@ -6,7 +6,7 @@ import { CLOZE_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/cont
 import type { CardType } from '@engram/contracts/learning';
 import { Invalid } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
-import { WITH_TAGS } from '../handlers/to-proto.js';
+import { WITH_TAGS } from './to-proto.js';
 
 export interface CardContent {
   type: CardType;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Conflict, NotFound } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
-import { type CardWithTags, WITH_TAGS } from '../handlers/to-proto.js';
+import { type CardWithTags, WITH_TAGS } from './to-proto.js';
 
 /** A stable fingerprint of what a call asked for (`kind` tells CreateCard from CreateCards). */
 export function requestDigest(kind: 'card' | 'cards', content: unknown): string {

@@ -1,5 +1,5 @@
 // Decks as the caller may see them: who sees which deck, and the deck message with its counts.
-import { LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Deck as DeckMessage } from '@engram/proto/organizations/v1/organizations';
@@ -9,7 +9,10 @@ import type { OrganizationsDeps } from '../deps.js';
 import type { Deck } from '../generated/prisma/client.js';
 import { isId } from '../ids.js';
 
-export const deckNotFound = () => new NotFound('Deck not found.', LEARNING_REASONS.deckNotFound);
+/** A deck of DECK_CARD_LIMIT cards writes a row and an event for each: publishing and syncing take long. */
+export const LONG_TRANSACTION = { timeout: 30_000 };
+
+export const deckNotFound = () => new NotFound('Deck not found.', SHARED_DECK_REASONS.deckNotFound);
 
 /** Those who may change decks see every deck; everyone else the organization's and their teams'. */
 export function visible(deck: Pick<Deck, 'teamId'>, access: MemberAccess, managesDecks: boolean): boolean {

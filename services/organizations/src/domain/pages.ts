@@ -2,14 +2,14 @@
 // is the position of a page's last row in its list's order and names its list, so a cursor made up or
 // taken from another list is a client error with a clear message, never a query.
 import { MAX_PAGE_SIZE } from '@engram/contracts/cards';
-import { LEARNING_PAGE_SIZE, LEARNING_REASONS } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_PAGE_SIZE, SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { Invalid } from '@engram/kit/errors';
 
 type List = 'decks' | 'assignments' | 'members';
 
 /** The rows of one page: 0 (left out) is the default, anything outside 1..MAX_PAGE_SIZE is refused. */
 export function pageSizeOf(requested: number): number {
-  if (requested === 0) return LEARNING_PAGE_SIZE;
+  if (requested === 0) return SHARED_DECK_PAGE_SIZE;
   if (!Number.isInteger(requested) || requested < 1 || requested > MAX_PAGE_SIZE) {
     throw new Invalid(`Page size must be between 1 and ${MAX_PAGE_SIZE}.`, 'INVALID_PAGE_SIZE');
   }
@@ -17,7 +17,7 @@ export function pageSizeOf(requested: number): number {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const invalidCursor = () => new Invalid('The cursor is not valid for this list.', LEARNING_REASONS.invalidCursor);
+const invalidCursor = () => new Invalid('The cursor is not valid for this list.', SHARED_DECK_REASONS.invalidCursor);
 
 function encode(list: List, ...position: string[]): string {
   return Buffer.from(JSON.stringify([list, ...position])).toString('base64url');

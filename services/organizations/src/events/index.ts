@@ -131,8 +131,9 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         ],
       },
       {
-        // team-member.* likewise. A team roster is read together with the members (progress.ts), so a
-        // joining applied after the member left the organization counts for nothing.
+        // team-member.* likewise. A team roster is read together with the members
+        // (handlers/get-progress.ts), so a joining applied after the member left the organization counts
+        // for nothing.
         purpose: 'team-members',
         subscriptions: [
           on(TeamMemberAdded, async ({ teamId, userId, organizationId }, { tx }) => {

@@ -3,7 +3,7 @@
 // learner's pending invitations and the names of their organizations are identity's (better-auth): they
 // are started in the same tick, beside the batch, rather than when the panels that show them render.
 
-import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { queryOptions } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { authClient } from '../../lib/auth-client';
@@ -15,7 +15,7 @@ export const reviewMetricsOptions = trpc.cards.reviewMetrics.queryOptions();
 export const timezoneOptions = trpc.settings.getTimezone.queryOptions();
 /** The caller's assignments in every organization of theirs, soonest due first, a page at a time. */
 export const assignmentsOptions = trpc.orgs.assignments.infiniteQueryOptions(
-  { pageSize: LEARNING_PAGE_SIZE },
+  { pageSize: SHARED_DECK_PAGE_SIZE },
   { initialCursor: null, getNextPageParam: (page) => page.nextCursor },
 );
 

@@ -1,7 +1,7 @@
 // The plans a visitor can buy, read from billing's catalogue through the public billing.plans procedure.
 // A plain GET in tRPC's wire format (typed from the gateway's handler): the landing page stays within its
 // JavaScript budget without the tRPC client, which the signed-in screens load with their routes.
-import type { PlansJson } from '@engram/gateway/handlers/billing/billing';
+import type { PlansJson } from '@engram/gateway/router';
 import type { Locale } from '../../lib/i18n';
 
 export async function fetchPlans(): Promise<PlansJson> {

@@ -3,7 +3,7 @@
 // itself with its members and teams, and what the caller may do there, from identity through the
 // organization client.
 import { MAX_PAGE_SIZE } from '@engram/contracts/cards';
-import { LEARNING_PAGE_SIZE } from '@engram/contracts/shared-decks';
+import { SHARED_DECK_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { type InfiniteData, type UseInfiniteQueryResult, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { organizationAuthClient } from '../../../lib/organization-client';
@@ -11,13 +11,13 @@ import { trpc } from '../../../lib/trpc';
 
 const pages = { initialCursor: null, getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };
 
-export const decksOptions = (organizationId: string, pageSize = LEARNING_PAGE_SIZE) =>
+export const decksOptions = (organizationId: string, pageSize = SHARED_DECK_PAGE_SIZE) =>
   trpc.orgs.decks.infiniteQueryOptions({ organizationId, pageSize }, pages);
-export const organizationAssignmentsOptions = (organizationId: string, pageSize = LEARNING_PAGE_SIZE) =>
+export const organizationAssignmentsOptions = (organizationId: string, pageSize = SHARED_DECK_PAGE_SIZE) =>
   trpc.orgs.assignments.infiniteQueryOptions({ organizationId, pageSize }, pages);
 export const progressOptions = (organizationId: string, assignmentId?: string) =>
   trpc.orgs.progress.infiniteQueryOptions(
-    { organizationId, pageSize: LEARNING_PAGE_SIZE, ...(assignmentId && { assignmentId }) },
+    { organizationId, pageSize: SHARED_DECK_PAGE_SIZE, ...(assignmentId && { assignmentId }) },
     pages,
   );
 

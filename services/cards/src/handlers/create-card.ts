@@ -1,0 +1,32 @@
+// CreateCard: stores a card for the calling user, with its review items and tags, and records
+// CardCreated in the same transaction. Retry-safe: a repeat with the same idempotency key returns the
+// card the first call created.
+import { createCardCommand } from '@engram/contracts/cards';
+import { prismaTransaction } from '@engram/kit/events/outbox';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { CreateCardRequest, CreateCardResponse } from '@engram/proto/cards/v1/cards';
+import type { Stores } from '../db.js';
+import { insertCard } from '../domain/card-writes.js';
+import { claimCreateRequest, recordCreatedCards, requestDigest } from '../domain/create-requests.js';
+import { assertOwnTags } from '../domain/owned-tags.js';
+import { toProtoCard } from '../domain/to-proto.js';
+import { recordCardCreated } from '../events/card-created.js';
+
+export function createCard({ db }: Stores) {
+  return async (request: CreateCardRequest, ctx: CallContext): Promise<CreateCardResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { idempotencyKey, ...input } = parseInput(createCardCommand, { ...request, type: request.type || undefined });
+    const { card, repeated } = await prismaTransaction(db, async (tx) => {
+      const claim = await claimCreateRequest(tx, ownerId, idempotencyKey, requestDigest('card', input));
+      if (!claim.fresh) return { card: claim.cards[0]!, repeated: true };
+      await assertOwnTags(tx, ownerId, input.tagIds);
+      const created = await insertCard(tx, ownerId, input, new Date());
+      await recordCardCreated(tx, created);
+      await recordCreatedCards(tx, ownerId, idempotencyKey, [created.id]);
+      return { card: created, repeated: false };
+    });
+    ctx.logger.info({ cardId: card.id, repeated }, repeated ? 'card create repeated' : 'card created');
+    return { card: toProtoCard(card) };
+  };
+}

@@ -1,0 +1,48 @@
+// UpdateCard: changes the named fields of one of the caller's cards. Review items follow the card's type
+// and cloze deletions; those that remain keep their progress.
+import { updateCardInput } from '@engram/contracts/cards';
+import { Invalid, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { UpdateCardRequest, UpdateCardResponse } from '@engram/proto/cards/v1/cards';
+import type { Stores } from '../db.js';
+import { assertContent, changeContent } from '../domain/card-writes.js';
+import { assertOwnTags } from '../domain/owned-tags.js';
+import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
+
+const FIELDS = { front: 'front', back: 'back', type: 'type', tag_ids: 'tagIds' } as const;
+
+export function updateCard({ db }: Stores) {
+  return async (request: UpdateCardRequest, ctx: CallContext): Promise<UpdateCardResponse> => {
+    const ownerId = ctx.caller.userId;
+    const named = Object.fromEntries(
+      request.fields.flatMap((field) => {
+        const key = FIELDS[field as keyof typeof FIELDS];
+        return key ? [[key, request[key]]] : [];
+      }),
+    );
+    const input = parseInput(updateCardInput, { id: request.id, ...named });
+    const card = await db.$transaction(async (tx) => {
+      const current = await tx.card.findFirst({ where: { id: input.id, ownerId } });
+      if (!current) throw new NotFound('Card not found.', 'CARD_NOT_FOUND');
+      const type = input.type ?? current.type;
+      const front = input.front ?? current.front;
+      const back = input.back ?? current.back;
+      // The content is checked when the edit changes it: a card saved before a stricter rule keeps its tags
+      // and its back editable until its front or type is edited.
+      if (type !== current.type || front !== current.front) assertContent(type, front);
+      if (type !== 'cloze' && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
+      if (input.tagIds) await assertOwnTags(tx, ownerId, input.tagIds);
+      await changeContent(tx, current, { type, front, back }, new Date());
+      if (input.tagIds) {
+        const tagIds = [...new Set(input.tagIds)];
+        await tx.card.update({
+          where: { id: current.id },
+          data: { tags: { deleteMany: {}, create: tagIds.map((tagId) => ({ tagId })) } },
+        });
+      }
+      return tx.card.findUniqueOrThrow({ where: { id: current.id }, include: WITH_TAGS });
+    });
+    return { card: toProtoCard(card) };
+  };
+}

@@ -1,0 +1,10 @@
+// The learner's settings and their study day now, which the dashboard's metrics are counted in.
+import type { Stores } from '../db.js';
+import { settingsOf } from '../domain/settings.js';
+import { studyDayAround } from '../domain/study-day.js';
+import { readSettings } from './settings-store.js';
+
+export async function learnerDay(stores: Stores, ownerId: string) {
+  const settings = settingsOf(await readSettings(stores.pool, ownerId));
+  return { settings, ...studyDayAround(new Date(), settings.timezone, settings.dayStartHour) };
+}
