@@ -2,6 +2,7 @@
 // maxLength, a character counter shows once the text nears that limit.
 import { type ChangeEvent, type KeyboardEvent, type Ref, useId } from 'react';
 import { getLocale, m } from '../lib/i18n';
+import { FieldError } from './field-error';
 
 type TextFieldProps = {
   label: string;
@@ -64,11 +65,7 @@ export function TextField(props: TextFieldProps) {
       ) : (
         <input type={type} {...shared} />
       )}
-      {error && (
-        <p id={errorId} className="text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
       {hint && !error && (
         <p id={hintId} className="text-xs text-slate-500">
           {hint}
