@@ -3,7 +3,7 @@
 import { settingsFields } from '@engram/contracts/learning';
 import { bounds } from '../lib/form';
 import { m } from '../lib/i18n';
-import { NumberField } from './number-field';
+import { NumberField } from './text-field';
 
 export const DAILY_GOAL = bounds(settingsFields.dailyGoal);
 

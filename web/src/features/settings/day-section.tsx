@@ -1,6 +1,6 @@
 // The settings' "day" section: the timezone and the hour the study day starts in it, and the daily goal.
 import { DailyGoalField } from '../../components/daily-goal-field';
-import { NumberField } from '../../components/number-field';
+import { NumberField } from '../../components/text-field';
 import { TimezoneField } from '../../components/timezone-field';
 import { m } from '../../lib/i18n';
 import { HOUR, type SettingsSection } from './settings-draft';

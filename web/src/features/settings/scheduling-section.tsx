@@ -1,7 +1,6 @@
 // The settings' "scheduling" section: what the scheduler is asked for (desired retention, maximum
 // interval), the (re)learning steps and whether intervals are fuzzed.
-import { NumberField } from '../../components/number-field';
-import { TextField } from '../../components/text-field';
+import { NumberField, TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import { INTERVAL, RETENTION, type SettingsSection } from './settings-draft';
 

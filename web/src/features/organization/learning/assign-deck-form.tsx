@@ -3,10 +3,9 @@
 // with the contract's checkAssignment (CreateAssignment's own check) before orgs.createAssignment.
 import { ASSIGNMENT_TARGET_KINDS, type AssignmentTargetKind } from '@engram/contracts/shared-decks';
 import { Button } from '../../../components/button';
-import { NumberField } from '../../../components/number-field';
 import { SelectField } from '../../../components/select-field';
 import { TeamSelectField } from '../../../components/team-select-field';
-import { TextField } from '../../../components/text-field';
+import { NumberField, TextField } from '../../../components/text-field';
 import { parseNumber, useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 import { type DeckJson, refreshLearning } from '../../../lib/learning';
