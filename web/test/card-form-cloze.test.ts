@@ -2,12 +2,12 @@
 // English says the very words the service answers; in Portuguese, the same in Portuguese.
 import { CLOZE_PROBLEMS, type ClozeProblem } from '@engram/contracts/cloze';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateDraft } from '../src/features/cards/card-draft.ts';
 import { setLocale } from '../src/lib/i18n.ts';
+import { cardProblems } from '../src/lib/validation.ts';
 
 afterEach(() => setLocale('en'));
 
-const frontError = (front: string) => validateDraft({ type: 'cloze', front, back: '', tags: [] }).front;
+const frontError = (front: string) => cardProblems({ type: 'cloze', front, back: '' }).front;
 const many = (count: number) => Array.from({ length: count }, (_, i) => `{{c${i + 1}::w${i}}}`).join(' ');
 
 const REFUSED: Record<ClozeProblem, string> = {

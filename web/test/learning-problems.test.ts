@@ -3,7 +3,12 @@
 // message, and in Portuguese the text the service's refusal shows as a toast.
 import { checkAssignment, checkDeck, type LearningProblem } from '@engram/contracts/shared-decks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { problemText, problemTexts } from '../src/features/organization/learning/problems.ts';
+import {
+  assignmentProblems,
+  deckProblems,
+  problemText,
+  problemTexts,
+} from '../src/features/organization/learning/problems.ts';
 import { resolveErrorMessage } from '../src/lib/errors.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 
@@ -82,5 +87,24 @@ describe('the learning-together forms', () => {
     setLocale('pt-BR');
     expect(cards && problemText(cards)).toBe('A meta deve ficar entre 1 e 7 cartões.');
     expect(retention && problemText(retention)).toBe('A meta de retenção deve ficar entre 50% e 99%.');
+  });
+});
+
+describe('the share and assign forms’ problem functions', () => {
+  it('name each field PublishDeck would refuse', () => {
+    const blank = { ...deck, name: ' ', tagId: '' };
+    expect(Object.keys(deckProblems(blank)).sort()).toEqual(['name', 'tagId']);
+    expect(deckProblems(blank)).toEqual(problemTexts(checkDeck(blank).problems));
+    expect(deckProblems(deck)).toEqual({});
+  });
+
+  it('ask for a deck first, then check the target against the chosen deck’s cards', () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    expect(assignmentProblems({ ...assignment, dueAt: tomorrow, targetValue: 1, deckId: '' }, undefined)).toEqual({
+      deckId: 'Choose a deck.',
+    });
+    expect(assignmentProblems({ ...assignment, dueAt: tomorrow, targetValue: 5, deckId: 'deck-1' }, 4)).toEqual({
+      targetValue: 'The target must be between 1 and 4 cards.',
+    });
   });
 });

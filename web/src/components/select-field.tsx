@@ -1,5 +1,6 @@
 // A labelled select with its error wired up through aria-describedby, styled like the text fields.
 import { type ReactNode, useId } from 'react';
+import { FieldError } from './field-error';
 
 type SelectFieldProps = {
   label: string;
@@ -32,11 +33,7 @@ export function SelectField({ label, name, value, onChange, children, error, dis
       >
         {children}
       </select>
-      {error && (
-        <p id={errorId} className="text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
     </div>
   );
 }

@@ -1,7 +1,10 @@
 // A labelled input or textarea with its hint and error wired up through aria-describedby; with a
-// maxLength, a character counter shows once the text nears that limit.
+// maxLength, a character counter shows once the text nears that limit. NumberField is one for a number,
+// kept in this module so the forms that share it load no chunk of its own (the JavaScript budget: every
+// chunk's name is listed in the first-load script; web/README.md).
 import { type ChangeEvent, type KeyboardEvent, type Ref, useId } from 'react';
 import { getLocale, m } from '../lib/i18n';
+import { FieldError } from './field-error';
 
 type TextFieldProps = {
   label: string;
@@ -64,11 +67,7 @@ export function TextField(props: TextFieldProps) {
       ) : (
         <input type={type} {...shared} />
       )}
-      {error && (
-        <p id={errorId} className="text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
       {hint && !error && (
         <p id={hintId} className="text-xs text-slate-500">
           {hint}
@@ -87,4 +86,22 @@ export function TextField(props: TextFieldProps) {
       )}
     </div>
   );
+}
+
+type NumberFieldProps = {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  bounds: { min?: number | undefined; max?: number | undefined };
+  inputMode?: 'numeric' | 'decimal';
+  step?: number;
+  hint?: string | undefined;
+  error?: string | undefined;
+};
+
+/** A number typed into a text field, its min and max the bounds of the contract's schema (lib/form.ts's
+ * bounds), so the browser's stepper stops where the form's check would refuse. */
+export function NumberField({ bounds, inputMode = 'numeric', ...props }: NumberFieldProps) {
+  return <TextField type="number" inputMode={inputMode} min={bounds.min} max={bounds.max} {...props} />;
 }

@@ -1,5 +1,11 @@
-// The one form pattern: values are checked against the contract's zod schema (the same one the gateway
-// and the service apply), and each failing field shows its message in the current language.
+// The one form pattern: a draft, a problem function that names each failing field in the current language
+// (from the contract's checks: its zod schema, or a check such as checkDeck, the same the gateway and the
+// service apply), and useContractForm, which owns the draft, when errors show, the mutation, the success
+// toast, the reset and the invalidation.
+import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
+import { type FormEvent, type SetStateAction, useState } from 'react';
+import { toastError } from './errors';
+import { toast } from './toast';
 
 /** What this needs of a zod schema, so the web app does not depend on zod itself. */
 export interface Schema {
@@ -7,6 +13,9 @@ export interface Schema {
 }
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+/** A form's problem function: each failing field's message in the current language, none for the rest. */
+export type ProblemFunction<D, K extends string> = (draft: D) => FieldErrors<K>;
 
 /** Field errors of `values`, first failing issue per field; fields without a message are not shown. */
 export function fieldErrors<K extends string>(
@@ -43,4 +52,101 @@ export const detectedTimeZone = () => Intl.DateTimeFormat().resolvedOptions().ti
 /** The bounds a contract's number schema enforces, for messages that name them (never retyped here). */
 export function bounds(schema: { minValue: number | null; maxValue: number | null }): { min: number; max: number } {
   return { min: schema.minValue ?? Number.NEGATIVE_INFINITY, max: schema.maxValue ?? Number.POSITIVE_INFINITY };
+}
+
+/** A form's state: the draft, and whether the user has tried to submit it (errors show only from then on). */
+export interface FormState<D> {
+  draft: D;
+  attempted: boolean;
+}
+
+/** The errors the form shows: none before the first submit attempt, then every failing field's, kept up to
+ * date as the user types (so a message goes away as soon as its field is right). */
+export function shownErrors<D, K extends string>(state: FormState<D>, check: ProblemFunction<D, K>): FieldErrors<K> {
+  return state.attempted ? check(state.draft) : {};
+}
+
+/** A submit attempt: errors show from now on, and the draft is sent only if its check finds no problem. */
+export function attemptSubmit<D, K extends string>(
+  state: FormState<D>,
+  check: ProblemFunction<D, K>,
+): { state: FormState<D>; send: boolean } {
+  return { state: { ...state, attempted: true }, send: !hasErrors(check(state.draft)) };
+}
+
+/** After a save: a form that resets starts over (its errors hidden until the next attempt); one that
+ * does not keeps what was saved, errors still shown as the user types. */
+export function afterSave<D>(state: FormState<D>, reset: ((draft: D) => D) | undefined): FormState<D> {
+  return reset ? { draft: reset(state.draft), attempted: false } : state;
+}
+
+/** What a section of a long form gets of it: the draft, the errors shown, a change handler per field. */
+export interface FormSection<D, K extends string = Extract<keyof D, string>> {
+  draft: D;
+  errors: FieldErrors<K>;
+  set: <F extends keyof D>(key: F) => (value: D[F]) => void;
+}
+
+export interface ContractFormOptions<D, K extends string, I, R, E> {
+  /** The draft the form opens with. */
+  initial: D | (() => D);
+  /** The form's problem function (from the contract's checks). */
+  check: ProblemFunction<D, K>;
+  /** What the mutation takes of a draft that passes. */
+  input: (draft: D) => I;
+  /** The mutation that saves it (a tRPC procedure's mutationOptions, or a mutationFn of its own). */
+  mutation: UseMutationOptions<R, E, I>;
+  /** The success toast's text; no toast without it. */
+  saved?: (result: R) => string;
+  /** What the draft becomes once saved; without it the form keeps what was saved. */
+  reset?: (draft: D) => D;
+  /** What else a save does on the page (close an editor, show the new item, move on), before the toast. */
+  onSaved?: (result: R) => unknown;
+  /** The queries a save makes stale, fetched again after the toast. */
+  invalidate?: () => Promise<unknown>;
+}
+
+export function useContractForm<D, K extends string, I, R, E = unknown>(options: ContractFormOptions<D, K, I, R, E>) {
+  const { check, input, saved, reset, onSaved, invalidate } = options;
+  const [state, setState] = useState<FormState<D>>(() => ({
+    draft: typeof options.initial === 'function' ? (options.initial as () => D)() : options.initial,
+    attempted: false,
+  }));
+
+  const mutation = useMutation({
+    ...options.mutation,
+    onSuccess: async (result: R) => {
+      setState((current) => afterSave(current, reset));
+      const after = onSaved?.(result);
+      if (saved) toast.success(saved(result));
+      await after;
+      await invalidate?.();
+    },
+    // A refusal by the server shows as a toast in the user's language (lib/errors.ts).
+    onError: toastError,
+  });
+
+  /** Replaces the draft, or changes it from what it is now. */
+  const setDraft = (next: SetStateAction<D>) =>
+    setState((current) => ({
+      ...current,
+      draft: typeof next === 'function' ? (next as (draft: D) => D)(current.draft) : next,
+    }));
+
+  return {
+    draft: state.draft,
+    errors: shownErrors(state, check),
+    setDraft,
+    /** A change handler for one field of the draft. */
+    set:
+      <F extends keyof D>(key: F) =>
+      (value: D[F]) =>
+        setDraft((current) => ({ ...current, [key]: value })),
+    submit: (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      setState((current) => attemptSubmit(current, check).state);
+      if (attemptSubmit(state, check).send) mutation.mutate(input(state.draft));
+    },
+    pending: mutation.isPending,
+  };
 }

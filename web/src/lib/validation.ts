@@ -1,7 +1,10 @@
-// Client-side checks for the card forms, in the current language. Each returns an error or undefined.
+// The card forms' problem function (the new-card form, the editor, onboarding's first cards, the generator's
+// proposals): a card's side lengths and, for a cloze, its deletions, each failing side's message in the
+// current language. The cloze rule is @engram/contracts/cloze's, as the cards service applies it.
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { type ClozeProblem, cardContentProblem, clozeDeletion, MAX_CLOZE_DELETIONS } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
+import type { FieldErrors } from './form';
 import { m } from './i18n';
 
 export { CARD_SIDE_MAX_LENGTH };
@@ -11,7 +14,7 @@ const SIDE_MESSAGES = {
   back: { required: m.validation_back_required, tooLong: m.validation_back_too_long },
 };
 
-export function validateCardSide(side: 'front' | 'back', value: string): string | undefined {
+function sideProblem(side: 'front' | 'back', value: string): string | undefined {
   if (value.trim() === '') return SIDE_MESSAGES[side].required();
   if (value.trim().length > CARD_SIDE_MAX_LENGTH) return SIDE_MESSAGES[side].tooLong({ max: CARD_SIDE_MAX_LENGTH });
   return undefined;
@@ -26,8 +29,18 @@ const CLOZE_MESSAGES: Record<ClozeProblem, () => string> = {
   tooManyDeletions: () => m.cards_cloze_too_many({ max: MAX_CLOZE_DELETIONS }),
 };
 
-/** Why a card's front cannot be saved as a card of `type` (a cloze without a valid deletion), or undefined. */
-export function validateCardContent(type: CardType, front: string): string | undefined {
+/** A card being written: its type and its two sides as typed. */
+export type CardSides = { type: CardType; front: string; back: string };
+
+/** Why each side cannot be saved: a side empty or too long, a cloze without a valid deletion. A cloze's
+ * back (its extra) may be empty, but not too long. */
+export function cardProblems({ type, front, back }: CardSides): FieldErrors<'front' | 'back'> {
   const problem = cardContentProblem(type, front);
-  return problem && CLOZE_MESSAGES[problem]();
+  const errors: FieldErrors<'front' | 'back'> = {};
+  const frontError = sideProblem('front', front) ?? (problem && CLOZE_MESSAGES[problem]());
+  const backError =
+    type === 'cloze' && back.trim().length <= CARD_SIDE_MAX_LENGTH ? undefined : sideProblem('back', back);
+  if (frontError) errors.front = frontError;
+  if (backError) errors.back = backError;
+  return errors;
 }

@@ -1,53 +1,39 @@
 // One card in the list: its sides rendered compactly (as practice shows them), type and tags, and its actions — edit in place, archive or restore,
 // and delete after a confirmation.
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../components/button';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { CompactCard } from '../../components/card/card-view';
 import { type Card, refreshCards } from '../../entities/cards/queries';
 import { toastError } from '../../lib/errors';
+import { useContractForm } from '../../lib/form';
 import { getLocale, m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
-import { type CardDraft, draftInput, draftInvalid, validateDraft } from './card-draft';
+import { cardProblems } from '../../lib/validation';
+import { type CardDraft, draftInput } from './card-draft';
 import { CardFields } from './card-fields';
 
 function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
-  const [draft, setDraft] = useState<CardDraft>({
-    type: card.type,
-    front: card.front,
-    back: card.back,
-    tags: card.tags,
+  const form = useContractForm({
+    initial: (): CardDraft => ({ type: card.type, front: card.front, back: card.back, tags: card.tags }),
+    check: cardProblems,
+    input: (draft) => ({ id: card.id, ...draftInput(draft) }),
+    mutation: trpc.cards.update.mutationOptions(),
+    onSaved: onDone,
+    saved: m.cards_saved,
+    invalidate: refreshCards,
   });
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? validateDraft(draft) : {};
-  const update = useMutation(
-    trpc.cards.update.mutationOptions({
-      onSuccess: async () => {
-        toast.success(m.cards_saved());
-        onDone();
-        await refreshCards();
-      },
-      onError: toastError,
-    }),
-  );
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (draftInvalid(validateDraft(draft))) return;
-    update.mutate({ id: card.id, ...draftInput(draft) });
-  }
 
   return (
-    <form onSubmit={submit} noValidate aria-label={m.cards_edit_label()} className="space-y-4">
-      <CardFields draft={draft} errors={errors} onChange={setDraft} />
+    <form onSubmit={form.submit} noValidate aria-label={m.cards_edit_label()} className="space-y-4">
+      <CardFields draft={form.draft} errors={form.errors} onChange={form.setDraft} />
       <div className="flex justify-end gap-2">
         <Button variant="ghost" onClick={onDone}>
           {m.cards_cancel()}
         </Button>
-        <Button type="submit" pending={update.isPending}>
+        <Button type="submit" pending={form.pending}>
           {m.cards_save()}
         </Button>
       </div>

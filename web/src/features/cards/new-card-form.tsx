@@ -1,15 +1,14 @@
 // The "New card" form: type, sides, tags and preview; Ctrl+Enter (⌘+Enter on a Mac) adds the card from
 // any field. The card shows at the top of the list at once, then every card list and metric is fetched again.
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef } from 'react';
 import { Button } from '../../components/button';
 import { type Card, cardsOptions, DEFAULT_FILTER, refreshCards } from '../../entities/cards/queries';
-import { toastError } from '../../lib/errors';
+import { useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
-import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
-import { draftInput, draftInvalid, emptyDraft, validateDraft } from './card-draft';
+import { cardProblems } from '../../lib/validation';
+import { draftInput, emptyDraft } from './card-draft';
 import { CardFields } from './card-fields';
 
 /** Shows the new card before the refetch lands, so the user sees it at the top straight away. */
@@ -33,32 +32,21 @@ function submitOnModEnter(event: KeyboardEvent<HTMLFormElement>) {
 }
 
 export function NewCardForm() {
-  const [draft, setDraft] = useState(emptyDraft);
-  const [submitted, setSubmitted] = useState(false);
   const frontRef = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
-  const errors = submitted ? validateDraft(draft) : {};
-
-  const createCard = useMutation(
-    trpc.cards.create.mutationOptions({
-      onSuccess: async (card) => {
-        prependToList(card);
-        // The type and tags stay: cards are often written in runs of the same kind.
-        setDraft((current) => ({ ...current, front: '', back: '' }));
-        setSubmitted(false);
-        frontRef.current?.focus();
-        toast.success(m.new_card_added());
-        await refreshCards();
-      },
-      onError: toastError,
-    }),
-  );
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (draftInvalid(validateDraft(draft))) return;
-    createCard.mutate(draftInput(draft));
-  }
+  const form = useContractForm({
+    initial: emptyDraft,
+    check: cardProblems,
+    input: draftInput,
+    mutation: trpc.cards.create.mutationOptions(),
+    // The type and tags stay: cards are often written in runs of the same kind.
+    reset: (draft) => ({ ...draft, front: '', back: '' }),
+    onSaved: (card) => {
+      prependToList(card);
+      frontRef.current?.focus();
+    },
+    saved: m.new_card_added,
+    invalidate: refreshCards,
+  });
 
   return (
     <section aria-labelledby="new-card-heading" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
@@ -66,11 +54,11 @@ export function NewCardForm() {
         {m.new_card_heading()}
       </h2>
       <p className="mt-1 text-sm text-slate-500">{m.new_card_description()}</p>
-      <form onSubmit={submit} onKeyDownCapture={submitOnModEnter} noValidate className="mt-5 space-y-4">
-        <CardFields draft={draft} errors={errors} onChange={setDraft} frontRef={frontRef} />
+      <form onSubmit={form.submit} onKeyDownCapture={submitOnModEnter} noValidate className="mt-5 space-y-4">
+        <CardFields draft={form.draft} errors={form.errors} onChange={form.setDraft} frontRef={frontRef} />
         <Button
           type="submit"
-          pending={createCard.isPending}
+          pending={form.pending}
           className="w-full"
           aria-keyshortcuts={onMac() ? 'Meta+Enter' : 'Control+Enter'}
         >

@@ -13,7 +13,7 @@ import { UsageFigure } from '../../entities/generation/usage-figure';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
-import { validateCardContent, validateCardSide } from '../../lib/validation';
+import { cardProblems } from '../../lib/validation';
 import type { Draft } from './drafts';
 import { GenerateForm } from './generate-form';
 import { GenerationProgress } from './generation-progress';
@@ -24,10 +24,8 @@ import { useGeneration } from './use-generation';
 /** The first problem of the chosen drafts, in words, or undefined when all can be saved. */
 function problemOf(drafts: Draft[]): string | undefined {
   for (const [index, draft] of drafts.entries()) {
-    const problem =
-      validateCardSide('front', draft.front) ??
-      validateCardContent(draft.type, draft.front) ??
-      (draft.type === 'cloze' ? undefined : validateCardSide('back', draft.back));
+    const errors = cardProblems(draft);
+    const problem = errors.front ?? (draft.type === 'cloze' ? undefined : errors.back);
     if (problem) return m.generate_invalid_card({ number: index + 1, problem });
   }
   return undefined;

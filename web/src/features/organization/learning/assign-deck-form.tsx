@@ -1,20 +1,17 @@
 // "Assign a deck": a deck for a team or the whole organization (a team's deck only to its team), due at
 // the end of a chosen day, with a target of cards learned (up to the deck's cards) or a retention. Checked
 // with the contract's checkAssignment (CreateAssignment's own check) before orgs.createAssignment.
-import { ASSIGNMENT_TARGET_KINDS, type AssignmentTargetKind, checkAssignment } from '@engram/contracts/shared-decks';
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { ASSIGNMENT_TARGET_KINDS, type AssignmentTargetKind } from '@engram/contracts/shared-decks';
 import { Button } from '../../../components/button';
 import { SelectField } from '../../../components/select-field';
-import { TextField } from '../../../components/text-field';
+import { TeamSelectField } from '../../../components/team-select-field';
+import { NumberField, TextField } from '../../../components/text-field';
 import { type DeckJson, refreshLearning } from '../../../entities/shared-decks/shared-decks';
-import { toastError } from '../../../lib/errors';
-import { type FieldErrors, hasErrors, parseNumber } from '../../../lib/form';
+import { parseNumber, useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
-import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import type { LearningContext } from './context';
-import { problemTexts, RETENTION_PERCENT } from './problems';
+import { assignmentProblems, RETENTION_PERCENT } from './problems';
 
 interface Draft {
   deckId: string;
@@ -47,46 +44,26 @@ function toInput(organizationId: string, draft: Draft, deck: DeckJson | undefine
   };
 }
 
-/** A deck to choose, then what CreateAssignment would refuse of the rest, for the chosen deck's size. */
-function validate(input: ReturnType<typeof toInput>, deck: DeckJson | undefined) {
-  const { problems } = checkAssignment(input, { cardCount: deck?.cardCount ?? 1, now: Date.now() });
-  const errors: FieldErrors<'deckId' | 'dueAt' | 'targetKind' | 'targetValue'> = problemTexts(problems);
-  if (!input.deckId) errors.deckId = m.learning_assign_deck_required();
-  return errors;
-}
-
 export function AssignDeckForm({ context, decks }: { context: LearningContext; decks: DeckJson[] }) {
-  const [draft, setDraft] = useState(EMPTY);
-  const [submitted, setSubmitted] = useState(false);
-  const deck = decks.find((candidate) => candidate.id === draft.deckId);
-  const input = toInput(context.organizationId, draft, deck);
-  const errors = submitted ? validate(input, deck) : {};
-  const set = (key: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [key]: value }));
-
-  const assign = useMutation(
-    trpc.orgs.createAssignment.mutationOptions({
-      onSuccess: async (assignment) => {
-        toast.success(m.learning_assigned({ name: assignment.deckName }));
-        setDraft(EMPTY);
-        setSubmitted(false);
-        await refreshLearning();
-      },
-      onError: toastError,
-    }),
-  );
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (hasErrors(validate(input, deck))) return;
-    assign.mutate(input);
-  }
+  const deckOf = (draft: Draft) => decks.find((candidate) => candidate.id === draft.deckId);
+  const inputOf = (draft: Draft) => toInput(context.organizationId, draft, deckOf(draft));
+  const form = useContractForm({
+    initial: EMPTY,
+    check: (draft: Draft) => assignmentProblems(inputOf(draft), deckOf(draft)?.cardCount),
+    input: inputOf,
+    mutation: trpc.orgs.createAssignment.mutationOptions(),
+    reset: () => EMPTY,
+    saved: (assignment) => m.learning_assigned({ name: assignment.deckName }),
+    invalidate: refreshLearning,
+  });
+  const { draft, errors, set } = form;
+  const deck = deckOf(draft);
 
   const retention = draft.targetKind === 'retention';
   return (
     <form
       aria-labelledby="assign-deck-heading"
-      onSubmit={submit}
+      onSubmit={form.submit}
       noValidate
       className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
@@ -109,20 +86,13 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           ))}
         </SelectField>
         {/* A team's deck is assigned to that team only. */}
-        <SelectField
+        <TeamSelectField
           label={m.learning_assigned_to()}
-          name="teamId"
           value={deck?.teamId ?? draft.teamId}
           onChange={set('teamId')}
+          teams={context.teams}
           disabled={Boolean(deck?.teamId)}
-        >
-          <option value="">{m.learning_whole_organization()}</option>
-          {[...context.teams].map(([id, name]) => (
-            <option key={id} value={id}>
-              {name}
-            </option>
-          ))}
-        </SelectField>
+        />
         <TextField
           label={m.learning_due_date()}
           name="dueDate"
@@ -135,7 +105,8 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           label={m.learning_target_kind()}
           name="targetKind"
           value={draft.targetKind}
-          onChange={set('targetKind')}
+          // Its options are the contract's ASSIGNMENT_TARGET_KINDS, so the value is one of them.
+          onChange={(kind) => set('targetKind')(kind as AssignmentTargetKind)}
         >
           {ASSIGNMENT_TARGET_KINDS.map((kind) => (
             <option key={kind} value={kind}>
@@ -143,13 +114,10 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
             </option>
           ))}
         </SelectField>
-        <TextField
+        <NumberField
           label={retention ? m.learning_target_value_retention() : m.learning_target_value_cards()}
           name="targetValue"
-          type="number"
-          inputMode="numeric"
-          min={retention ? RETENTION_PERCENT.min : 1}
-          max={retention ? RETENTION_PERCENT.max : (deck?.cardCount ?? undefined)}
+          bounds={retention ? RETENTION_PERCENT : { min: 1, max: deck?.cardCount }}
           value={draft.targetValue}
           onChange={set('targetValue')}
           error={errors.targetValue}
@@ -160,7 +128,7 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           }
         />
       </div>
-      <Button type="submit" pending={assign.isPending}>
+      <Button type="submit" pending={form.pending}>
         {m.learning_assign_submit()}
       </Button>
     </form>

@@ -1,19 +1,18 @@
 // "Share a deck": one of the caller's tags published as a deck for a team or the whole organization,
 // checked with the contract's checkDeck (PublishDeck's own check) before orgs.publishDeck.
-import { checkDeck } from '@engram/contracts/shared-decks';
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Button } from '../../../components/button';
 import { SelectField } from '../../../components/select-field';
+import { TeamSelectField } from '../../../components/team-select-field';
 import { TextField } from '../../../components/text-field';
 import { tagsOptions } from '../../../entities/cards/queries';
 import { refreshLearning } from '../../../entities/shared-decks/shared-decks';
-import { toastError } from '../../../lib/errors';
+import { useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
-import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import type { LearningContext } from './context';
-import { problemTexts } from './problems';
+import { deckProblems } from './problems';
 
 const EMPTY = { name: '', description: '', tagId: '', teamId: '' };
 type Draft = typeof EMPTY;
@@ -37,37 +36,22 @@ function useAllTags() {
 }
 
 export function ShareDeckForm({ context }: { context: LearningContext }) {
-  const [draft, setDraft] = useState(EMPTY);
-  const [submitted, setSubmitted] = useState(false);
   const tags = useAllTags();
-  const input = toInput(context.organizationId, draft);
-  const { problems } = checkDeck(input);
-  const errors = submitted ? problemTexts(problems) : {};
-  const set = (key: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [key]: value }));
-
-  const publish = useMutation(
-    trpc.orgs.publishDeck.mutationOptions({
-      onSuccess: async (deck) => {
-        toast.success(m.learning_deck_shared({ name: deck.name }));
-        setDraft(EMPTY);
-        setSubmitted(false);
-        await refreshLearning();
-      },
-      onError: toastError,
-    }),
-  );
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (problems) return;
-    publish.mutate(input);
-  }
+  const form = useContractForm({
+    initial: EMPTY,
+    check: (draft: Draft) => deckProblems(toInput(context.organizationId, draft)),
+    input: (draft) => toInput(context.organizationId, draft),
+    mutation: trpc.orgs.publishDeck.mutationOptions(),
+    reset: () => EMPTY,
+    saved: (deck) => m.learning_deck_shared({ name: deck.name }),
+    invalidate: refreshLearning,
+  });
+  const { draft, errors, set } = form;
 
   return (
     <form
       aria-labelledby="share-deck-heading"
-      onSubmit={submit}
+      onSubmit={form.submit}
       noValidate
       className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
@@ -107,15 +91,13 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
         multiline
         rows={2}
       />
-      <SelectField label={m.learning_shared_with()} name="teamId" value={draft.teamId} onChange={set('teamId')}>
-        <option value="">{m.learning_whole_organization()}</option>
-        {[...context.teams].map(([id, name]) => (
-          <option key={id} value={id}>
-            {name}
-          </option>
-        ))}
-      </SelectField>
-      <Button type="submit" pending={publish.isPending}>
+      <TeamSelectField
+        label={m.learning_shared_with()}
+        value={draft.teamId}
+        onChange={set('teamId')}
+        teams={context.teams}
+      />
+      <Button type="submit" pending={form.pending}>
         {m.learning_share_submit()}
       </Button>
     </form>
