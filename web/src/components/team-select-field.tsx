@@ -15,7 +15,7 @@ type TeamSelectFieldProps = {
 export function TeamSelectField({ label, value, onChange, teams, disabled }: TeamSelectFieldProps) {
   return (
     <SelectField label={label} name="teamId" value={value} onChange={onChange} disabled={disabled}>
-      <option value="">{m.learning_whole_organization()}</option>
+      <option value="">{m.shared_decks_whole_organization()}</option>
       {[...teams].map(([id, name]) => (
         <option key={id} value={id}>
           {name}

@@ -220,8 +220,8 @@ export const GENERATION_ERRORS = {
   MODEL_UNAVAILABLE: m.error_model_unavailable,
 } satisfies Messages;
 
-/** Refusals of learning together (the organizations service's reasons). */
-export const LEARNING_TOGETHER_ERRORS = {
+/** Refusals about shared decks and assignments (the organizations service's reasons). */
+export const SHARED_DECK_ERRORS = {
   ASSIGNMENT_NOT_FOUND: m.error_assignment_not_found,
   DECK_NOT_FOUND: m.error_deck_not_found,
   DECK_EMPTY: m.error_deck_empty,

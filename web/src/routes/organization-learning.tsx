@@ -1,4 +1,4 @@
-// "/organization/$slug/learning": learning together in an organization (shared decks, assignments,
+// "/organization/$slug/learning": the organization's shared decks (shared decks, assignments,
 // progress). The static segment outranks the organization views' "$pathname", so this view is its own.
 // The organization found by slug goes into the route context, and the loader starts the view's three loads
 // (the first page of each) at once so they travel in one batched request.
@@ -18,11 +18,14 @@ export const organizationLearningRoute = createRoute({
     return { organization };
   },
   loader: async ({ context: { organization } }) => {
-    const q = await import('../features/organization/learning/queries');
+    const q = await import('../features/organization/shared-decks/queries');
     const organizationId = organization.id;
     void queryClient.prefetchInfiniteQuery(q.decksOptions(organizationId));
     void queryClient.prefetchInfiniteQuery(q.organizationAssignmentsOptions(organizationId));
     void queryClient.prefetchInfiniteQuery(q.progressOptions(organizationId));
   },
-  component: lazyRouteComponent(() => import('../features/organization/learning/learning-screen'), 'LearningScreen'),
+  component: lazyRouteComponent(
+    () => import('../features/organization/shared-decks/shared-decks-screen'),
+    'SharedDecksScreen',
+  ),
 });

@@ -18,23 +18,23 @@ export const percent = (value: number | null): string =>
 /** "20 cards learned" or "90% retention". */
 export const targetText = (assignment: Pick<AssignmentJson, 'targetKind' | 'targetValue'>): string =>
   assignment.targetKind === 'retention'
-    ? m.learning_target_retention({ percent: percent(assignment.targetValue) })
-    : m.learning_target_cards({ count: assignment.targetValue });
+    ? m.shared_decks_target_retention({ percent: percent(assignment.targetValue) })
+    : m.shared_decks_target_cards({ count: assignment.targetValue });
 
 /** The day an assignment is due, in the reader's language. */
 export const dueText = (dueAt: string): string =>
-  m.learning_due({ date: new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium' }).format(new Date(dueAt)) });
+  m.shared_decks_due({ date: new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium' }).format(new Date(dueAt)) });
 
 /** One's own progress on an assignment: cards learned of the deck, retention, and whether the target is met. */
 export function progressText(progress: ProgressJson | null): string {
-  if (!progress || progress.reviews === 0) return m.learning_progress_none();
-  const learned = m.learning_progress_learned({ learned: progress.cardsLearned, count: progress.cardCount });
-  const retention = m.learning_progress_retention({ percent: percent(progress.retention) });
-  return `${learned} · ${retention}${progress.targetMet ? ` · ${m.learning_target_met()}` : ''}`;
+  if (!progress || progress.reviews === 0) return m.shared_decks_progress_none();
+  const learned = m.shared_decks_progress_learned({ learned: progress.cardsLearned, count: progress.cardCount });
+  const retention = m.shared_decks_progress_retention({ percent: percent(progress.retention) });
+  return `${learned} · ${retention}${progress.targetMet ? ` · ${m.shared_decks_target_met()}` : ''}`;
 }
 
 /** After any change to decks, subscriptions or assignments: every orgs list is fetched again. */
-export const refreshLearning = () => queryClient.invalidateQueries({ queryKey: trpc.orgs.pathKey() });
+export const refreshSharedDecks = () => queryClient.invalidateQueries({ queryKey: trpc.orgs.pathKey() });
 
 /**
  * Subscribing to a deck and ending a subscription. The copies of its cards reach (or leave) the learner's
@@ -43,13 +43,16 @@ export const refreshLearning = () => queryClient.invalidateQueries({ queryKey: t
 export function useSubscription() {
   const done = async (message: string) => {
     toast.success(message);
-    await Promise.all([refreshLearning(), queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() })]);
+    await Promise.all([refreshSharedDecks(), queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() })]);
   };
   const subscribe = useMutation(
-    trpc.orgs.subscribe.mutationOptions({ onSuccess: () => done(m.learning_subscribed()), onError: toastError }),
+    trpc.orgs.subscribe.mutationOptions({ onSuccess: () => done(m.shared_decks_subscribed()), onError: toastError }),
   );
   const unsubscribe = useMutation(
-    trpc.orgs.unsubscribe.mutationOptions({ onSuccess: () => done(m.learning_unsubscribed()), onError: toastError }),
+    trpc.orgs.unsubscribe.mutationOptions({
+      onSuccess: () => done(m.shared_decks_unsubscribed()),
+      onError: toastError,
+    }),
   );
   return { subscribe, unsubscribe };
 }

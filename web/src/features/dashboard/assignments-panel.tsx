@@ -1,6 +1,6 @@
 // "Your assignments" on the dashboard, shown only to someone with any: each with its organization and
 // deck, due date, target and their own progress, Subscribe while they have not (the deck's cards then
-// join their practice), and a link to the organization's learning view. The organizations' names and
+// join their practice), and a link to the organization's shared decks view. The organizations' names and
 // slugs are read with a plain call started by the route loader with the rest (queries.ts): the
 // organization client stays off the dashboard.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -35,16 +35,16 @@ function AssignmentRow({
             : assignment.deckName}
         </p>
         <p className="text-sm text-slate-600">
-          {dueText(assignment.dueAt)} · {m.learning_target({ target: targetText(assignment) })}
+          {dueText(assignment.dueAt)} · {m.shared_decks_target({ target: targetText(assignment) })}
         </p>
         <p className="text-sm text-slate-600">
-          {m.learning_your_progress({ progress: progressText(assignment.mine) })}
+          {m.shared_decks_your_progress({ progress: progressText(assignment.mine) })}
         </p>
       </div>
       <div className="flex items-center gap-3">
         {!assignment.subscribed && (
           <Button pending={subscribe.isPending} onClick={() => subscribe.mutate({ deckId: assignment.deckId })}>
-            {m.learning_subscribe()}
+            {m.shared_decks_subscribe()}
           </Button>
         )}
         {organization && (

@@ -1,6 +1,6 @@
 // An organization's views (better-auth-ui's OrganizationView in slug mode): settings (name, slug, logo,
 // deletion with the slug typed), members (invite, roles, remove), teams, API keys; a tab leads to its
-// learning view, and the organization switcher moves to another of the user's organizations (or their
+// shared decks view, and the organization switcher moves to another of the user's organizations (or their
 // personal dashboard).
 import { OrganizationSwitcher, OrganizationView } from '@daveyplate/better-auth-ui';
 import { useParams } from '@tanstack/react-router';

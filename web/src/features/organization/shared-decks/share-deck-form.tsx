@@ -7,11 +7,11 @@ import { SelectField } from '../../../components/select-field';
 import { TeamSelectField } from '../../../components/team-select-field';
 import { TextField } from '../../../components/text-field';
 import { tagsOptions } from '../../../entities/cards/queries';
-import { refreshLearning } from '../../../entities/shared-decks/shared-decks';
+import { refreshSharedDecks } from '../../../entities/shared-decks/shared-decks';
 import { useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 import { trpc } from '../../../lib/trpc';
-import type { LearningContext } from './context';
+import type { SharedDecksContext } from './context';
 import { deckProblems } from './problems';
 
 const EMPTY = { name: '', description: '', tagId: '', teamId: '' };
@@ -35,7 +35,7 @@ function useAllTags() {
   return tags.data?.pages.flatMap((page) => page.items) ?? [];
 }
 
-export function ShareDeckForm({ context }: { context: LearningContext }) {
+export function ShareDeckForm({ context }: { context: SharedDecksContext }) {
   const tags = useAllTags();
   const form = useContractForm({
     initial: EMPTY,
@@ -43,8 +43,8 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
     input: (draft) => toInput(context.organizationId, draft),
     mutation: trpc.orgs.publishDeck.mutationOptions(),
     reset: () => EMPTY,
-    saved: (deck) => m.learning_deck_shared({ name: deck.name }),
-    invalidate: refreshLearning,
+    saved: (deck) => m.shared_decks_deck_shared({ name: deck.name }),
+    invalidate: refreshSharedDecks,
   });
   const { draft, errors, set } = form;
 
@@ -56,25 +56,25 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
       className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
       <h3 id="share-deck-heading" className="font-semibold text-slate-900">
-        {m.learning_share_heading()}
+        {m.shared_decks_share_heading()}
       </h3>
-      <p className="text-sm text-slate-600">{m.learning_share_text()}</p>
+      <p className="text-sm text-slate-600">{m.shared_decks_share_text()}</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          label={m.learning_deck_name()}
+          label={m.shared_decks_deck_name()}
           name="name"
           value={draft.name}
           onChange={set('name')}
           error={errors.name}
         />
         <SelectField
-          label={m.learning_deck_tag()}
+          label={m.shared_decks_deck_tag()}
           name="tagId"
           value={draft.tagId}
           onChange={set('tagId')}
           error={errors.tagId}
         >
-          <option value="">{m.learning_deck_tag_choose()}</option>
+          <option value="">{m.shared_decks_deck_tag_choose()}</option>
           {tags.map((tag) => (
             <option key={tag.id} value={tag.id}>
               {tag.name}
@@ -83,7 +83,7 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
         </SelectField>
       </div>
       <TextField
-        label={m.learning_deck_description()}
+        label={m.shared_decks_deck_description()}
         name="description"
         value={draft.description}
         onChange={set('description')}
@@ -92,13 +92,13 @@ export function ShareDeckForm({ context }: { context: LearningContext }) {
         rows={2}
       />
       <TeamSelectField
-        label={m.learning_shared_with()}
+        label={m.shared_decks_shared_with()}
         value={draft.teamId}
         onChange={set('teamId')}
         teams={context.teams}
       />
       <Button type="submit" pending={form.pending}>
-        {m.learning_share_submit()}
+        {m.shared_decks_share_submit()}
       </Button>
     </form>
   );

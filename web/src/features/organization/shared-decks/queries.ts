@@ -1,4 +1,4 @@
-// The learning view's loads: the organization's decks, its assignments and its members' progress (started
+// The shared decks view's loads: the organization's decks, its assignments and its members' progress (started
 // together by the route's loader, a page each, "Load more" following nextCursor), and the organization
 // itself with its members and teams, and what the caller may do there, from identity through the
 // organization client.

@@ -7,25 +7,33 @@ import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PagedList } from '../../../components/paged-list';
-import { type DeckJson, refreshLearning, useSubscription } from '../../../entities/shared-decks/shared-decks';
+import { type DeckJson, refreshSharedDecks, useSubscription } from '../../../entities/shared-decks/shared-decks';
 import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
-import type { LearningContext } from './context';
+import type { SharedDecksContext } from './context';
 import { decksOptions } from './queries';
 import { ShareDeckForm } from './share-deck-form';
 
-export const teamLabel = (context: LearningContext, teamId: string | null) =>
-  teamId ? (context.teams.get(teamId) ?? m.learning_team_unknown()) : m.learning_whole_organization();
+export const teamLabel = (context: SharedDecksContext, teamId: string | null) =>
+  teamId ? (context.teams.get(teamId) ?? m.shared_decks_team_unknown()) : m.shared_decks_whole_organization();
 
-function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: LearningContext; onWithdraw: () => void }) {
+function DeckItem({
+  deck,
+  context,
+  onWithdraw,
+}: {
+  deck: DeckJson;
+  context: SharedDecksContext;
+  onWithdraw: () => void;
+}) {
   const { subscribe, unsubscribe } = useSubscription();
   const sync = useMutation(
     trpc.orgs.syncDeck.mutationOptions({
       onSuccess: async () => {
-        toast.success(m.learning_deck_synced());
-        await refreshLearning();
+        toast.success(m.shared_decks_deck_synced());
+        await refreshSharedDecks();
       },
       onError: toastError,
     }),
@@ -43,27 +51,27 @@ function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: Lear
             {deck.description && <p className="mt-1 text-sm text-slate-600">{deck.description}</p>}
             <p className="mt-2 text-xs text-slate-600">
               {teamLabel(context, deck.teamId)} ·{' '}
-              {m.learning_deck_counts({ cards: deck.cardCount, subscribers: deck.subscriberCount })}
+              {m.shared_decks_deck_counts({ cards: deck.cardCount, subscribers: deck.subscriberCount })}
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
             {deck.subscribed ? (
               <Button variant="secondary" pending={busy} onClick={() => unsubscribe.mutate({ deckId: deck.id })}>
-                {m.learning_unsubscribe()}
+                {m.shared_decks_unsubscribe()}
               </Button>
             ) : (
               <Button pending={busy} onClick={() => subscribe.mutate({ deckId: deck.id })}>
-                {m.learning_subscribe()}
+                {m.shared_decks_subscribe()}
               </Button>
             )}
             {context.managesDecks && deck.publisherId === context.userId && (
               <Button variant="secondary" pending={sync.isPending} onClick={() => sync.mutate({ deckId: deck.id })}>
-                {m.learning_deck_sync()}
+                {m.shared_decks_deck_sync()}
               </Button>
             )}
             {context.managesDecks && (
               <Button variant="ghost" onClick={onWithdraw}>
-                {m.learning_deck_withdraw()}
+                {m.shared_decks_deck_withdraw()}
               </Button>
             )}
           </div>
@@ -73,15 +81,15 @@ function DeckItem({ deck, context, onWithdraw }: { deck: DeckJson; context: Lear
   );
 }
 
-export function DecksSection({ context }: { context: LearningContext }) {
+export function DecksSection({ context }: { context: SharedDecksContext }) {
   const decks = useInfiniteQuery(decksOptions(context.organizationId));
   const [withdrawing, setWithdrawing] = useState<DeckJson | null>(null);
   const withdraw = useMutation(
     trpc.orgs.deleteDeck.mutationOptions({
       onSuccess: async () => {
         setWithdrawing(null);
-        toast.success(m.learning_deck_withdrawn());
-        await refreshLearning();
+        toast.success(m.shared_decks_deck_withdrawn());
+        await refreshSharedDecks();
       },
       onError: toastError,
     }),
@@ -90,13 +98,13 @@ export function DecksSection({ context }: { context: LearningContext }) {
   return (
     <section aria-labelledby="decks-heading">
       <h2 id="decks-heading" className="mb-4 text-lg font-semibold text-slate-900">
-        {m.learning_decks_heading()}
+        {m.shared_decks_decks_heading()}
       </h2>
       <PagedList
         list={decks}
-        loadingLabel={m.learning_loading()}
-        failedMessage={m.learning_decks_failed()}
-        empty={context.managesDecks ? m.learning_decks_empty_manager() : m.learning_decks_empty()}
+        loadingLabel={m.shared_decks_loading()}
+        failedMessage={m.shared_decks_decks_failed()}
+        empty={context.managesDecks ? m.shared_decks_decks_empty_manager() : m.shared_decks_decks_empty()}
       >
         {(items) => (
           <ul aria-labelledby="decks-heading" className="space-y-3">
@@ -109,9 +117,9 @@ export function DecksSection({ context }: { context: LearningContext }) {
       {context.managesDecks && <ShareDeckForm context={context} />}
       <ConfirmDialog
         open={withdrawing !== null}
-        title={m.learning_withdraw_title({ name: withdrawing?.name ?? '' })}
-        text={m.learning_withdraw_text()}
-        confirmLabel={m.learning_deck_withdraw()}
+        title={m.shared_decks_withdraw_title({ name: withdrawing?.name ?? '' })}
+        text={m.shared_decks_withdraw_text()}
+        confirmLabel={m.shared_decks_deck_withdraw()}
         pending={withdraw.isPending}
         onConfirm={() => withdrawing && withdraw.mutate({ deckId: withdrawing.id })}
         onCancel={() => setWithdrawing(null)}

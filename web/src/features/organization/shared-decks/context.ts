@@ -1,7 +1,7 @@
-// What every section of the learning view needs to know: the organization, who is looking, the names
+// What every section of the shared decks view needs to know: the organization, who is looking, the names
 // of its teams and members (from identity), and which controls to show them.
 
-export interface LearningContext {
+export interface SharedDecksContext {
   organizationId: string;
   userId: string;
   /** Team names by id. */

@@ -10,7 +10,7 @@ import {
   type AssignmentJson,
   dueText,
   progressText,
-  refreshLearning,
+  refreshSharedDecks,
   targetText,
   useSubscription,
 } from '../../../entities/shared-decks/shared-decks';
@@ -19,11 +19,11 @@ import { m } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import { AssignDeckForm } from './assign-deck-form';
-import type { LearningContext } from './context';
+import type { SharedDecksContext } from './context';
 import { teamLabel } from './decks-section';
 import { organizationAssignmentsOptions, useAllDecks } from './queries';
 
-function AssignmentItem(props: { assignment: AssignmentJson; context: LearningContext; onRemove: () => void }) {
+function AssignmentItem(props: { assignment: AssignmentJson; context: SharedDecksContext; onRemove: () => void }) {
   const { assignment, context, onRemove } = props;
   const { subscribe } = useSubscription();
   const headingId = `assignment-${assignment.id}`;
@@ -37,21 +37,21 @@ function AssignmentItem(props: { assignment: AssignmentJson; context: LearningCo
             </h3>
             <p className="mt-1 text-sm text-slate-600">
               {teamLabel(context, assignment.teamId)} · {dueText(assignment.dueAt)} ·{' '}
-              {m.learning_target({ target: targetText(assignment) })}
+              {m.shared_decks_target({ target: targetText(assignment) })}
             </p>
             <p className="mt-2 text-sm text-slate-900" data-testid="assignment-progress">
-              {m.learning_your_progress({ progress: progressText(assignment.mine) })}
+              {m.shared_decks_your_progress({ progress: progressText(assignment.mine) })}
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
             {!assignment.subscribed && (
               <Button pending={subscribe.isPending} onClick={() => subscribe.mutate({ deckId: assignment.deckId })}>
-                {m.learning_subscribe()}
+                {m.shared_decks_subscribe()}
               </Button>
             )}
             {context.managesAssignments && (
               <Button variant="ghost" onClick={onRemove}>
-                {m.learning_assignment_remove()}
+                {m.shared_decks_assignment_remove()}
               </Button>
             )}
           </div>
@@ -61,7 +61,7 @@ function AssignmentItem(props: { assignment: AssignmentJson; context: LearningCo
   );
 }
 
-export function AssignmentsSection({ context }: { context: LearningContext }) {
+export function AssignmentsSection({ context }: { context: SharedDecksContext }) {
   const assignments = useInfiniteQuery(organizationAssignmentsOptions(context.organizationId));
   const decks = useAllDecks(context.organizationId);
   const [removing, setRemoving] = useState<AssignmentJson | null>(null);
@@ -69,8 +69,8 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
     trpc.orgs.deleteAssignment.mutationOptions({
       onSuccess: async () => {
         setRemoving(null);
-        toast.success(m.learning_assignment_removed());
-        await refreshLearning();
+        toast.success(m.shared_decks_assignment_removed());
+        await refreshSharedDecks();
       },
       onError: toastError,
     }),
@@ -79,13 +79,13 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
   return (
     <section aria-labelledby="assignments-heading">
       <h2 id="assignments-heading" className="mb-4 text-lg font-semibold text-slate-900">
-        {m.learning_assignments_heading()}
+        {m.shared_decks_assignments_heading()}
       </h2>
       <PagedList
         list={assignments}
-        loadingLabel={m.learning_loading()}
-        failedMessage={m.learning_assignments_failed()}
-        empty={m.learning_assignments_empty()}
+        loadingLabel={m.shared_decks_loading()}
+        failedMessage={m.shared_decks_assignments_failed()}
+        empty={m.shared_decks_assignments_empty()}
       >
         {(items) => (
           <ul aria-labelledby="assignments-heading" className="space-y-3">
@@ -103,9 +103,9 @@ export function AssignmentsSection({ context }: { context: LearningContext }) {
       {context.managesAssignments && decks.length > 0 && <AssignDeckForm context={context} decks={decks} />}
       <ConfirmDialog
         open={removing !== null}
-        title={m.learning_remove_title({ name: removing?.deckName ?? '' })}
-        text={m.learning_remove_text()}
-        confirmLabel={m.learning_assignment_remove()}
+        title={m.shared_decks_remove_title({ name: removing?.deckName ?? '' })}
+        text={m.shared_decks_remove_text()}
+        confirmLabel={m.shared_decks_assignment_remove()}
         pending={remove.isPending}
         onConfirm={() => removing && remove.mutate({ assignmentId: removing.id })}
         onCancel={() => setRemoving(null)}

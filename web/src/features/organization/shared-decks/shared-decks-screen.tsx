@@ -1,4 +1,4 @@
-// "/organization/$slug/learning": learning together in an organization. Everyone sees the decks shared
+// "/organization/$slug/learning": the organization's shared decks. Everyone sees the decks shared
 // with them (subscribe, unsubscribe), the assignments and their progress; owners and admins (whoever
 // identity says may) also share decks, publish their changes, withdraw them, assign them, and see every
 // member's progress.
@@ -6,17 +6,17 @@ import { getRouteApi } from '@tanstack/react-router';
 import { m } from '../../../lib/i18n';
 import { OrganizationNav } from '../organization-nav';
 import { AssignmentsSection } from './assignments-section';
-import { type LearningContext, memberNames, teamNames } from './context';
+import { memberNames, type SharedDecksContext, teamNames } from './context';
 import { DecksSection } from './decks-section';
 import { ProgressSection } from './progress-section';
 import { useFullOrganization, usePermission } from './queries';
 
 const learningRoute = getRouteApi('/protected/organization/$slug/learning');
 
-export function LearningScreen() {
+export function SharedDecksScreen() {
   const { organization, session } = learningRoute.useRouteContext();
   const full = useFullOrganization(organization.id);
-  const context: LearningContext = {
+  const context: SharedDecksContext = {
     organizationId: organization.id,
     userId: session.user.id,
     teams: teamNames(full.data),
@@ -27,7 +27,7 @@ export function LearningScreen() {
   return (
     <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
       <h1 className="mb-4 text-2xl font-semibold tracking-tight text-slate-900">
-        {m.learning_title({ organization: organization.name })}
+        {m.shared_decks_title({ organization: organization.name })}
       </h1>
       <OrganizationNav slug={organization.slug} current="learning" />
       <div className="space-y-10">

@@ -7,7 +7,7 @@ import {
   type LearningProblem,
   RETENTION_TARGET_RANGE,
 } from '@engram/contracts/shared-decks';
-import { LEARNING_TOGETHER_ERRORS } from '../../../lib/error-catalogue';
+import { SHARED_DECK_ERRORS } from '../../../lib/error-catalogue';
 import type { FieldErrors } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 
@@ -20,9 +20,9 @@ export const RETENTION_PERCENT = {
 /** A problem's text: the error catalogue's text of its reason (what the service's refusal shows), or, for a
  * target out of range, the bounds of this target. */
 export function problemText(problem: LearningProblem): string {
-  if (problem.rule === 'targetCards') return m.learning_target_cards_invalid({ max: problem.max ?? 0 });
-  if (problem.rule === 'retentionRange') return m.learning_target_retention_invalid(RETENTION_PERCENT);
-  return LEARNING_TOGETHER_ERRORS[problem.reason]();
+  if (problem.rule === 'targetCards') return m.shared_decks_target_cards_invalid({ max: problem.max ?? 0 });
+  if (problem.rule === 'retentionRange') return m.shared_decks_target_retention_invalid(RETENTION_PERCENT);
+  return SHARED_DECK_ERRORS[problem.reason]();
 }
 
 /** Each field's problem (the checks give at most one a field) as its text. */
@@ -42,6 +42,6 @@ export function assignmentProblems(
 ): FieldErrors<LearningField | 'deckId'> {
   const { problems } = checkAssignment(input, { cardCount: cardCount ?? 1, now: Date.now() });
   const errors: FieldErrors<LearningField | 'deckId'> = problemTexts(problems);
-  if (!input.deckId) errors.deckId = m.learning_assign_deck_required();
+  if (!input.deckId) errors.deckId = m.shared_decks_assign_deck_required();
   return errors;
 }

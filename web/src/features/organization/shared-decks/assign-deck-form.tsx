@@ -6,11 +6,11 @@ import { Button } from '../../../components/button';
 import { SelectField } from '../../../components/select-field';
 import { TeamSelectField } from '../../../components/team-select-field';
 import { NumberField, TextField } from '../../../components/text-field';
-import { type DeckJson, refreshLearning } from '../../../entities/shared-decks/shared-decks';
+import { type DeckJson, refreshSharedDecks } from '../../../entities/shared-decks/shared-decks';
 import { parseNumber, useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
 import { trpc } from '../../../lib/trpc';
-import type { LearningContext } from './context';
+import type { SharedDecksContext } from './context';
 import { assignmentProblems, RETENTION_PERCENT } from './problems';
 
 interface Draft {
@@ -23,8 +23,8 @@ interface Draft {
 
 const EMPTY: Draft = { deckId: '', teamId: '', dueDate: '', targetKind: 'cards_learned', targetValue: '' };
 const KIND_LABELS: Record<AssignmentTargetKind, () => string> = {
-  cards_learned: m.learning_target_kind_cards,
-  retention: m.learning_target_kind_retention,
+  cards_learned: m.shared_decks_target_kind_cards,
+  retention: m.shared_decks_target_kind_retention,
 };
 
 /** The end of the chosen day where the person is: the assignment is due once that day is over. */
@@ -44,7 +44,7 @@ function toInput(organizationId: string, draft: Draft, deck: DeckJson | undefine
   };
 }
 
-export function AssignDeckForm({ context, decks }: { context: LearningContext; decks: DeckJson[] }) {
+export function AssignDeckForm({ context, decks }: { context: SharedDecksContext; decks: DeckJson[] }) {
   const deckOf = (draft: Draft) => decks.find((candidate) => candidate.id === draft.deckId);
   const inputOf = (draft: Draft) => toInput(context.organizationId, draft, deckOf(draft));
   const form = useContractForm({
@@ -53,8 +53,8 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
     input: inputOf,
     mutation: trpc.orgs.createAssignment.mutationOptions(),
     reset: () => EMPTY,
-    saved: (assignment) => m.learning_assigned({ name: assignment.deckName }),
-    invalidate: refreshLearning,
+    saved: (assignment) => m.shared_decks_assigned({ name: assignment.deckName }),
+    invalidate: refreshSharedDecks,
   });
   const { draft, errors, set } = form;
   const deck = deckOf(draft);
@@ -68,17 +68,17 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
       className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
     >
       <h3 id="assign-deck-heading" className="font-semibold text-slate-900">
-        {m.learning_assign_heading()}
+        {m.shared_decks_assign_heading()}
       </h3>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
-          label={m.learning_assign_deck()}
+          label={m.shared_decks_assign_deck()}
           name="deckId"
           value={draft.deckId}
           onChange={set('deckId')}
           error={errors.deckId}
         >
-          <option value="">{m.learning_assign_deck_choose()}</option>
+          <option value="">{m.shared_decks_assign_deck_choose()}</option>
           {decks.map((option) => (
             <option key={option.id} value={option.id}>
               {option.name}
@@ -87,14 +87,14 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
         </SelectField>
         {/* A team's deck is assigned to that team only. */}
         <TeamSelectField
-          label={m.learning_assigned_to()}
+          label={m.shared_decks_assigned_to()}
           value={deck?.teamId ?? draft.teamId}
           onChange={set('teamId')}
           teams={context.teams}
           disabled={Boolean(deck?.teamId)}
         />
         <TextField
-          label={m.learning_due_date()}
+          label={m.shared_decks_due_date()}
           name="dueDate"
           type="date"
           value={draft.dueDate}
@@ -102,7 +102,7 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           error={errors.dueAt}
         />
         <SelectField
-          label={m.learning_target_kind()}
+          label={m.shared_decks_target_kind()}
           name="targetKind"
           value={draft.targetKind}
           // Its options are the contract's ASSIGNMENT_TARGET_KINDS, so the value is one of them.
@@ -115,7 +115,7 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           ))}
         </SelectField>
         <NumberField
-          label={retention ? m.learning_target_value_retention() : m.learning_target_value_cards()}
+          label={retention ? m.shared_decks_target_value_retention() : m.shared_decks_target_value_cards()}
           name="targetValue"
           bounds={retention ? RETENTION_PERCENT : { min: 1, max: deck?.cardCount }}
           value={draft.targetValue}
@@ -123,13 +123,13 @@ export function AssignDeckForm({ context, decks }: { context: LearningContext; d
           error={errors.targetValue}
           hint={
             retention
-              ? m.learning_target_retention_hint(RETENTION_PERCENT)
-              : deck && m.learning_target_cards_hint({ max: deck.cardCount })
+              ? m.shared_decks_target_retention_hint(RETENTION_PERCENT)
+              : deck && m.shared_decks_target_cards_hint({ max: deck.cardCount })
           }
         />
       </div>
       <Button type="submit" pending={form.pending}>
-        {m.learning_assign_submit()}
+        {m.shared_decks_assign_submit()}
       </Button>
     </form>
   );

@@ -8,7 +8,7 @@ import {
   deckProblems,
   problemText,
   problemTexts,
-} from '../src/features/organization/learning/problems.ts';
+} from '../src/features/organization/shared-decks/problems.ts';
 import { resolveErrorMessage } from '../src/lib/errors.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 
@@ -44,7 +44,7 @@ const toast = (problem: LearningProblem) =>
 
 afterEach(() => setLocale('en'));
 
-describe('the learning-together forms', () => {
+describe('the share and assign forms', () => {
   it('cover every rule with the cases below', () => {
     const rules = new Set(refused.flatMap(([, problems]) => problems.map((problem) => problem.rule)));
     expect([...rules].sort()).toEqual(

@@ -8,21 +8,21 @@ import { PagedList } from '../../../components/paged-list';
 import { SelectField } from '../../../components/select-field';
 import { type ProgressJson, percent } from '../../../entities/shared-decks/shared-decks';
 import { m } from '../../../lib/i18n';
-import type { LearningContext } from './context';
+import type { SharedDecksContext } from './context';
 import { progressOptions, useAllAssignments } from './queries';
 
 const CELL = 'px-3 py-2 text-right tabular-nums';
 
 function ProgressTable(props: {
   rows: ProgressJson[];
-  context: LearningContext;
+  context: SharedDecksContext;
   withTarget: boolean;
   caption: string;
 }) {
   const { rows, context, withTarget, caption } = props;
   const name = (row: ProgressJson) => {
-    const known = context.members.get(row.userId) ?? m.learning_former_member();
-    return row.userId === context.userId ? m.learning_progress_you({ name: known }) : known;
+    const known = context.members.get(row.userId) ?? m.shared_decks_former_member();
+    return row.userId === context.userId ? m.shared_decks_progress_you({ name: known }) : known;
   };
   return (
     <div className="overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
@@ -31,23 +31,23 @@ function ProgressTable(props: {
         <thead className="border-b border-slate-200 text-xs text-slate-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2 text-left">
-              {m.learning_column_member()}
+              {m.shared_decks_column_member()}
             </th>
             <th scope="col" className={CELL}>
-              {m.learning_column_reviews()}
+              {m.shared_decks_column_reviews()}
             </th>
             <th scope="col" className={CELL}>
-              {m.learning_column_learned()}
+              {m.shared_decks_column_learned()}
             </th>
             <th scope="col" className={CELL}>
-              {m.learning_column_retention()}
+              {m.shared_decks_column_retention()}
             </th>
             <th scope="col" className={CELL}>
-              {m.learning_column_streak()}
+              {m.shared_decks_column_streak()}
             </th>
             {withTarget && (
               <th scope="col" className={CELL}>
-                {m.learning_column_target()}
+                {m.shared_decks_column_target()}
               </th>
             )}
           </tr>
@@ -59,10 +59,10 @@ function ProgressTable(props: {
                 {name(row)}
               </th>
               <td className={CELL}>{row.reviews}</td>
-              <td className={CELL}>{m.learning_learned_of({ learned: row.cardsLearned, count: row.cardCount })}</td>
+              <td className={CELL}>{m.shared_decks_learned_of({ learned: row.cardsLearned, count: row.cardCount })}</td>
               <td className={CELL}>{percent(row.retention)}</td>
-              <td className={CELL}>{m.learning_streak_days({ days: row.streakDays })}</td>
-              {withTarget && <td className={CELL}>{row.targetMet ? m.learning_yes() : m.learning_no()}</td>}
+              <td className={CELL}>{m.shared_decks_streak_days({ days: row.streakDays })}</td>
+              {withTarget && <td className={CELL}>{row.targetMet ? m.shared_decks_yes() : m.shared_decks_no()}</td>}
             </tr>
           ))}
         </tbody>
@@ -71,7 +71,7 @@ function ProgressTable(props: {
   );
 }
 
-export function ProgressSection({ context }: { context: LearningContext }) {
+export function ProgressSection({ context }: { context: SharedDecksContext }) {
   const [assignmentId, setAssignmentId] = useState('');
   const assignments = useAllAssignments(context.organizationId);
   const progress = useInfiniteQuery(progressOptions(context.organizationId, assignmentId || undefined));
@@ -82,16 +82,16 @@ export function ProgressSection({ context }: { context: LearningContext }) {
     <section aria-labelledby="progress-heading" aria-describedby={allMembers === false ? noteId : undefined}>
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
         <h2 id="progress-heading" className="text-lg font-semibold text-slate-900">
-          {m.learning_progress_heading()}
+          {m.shared_decks_progress_heading()}
         </h2>
         <div className="w-64">
           <SelectField
-            label={m.learning_progress_of()}
+            label={m.shared_decks_progress_of()}
             name="assignmentId"
             value={assignmentId}
             onChange={setAssignmentId}
           >
-            <option value="">{m.learning_progress_all_decks()}</option>
+            <option value="">{m.shared_decks_progress_all_decks()}</option>
             {assignments.map((assignment) => (
               <option key={assignment.id} value={assignment.id}>
                 {assignment.deckName}
@@ -102,21 +102,21 @@ export function ProgressSection({ context }: { context: LearningContext }) {
       </div>
       {allMembers === false && (
         <p id={noteId} className="mb-3 text-sm text-slate-600">
-          {m.learning_progress_own_only()}
+          {m.shared_decks_progress_own_only()}
         </p>
       )}
       <PagedList
         list={progress}
-        loadingLabel={m.learning_loading()}
-        failedMessage={m.learning_progress_failed()}
-        empty={m.learning_progress_empty()}
+        loadingLabel={m.shared_decks_loading()}
+        failedMessage={m.shared_decks_progress_failed()}
+        empty={m.shared_decks_progress_empty()}
       >
         {(rows) => (
           <ProgressTable
             rows={rows}
             context={context}
             withTarget={assignmentId !== ''}
-            caption={m.learning_progress_heading()}
+            caption={m.shared_decks_progress_heading()}
           />
         )}
       </PagedList>
