@@ -1,10 +1,9 @@
 // The organization's assignments, soonest due first, a page at a time with "Load more": deck, team, due
 // date, target and the caller's own progress, with Subscribe when they have not yet; those who may assign
 // decks assign one and remove one (after a confirmation).
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmDialog, useConfirmedRemoval } from '../../../components/confirm-dialog';
 import { PagedList } from '../../../components/paged-list';
 import {
   type AssignmentJson,
@@ -14,9 +13,7 @@ import {
   targetText,
   useSubscription,
 } from '../../../entities/shared-decks/shared-decks';
-import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
-import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import { AssignDeckForm } from './assign-deck-form';
 import type { SharedDecksContext } from './context';
@@ -64,17 +61,11 @@ function AssignmentItem(props: { assignment: AssignmentJson; context: SharedDeck
 export function AssignmentsSection({ context }: { context: SharedDecksContext }) {
   const assignments = useInfiniteQuery(organizationAssignmentsOptions(context.organizationId));
   const decks = useAllDecks(context.organizationId);
-  const [removing, setRemoving] = useState<AssignmentJson | null>(null);
-  const remove = useMutation(
-    trpc.orgs.deleteAssignment.mutationOptions({
-      onSuccess: async () => {
-        setRemoving(null);
-        toast.success(m.shared_decks_assignment_removed());
-        await refreshSharedDecks();
-      },
-      onError: toastError,
-    }),
-  );
+  const removal = useConfirmedRemoval(trpc.orgs.deleteAssignment.mutationOptions(), {
+    input: (assignment: AssignmentJson) => ({ assignmentId: assignment.id }),
+    success: m.shared_decks_assignment_removed,
+    refresh: refreshSharedDecks,
+  });
 
   return (
     <section aria-labelledby="assignments-heading">
@@ -94,7 +85,7 @@ export function AssignmentsSection({ context }: { context: SharedDecksContext })
                 key={assignment.id}
                 assignment={assignment}
                 context={context}
-                onRemove={() => setRemoving(assignment)}
+                onRemove={() => removal.ask(assignment)}
               />
             ))}
           </ul>
@@ -102,13 +93,10 @@ export function AssignmentsSection({ context }: { context: SharedDecksContext })
       </PagedList>
       {context.managesAssignments && decks.length > 0 && <AssignDeckForm context={context} decks={decks} />}
       <ConfirmDialog
-        open={removing !== null}
-        title={m.shared_decks_remove_title({ name: removing?.deckName ?? '' })}
+        {...removal.dialog}
+        title={m.shared_decks_remove_title({ name: removal.waiting?.deckName ?? '' })}
         text={m.shared_decks_remove_text()}
         confirmLabel={m.shared_decks_assignment_remove()}
-        pending={remove.isPending}
-        onConfirm={() => removing && remove.mutate({ assignmentId: removing.id })}
-        onCancel={() => setRemoving(null)}
       />
     </section>
   );

@@ -3,9 +3,8 @@
 // publishes the tag's changes; those who may change decks withdraw one (after a confirmation) and share a
 // new one.
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmDialog, useConfirmedRemoval } from '../../../components/confirm-dialog';
 import { PagedList } from '../../../components/paged-list';
 import { type DeckJson, refreshSharedDecks, useSubscription } from '../../../entities/shared-decks/shared-decks';
 import { toastError } from '../../../lib/errors';
@@ -83,17 +82,11 @@ function DeckItem({
 
 export function DecksSection({ context }: { context: SharedDecksContext }) {
   const decks = useInfiniteQuery(decksOptions(context.organizationId));
-  const [withdrawing, setWithdrawing] = useState<DeckJson | null>(null);
-  const withdraw = useMutation(
-    trpc.orgs.deleteDeck.mutationOptions({
-      onSuccess: async () => {
-        setWithdrawing(null);
-        toast.success(m.shared_decks_deck_withdrawn());
-        await refreshSharedDecks();
-      },
-      onError: toastError,
-    }),
-  );
+  const withdrawal = useConfirmedRemoval(trpc.orgs.deleteDeck.mutationOptions(), {
+    input: (deck: DeckJson) => ({ deckId: deck.id }),
+    success: m.shared_decks_deck_withdrawn,
+    refresh: refreshSharedDecks,
+  });
 
   return (
     <section aria-labelledby="decks-heading">
@@ -109,20 +102,17 @@ export function DecksSection({ context }: { context: SharedDecksContext }) {
         {(items) => (
           <ul aria-labelledby="decks-heading" className="space-y-3">
             {items.map((deck) => (
-              <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => setWithdrawing(deck)} />
+              <DeckItem key={deck.id} deck={deck} context={context} onWithdraw={() => withdrawal.ask(deck)} />
             ))}
           </ul>
         )}
       </PagedList>
       {context.managesDecks && <ShareDeckForm context={context} />}
       <ConfirmDialog
-        open={withdrawing !== null}
-        title={m.shared_decks_withdraw_title({ name: withdrawing?.name ?? '' })}
+        {...withdrawal.dialog}
+        title={m.shared_decks_withdraw_title({ name: withdrawal.waiting?.name ?? '' })}
         text={m.shared_decks_withdraw_text()}
         confirmLabel={m.shared_decks_deck_withdraw()}
-        pending={withdraw.isPending}
-        onConfirm={() => withdrawing && withdraw.mutate({ deckId: withdrawing.id })}
-        onCancel={() => setWithdrawing(null)}
       />
     </section>
   );
