@@ -1,7 +1,8 @@
 // Shared decks in an organization (issue 13), in a real Chromium through the real gateway and every
 // service: an owner creates an organization and a team, invites a learner by mail, shares a tag's cards
 // with the team as a deck and assigns it; the learner accepts, subscribes from the dashboard, practises the
-// copies, and the owner sees their progress; a guest sees only their own; a removed member loses access.
+// copies, and the owner sees their progress; a guest sees only their own; a removed member loses access; the owner
+// removes the assignment and withdraws the deck after confirming.
 // Cards, team rosters and the guest's organization are set up through the API, where the UI is not the point.
 import { SHARED_DECK_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
@@ -217,6 +218,25 @@ describe('shared decks in an organization', () => {
         { timeout: 30_000 },
       )
       .toBe(0);
+
+    // The owner removes the assignment and withdraws the deck, each only once they say yes to its question.
+    await owner.goto(`${env.stack.url}/organization/${slug}/learning`);
+    await assignment.getByRole('button', { name: 'Remove' }).click();
+    const removal = owner.getByRole('dialog', { name: 'Remove the assignment of Cell biology?' });
+    await removal.getByRole('button', { name: 'Cancel' }).click();
+    await removal.waitFor({ state: 'hidden' });
+    await assignment.getByRole('button', { name: 'Remove' }).click();
+    await removal.getByRole('button', { name: 'Remove' }).click();
+    await owner.getByText('Assignment removed.').waitFor();
+    await owner.getByText('No assignments yet.').waitFor();
+    await removal.waitFor({ state: 'hidden' });
+    await deck.getByRole('button', { name: 'Withdraw' }).click();
+    await owner
+      .getByRole('dialog', { name: 'Withdraw Cell biology?' })
+      .getByRole('button', { name: 'Withdraw' })
+      .click();
+    await owner.getByText('Deck withdrawn.').waitFor();
+    await owner.getByText('No decks are shared yet. Share one of your tags below.').waitFor();
   });
 
   it('shows a guest the decks, a page at a time, and only their own progress, without the controls of owners and admins', async () => {
