@@ -235,3 +235,27 @@ export async function writePackage(outPath: string, collection: CollectionInput,
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A whole opened collection as writer input, read lazily: re-exporting a package without loading it. */
+export function collectionOf(reader: {
+  created: number;
+  noteTypes(): AnkiNoteType[];
+  decks(): AnkiDeck[];
+  notes(): Iterable<AnkiNote[]>;
+  cards(): Iterable<AnkiCard[]>;
+  revlog(): Iterable<AnkiRevlog[]>;
+  media(): { name: string; path: string }[];
+}): CollectionInput {
+  const flat = function* <T>(batches: Iterable<T[]>) {
+    for (const batch of batches) yield* batch;
+  };
+  return {
+    created: reader.created,
+    noteTypes: reader.noteTypes(),
+    decks: reader.decks(),
+    notes: flat(reader.notes()),
+    cards: flat(reader.cards()),
+    revlog: flat(reader.revlog()),
+    media: reader.media().map(({ name, path }) => ({ name, path })),
+  };
+}
