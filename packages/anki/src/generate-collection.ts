@@ -1,0 +1,257 @@
+// A synthetic Anki collection for tests and benchmarks, in any of the three layouts: Basic, Basic (and
+// reversed card), Cloze and a custom note type, with decks, tags, suspended cards, review history (with
+// manual and filtered-deck entries among the reviews), FSRS memory state if asked, images and sounds.
+// Deterministic: the same options give the same collection. Rows are produced lazily, so 40,000 notes
+// with 200,000 review log entries are written in seconds without being held in memory.
+import type { AnkiCard, AnkiDeck, AnkiLayout, AnkiNote, AnkiNoteType, AnkiRevlog } from './types.ts';
+import { type MediaInput, writePackage } from './write-package.ts';
+
+export interface GenerateOptions {
+  layout: AnkiLayout;
+  notes: number;
+  /** Average review log entries per card (fractions spread evenly). */
+  reviewsPerCard?: number;
+  /** How many media files; half images, half sounds, each used by one note. */
+  media?: number;
+  /** Store FSRS memory state in cards' data, as Anki does with FSRS on. */
+  withFsrsState?: boolean;
+  /** Every n-th note has all its cards suspended (0: none). */
+  suspendEvery?: number;
+  tempDir?: string;
+}
+
+const DAY = 86_400;
+/** 2024-01-01, the generated collection's creation day. */
+export const GENERATED_CREATED = 1_704_067_200;
+
+export const GENERATED_NOTE_TYPES: AnkiNoteType[] = [
+  {
+    id: 1_700_000_000_001,
+    name: 'Basic',
+    kind: 'standard',
+    originalStockKind: 'basic',
+    fields: ['Front', 'Back'],
+    templates: [{ ord: 0, name: 'Card 1', qfmt: '{{Front}}', afmt: '{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}' }],
+  },
+  {
+    id: 1_700_000_000_002,
+    name: 'Basic (and reversed card)',
+    kind: 'standard',
+    originalStockKind: 'basicAndReversed',
+    fields: ['Front', 'Back'],
+    templates: [
+      { ord: 0, name: 'Card 1', qfmt: '{{Front}}', afmt: '{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}' },
+      { ord: 1, name: 'Card 2', qfmt: '{{Back}}', afmt: '{{FrontSide}}\n\n<hr id=answer>\n\n{{Front}}' },
+    ],
+  },
+  {
+    id: 1_700_000_000_003,
+    name: 'Cloze',
+    kind: 'cloze',
+    originalStockKind: 'cloze',
+    fields: ['Text', 'Back Extra'],
+    templates: [{ ord: 0, name: 'Cloze', qfmt: '{{cloze:Text}}', afmt: '{{cloze:Text}}<br>\n{{Back Extra}}' }],
+  },
+  {
+    id: 1_700_000_000_004,
+    name: 'Vocabulary',
+    kind: 'standard',
+    originalStockKind: undefined,
+    fields: ['Word', 'Meaning', 'Example'],
+    templates: [
+      {
+        ord: 0,
+        name: 'Recognise',
+        qfmt: '{{Word}}',
+        afmt: '{{FrontSide}}<hr id=answer>{{Meaning}}{{#Example}}<br><i>{{Example}}</i>{{/Example}}',
+      },
+      { ord: 1, name: 'Recall', qfmt: '{{Meaning}}', afmt: '{{FrontSide}}<hr id=answer>{{text:Word}}' },
+    ],
+  },
+];
+
+export const GENERATED_DECKS: AnkiDeck[] = [
+  { id: 1, name: 'Default' },
+  { id: 1_700_000_001_001, name: 'Languages' },
+  { id: 1_700_000_001_002, name: 'Languages::Spanish' },
+  { id: 1_700_000_001_003, name: 'Science' },
+];
+
+// A tiny valid PNG (1×1) and an MP3 frame header with silence: real enough for a media pipeline.
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
+  'hex',
+);
+const MP3 = Buffer.concat([Buffer.from('fffb9064', 'hex'), Buffer.alloc(413)]);
+
+/** The name of generated media file `i`. */
+export const generatedMediaName = (i: number) => (i % 2 === 0 ? `image-${i}.png` : `sound ${i}.mp3`);
+
+/** Note `i`'s note type index (into GENERATED_NOTE_TYPES): the four kinds in turn. */
+export const generatedKind = (i: number) => i % 4;
+
+export const generatedNoteId = (i: number) => 1_710_000_000_000 + i;
+export const generatedGuid = (i: number) => `g${i.toString(36).padStart(8, '0')}`;
+
+/** Note `i` as the generator writes it. */
+export function generatedNote(i: number, mediaCount: number): AnkiNote {
+  const kind = generatedKind(i);
+  const media = i < mediaCount ? generatedMediaName(i) : undefined;
+  const mediaHtml = media ? (i % 2 === 0 ? `<img src="${encodeURI(media)}">` : `[sound:${media}]`) : '';
+  const fields =
+    kind === 0
+      ? [`What is ${i} + 1?${mediaHtml}`, `<b>${i + 1}</b>`]
+      : kind === 1
+        ? [`word ${i}`, `palabra ${i}&nbsp;&amp; more`]
+        : kind === 2
+          ? [`The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${mediaHtml}`, `Extra ${i}`]
+          : [`vocab ${i}`, `<div>meaning ${i}</div>`, i % 8 === 3 ? `example ${i}` : ''];
+  const tags = [`batch${i % 5}`, ...(i % 3 === 0 ? ['marked'] : [])];
+  return {
+    id: generatedNoteId(i),
+    guid: generatedGuid(i),
+    noteTypeId: GENERATED_NOTE_TYPES[kind]!.id,
+    fields,
+    tags,
+    modified: GENERATED_CREATED + i,
+  };
+}
+
+/** How many cards note `i` has: one per template, one per cloze number. */
+export const generatedCardCount = (i: number) => [1, 2, 2, 2][generatedKind(i)]!;
+
+interface Generated {
+  notes: Iterable<AnkiNote>;
+  cards: Iterable<AnkiCard>;
+  revlog: Iterable<AnkiRevlog>;
+}
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function random(seed: number) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+function rows(options: GenerateOptions): Generated {
+  const count = options.notes;
+  const mediaCount = options.media ?? 0;
+  const reviewsPerCard = options.reviewsPerCard ?? 0;
+  const suspendEvery = options.suspendEvery ?? 10;
+  const decks = GENERATED_DECKS;
+
+  function* cardsAndLogs(): Generator<{ card: AnkiCard; revlog: AnkiRevlog[] }> {
+    const rand = random(42);
+    // Review log ids are times in ms and must be unique: a clash moves the later entry on by a millisecond.
+    const usedIds = new Set<number>();
+    let owed = 0;
+    for (let i = 0; i < count; i++) {
+      const suspended = suspendEvery > 0 && i % suspendEvery === suspendEvery - 1;
+      for (let ord = 0; ord < generatedCardCount(i); ord++) {
+        const id = 1_720_000_000_000 + i * 4 + ord;
+        owed += reviewsPerCard;
+        const reviews = Math.floor(owed);
+        owed -= reviews;
+        const revlog: AnkiRevlog[] = [];
+        // Cards start a few seconds apart (and off the whole second), so their review times rarely meet.
+        let time = (GENERATED_CREATED + DAY) * 1000 + (i * 4 + ord) * 7919;
+        let interval = 0;
+        let lapses = 0;
+        for (let r = 0; r < reviews; r++) {
+          // Mostly good, some again/hard/easy; now and then a manual reschedule or a filtered-deck review.
+          const roll = rand();
+          const manual = r > 0 && roll < 0.03;
+          const ease = manual ? 0 : roll < 0.12 ? 1 : roll < 0.22 ? 2 : roll < 0.9 ? 3 : 4;
+          const type = manual ? 4 : r === 0 ? 0 : roll > 0.97 ? 3 : ease === 1 ? 2 : 1;
+          if (ease === 1 && r > 0) lapses++;
+          const lastInterval = interval;
+          interval =
+            ease === 1 ? -600 : Math.max(1, Math.round((interval || 1) * (ease === 2 ? 1.2 : ease === 4 ? 3 : 2.5)));
+          let logId = time;
+          while (usedIds.has(logId)) logId++;
+          usedIds.add(logId);
+          revlog.push({
+            id: logId,
+            cardId: id,
+            ease,
+            interval,
+            lastInterval,
+            factor: 2500,
+            timeMs: 3000 + Math.floor(rand() * 9000),
+            type,
+          });
+          time += Math.max(1, interval) * DAY * 1000;
+        }
+        const reviewed = reviews > 0;
+        const lastTime = revlog.at(-1)?.id;
+        const card: AnkiCard = {
+          id,
+          noteId: generatedNoteId(i),
+          ordinal: ord,
+          deckId: decks[i % decks.length]!.id,
+          queue: suspended ? -1 : reviewed ? 2 : 0,
+          type: reviewed ? 2 : 0,
+          due: reviewed ? Math.floor((time / 1000 - GENERATED_CREATED) / DAY) : i,
+          interval: reviewed ? Math.max(1, interval) : 0,
+          easeFactor: reviewed ? 2500 : 0,
+          reps: reviews,
+          lapses,
+          fsrs:
+            options.withFsrsState && reviewed
+              ? {
+                  stability: Math.round((1 + rand() * 50) * 1000) / 1000,
+                  difficulty: Math.round((1 + rand() * 9) * 1000) / 1000,
+                  desiredRetention: 0.9,
+                  lastReview: lastTime === undefined ? undefined : Math.floor(lastTime / 1000),
+                }
+              : undefined,
+        };
+        yield { card, revlog };
+      }
+    }
+  }
+
+  return {
+    notes: (function* () {
+      for (let i = 0; i < count; i++) yield generatedNote(i, mediaCount);
+    })(),
+    cards: (function* () {
+      for (const { card } of cardsAndLogs()) yield card;
+    })(),
+    revlog: (function* () {
+      for (const { revlog } of cardsAndLogs()) yield* revlog;
+    })(),
+  };
+}
+
+function* generatedMedia(count: number): Generator<MediaInput> {
+  for (let i = 0; i < count; i++) yield { name: generatedMediaName(i), data: i % 2 === 0 ? PNG : MP3 };
+}
+
+/** Writes a generated collection to `outPath` as a package of `options.layout`. */
+export async function generateCollection(outPath: string, options: GenerateOptions): Promise<void> {
+  const { notes, cards, revlog } = rows(options);
+  await writePackage(
+    outPath,
+    {
+      created: GENERATED_CREATED,
+      noteTypes: GENERATED_NOTE_TYPES,
+      decks: GENERATED_DECKS,
+      notes,
+      cards,
+      revlog,
+      media: generatedMedia(options.media ?? 0),
+    },
+    { layout: options.layout, ...(options.tempDir && { tempDir: options.tempDir }) },
+  );
+}
+
+/** The cards and review logs the generator writes, for tests to compare against (same order as the reader's). */
+export function generatedRows(options: GenerateOptions): Generated {
+  return rows(options);
+}

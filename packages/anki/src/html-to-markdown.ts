@@ -1,0 +1,124 @@
+// Anki field HTML to safe Markdown. The HTML is sanitised first (no script, style, event handler or
+// javascript: URL survives), then converted; images become `![](media:<name>)` and `[sound:x.mp3]` a
+// `[sound](media:x.mp3)` link, the `media:` placeholders naming the package's files for the importer to
+// replace. Cloze markers (`{{c1::`, the hint's `::`, `}}`) are swapped for private-use characters before
+// the conversion and back after it, so HTML inside a deletion is converted while the deletion stays whole.
+import type { Root } from 'hast';
+import type { Root as MdastRoot, Nodes } from 'mdast';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+
+/** The placeholder URL of media `name` (its name URL-encoded, so any name makes a valid link). */
+export const mediaUrl = (name: string) => `media:${encodeURIComponent(name)}`;
+
+export interface Converted {
+  markdown: string;
+  /** The media names the Markdown refers to, each once. */
+  media: string[];
+}
+
+const OPEN = '\uE000';
+const NUMBER_END = '\uE001';
+const HINT = '\uE002';
+const CLOSE = '\uE003';
+const SOUND = '\uE004';
+const SOUND_END = '\uE005';
+
+const schema = {
+  ...defaultSchema,
+  strip: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math'],
+};
+
+const processor = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(rehypeSanitize, schema)
+  .use(rehypeRemark)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: '-', emphasis: '*', strong: '*', fence: '`', rule: '-' });
+
+/** Replaces cloze markers outside HTML tags by placeholders; nested deletions are tracked by depth. */
+function protectCloze(html: string): string {
+  let out = '';
+  const hinted: boolean[] = [];
+  let i = 0;
+  while (i < html.length) {
+    const open = /^\{\{c(\d{1,3})::/.exec(html.slice(i, i + 10));
+    if (open) {
+      out += `${OPEN}${open[1]}${NUMBER_END}`;
+      hinted.push(false);
+      i += open[0].length;
+    } else if (hinted.length > 0 && html.startsWith('}}', i)) {
+      out += CLOSE;
+      hinted.pop();
+      i += 2;
+    } else if (hinted.length > 0 && !hinted.at(-1) && html.startsWith('::', i)) {
+      out += HINT;
+      hinted[hinted.length - 1] = true;
+      i += 2;
+    } else {
+      out += html[i];
+      i++;
+    }
+  }
+  return out;
+}
+
+function restoreCloze(markdown: string): string {
+  return markdown
+    .replace(new RegExp(`${OPEN}(\\d{1,3})${NUMBER_END}`, 'g'), '{{c$1::')
+    .replaceAll(HINT, '::')
+    .replaceAll(CLOSE, '}}');
+}
+
+/** The media name an `<img src>` refers to, or undefined for an outside URL. */
+function mediaName(src: string): string | undefined {
+  if (!src || /^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//')) return undefined;
+  try {
+    return decodeURIComponent(src);
+  } catch {
+    return src;
+  }
+}
+
+/** A field that is plain text with nothing Markdown or HTML would read specially passes through as it is. */
+const PLAIN = /^[\p{L}\p{N} ,.?!'"()%;:+=/-]*$/u;
+
+/** Converts one Anki field (or rendered template) to safe Markdown. */
+export function htmlToMarkdown(html: string): Converted {
+  if (PLAIN.test(html) && !html.includes('::')) return { markdown: html.trim().replace(/\s+/g, ' '), media: [] };
+  const media = new Set<string>();
+  const sounds: string[] = [];
+  let text = html.replace(/\[sound:([^\]]*)\]/g, (_, name: string) => {
+    sounds.push(name.trim());
+    return `${SOUND}${sounds.length - 1}${SOUND_END}`;
+  });
+  text = protectCloze(text);
+  const hast = processor.runSync(processor.parse(text) as Root) as unknown as MdastRoot;
+  visit(hast, media);
+  let markdown = processor.stringify(hast).trim();
+  markdown = restoreCloze(markdown).replace(new RegExp(`${SOUND}(\\d+)${SOUND_END}`, 'g'), (_, n: string) => {
+    const name = sounds[Number(n)] ?? '';
+    media.add(name);
+    return `[sound](${mediaUrl(name)})`;
+  });
+  // A literal & or non-breaking space from Anki reads as plain text, not an entity Markdown would change.
+  markdown = markdown.replace(/\u00a0/g, ' ');
+  return { markdown, media: [...media].filter(Boolean) };
+}
+
+/** Points images at their media placeholders and collects the names. */
+function visit(node: Nodes, media: Set<string>): void {
+  if (node.type === 'image') {
+    const name = mediaName(node.url);
+    if (name !== undefined) {
+      media.add(name);
+      node.url = mediaUrl(name);
+    }
+    node.alt = node.alt ?? '';
+  }
+  if ('children' in node) for (const child of node.children) visit(child, media);
+}

@@ -1,0 +1,198 @@
+// One Anki note (with its cards and their review logs) as Engram cards. Stock note types keep their
+// meaning: Basic (and Basic (type in the answer)) → basic, Basic (and reversed card) and Basic (optional
+// reversed card) → reversed (a note without its reverse card → basic), Cloze and every cloze-kind type →
+// cloze with its deletions; any other note type → one basic card per card Anki made, rendered from its
+// templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
+// (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
+// whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
+import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { CLOZE_PROBLEMS, cardContentProblem, clozeNumbers } from '@engram/contracts/cloze';
+import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+import { htmlToMarkdown } from './html-to-markdown.ts';
+import type { AnkiReader } from './reader.ts';
+import { renderTemplate } from './templates.ts';
+import type { AnkiCard, AnkiNoteBundle, AnkiNoteType, AnkiRevlog } from './types.ts';
+
+/** One review direction of an Engram card and the Anki card (with its history) it comes from. */
+export interface EngramItemSource {
+  /** The Engram review item's ordinal: 0 (1 for a reversed card's back), or the cloze number. */
+  ordinal: number;
+  card: AnkiCard;
+  revlog: AnkiRevlog[];
+}
+
+export interface EngramCardDraft {
+  /** The note's guid; `guid/ord` for a card rendered from template `ord` of a custom note type. Stable
+   * across imports of the same collection, so a second import can update instead of duplicating. */
+  guid: string;
+  noteGuid: string;
+  type: CardType;
+  front: string;
+  back: string;
+  tags: string[];
+  /** Every Anki card of it was suspended. */
+  archived: boolean;
+  /** Media names referenced as `media:<encoded name>` in front or back. */
+  media: string[];
+  items: EngramItemSource[];
+}
+
+export interface SkippedNote {
+  guid: string;
+  noteId: number;
+  reason: string;
+}
+
+export interface MappedNote {
+  cards: EngramCardDraft[];
+  skipped: SkippedNote[];
+  /** Tags left off because they are longer than Engram allows or one too many. */
+  droppedTags: string[];
+}
+
+export interface MappingContext {
+  noteTypes: Map<number, AnkiNoteType>;
+  deckNames: Map<number, string>;
+}
+
+export function mappingContext(reader: AnkiReader): MappingContext {
+  return {
+    noteTypes: new Map(reader.noteTypes().map((type) => [type.id, type])),
+    deckNames: new Map(reader.decks().map((deck) => [deck.id, deck.name])),
+  };
+}
+
+type Shape = 'basic' | 'reversed' | 'cloze' | 'custom';
+
+const squash = (template: string) => template.replace(/\s+/g, '');
+
+/** What a note type is to Engram. */
+export function shapeOf(type: AnkiNoteType): Shape {
+  if (type.kind === 'cloze') return 'cloze';
+  const [first, second] = type.fields;
+  const templates = type.templates;
+  const stock = type.originalStockKind;
+  if ((stock === 'basic' || stock === 'basicTyping') && templates.length === 1 && type.fields.length >= 2)
+    return 'basic';
+  if ((stock === 'basicAndReversed' || stock === 'basicOptionalReversed') && templates.length === 2) return 'reversed';
+  if (type.fields.length !== 2 || !first || !second) return 'custom';
+  const asks = (index: number, field: string) => squash(templates[index]?.qfmt ?? '') === `{{${field}}}`;
+  const asksIfFilled = (index: number, field: string) =>
+    asks(index, field) || squash(templates[index]?.qfmt ?? '') === `{{#${field}}}{{${field}}}{{/${field}}}`;
+  const answers = (index: number, field: string) => squash(templates[index]?.afmt ?? '').includes(`{{${field}}}`);
+  if (templates.length === 1 && asks(0, first) && answers(0, second)) return 'basic';
+  if (templates.length === 2 && asks(0, first) && answers(0, second) && asksIfFilled(1, second) && answers(1, first)) {
+    return 'reversed';
+  }
+  return 'custom';
+}
+
+/** The field names a template refers to, in order. */
+const referencedFields = (template: string, fields: string[]) =>
+  fields.filter((name) =>
+    new RegExp(`\\{\\{[^{}]*?:?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\}\\}`).test(template),
+  );
+
+/** An answer template's text after its `{{FrontSide}}<hr id=answer>` opening, which Engram shows anyway. */
+const withoutFrontSide = (afmt: string) =>
+  afmt.replace(/^\s*\{\{FrontSide\}\}\s*(<hr id=["']?answer["']?\s*\/?>)?(\s|<br\s*\/?>)*/i, '');
+
+function tagsOf(bundle: AnkiNoteBundle, context: MappingContext) {
+  const all = [...bundle.note.tags];
+  for (const { card } of bundle.cards) {
+    const deck = context.deckNames.get(card.deckId);
+    if (deck && deck !== 'Default') all.push(deck);
+  }
+  const unique = [...new Map(all.map((tag) => [tag.toLowerCase(), tag])).values()];
+  const fitting = unique.filter((tag) => tag.length <= TAG_NAME_MAX_LENGTH);
+  const kept = fitting.slice(0, MAX_TAGS_PER_CARD);
+  return { tags: kept, dropped: unique.filter((tag) => !kept.includes(tag)) };
+}
+
+/** Why a card cannot be stored as it is, or undefined. */
+function problem(type: CardType, front: string, back: string): string | undefined {
+  if (!front.trim()) return 'Its front is empty.';
+  if (type !== 'cloze' && !back.trim()) return 'Its back is empty.';
+  if (front.length > CARD_SIDE_MAX_LENGTH) return `Its front is longer than ${CARD_SIDE_MAX_LENGTH} characters.`;
+  if (back.length > CARD_SIDE_MAX_LENGTH) return `Its back is longer than ${CARD_SIDE_MAX_LENGTH} characters.`;
+  const cloze = cardContentProblem(type, front);
+  return cloze ? CLOZE_PROBLEMS[cloze] : undefined;
+}
+
+/** Maps one note; cards that cannot fit are in `skipped` with the reason, never truncated. */
+export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): MappedNote {
+  const { note } = bundle;
+  const type = context.noteTypes.get(note.noteTypeId);
+  const { tags, dropped } = tagsOf(bundle, context);
+  const archived = bundle.cards.length > 0 && bundle.cards.every(({ card }) => card.queue === -1);
+  const result: MappedNote = { cards: [], skipped: [], droppedTags: dropped };
+  if (!type) {
+    result.skipped.push({ guid: note.guid, noteId: note.id, reason: 'Its note type is missing from the package.' });
+    return result;
+  }
+  const field = (index: number) => note.fields[index] ?? '';
+  const fieldMap = Object.fromEntries(type.fields.map((name, index) => [name, field(index)]));
+  const draft = (guid: string, cardType: CardType, frontHtml: string, backHtml: string, items: EngramItemSource[]) => {
+    const front = htmlToMarkdown(frontHtml);
+    const back = htmlToMarkdown(backHtml);
+    const reason = problem(cardType, front.markdown, back.markdown);
+    if (reason) {
+      result.skipped.push({ guid, noteId: note.id, reason });
+      return;
+    }
+    const media = [...new Set([...front.media, ...back.media])];
+    result.cards.push({
+      guid,
+      noteGuid: note.guid,
+      type: cardType,
+      front: front.markdown,
+      back: back.markdown,
+      tags,
+      archived,
+      media,
+      items,
+    });
+  };
+  const source = ({ card, revlog }: AnkiNoteBundle['cards'][number], ordinal: number) => ({ ordinal, card, revlog });
+  const shape = shapeOf(type);
+
+  if (shape === 'basic' || shape === 'reversed') {
+    const hasReverse = bundle.cards.some(({ card }) => card.ordinal === 1);
+    const cardType = shape === 'reversed' && hasReverse ? 'reversed' : 'basic';
+    const items = bundle.cards
+      .filter(({ card }) => card.ordinal === 0 || (cardType === 'reversed' && card.ordinal === 1))
+      .map((c) => source(c, c.card.ordinal));
+    draft(note.guid, cardType, field(0), field(1), items);
+  } else if (shape === 'cloze') {
+    const template = type.templates[0];
+    const clozeField = /\{\{[^{}]*cloze:([^{}]+)\}\}/.exec(template?.qfmt ?? '')?.[1]?.trim() ?? type.fields[0] ?? '';
+    const asked = referencedFields(template?.qfmt ?? '', type.fields);
+    const extra = referencedFields(template?.afmt ?? '', type.fields).filter((name) => !asked.includes(name));
+    const front = fieldMap[clozeField] ?? '';
+    const back = extra
+      .map((name) => fieldMap[name] ?? '')
+      .filter((html) => html.trim())
+      .join('<br><br>');
+    const numbers = new Set(clozeNumbers(htmlToMarkdown(front).markdown));
+    const items = bundle.cards
+      .filter(({ card }) => numbers.has(card.ordinal + 1))
+      .map((c) => source(c, c.card.ordinal + 1));
+    draft(note.guid, 'cloze', front, back, items);
+  } else {
+    const ordinals = bundle.cards.length
+      ? [...new Set(bundle.cards.map(({ card }) => card.ordinal))]
+      : type.templates.map((template) => template.ord);
+    for (const ord of ordinals) {
+      const template = type.templates.find((t) => t.ord === ord);
+      if (!template) continue;
+      const deck = context.deckNames.get(bundle.cards.find(({ card }) => card.ordinal === ord)?.card.deckId ?? 0);
+      const base = { fields: fieldMap, tags: note.tags, deck: deck ?? '', noteType: type.name, card: template.name };
+      const front = renderTemplate(template.qfmt, { ...base, side: 'question' });
+      const answer = withoutFrontSide(template.afmt);
+      const back = renderTemplate(answer, { ...base, frontSide: front, side: 'answer' });
+      const items = bundle.cards.filter(({ card }) => card.ordinal === ord).map((c) => source(c, 0));
+      draft(`${note.guid}/${ord}`, 'basic', front, back, items);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,232 @@
+// Mapping notes to Engram cards: HTML sanitising, template rendering, stock type recognition, and every
+// generated note of every layout mapped with each field checked.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateCollection, generatedNote, generatedNoteId } from '../src/generate-collection.ts';
+import { htmlToMarkdown } from '../src/html-to-markdown.ts';
+import { openPackage } from '../src/open-package.ts';
+import { renderTemplate } from '../src/templates.ts';
+import { mappingContext, shapeOf, toEngram } from '../src/to-engram.ts';
+import type { AnkiLayout, AnkiNoteType } from '../src/types.ts';
+import { scratchDir } from './helpers.ts';
+
+const { dir, cleanup } = scratchDir();
+afterAll(cleanup);
+
+describe('htmlToMarkdown', () => {
+  it('leaves no script, style, event handler or javascript: URL', () => {
+    const { markdown } = htmlToMarkdown(
+      '<p onclick="steal()">Hi <b>there</b></p><script>alert(1)</script><style>body{}</style>' +
+        '<img src="x.png" onerror="alert(2)"><a href="javascript:alert(3)">click</a><a href="https://a.example/">ok</a>' +
+        '<iframe src="https://evil.example"></iframe>&lt;script&gt;',
+    );
+    expect(markdown).not.toMatch(/alert|steal|body\{|javascript|iframe|onerror|onclick/i);
+    expect(markdown).toContain('Hi **there**');
+    expect(markdown).toContain('![](media:x.png)');
+    expect(markdown).toContain('[ok](https://a.example/)');
+    // The escaped text `<script>` stays text: `\<script>`.
+    expect(markdown).not.toMatch(/(^|[^\\])<script/);
+  });
+
+  it('turns images and sounds into media references', () => {
+    expect(htmlToMarkdown('<img src="my%20cat.jpg"> hear [sound:bark 1.mp3]')).toEqual({
+      markdown: '![](media:my%20cat.jpg) hear [sound](media:bark%201.mp3)',
+      media: ['my cat.jpg', 'bark 1.mp3'],
+    });
+    expect(htmlToMarkdown('<img src="https://a.example/x.png">').media).toEqual([]);
+  });
+
+  it('keeps cloze deletions intact, with HTML inside converted', () => {
+    expect(htmlToMarkdown('The {{c1::<b>capital</b>::a city}} of <i>France</i> is {{c2::Paris}}.').markdown).toBe(
+      'The {{c1::**capital**::a city}} of *France* is {{c2::Paris}}.',
+    );
+    expect(htmlToMarkdown('{{c1::a <script>x()</script>b}}').markdown).toBe('{{c1::a b}}');
+  });
+
+  it('escapes what Markdown would read specially', () => {
+    expect(htmlToMarkdown('2*3*4 &amp; # not a heading').markdown).toBe('2\\*3\\*4 & # not a heading');
+    expect(htmlToMarkdown('<div>one</div><div>two<br>three</div>').markdown).toBe('one\n\ntwo\\\nthree');
+  });
+});
+
+describe('renderTemplate', () => {
+  const fields = { Word: '<b>casa</b>', Meaning: 'house', Example: '', Text: 'a {{c1::b::hint}} {{c2::c}}' };
+  it('replaces fields, sections and filters', () => {
+    expect(renderTemplate('{{Word}} / {{text:Word}}', { fields })).toBe('<b>casa</b> / casa');
+    expect(renderTemplate('{{#Example}}ex: {{Example}}{{/Example}}{{^Example}}none{{/Example}}', { fields })).toBe(
+      'none',
+    );
+    expect(renderTemplate('{{#Meaning}}[{{Meaning}}]{{/Meaning}}', { fields })).toBe('[house]');
+    expect(renderTemplate('{{tts en_US:Meaning}} {{furigana:Meaning}} {{type:Meaning}}', { fields })).toBe(
+      'house house ',
+    );
+    expect(renderTemplate('{{hint:Meaning}}', { fields })).toBe('<details><summary>Meaning</summary>house</details>');
+    expect(renderTemplate('{{Missing}}x', { fields })).toBe('x');
+  });
+  it('renders {{FrontSide}}, cloze and the special fields', () => {
+    expect(renderTemplate('{{FrontSide}}<hr>{{Meaning}}', { fields, frontSide: 'Q' })).toBe('Q<hr>house');
+    expect(renderTemplate('{{cloze:Text}}', { fields, clozeOrdinal: 1, side: 'question' })).toBe('a [hint] c');
+    expect(renderTemplate('{{cloze:Text}}', { fields, clozeOrdinal: 2, side: 'answer' })).toBe('a b <b>c</b>');
+    expect(renderTemplate('{{Deck}}|{{Subdeck}}|{{Tags}}', { fields, deck: 'A::B', tags: ['x', 'y'] })).toBe(
+      'A::B|B|x y',
+    );
+  });
+});
+
+describe('stock note types are recognised by kind and structure, not by name', () => {
+  const base: AnkiNoteType = {
+    id: 1,
+    name: 'Einfach',
+    kind: 'standard',
+    originalStockKind: undefined,
+    fields: ['Vorne', 'Hinten'],
+    templates: [],
+  };
+  it('basic, reversed, optional reversed, cloze, custom', () => {
+    const t = (qfmt: string, afmt: string, ord = 0) => ({ ord, name: `t${ord}`, qfmt, afmt });
+    expect(shapeOf({ ...base, templates: [t('{{Vorne}}', '{{FrontSide}}<hr id=answer>{{Hinten}}')] })).toBe('basic');
+    expect(
+      shapeOf({
+        ...base,
+        templates: [t('{{Vorne}}', '{{Hinten}}'), t('{{#Hinten}}{{Hinten}}{{/Hinten}}', '{{Vorne}}', 1)],
+      }),
+    ).toBe('reversed');
+    expect(shapeOf({ ...base, kind: 'cloze', templates: [t('{{cloze:Vorne}}', '{{cloze:Vorne}}')] })).toBe('cloze');
+    expect(shapeOf({ ...base, templates: [t('{{Vorne}} und {{Hinten}}', '{{Hinten}}')] })).toBe('custom');
+    expect(shapeOf({ ...base, originalStockKind: 'basicAndReversed', templates: [t('a', 'b'), t('c', 'd', 1)] })).toBe(
+      'reversed',
+    );
+  });
+});
+
+describe('every generated note of every layout maps', () => {
+  for (const layout of ['anki2', 'anki21', 'anki21b'] as AnkiLayout[]) {
+    it(layout, async () => {
+      const file = join(dir, `map.${layout}.apkg`);
+      await generateCollection(file, { layout, notes: 40, reviewsPerCard: 2, media: 4, suspendEvery: 5 });
+      const reader = await openPackage(file);
+      try {
+        const context = mappingContext(reader);
+        const mapped = [...reader.bundles(16)].flat().map((bundle) => ({ bundle, ...toEngram(bundle, context) }));
+        expect(mapped).toHaveLength(40);
+        for (const [i, { bundle, cards, skipped, droppedTags }] of mapped.entries()) {
+          expect(bundle.note.id).toBe(generatedNoteId(i));
+          const note = generatedNote(i, 4);
+          expect(skipped).toEqual([]);
+          expect(droppedTags).toEqual([]);
+          const deckTag = { 0: [], 1: ['Languages'], 2: ['Languages::Spanish'], 3: ['Science'] }[
+            (i % 4) as 0 | 1 | 2 | 3
+          ];
+          const archived = i % 5 === 4;
+          const kind = i % 4;
+          const tags = [...note.tags, ...deckTag];
+          if (kind === 0) {
+            const media = i < 4 ? (i % 2 === 0 ? `![](media:image-${i}.png)` : `[sound](media:sound%20${i}.mp3)`) : '';
+            expect(cards).toEqual([
+              expect.objectContaining({
+                guid: note.guid,
+                type: 'basic',
+                front: `What is ${i} + 1?${media}`,
+                back: `**${i + 1}**`,
+                tags,
+                archived,
+              }),
+            ]);
+            expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([0]);
+          } else if (kind === 1) {
+            expect(cards).toEqual([
+              expect.objectContaining({
+                guid: note.guid,
+                type: 'reversed',
+                front: `word ${i}`,
+                back: `palabra ${i} & more`,
+                tags,
+                archived,
+                media: [],
+              }),
+            ]);
+            expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([0, 1]);
+          } else if (kind === 2) {
+            const media = i < 4 ? (i % 2 === 0 ? `![](media:image-${i}.png)` : `[sound](media:sound%20${i}.mp3)`) : '';
+            expect(cards).toEqual([
+              expect.objectContaining({
+                guid: note.guid,
+                type: 'cloze',
+                front: `The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${media}`,
+                back: `Extra ${i}`,
+                tags,
+                archived,
+              }),
+            ]);
+            expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([1, 2]);
+            expect(cards[0]!.media).toEqual(i < 4 ? [i % 2 === 0 ? `image-${i}.png` : `sound ${i}.mp3`] : []);
+          } else {
+            const example = i % 8 === 3 ? `\n\n*example ${i}*` : '';
+            expect(cards).toEqual([
+              expect.objectContaining({
+                guid: `${note.guid}/0`,
+                type: 'basic',
+                front: `vocab ${i}`,
+                back: `meaning ${i}${example}`,
+                tags,
+                archived,
+              }),
+              expect.objectContaining({
+                guid: `${note.guid}/1`,
+                type: 'basic',
+                front: `meaning ${i}`,
+                back: `vocab ${i}`,
+                tags,
+                archived,
+              }),
+            ]);
+          }
+          for (const card of cards) for (const item of card.items) expect(item.revlog).toHaveLength(2);
+        }
+      } finally {
+        reader.close();
+      }
+    });
+  }
+
+  it('reports a note that cannot fit instead of truncating it', () => {
+    const type: AnkiNoteType = {
+      id: 1,
+      name: 'Basic',
+      kind: 'standard',
+      originalStockKind: 'basic',
+      fields: ['Front', 'Back'],
+      templates: [{ ord: 0, name: 'c', qfmt: '{{Front}}', afmt: '{{Back}}' }],
+    };
+    const context = { noteTypes: new Map([[1, type]]), deckNames: new Map<number, string>() };
+    const note = {
+      id: 5,
+      guid: 'long',
+      noteTypeId: 1,
+      fields: ['x'.repeat(2001), 'y'],
+      tags: ['a'.repeat(41), 'ok'],
+      modified: 0,
+    };
+    const result = toEngram({ note, cards: [] }, context);
+    expect(result.cards).toEqual([]);
+    expect(result.skipped).toEqual([{ guid: 'long', noteId: 5, reason: 'Its front is longer than 2000 characters.' }]);
+    expect(result.droppedTags).toEqual(['a'.repeat(41)]);
+    const cloze = toEngram(
+      { note: { ...note, fields: ['no deletion', ''] }, cards: [] },
+      {
+        ...context,
+        noteTypes: new Map([
+          [
+            1,
+            {
+              ...type,
+              kind: 'cloze' as const,
+              templates: [{ ord: 0, name: 'c', qfmt: '{{cloze:Front}}', afmt: '{{cloze:Front}}' }],
+            },
+          ],
+        ]),
+      },
+    );
+    expect(cloze.skipped[0]!.reason).toMatch(/at least one deletion/);
+  });
+});
