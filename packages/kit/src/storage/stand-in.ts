@@ -1,0 +1,176 @@
+// A local stand-in for Amazon S3, for `npm start` without MEDIA_S3_BUCKET and for the tests: an HTTP
+// server (node:http) speaking the part of S3's REST protocol the AWS SDK and browsers use
+// (stand-in-handlers.ts), path-style (/<bucket>/<key>), with SigV4 checked on every request
+// (stand-in-auth.ts), CORS for the app's pages, and files on disk (stand-in-files.ts). Bodies stream
+// through; nothing holds a whole object in memory. Every answer says it comes from a stand-in
+// (x-engram-stand-in: s3), and it refuses to start in production (docs/architecture.md#media-storage).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../logger.js';
+import { STAND_IN_DEFAULT_MAX_OBJECT_BYTES } from './config.js';
+import { parseQuery, verifySignature } from './stand-in-auth.js';
+import { isBucketName, StandInFiles } from './stand-in-files.js';
+import {
+  createBucket,
+  deleteObject,
+  deleteObjects,
+  getObject,
+  type HandlerContext,
+  headBucket,
+  listObjects,
+  putObject,
+  type Target,
+} from './stand-in-handlers.js';
+import { requestId, S3Error, sendError } from './stand-in-xml.js';
+
+export { STAND_IN_CREDENTIALS } from './stand-in-auth.js';
+
+/** The header on every answer of the stand-in, so nobody mistakes it for S3. */
+export const STAND_IN_HEADER = 'x-engram-stand-in';
+
+export interface S3StandInOptions {
+  /** Where buckets and objects live, one folder per bucket. */
+  dir: string;
+  /** 0 takes any free port. */
+  port: number;
+  /** The interface to listen on; 127.0.0.1 unless said otherwise. */
+  host?: string;
+  /** NODE_ENV: production refuses to start. */
+  nodeEnv: string;
+  /** Buckets that exist from the start. */
+  buckets?: string[];
+  maxObjectBytes?: number;
+  /** Origins (scheme://host:port) whose pages may call the stand-in from a browser. */
+  allowedOrigins?: string[];
+  logger?: Logger;
+}
+
+export interface S3StandIn {
+  /** http://127.0.0.1:<port> (the host it listens on). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const CORS_METHODS = ['GET', 'PUT', 'HEAD'];
+const CORS_HEADERS = new Set(['content-type', 'content-disposition', 'cache-control', 'range', 'if-none-match']);
+const EXPOSED_HEADERS = ['ETag', 'Content-Length', 'Content-Range', 'x-amz-request-id', STAND_IN_HEADER].join(', ');
+
+/** The bucket and key of a path-style request path; the key is undefined for the bucket itself. */
+function targetOf(rawPath: string, query: Target['query']): Target | undefined {
+  const at = rawPath.indexOf('/', 1);
+  const bucket = decodeURIComponent(at < 0 ? rawPath.slice(1) : rawPath.slice(1, at));
+  if (!bucket) return undefined;
+  if (!isBucketName(bucket)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+  return { bucket, key: at < 0 ? '' : decodeURIComponent(rawPath.slice(at + 1)), query };
+}
+
+function preflight(req: IncomingMessage, res: ServerResponse, allowed: Set<string>) {
+  const origin = req.headers.origin;
+  const method = req.headers['access-control-request-method'];
+  if (!origin || !method) {
+    throw new S3Error(400, 'BadRequest', 'Insufficient information. Origin request header needed.');
+  }
+  const requested = (req.headers['access-control-request-headers'] ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const headersAllowed = requested.every((name) => CORS_HEADERS.has(name) || name.startsWith('x-amz-'));
+  if (!allowed.has(origin) || !CORS_METHODS.includes(method) || !headersAllowed) {
+    throw new S3Error(403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed.');
+  }
+  res.writeHead(200, {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': CORS_METHODS.join(', '),
+    ...(requested.length > 0 && { 'access-control-allow-headers': requested.join(', ') }),
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    'access-control-max-age': '3000',
+    vary: 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method',
+  });
+  res.end();
+}
+
+async function route(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, target: Target) {
+  const method = req.method ?? 'GET';
+  if (!target.key) {
+    if (method === 'PUT') return createBucket(ctx, res, target);
+    if (method === 'HEAD') return headBucket(ctx, res, target);
+    if (method === 'GET' && target.query['list-type'] === '2') return listObjects(ctx, res, target);
+    if (method === 'POST' && 'delete' in target.query) return deleteObjects(ctx, req, res, target);
+  } else {
+    if (method === 'PUT') return putObject(ctx, req, res, target);
+    if (method === 'GET' || method === 'HEAD') return getObject(ctx, req, res, target);
+    if (method === 'DELETE') return deleteObject(ctx, res, target);
+  }
+  throw new S3Error(501, 'NotImplemented', 'The stand-in does not implement this S3 operation.');
+}
+
+export async function startS3StandIn(options: S3StandInOptions): Promise<S3StandIn> {
+  if (options.nodeEnv === 'production') {
+    throw new Error('the S3 stand-in never runs in production: set MEDIA_S3_BUCKET (docs/architecture.md)');
+  }
+  const files = new StandInFiles(options.dir);
+  for (const bucket of options.buckets ?? []) await files.createBucket(bucket);
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const maxObjectBytes = options.maxObjectBytes ?? STAND_IN_DEFAULT_MAX_OBJECT_BYTES;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, waitsForContinue: boolean) {
+    const [rawPath = '/', rawQuery = ''] = (req.url ?? '/').split(/\?(.*)/s);
+    res.setHeader(STAND_IN_HEADER, 's3');
+    res.setHeader('x-amz-request-id', requestId());
+    const origin = req.headers.origin;
+    if (origin && allowedOrigins.has(origin)) {
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+      res.setHeader('vary', 'Origin');
+    }
+    let continued = !waitsForContinue;
+    const ctx: HandlerContext = {
+      files,
+      maxObjectBytes,
+      proceed: () => {
+        if (!continued) res.writeContinue();
+        continued = true;
+      },
+    };
+    try {
+      if (req.method === 'OPTIONS') return preflight(req, res, allowedOrigins);
+      const query = parseQuery(rawQuery);
+      await verifySignature(req, rawPath, query);
+      const target = targetOf(rawPath, query);
+      if (!target) throw new S3Error(501, 'NotImplemented', 'The stand-in does not list buckets.');
+      await route(ctx, req, res, target);
+    } catch (error) {
+      if (!(error instanceof S3Error)) options.logger?.error({ err: error, path: rawPath }, 'S3 stand-in failed');
+      const s3Error =
+        error instanceof S3Error ? error : new S3Error(500, 'InternalError', 'We encountered an internal error.');
+      // A refused upload is not read on: the connection closes instead, as S3 closes it.
+      if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
+      sendError(res, s3Error, rawPath, req.method ?? 'GET');
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res, false));
+  // An upload that asks first (Expect: 100-continue) is checked before its body is let in.
+  server.on('checkContinue', (req, res) => void handle(req, res, true));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+  options.logger?.warn(
+    { url, dir: options.dir },
+    'media storage runs on the local S3 stand-in (no MEDIA_S3_BUCKET): files stay on this machine, never use it in production',
+  );
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
