@@ -91,6 +91,7 @@ export async function runStack(options: StackOptions): Promise<void> {
         subjectPrefix: '',
         logLevel: options.logLevel,
         stripeStandInStateFile: join(dataDir, 'stripe-stand-in.json'),
+        mediaStandInDir: join(dataDir, 'media'),
         // Real Stripe keys and prices, when the developer has them, replace the stand-in.
         extraEnv: Object.fromEntries(
           Object.entries(process.env).filter(

@@ -12,6 +12,7 @@ import { UPLOAD_BODY_MAX_BYTES } from './handlers/ai/upload.js';
 import { bodyLimit } from './http/body-limit.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { devMailboxRoute } from './http/dev-mailbox.js';
+import { mediaRoute } from './http/media.js';
 import type { PublicConfig } from './http/page-heads.js';
 import { proxyTo } from './http/proxy.js';
 import { requestContext } from './http/request-context.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   rateLimits: TrpcRateLimits;
   /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
   devRoutes: boolean;
+  /** The object store's origins browsers send files to (presigned PUTs): allowed in connect-src. */
+  uploadOrigins?: string[] | undefined;
   /** The session cache, told of revocations by main (session-revocations.ts). */
   sessions: SessionResolver;
   /** Where the dev mailbox is read from; absent in production, where GET /api/dev/mailbox is 404. */
@@ -55,7 +58,12 @@ export function createApp(options: AppOptions) {
   app.set('trust proxy', trustProxySetting(options.trustedProxies));
   app.use(requestContext(options.logger));
   app.use(forwardedHeaders);
-  app.use(securityHeaders(options.publicBaseUrl, { analytics: Boolean(options.publicConfig.analyticsId) }));
+  app.use(
+    securityHeaders(options.publicBaseUrl, {
+      analytics: Boolean(options.publicConfig.analyticsId),
+      uploadOrigins: options.uploadOrigins ?? [],
+    }),
+  );
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
   const { sessions } = options;
   app.use('/api/auth', (req, res, next) => {
@@ -149,6 +157,10 @@ export function createApp(options: AppOptions) {
   app.use('/api', (_req, res) => {
     res.status(404).json({ code: 'NOT_FOUND', message: 'Not Found' });
   });
+  // Card files: same-origin, for readers cards lets see them (http/media.ts).
+  const media = mediaRoute(options.services, sessions);
+  app.get('/media/:id', media);
+  app.get('/media/:id/:name', media);
   app.use(spa(options.webDistDir, options.publicBaseUrl, options.publicConfig));
   return app;
 }

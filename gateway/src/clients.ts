@@ -5,6 +5,7 @@ import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { MediaServiceClient } from '@engram/proto/cards/v1/media';
 import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
 import { SettingsServiceClient } from '@engram/proto/cards/v1/settings';
@@ -18,6 +19,7 @@ export interface Services {
   reviews: ReviewServiceClient;
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
+  media: MediaServiceClient;
   organizations: OrganizationsServiceClient;
   billing: BillingServiceClient;
   ai: AiServiceClient;
@@ -39,8 +41,9 @@ function audience(called: Generated, ...askedFor: Generated[]): string | string[
 
 /**
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
- * (ai forwards its token to cards and billing; organizations asks identity and cards). Cards answers four
- * gRPC services from one process, all in its package, so those four clients share its audience.
+ * (ai forwards its token to cards and billing; organizations asks identity and cards; cards asks billing for
+ * a learner's storage quota when they add a file). Cards answers five gRPC services from one process, all in
+ * its package, so those clients share its audience.
  */
 export const AUDIENCES = {
   identity: audience(IdentityServiceClient),
@@ -48,6 +51,7 @@ export const AUDIENCES = {
   reviews: audience(ReviewServiceClient),
   metrics: audience(MetricsServiceClient),
   settings: audience(SettingsServiceClient),
+  media: audience(MediaServiceClient, BillingServiceClient),
   organizations: audience(OrganizationsServiceClient, IdentityServiceClient, CardsServiceClient),
   billing: audience(BillingServiceClient),
   ai: audience(AiServiceClient, CardsServiceClient, BillingServiceClient),
@@ -63,6 +67,7 @@ export function createServices(
     reviews: createClient(ReviewServiceClient, addresses.cards),
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
+    media: createClient(MediaServiceClient, addresses.cards),
     organizations: createClient(OrganizationsServiceClient, addresses.organizations),
     billing: createClient(BillingServiceClient, addresses.billing),
     ai: createClient(AiServiceClient, addresses.ai),
@@ -77,6 +82,7 @@ export function closeServices(services: Services): void {
     services.reviews,
     services.metrics,
     services.settings,
+    services.media,
     services.organizations,
     services.billing,
     services.ai,

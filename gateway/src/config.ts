@@ -42,6 +42,12 @@ export const configShape = {
     .default([]),
   /** Comma-separated origins besides PUBLIC_BASE_URL allowed to send state-changing requests. */
   TRUSTED_ORIGINS: vars.list.default([]),
+  /**
+   * The origins of the object store browsers send card files and collections to (presigned PUTs), allowed
+   * in the pages' connect-src: the bucket's (https://<bucket>.s3.<region>.amazonaws.com) or an S3-compatible
+   * store's public endpoint; the local stand-in's under npm start.
+   */
+  MEDIA_UPLOAD_ORIGINS: vars.list.default([]),
   /** The address the help, terms and privacy pages give for support (docs/product.md#public-routes). */
   SUPPORT_EMAIL: z.email('must be an email address').optional(),
   /**

@@ -61,6 +61,7 @@ const app = createApp({
   publicBaseUrl: config.PUBLIC_BASE_URL,
   publicConfig: { supportEmail: config.SUPPORT_EMAIL, analyticsId: config.GA_MEASUREMENT_ID },
   trustedOrigins: config.TRUSTED_ORIGINS,
+  uploadOrigins: config.MEDIA_UPLOAD_ORIGINS,
   trustedProxies: config.TRUSTED_PROXIES,
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
   trpcMaxBatchSize: config.TRPC_MAX_BATCH_SIZE,

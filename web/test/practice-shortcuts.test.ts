@@ -19,6 +19,13 @@ describe('practice shortcuts', () => {
     expect(key('z', { metaKey: true })).toBe('undo');
   });
 
+  it("replays the shown side's sounds with R, as Anki does, but not with Ctrl+R (the browser's reload)", () => {
+    expect(key('r')).toBe('replay');
+    expect(key('R', { shiftKey: true })).toBe('replay');
+    expect(key('r', { ctrlKey: true })).toBeUndefined();
+    expect(key('r', { target: { tagName: 'TEXTAREA' } })).toBeUndefined();
+  });
+
   it('leaves Space and Enter to a focused button or link, but still rates and undoes from there', () => {
     expect(key(' ', { target: { tagName: 'BUTTON' } })).toBeUndefined();
     expect(key('Enter', { target: { tagName: 'BUTTON' } })).toBeUndefined();

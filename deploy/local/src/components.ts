@@ -11,6 +11,8 @@ export interface Ports {
   gatewayMetrics: number;
   identityHttp: number;
   billingHttp: number;
+  /** The S3 stand-in cards starts for card files when no bucket is set. */
+  mediaStandIn: number;
   grpc: Record<Exclude<ComponentName, 'gateway'>, number>;
   metrics: Record<Exclude<ComponentName, 'gateway'>, number>;
 }
@@ -20,6 +22,7 @@ export const DEFAULT_PORTS: Ports = {
   gatewayMetrics: 9460,
   identityHttp: 3001,
   billingHttp: 3004,
+  mediaStandIn: 4570,
   grpc: { identity: 50051, organizations: 50052, cards: 50053, billing: 50054, ai: 50055 },
   metrics: { identity: 9461, organizations: 9462, cards: 9463, billing: 9464, ai: 9465 },
 };
@@ -48,6 +51,8 @@ export interface StackSettings {
   logLevel: string;
   /** REDIS_KEY_PREFIX of every component (default `engram:`); test stacks take one of their own. */
   redisKeyPrefix?: string;
+  /** Where the S3 stand-in keeps card files and uploads (npm start: .data/media); a temp dir when unset. */
+  mediaStandInDir?: string;
   /** Where the Stripe stand-in keeps its state (npm start); tests keep it in memory. */
   stripeStandInStateFile?: string;
   /** ADMIN_EMAILS of identity: these addresses become admins when they sign up. */
@@ -100,7 +105,18 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
     ],
     [
       'cards',
-      { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
+      {
+        ...common,
+        ...keys,
+        ...grpc('cards'),
+        ...events,
+        DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards'),
+        BILLING_ADDR: addr('billing'),
+        // No MEDIA_S3_BUCKET: card files go to the local S3 stand-in, which pages of the app may call.
+        MEDIA_STANDIN_PORT: String(s.ports.mediaStandIn),
+        MEDIA_STANDIN_ALLOWED_ORIGINS: [s.publicBaseUrl, ...(s.extraTrustedOrigins ?? [])].join(','),
+        ...(s.mediaStandInDir && { MEDIA_STANDIN_DIR: s.mediaStandInDir }),
+      },
     ],
     [
       'organizations',
@@ -156,6 +172,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ORGANIZATIONS_ADDR: addr('organizations'),
         BILLING_ADDR: addr('billing'),
         AI_ADDR: addr('ai'),
+        // Browsers send card files straight to the stand-in (presigned PUTs): the pages may connect to it.
+        MEDIA_UPLOAD_ORIGINS: `http://localhost:${s.ports.mediaStandIn}`,
         ...redis,
         ...(s.extraTrustedOrigins?.length && { TRUSTED_ORIGINS: s.extraTrustedOrigins.join(',') }),
       },

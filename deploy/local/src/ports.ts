@@ -61,6 +61,7 @@ export async function freePorts(): Promise<Ports> {
     gatewayMetrics: await next(),
     identityHttp: await next(),
     billingHttp: await next(),
+    mediaStandIn: await next(),
     grpc: {
       identity: await next(),
       organizations: await next(),

@@ -9,7 +9,7 @@ const ANALYTICS_SCRIPTS = 'https://www.googletagmanager.com';
 const ANALYTICS_CONNECT =
   'https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com';
 
-const contentSecurityPolicy = (analytics: boolean) =>
+const contentSecurityPolicy = (analytics: boolean, uploadOrigins: readonly string[]) =>
   [
     "default-src 'self'",
     analytics ? `script-src 'self' ${ANALYTICS_SCRIPTS}` : "script-src 'self'",
@@ -17,7 +17,8 @@ const contentSecurityPolicy = (analytics: boolean) =>
     // The maths fonts are Engram's own; the build inlines the smallest as data: URLs.
     "font-src 'self' data:",
     analytics ? `img-src 'self' data: ${ANALYTICS_CONNECT}` : "img-src 'self' data:",
-    analytics ? `connect-src 'self' ${ANALYTICS_CONNECT}` : "connect-src 'self'",
+    // Files go straight to the object store (a presigned PUT): its origin is the one other place a page sends to.
+    ["connect-src 'self'", ...uploadOrigins, ...(analytics ? [ANALYTICS_CONNECT] : [])].join(' '),
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -29,9 +30,12 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * `publicBaseUrl` decides HSTS together with the request: served over https (the public URL says so, or
  * a trusted proxy's X-Forwarded-Proto does), browsers are told to use nothing else.
  */
-export const securityHeaders = (publicBaseUrl: string, { analytics = false } = {}) => {
+export const securityHeaders = (
+  publicBaseUrl: string,
+  { analytics = false, uploadOrigins = [] as readonly string[] } = {},
+) => {
   const publicIsHttps = publicBaseUrl.startsWith('https://');
-  const csp = contentSecurityPolicy(analytics);
+  const csp = contentSecurityPolicy(analytics, uploadOrigins);
   return (req: Request, res: Response, next: NextFunction) => {
     // API answers are private to the signed-in user and always current: never cache them.
     if (req.path.startsWith('/api/')) res.setHeader('cache-control', 'no-store');

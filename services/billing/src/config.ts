@@ -61,6 +61,10 @@ export const configShape = {
   GENERATED_CARDS_FREE: vars.positiveInt(200),
   GENERATED_CARDS_PLUS: vars.positiveInt(2_000),
   GENERATED_CARDS_PRO: vars.positiveInt(10_000),
+  /** Megabytes of card images and sounds a learner may keep, per plan (docs/product.md#media-in-cards). */
+  MEDIA_QUOTA_MB_FREE: vars.positiveInt(100),
+  MEDIA_QUOTA_MB_PLUS: vars.positiveInt(2_048),
+  MEDIA_QUOTA_MB_PRO: vars.positiveInt(20_480),
   /** Where the stand-in keeps its state between restarts (npm start); memory only when unset. */
   STRIPE_STANDIN_STATE_FILE: z.string().optional(),
   ...Object.fromEntries(PRICE_VARIABLES.map((p) => [priceVariable(p.plan, p.interval, p.currency), priceId])),
@@ -90,13 +94,26 @@ function checked(env: Env) {
       plus: config.GENERATED_CARDS_PLUS,
       pro: config.GENERATED_CARDS_PRO,
     };
+    const MB = 1024 * 1024;
+    const mediaQuotaBytes: Record<PlanOrFree, number> = {
+      [FREE_PLAN]: config.MEDIA_QUOTA_MB_FREE * MB,
+      plus: config.MEDIA_QUOTA_MB_PLUS * MB,
+      pro: config.MEDIA_QUOTA_MB_PRO * MB,
+    };
     if (!config.STRIPE_SECRET_KEY) {
       if (config.NODE_ENV === 'production') {
         throw new ConfigError('billing', [
           'STRIPE_SECRET_KEY: is required in production (without it billing would run the local stand-in)',
         ]);
       }
-      return { ...config, publicBaseUrl, generatedCards, standIn: true as const, prices: priceIds(standInPriceId) };
+      return {
+        ...config,
+        publicBaseUrl,
+        generatedCards,
+        mediaQuotaBytes,
+        standIn: true as const,
+        prices: priceIds(standInPriceId),
+      };
     }
     const testKeyInProduction = config.NODE_ENV === 'production' && /^(sk|rk)_test_/.test(config.STRIPE_SECRET_KEY);
     const problems = [
@@ -113,6 +130,7 @@ function checked(env: Env) {
       ...config,
       publicBaseUrl,
       generatedCards,
+      mediaQuotaBytes,
       standIn: false as const,
       prices: priceIds((plan, interval, currency) => values[priceVariable(plan, interval, currency)] as string),
     };

@@ -2,6 +2,7 @@
 import { loadConfig, vars } from '@engram/kit/config';
 import { eventVars } from '@engram/kit/events/setup';
 import { serviceVars } from '@engram/kit/service';
+import { storageSettingsOf, storageVars } from '@engram/kit/storage';
 
 export const configShape = {
   ...serviceVars({ grpc: 50053, metrics: 9463 }),
@@ -9,10 +10,17 @@ export const configShape = {
   /** How long a create call's idempotency key is remembered (a retry after that creates the cards again). */
   IDEMPOTENCY_RETENTION_HOURS: vars.positiveInt(24),
   ...eventVars,
+  /** billing, asked for a learner's storage quota when they add a card file. */
+  BILLING_ADDR: vars.address,
+  /** How often expired uploads and the objects of deleted files are removed from the store. */
+  MEDIA_SWEEP_INTERVAL_SECONDS: vars.positiveInt(60),
+  ...storageVars,
 };
 
 export type Config = ReturnType<typeof readConfig>;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig('cards', configShape, env);
+  const config = loadConfig('cards', configShape, env);
+  // S3 (MEDIA_S3_BUCKET), or the local S3 stand-in outside production (docs/architecture.md#media-storage).
+  return { ...config, storage: storageSettingsOf('cards', config) };
 }

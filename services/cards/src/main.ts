@@ -1,21 +1,35 @@
-// The cards service's parts: its stores (Prisma and a pg pool on one schema), its four gRPC services, and
-// its events (relay and consumers). runService boots and stops them in its order
+// The cards service's parts: its stores (Prisma and a pg pool on one schema), the object store of card files
+// (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its five gRPC services,
+// and its events (relay and consumers). runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
+import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { createObjectStore } from '@engram/kit/storage';
+import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
 import { cardsEvents } from './events/index.js';
+import { billingQuota } from './media/quota.js';
+import { startObjectSweeper } from './media/sweeper.js';
 import { cardsServices } from './server.js';
 
 const config = readConfig();
 const runtime = serviceRuntime(serviceNameOf(CardsServiceService), config);
 
 const stores = createStores(config.DATABASE_URL, { logger: runtime.logger });
+const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV, logger: runtime.logger });
+const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
+const sweeper = startObjectSweeper(stores.db, store, runtime.logger, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000);
 
 await runService(runtime, {
-  services: cardsServices(stores, runtime.serverOptions),
+  services: cardsServices(stores, runtime.serverOptions, { store, quotaOf: billingQuota(billing) }),
   events: cardsEvents(stores.db, config),
-  close: [{ name: 'database', run: () => closeStores(stores) }],
+  close: [
+    { name: 'object sweeper', run: () => sweeper.stop() },
+    { name: 'billing client', run: () => billing.close() },
+    { name: 'object store', run: () => store.close() },
+    { name: 'database', run: () => closeStores(stores) },
+  ],
 });

@@ -1,6 +1,7 @@
-// Registers the cards service's gRPC services: cards and tags, practice, metrics and settings.
+// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, and card files.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
+import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
@@ -9,12 +10,17 @@ import { archiveCard } from './handlers/archive-card.js';
 import { createCard } from './handlers/create-card.js';
 import { createCards } from './handlers/create-cards.js';
 import { createTag } from './handlers/create-tag.js';
+import { createUpload } from './handlers/create-upload.js';
 import { deleteCard } from './handlers/delete-card.js';
+import { deleteMedia } from './handlers/delete-media.js';
 import { deleteTag } from './handlers/delete-tag.js';
+import { finishUpload } from './handlers/finish-upload.js';
 import { getSettings } from './handlers/get-settings.js';
 import { listCards } from './handlers/list-cards.js';
 import { listDue } from './handlers/list-due.js';
+import { listMedia } from './handlers/list-media.js';
 import { listTags } from './handlers/list-tags.js';
+import { openMedia } from './handlers/open-media.js';
 import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
 import { review } from './handlers/review.js';
@@ -23,8 +29,12 @@ import { streak } from './handlers/streak.js';
 import { undoReview } from './handlers/undo-review.js';
 import { updateCard } from './handlers/update-card.js';
 import { updateSettings } from './handlers/update-settings.js';
+import type { MediaDeps } from './media/media-deps.js';
 
-export function cardsServices(stores: Stores, options: ServerOptions) {
+/**
+ * The services; MediaService with `media` (main.ts always gives it; a test or benchmark of other services may not).
+ */
+export function cardsServices(stores: Stores, options: ServerOptions, media?: Omit<MediaDeps, 'db'>) {
   return [
     {
       name: 'engram.cards.v1.CardsService',
@@ -81,5 +91,24 @@ export function cardsServices(stores: Stores, options: ServerOptions) {
         options,
       ),
     },
+    ...(media ? [mediaService({ db: stores.db, ...media }, options)] : []),
   ];
+}
+
+function mediaService(mediaDeps: MediaDeps, options: ServerOptions) {
+  return {
+    name: 'engram.cards.v1.MediaService',
+    definition: MediaServiceService,
+    implementation: implement(
+      MediaServiceService,
+      {
+        createUpload: { handle: createUpload(mediaDeps) },
+        finishUpload: { handle: finishUpload(mediaDeps) },
+        listMedia: { handle: listMedia(mediaDeps) },
+        deleteMedia: { handle: deleteMedia(mediaDeps) },
+        openMedia: { handle: openMedia(mediaDeps) },
+      },
+      options,
+    ),
+  };
 }

@@ -2,14 +2,20 @@
 // with requests that may leave fields out.
 
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { unary } from '@engram/kit/grpc/client';
+import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
+import * as mediaProto from '@engram/proto/cards/v1/media';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
 import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
+import type { Quota } from '../src/media/media-deps.js';
 import { cardsServices } from '../src/server.js';
 
 type DeepPartial<T> = T extends Date
@@ -32,7 +38,26 @@ export interface CardsHarnessOptions {
 /** The cards service's configuration the harness runs with where the tests do not set it. */
 export const HARNESS_CONFIG = { IDEMPOTENCY_RETENTION_HOURS: 24 };
 
+/** The storage quota of every learner in the harness unless a test sets one for a learner (`quotas`). */
+export const HARNESS_QUOTA: Quota = { plan: 'free', quotaBytes: 100 * 1024 * 1024 };
+
 export async function startCardsHarness(options: CardsHarnessOptions = {}) {
+  // Card files go to the S3 stand-in, in a directory of this harness's own; the plan's quota is the
+  // harness's (billing's answer is billing's tests' and the gateway's), settable per learner.
+  const storeDir = await mkdtemp(join(tmpdir(), 'engram-cards-media-'));
+  const store: ObjectStore = await createObjectStore(
+    {
+      kind: 'stand-in',
+      bucket: 'engram-media',
+      region: 'us-east-1',
+      dir: storeDir,
+      port: 0,
+      maxObjectBytes: 64 * 1024 * 1024,
+      allowedOrigins: [],
+    },
+    { nodeEnv: 'test' },
+  );
+  const quotas = new Map<string, Quota>();
   const service = await startServiceUnderTest({
     service: 'cards',
     migrationsDir: CARDS_MIGRATIONS,
@@ -41,10 +66,17 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     start({ databaseUrl, serverOptions, logger }) {
       const stores = createStores(databaseUrl, { logger });
       return {
-        services: cardsServices(stores, serverOptions),
+        services: cardsServices(stores, serverOptions, {
+          store,
+          quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
+        }),
         resources: stores,
         ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
-        close: () => closeStores(stores),
+        close: async () => {
+          await closeStores(stores);
+          await store.close();
+          await rm(storeDir, { recursive: true, force: true });
+        },
       };
     },
   });
@@ -52,6 +84,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const reviews = service.client(reviewProto.ReviewServiceClient);
   const metrics = service.client(metricsProto.MetricsServiceClient);
   const settings = service.client(settingsProto.SettingsServiceClient);
+  const media = service.client(mediaProto.MediaServiceClient);
 
   /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
@@ -90,6 +123,11 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       reviewMetrics: call(metrics, metrics.reviewMetrics, metricsProto.ReviewMetricsRequest),
       getSettings: call(settings, settings.getSettings, settingsProto.GetSettingsRequest),
       updateSettings: call(settings, settings.updateSettings, settingsProto.UpdateSettingsRequest),
+      createUpload: call(media, media.createUpload, mediaProto.CreateUploadRequest),
+      finishUpload: call(media, media.finishUpload, mediaProto.FinishUploadRequest),
+      listMedia: call(media, media.listMedia, mediaProto.ListMediaRequest),
+      deleteMedia: call(media, media.deleteMedia, mediaProto.DeleteMediaRequest),
+      openMedia: call(media, media.openMedia, mediaProto.OpenMediaRequest),
     };
   }
 
@@ -101,6 +139,16 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     signer: service.signer,
     tokenFor: service.tokenFor,
     as,
+    store,
+    /** Sends `bytes` as a browser would (the presigned PUT) and keeps it as `userId`'s card file. */
+    async keepFile(userId: string, name: string, contentType: string, bytes: Buffer) {
+      const slot = await as(userId).createUpload({ name, size: bytes.length, contentType, purpose: 'card' });
+      const put = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
+      if (!put.ok) throw new Error(`the store refused the upload: ${put.status}`);
+      return (await as(userId).finishUpload({ uploadId: slot.uploadId })).media!;
+    },
+    /** Sets the storage quota cards is told `userId`'s plan has. */
+    setQuota: (userId: string, quota: Quota) => quotas.set(userId, quota),
     create: async (userId: string, front: string, back = 'back') =>
       (await as(userId).createCard({ front, back })).card!,
     list: (userId: string, request: DeepPartial<cardsProto.ListCardsRequest> = {}) => as(userId).listCards(request),

@@ -16,8 +16,10 @@ import {
 import { eventSubject } from '@engram/kit/events/stream';
 import { Actor_Kind, EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
@@ -103,6 +105,30 @@ async function outboxed<T>(event: EventDefinition<T>): Promise<T[]> {
   ]);
   return rows.map((row) => event.message.decode(EventEnvelope.decode(row.payload).payload));
 }
+
+describe("a shared deck's images and sounds", () => {
+  it("show in a subscriber's copies, and to nobody outside the deck", async () => {
+    const deck = newDeck();
+    const publisher = learner('pat');
+    const [ann, bob] = [learner('ann'), learner('bob')];
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#06c' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(publisher, 'cell.png', 'image/png', png);
+    const front = `What is this? ![cell](${image.path})`;
+    const original = await cards.create(publisher, front, 'A cell');
+    await deck.publish(original.id, 1, front, 'A cell');
+    await deck.subscribe(ann);
+
+    expect((await cardsOf(ann))[0]?.front).toBe(front);
+    expect((await cards.as(ann).openMedia({ id: image.id })).contentType).toBe('image/png');
+    const outsider = await cards
+      .as(bob)
+      .openMedia({ id: image.id })
+      .catch((error: { code: number }) => error.code);
+    expect(outsider).toBe(status.NOT_FOUND);
+  });
+});
 
 describe('subscribing to a shared deck', () => {
   it('gives me a copy of every card of the deck, tagged with the deck name, to study as my own', async () => {

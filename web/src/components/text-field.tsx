@@ -2,7 +2,7 @@
 // maxLength, a character counter shows once the text nears that limit. NumberField is one for a number,
 // kept in this module so the forms that share it load no chunk of its own (the JavaScript budget: every
 // chunk's name is listed in the first-load script; web/README.md).
-import { type ChangeEvent, type KeyboardEvent, type Ref, useId } from 'react';
+import { type ChangeEvent, type ClipboardEvent, type DragEvent, type KeyboardEvent, type Ref, useId } from 'react';
 import { getLocale, m } from '../lib/i18n';
 import { FieldError } from './field-error';
 
@@ -26,6 +26,10 @@ type TextFieldProps = {
   disabled?: boolean;
   ref?: Ref<HTMLInputElement & HTMLTextAreaElement>;
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  /** Files pasted or dropped into the field (a card's image or sound). */
+  onPaste?: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  onDragOver?: (event: DragEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  onDrop?: (event: DragEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
   /** The longest text allowed (a contracts limit); not enforced here, the form's schema says what is wrong. */
   maxLength?: number;
 };

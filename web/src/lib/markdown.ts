@@ -61,16 +61,25 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 
 // An image is shown only when it is Engram's own (a relative address, or a data URL markdown-it let through);
 // any other becomes a link to it, named by its alt text. The CSP (img-src 'self' data:) would block it anyway.
+// A card's sound is written as an image whose file is a sound (entities/media/upload.ts markdownOf): it is
+// drawn as the browser's own player, labelled by its alt text (practice plays it, and replays it with R).
 const defaultImage =
   markdown.renderer.rules.image ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
+  const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : '';
+  if (token && isOwnAddress(src) && SOUND.test(src.split(/[?#]/)[0] ?? '')) {
+    const label = markdown.utils.escapeHtml(alt || src);
+    return `<audio class="card-sound" controls preload="none" src="${markdown.utils.escapeHtml(src)}" aria-label="${label}" title="${label}"></audio>`;
+  }
   if (!token || isOwnAddress(src)) return defaultImage(tokens, idx, options, env, self);
-  const alt = self.renderInlineAsText(token.children ?? [], options, env);
   const href = markdown.utils.escapeHtml(src);
   return `<a href="${href}" target="_blank" rel="noopener noreferrer">${markdown.utils.escapeHtml(alt || src)}</a>`;
 };
+
+/** A card file that is a sound, by its name's extension: /media/<id>/<name>.mp3. */
+const SOUND = /^\/media\/[0-9a-f-]{36}\/[^/]+\.(mp3|ogg|oga|opus|m4a|mp4|wav)$/i;
 
 function isOwnAddress(src: string): boolean {
   if (/^data:/i.test(src)) return true;

@@ -1,4 +1,5 @@
-// GetEntitlements: what the caller's plan allows in the current period (ai asks it for the card limit).
+// GetEntitlements: what the caller's plan allows in the current period (ai asks it for the card limit, cards
+// for the storage quota of card files).
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Entitlements } from '@engram/proto/billing/v1/billing';
 import type { BillingDeps } from '../server.js';
@@ -7,6 +8,12 @@ import { standingOf } from '../subscriptions.js';
 export function getEntitlements({ db, config }: BillingDeps) {
   return async (_request: unknown, ctx: CallContext): Promise<Entitlements> => {
     const { plan, periodStart, periodEnd } = await standingOf(db, ctx.caller.userId);
-    return { plan, generatedCardsPerPeriod: config.generatedCards[plan], periodStart, periodEnd };
+    return {
+      plan,
+      generatedCardsPerPeriod: config.generatedCards[plan],
+      mediaQuotaBytes: config.mediaQuotaBytes[plan],
+      periodStart,
+      periodEnd,
+    };
   };
 }

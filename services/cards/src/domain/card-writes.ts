@@ -1,9 +1,11 @@
 // Writing cards inside a transaction: a new card with its review items and tags, an edit of its type and
 // text that brings the review items in line while keeping the progress of the ones that remain (an
 // edited cloze keeps the FSRS state of every deletion it still has), and archiving, which the items follow.
+// Each write also links the card to the files its text shows (linkMedia).
 import type { NewCard } from '@engram/contracts/cards';
 import { CLOZE_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
+import { mediaIdsIn } from '@engram/contracts/media';
 import { Invalid } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
 import { WITH_TAGS } from './to-proto.js';
@@ -33,7 +35,7 @@ export async function insertCard(
   origin?: DeckOrigin,
 ) {
   assertContent(card.type, card.front);
-  return tx.card.create({
+  const created = await tx.card.create({
     data: {
       ownerId,
       type: card.type,
@@ -45,6 +47,8 @@ export async function insertCard(
     },
     include: WITH_TAGS,
   });
+  await linkMedia(tx, { ...created, originCardId: origin?.originCardId ?? null }, { fresh: true });
+  return created;
 }
 
 /** Gives a stored card new content; its review items follow when the type or the front changed. */
@@ -57,8 +61,47 @@ export async function changeContent(
   // Checked when it changes: a card saved under an older, looser rule keeps its other edits.
   const changed = next.type !== card.type || next.front !== card.front;
   if (changed) assertContent(next.type, next.front);
-  await tx.card.update({ where: { id: card.id }, data: { type: next.type, front: next.front, back: next.back } });
+  const updated = await tx.card.update({
+    where: { id: card.id },
+    data: { type: next.type, front: next.front, back: next.back },
+  });
   if (changed) await reconcileItems(tx, { ...card, ...next }, now);
+  await linkMedia(tx, updated);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Links a card to the files its text shows (`/media/<id>/…`): its owner's own files and, for a copy of a
+ * shared deck's card, the files the copied card shows (its publisher's). Any other id stays unlinked, so
+ * typing another learner's file id into a card never shows their file. `fresh`: a new card, with no links yet.
+ */
+export async function linkMedia(
+  tx: Prisma.TransactionClient,
+  card: { id: string; ownerId: string; front: string; back: string; originCardId: string | null },
+  { fresh = false } = {},
+): Promise<void> {
+  const ids = mediaIdsIn(`${card.front}\n${card.back}`);
+  if (!fresh) {
+    await tx.cardMedia.deleteMany({ where: { cardId: card.id, ...(ids.length > 0 && { mediaId: { notIn: ids } }) } });
+  }
+  if (ids.length === 0) return;
+  const shown = await tx.mediaFile.findMany({
+    where: {
+      id: { in: ids },
+      OR: [
+        { ownerId: card.ownerId },
+        ...(card.originCardId && UUID.test(card.originCardId)
+          ? [{ cards: { some: { cardId: card.originCardId } } }]
+          : []),
+      ],
+    },
+    select: { id: true },
+  });
+  await tx.cardMedia.createMany({
+    data: shown.map((media) => ({ cardId: card.id, mediaId: media.id })),
+    skipDuplicates: true,
+  });
 }
 
 async function reconcileItems(

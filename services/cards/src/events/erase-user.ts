@@ -1,6 +1,7 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
 // (with their review items and tags on them, copies of shared decks included), tags, review logs and
-// their daily counts, settings, the idempotency keys of its creates and their deck subscriptions — in the
+// their daily counts, settings, the idempotency keys of its creates, their deck subscriptions, and their
+// images, sounds and uploads (the objects queued for the sweeper to remove from the store) — in the
 // consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
 // hash of the id, so late events about the user are refused.
 //
@@ -9,6 +10,7 @@
 // every review, which no erasure can search within its transaction (about 5 s per million rows here).
 import { recordErasure } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
+import { queueObjectDeletions } from '../media/sweeper.js';
 
 export async function eraseUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
   await recordErasure(tx, userId);
@@ -19,4 +21,10 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
   await tx.createRequest.deleteMany({ where: { ownerId: userId } });
   await tx.deckSubscriber.deleteMany({ where: { userId } });
+  await queueObjectDeletions(tx, {
+    media: await tx.mediaFile.findMany({ where: { ownerId: userId }, select: { objectKey: true } }),
+    uploads: await tx.upload.findMany({ where: { ownerId: userId }, select: { objectKey: true } }),
+  });
+  await tx.mediaFile.deleteMany({ where: { ownerId: userId } });
+  await tx.upload.deleteMany({ where: { ownerId: userId } });
 }

@@ -1,9 +1,10 @@
 // The learner's plan (dashboard and account settings): its name, when it renews or ends, the way to the
-// plans page, and on the account page the generation usage of the period.
+// plans page, and on the account page the generation usage of the period and the storage of card files.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { m } from '../../lib/i18n';
 import { UsageFigure } from '../generation/usage-figure';
+import { StorageFigure } from '../media/storage-figure';
 import { formatDate } from './format';
 import { PLAN_NAMES } from './plan-names';
 import { customerOptions } from './queries';
@@ -48,8 +49,9 @@ export function PlanSummary({ className = '', usage = false }: { className?: str
         </p>
         <PlanStatus customer={customer.data} />
         {usage && (
-          <div className="mt-3 max-w-sm">
+          <div className="mt-3 max-w-sm space-y-3">
             <UsageFigure />
+            <StorageFigure />
           </div>
         )}
       </div>

@@ -4,12 +4,13 @@
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { clozeDeletion } from '@engram/contracts/cloze';
 import { CARD_TYPES } from '@engram/contracts/learning';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { CardPreview } from '../../components/card/card-preview';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import type { CardDraft, CardDraftErrors } from './card-draft';
+import { AddFileButton, useCardFiles, withFile } from './card-files';
 import { TagPicker } from './tag-picker';
 
 const CLOZE_EXAMPLE = clozeDeletion(1, 'Canberra');
@@ -25,6 +26,12 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
   const typeName = useId();
   const [preview, setPreview] = useState(false);
   const set = <K extends keyof CardDraft>(key: K, value: CardDraft[K]) => onChange({ ...draft, [key]: value });
+  // A file arrives after the learner may have typed more: it is added to the draft as it is then.
+  const latest = useRef(draft);
+  latest.current = draft;
+  const files = useCardFiles((side, markdown) =>
+    onChange({ ...latest.current, [side]: withFile(latest.current[side], markdown) }),
+  );
 
   return (
     <div className="space-y-4">
@@ -73,7 +80,9 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         error={errors.front}
         maxLength={CARD_SIDE_MAX_LENGTH}
         ref={frontRef}
+        {...files.handlers('front')}
       />
+      <AddFileButton side="front" onFiles={(chosen) => void files.add('front', chosen)} />
       <TextField
         label={draft.type === 'cloze' ? m.cards_cloze_extra() : m.new_card_back()}
         name="back"
@@ -85,7 +94,16 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         onChange={(value) => set('back', value)}
         error={errors.back}
         maxLength={CARD_SIDE_MAX_LENGTH}
+        {...files.handlers('back')}
       />
+      <div className="flex items-center gap-3">
+        <AddFileButton side="back" onFiles={(chosen) => void files.add('back', chosen)} />
+        {files.adding && (
+          <span role="status" className="text-xs text-slate-500">
+            {m.media_adding()}
+          </span>
+        )}
+      </div>
       <TagPicker label={m.cards_tags()} value={draft.tags} onChange={(tags) => set('tags', tags)} />
       <div>
         <button

@@ -4,9 +4,9 @@
 import MarkdownBody from '../../components/card/markdown-body';
 import '../../lib/markdown-everything';
 
-export function CardFace({ markdown, label }: { markdown: string; label: string }) {
+export function CardFace({ markdown, label, side }: { markdown: string; label: string; side: 'front' | 'back' }) {
   return (
-    <section aria-label={label} className="min-w-0 px-8 py-10">
+    <section aria-label={label} data-side={side} className="min-w-0 px-8 py-10">
       <MarkdownBody markdown={markdown} className="text-lg leading-relaxed text-slate-900" />
     </section>
   );

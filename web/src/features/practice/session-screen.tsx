@@ -21,6 +21,7 @@ import { type DueItem, dueOptions } from './queries';
 import { clearSavedSession, loadSavedSession, saveSession } from './saved-session';
 import { PracticeSession, type SavedSession } from './session';
 import { practiceKeyAction } from './shortcuts';
+import { playSounds } from './sounds';
 
 const route = getRouteApi('/protected/practice/session');
 
@@ -72,6 +73,18 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
     return session.subscribe(save);
   }, [session, userId, startedWith]);
   const keyboard = useKeyboardHints();
+  const card = useRef<HTMLElement>(null);
+  /** The side shown last: the answer once revealed, else the question. */
+  const sideShown = useCallback(
+    (revealed: boolean) => card.current?.querySelector(`[data-side="${revealed ? 'back' : 'front'}"]`),
+    [],
+  );
+  // A side's sounds play as it appears: the question's with each card, the answer's when it is revealed.
+  const currentId = state.current?.id;
+  const revealed = state.revealed;
+  useEffect(() => {
+    if (currentId !== undefined) playSounds(sideShown(revealed));
+  }, [currentId, revealed, sideShown]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -80,11 +93,12 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
       event.preventDefault();
       if (action === 'reveal') session.reveal();
       else if (action === 'undo') session.undo();
+      else if (action === 'replay') playSounds(sideShown(session.snapshot().revealed));
       else session.rate(action);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [session]);
+  }, [session, sideShown]);
 
   /** Goes to the results with the counts so far; reviews still on their way keep going in the background. */
   const finish = useCallback(() => {
@@ -146,16 +160,17 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
           the same for keyboards and screen readers. */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: Space, Enter and the "Show answer" button do this by keyboard */}
       <article
+        ref={card}
         className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
         aria-live="polite"
         onClick={(event) => {
           if (!state.revealed && !(event.target as HTMLElement).closest('a')) session.reveal();
         }}
       >
-        <CardFace markdown={current.front} label={m.practice_front_label()} />
+        <CardFace markdown={current.front} label={m.practice_front_label()} side="front" />
         {state.revealed && (
           <div className="border-t border-dashed border-slate-200">
-            <CardFace markdown={current.back} label={m.practice_back_label()} />
+            <CardFace markdown={current.back} label={m.practice_back_label()} side="back" />
           </div>
         )}
       </article>

@@ -1,9 +1,10 @@
-// The practice keyboard: Space or Enter reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes.
+// The practice keyboard: Space or Enter reveals, 1–4 rate again/hard/good/easy, U or Ctrl/⌘+Z undoes, R
+// plays the shown side's sounds again.
 // Keys typed into a field, or pressed with other modifiers, are left alone, and Space or Enter on a focused
 // button or link presses that control, as a keyboard user expects.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 
-export type PracticeAction = 'reveal' | 'undo' | RatingName;
+export type PracticeAction = 'reveal' | 'undo' | 'replay' | RatingName;
 
 export interface KeyLike {
   key: string;
@@ -33,6 +34,7 @@ export function practiceKeyAction(event: KeyLike): PracticeAction | undefined {
     return typeof tag === 'string' && CONTROLS.has(tag) ? undefined : 'reveal';
   }
   if (key === 'u') return 'undo';
+  if (key === 'r') return 'replay';
   const rating = RATINGS[Number(key) - 1];
   return /^[1-4]$/.test(key) ? rating : undefined;
 }

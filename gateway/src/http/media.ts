@@ -1,0 +1,66 @@
+// GET /media/<id>/<name>: a card's image or sound, read from the object store for a signed-in reader that
+// cards lets see it (its owner, or a learner whose card shows it), so a card's Markdown points at this
+// site alone and the page's Content-Security-Policy stays `img-src 'self'`. Anyone else, signed in or not,
+// gets the same 404 as for an id that does not exist. The bytes stream through (Range too, so a sound can
+// seek); a file's bytes never change under its id, so the reader's browser keeps it.
+import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
+import type { NextFunction, Request, Response } from 'express';
+import { asUser } from '../call.js';
+import type { Services } from '../clients.js';
+import type { SessionResolver } from '../session.js';
+import { type ProtectedContext, toTrpcError } from '../trpc.js';
+
+const PASSED_ON = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const;
+
+function notFound(res: Response): void {
+  res.status(404).type('text/plain').send('Not found');
+}
+
+export function mediaRoute(services: Services, sessions: SessionResolver) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const credentials = { cookie: req.headers.cookie, authorization: req.headers.authorization };
+      const session = await (sessions.known(credentials) ?? sessions.resolve(credentials));
+      if (!session) return notFound(res);
+      const controller = new AbortController();
+      res.once('close', () => controller.abort());
+      const ctx = { services, logger: req.log, session, signal: controller.signal } as ProtectedContext;
+      let opened: Awaited<ReturnType<ReturnType<typeof asUser>['media']['openMedia']>>;
+      try {
+        opened = await asUser(ctx).media.openMedia({ id: String(req.params.id) });
+      } catch (error) {
+        if (toTrpcError(error).code === 'NOT_FOUND') return notFound(res);
+        throw error;
+      }
+      const range = req.headers.range;
+      const upstream = await fetch(opened.url, {
+        ...(range && { headers: { range } }),
+        signal: controller.signal,
+      });
+      if (!upstream.ok || !upstream.body) {
+        req.log.warn({ status: upstream.status }, 'the object store did not give a card file');
+        res
+          .status(upstream.status === 416 ? 416 : 502)
+          .type('text/plain')
+          .send('The file cannot be read right now.');
+        return;
+      }
+      res.status(upstream.status);
+      res.setHeader('content-type', opened.contentType);
+      for (const header of PASSED_ON) {
+        const value = upstream.headers.get(header);
+        if (value) res.setHeader(header, value);
+      }
+      res.setHeader('cache-control', 'private, max-age=31536000, immutable');
+      res.setHeader('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(opened.name)}`);
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
+      Readable.fromWeb(upstream.body as ReadableStream).pipe(res);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,88 @@
+// FinishUpload: keeps an uploaded card file. Its bytes are read back from the store, checked and re-encoded
+// (media/keep-file.ts), stored under the file's own key, and the upload's bytes are removed. The same bytes
+// kept before by this learner answer the file they already have; a retry answers the file it kept.
+import { randomUUID } from 'node:crypto';
+import { MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, MEDIA_REASONS } from '@engram/contracts/media';
+import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { FinishUploadRequest, FinishUploadResponse } from '@engram/proto/cards/v1/media';
+import { z } from 'zod';
+import { keepFile } from '../media/keep-file.js';
+import type { MediaDeps } from '../media/media-deps.js';
+import { mediaKey, toProtoMedia } from '../media/media-json.js';
+import { assertRoomFor } from '../media/quota.js';
+
+const finishInput = z.object({ uploadId: z.uuid('The upload is not valid.') });
+
+const notUploaded = () =>
+  new FailedPrecondition('The file has not arrived yet. Send it again.', MEDIA_REASONS.notUploaded);
+
+export function finishUpload({ db, store, quotaOf }: MediaDeps) {
+  return async (request: FinishUploadRequest, ctx: CallContext): Promise<FinishUploadResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { uploadId } = parseInput(finishInput, request);
+    const upload = await db.upload.findFirst({ where: { id: uploadId, ownerId, purpose: 'card' } });
+    if (!upload) throw new NotFound('Upload not found.', 'UPLOAD_NOT_FOUND');
+    if (upload.mediaId) {
+      const kept = await db.mediaFile.findFirst({ where: { id: upload.mediaId, ownerId } });
+      if (kept) return { media: toProtoMedia(kept) };
+    }
+    const object = await store.getObject(upload.objectKey);
+    if (!object) throw notUploaded();
+    // The presigned PUT fixed the length; a store that took more is not trusted with it.
+    const limit = upload.contentType.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
+    const bytes = await readAtMost(object.body, limit);
+    if (!bytes) throw new Invalid('The file is larger than it said.', MEDIA_REASONS.tooLarge);
+    const file = await keepFile(bytes, upload.contentType);
+
+    const existing = await db.mediaFile.findUnique({ where: { ownerId_sha256: { ownerId, sha256: file.sha256 } } });
+    if (existing) {
+      await db.upload.update({ where: { id: upload.id }, data: { mediaId: existing.id } });
+      await store.deleteObject(upload.objectKey);
+      return { media: toProtoMedia(existing) };
+    }
+    await assertRoomFor(db, ownerId, file.bytes.length, await quotaOf(ctx));
+    const id = randomUUID();
+    const objectKey = mediaKey(ownerId, id, file.extension);
+    await store.putObject(objectKey, file.bytes, { contentType: file.contentType, contentLength: file.bytes.length });
+    const media = await db.$transaction(async (tx) => {
+      const created = await tx.mediaFile.create({
+        data: {
+          id,
+          ownerId,
+          name: renamed(upload.name, file.extension),
+          kind: file.kind,
+          contentType: file.contentType,
+          size: BigInt(file.bytes.length),
+          sha256: file.sha256,
+          objectKey,
+        },
+      });
+      await tx.upload.update({ where: { id: upload.id }, data: { mediaId: created.id } });
+      return created;
+    });
+    await store.deleteObject(upload.objectKey);
+    ctx.logger.info({ mediaId: media.id, kind: media.kind, size: file.bytes.length }, 'card file kept');
+    return { media: toProtoMedia(media) };
+  };
+}
+
+/** The uploaded name with the kept file's extension ("diagram.svg" kept as a PNG is "diagram.png"). */
+function renamed(name: string, extension: string): string {
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return `${stem}${extension}`;
+}
+
+/** The whole of `body`, or undefined once it passes `limit` bytes. */
+async function readAtMost(body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (total > limit) return undefined;
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,54 @@
+// ListMedia: the learner's card files, newest first, each with how many of their cards show it, and the
+// storage they use against their plan's quota (the account page shows both).
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { ListMediaRequest, ListMediaResponse } from '@engram/proto/cards/v1/media';
+import { z } from 'zod';
+import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import type { MediaDeps } from '../media/media-deps.js';
+import { toProtoMedia } from '../media/media-json.js';
+import { usedBytes } from '../media/quota.js';
+
+const MEDIA_PAGE_SIZE = 50;
+
+const listMediaInput = z.object({
+  pageSize: z
+    .number()
+    .int()
+    .min(0)
+    .max(100, 'A page holds at most 100 files.')
+    .transform((size) => size || MEDIA_PAGE_SIZE),
+  cursor: z.string(),
+});
+
+export function listMedia({ db, quotaOf }: MediaDeps) {
+  return async (request: ListMediaRequest, ctx: CallContext): Promise<ListMediaResponse> => {
+    const ownerId = ctx.caller.userId;
+    const { pageSize, cursor } = parseInput(listMediaInput, request);
+    const after = cursor ? decodeCursor(cursor) : undefined;
+    const [rows, used, quota] = await Promise.all([
+      db.mediaFile.findMany({
+        where: {
+          ownerId,
+          ...(after && {
+            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+          }),
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: pageSize + 1,
+        include: { _count: { select: { cards: { where: { card: { ownerId } } } } } },
+      }),
+      usedBytes(db, ownerId),
+      quotaOf(ctx),
+    ]);
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      items: page.map((file) => toProtoMedia(file, file._count.cards)),
+      nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '',
+      usedBytes: used,
+      quotaBytes: quota.quotaBytes,
+      plan: quota.plan,
+    };
+  };
+}

@@ -1,0 +1,65 @@
+// One CSV row as an Engram card, by the learner's column mapping: the front and back (Markdown as typed),
+// tags (separated by spaces, commas or semicolons, Anki's "Parent::Child" kept), and the type (basic,
+// reversed or cloze; a front with a {{c1::…}} deletion is a cloze when no column says). A row that cannot be a
+// card is a problem with its line number and the reason in the card rules' own words.
+import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { CLOZE_PROBLEMS, cardContentProblem, findDeletions } from '@engram/contracts/cloze';
+import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+
+export interface CsvMapping {
+  front: number;
+  back: number;
+  tags?: number | undefined;
+  type?: number | undefined;
+}
+
+export interface ImportedCard {
+  type: CardType;
+  front: string;
+  back: string;
+  tags: string[];
+}
+
+export type RowOutcome = { card: ImportedCard } | { problem: string };
+
+/** A type column's words as Engram's types (Anki's note type names included). */
+function typeOf(text: string): CardType | undefined {
+  const word = text.trim().toLowerCase();
+  if ((CARD_TYPES as readonly string[]).includes(word)) return word as CardType;
+  if (word.startsWith('basic (and reversed') || word.startsWith('basic (optional reversed') || word === 'reverse')
+    return 'reversed';
+  if (word === 'basic' || word === '') return undefined;
+  return word.startsWith('cloze') ? 'cloze' : undefined;
+}
+
+/** Tag names of a tags cell: split, trimmed, at most the limit each, at most MAX_TAGS_PER_CARD, once each. */
+export function tagNamesOf(cell: string): string[] {
+  const names = cell
+    .split(/[\s,;]+/)
+    .map((name) => name.trim().slice(0, TAG_NAME_MAX_LENGTH).trim())
+    .filter(Boolean);
+  return [...new Set(names)].slice(0, MAX_TAGS_PER_CARD);
+}
+
+export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOutcome {
+  const front = (fields[mapping.front] ?? '').trim();
+  const back = (fields[mapping.back] ?? '').trim();
+  const typeCell = mapping.type === undefined ? '' : (fields[mapping.type] ?? '');
+  const named = typeOf(typeCell);
+  if (typeCell.trim() !== '' && named === undefined && !/^basic$/i.test(typeCell.trim())) {
+    return { problem: `The type "${typeCell.trim()}" is not basic, reversed or cloze.` };
+  }
+  const type: CardType = named ?? (findDeletions(front).length > 0 ? 'cloze' : 'basic');
+  if (front === '') return { problem: 'The front is empty.' };
+  if (type !== 'cloze' && back === '') return { problem: 'The back is empty.' };
+  if (front.length > CARD_SIDE_MAX_LENGTH) {
+    return { problem: `The front is longer than ${CARD_SIDE_MAX_LENGTH.toLocaleString('en')} characters.` };
+  }
+  if (back.length > CARD_SIDE_MAX_LENGTH) {
+    return { problem: `The back is longer than ${CARD_SIDE_MAX_LENGTH.toLocaleString('en')} characters.` };
+  }
+  const content = cardContentProblem(type, front);
+  if (content) return { problem: CLOZE_PROBLEMS[content] };
+  const tags = mapping.tags === undefined ? [] : tagNamesOf(fields[mapping.tags] ?? '');
+  return { card: { type, front, back, tags } };
+}

@@ -1,0 +1,85 @@
+// Images and sounds in a card's sides: chosen with a button, dragged onto a side or pasted into it (a
+// screenshot), each is sent to the store, kept by cards (entities/media/upload.ts) and written into the side
+// as Markdown at its end. While files are on their way the form says so; a refused file is toasted in the
+// server's words (the wrong type, too large, over the plan's storage).
+import { type ClipboardEvent, type DragEvent, useRef, useState } from 'react';
+import { markdownOf } from '../../entities/media/card-markdown';
+import { keepCardFile } from '../../entities/media/upload';
+import { toastError } from '../../lib/errors';
+import { m } from '../../lib/i18n';
+
+export type Side = 'front' | 'back';
+
+/** What a card file input takes: the types a card holds. */
+export const CARD_FILE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml,audio/*';
+
+/** Appends `markdown` to `text` on a line of its own. */
+export const withFile = (text: string, markdown: string) =>
+  text === '' ? markdown : `${text}${text.endsWith('\n') ? '' : '\n'}${markdown}`;
+
+export function useCardFiles(insert: (side: Side, markdown: string) => void) {
+  const [pending, setPending] = useState(0);
+
+  async function add(side: Side, files: readonly File[]) {
+    for (const file of files) {
+      setPending((count) => count + 1);
+      try {
+        insert(side, markdownOf(await keepCardFile(file)));
+      } catch (error) {
+        toastError(error);
+      } finally {
+        setPending((count) => count - 1);
+      }
+    }
+  }
+
+  /** The paste and drop handlers of a side's text area. */
+  const handlers = (side: Side) => ({
+    onPaste: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const files = [...event.clipboardData.files];
+      if (files.length === 0) return;
+      event.preventDefault();
+      void add(side, files);
+    },
+    onDragOver: (event: DragEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+    },
+    onDrop: (event: DragEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const files = [...event.dataTransfer.files];
+      if (files.length === 0) return;
+      event.preventDefault();
+      void add(side, files);
+    },
+  });
+
+  return { adding: pending > 0, add, handlers };
+}
+
+/** "Add an image or a sound" under a side: opens the system's file chooser. */
+export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: File[]) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        className="text-xs font-medium text-brand-700 hover:text-brand-800"
+      >
+        {side === 'front' ? m.media_add_front() : m.media_add_back()}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={CARD_FILE_ACCEPT}
+        multiple
+        hidden
+        aria-label={side === 'front' ? m.media_add_front() : m.media_add_back()}
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = '';
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+    </>
+  );
+}
