@@ -50,6 +50,8 @@ export interface StackSettings {
   redisKeyPrefix?: string;
   /** Where the Stripe stand-in keeps its state (npm start); tests keep it in memory. */
   stripeStandInStateFile?: string;
+  /** Where the S3 stand-in keeps media (npm start); elsewhere a folder under the system's temp dir. */
+  mediaStandInDir?: string;
   /** ADMIN_EMAILS of identity: these addresses become admins when they sign up. */
   adminEmails?: string;
   /** Variables given to every component on top of its own (e.g. OTEL_EXPORTER_OTLP_ENDPOINT). */
@@ -100,7 +102,16 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
     ],
     [
       'cards',
-      { ...common, ...keys, ...grpc('cards'), ...events, DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards') },
+      {
+        ...common,
+        ...keys,
+        ...grpc('cards'),
+        ...events,
+        DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards'),
+        // No MEDIA_S3_BUCKET: media goes to the local S3 stand-in, which the app's pages may call (CORS).
+        MEDIA_STANDIN_ALLOWED_ORIGINS: [s.publicBaseUrl, ...(s.extraTrustedOrigins ?? [])].join(','),
+        ...(s.mediaStandInDir && { MEDIA_STANDIN_DIR: s.mediaStandInDir }),
+      },
     ],
     [
       'organizations',
