@@ -108,9 +108,12 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         ...grpc('cards'),
         ...events,
         DATABASE_URL: serviceDatabaseUrl(s.databaseUrl, 'cards'),
-        // No MEDIA_S3_BUCKET: media goes to the local S3 stand-in, which the app's pages may call (CORS).
-        MEDIA_STANDIN_ALLOWED_ORIGINS: [s.publicBaseUrl, ...(s.extraTrustedOrigins ?? [])].join(','),
-        ...(s.mediaStandInDir && { MEDIA_STANDIN_DIR: s.mediaStandInDir }),
+        // No MEDIA_S3_BUCKET: media goes to the local S3 stand-in; npm start keeps its files, and the app's
+        // pages (Vite's too with --dev) may call it (CORS).
+        ...(s.mediaStandInDir && {
+          MEDIA_STANDIN_DIR: s.mediaStandInDir,
+          MEDIA_STANDIN_ALLOWED_ORIGINS: [s.publicBaseUrl, ...(s.extraTrustedOrigins ?? [])].join(','),
+        }),
       },
     ],
     [
