@@ -92,10 +92,10 @@ export async function runStack(options: StackOptions): Promise<void> {
         logLevel: options.logLevel,
         stripeStandInStateFile: join(dataDir, 'stripe-stand-in.json'),
         mediaStandInDir: join(dataDir, 'media'),
-        // Real Stripe keys and prices, when the developer has them, replace the stand-in.
+        // Real Stripe keys and prices, or an S3 bucket, when the developer has them, replace the stand-ins.
         extraEnv: Object.fromEntries(
           Object.entries(process.env).filter(
-            (entry): entry is [string, string] => /^(STRIPE|BILLING)_/.test(entry[0]) && entry[1] !== undefined,
+            (entry): entry is [string, string] => /^(STRIPE|BILLING|MEDIA)_/.test(entry[0]) && entry[1] !== undefined,
           ),
         ),
         ...(process.env.ADMIN_EMAILS && { adminEmails: process.env.ADMIN_EMAILS }),

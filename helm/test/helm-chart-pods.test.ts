@@ -215,6 +215,36 @@ describe('the environment of each component', () => {
     expect(() => render({ set: ['cards.idempotency.retentionHours=0'] })).toThrow();
   });
 
+  it('keeps cards’ media in the S3 bucket of the values, with credentials by reference, and refuses an endpoint without a bucket', () => {
+    const cards = (rendered: typeof objects) => envOf(appContainer(rendered, 'cards'));
+    for (const name of ['MEDIA_S3_BUCKET', 'MEDIA_S3_REGION', 'MEDIA_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID']) {
+      expect(cards(objects).has(name), name).toBe(false);
+    }
+    const media = {
+      bucket: 'engram-media',
+      region: 'eu-west-1',
+      endpoint: 'http://minio.storage:9000',
+      publicEndpoint: 'https://media.engram.example',
+      existingSecret: 'engram-s3',
+    };
+    const env = cards(render({ json: { cards: { media } } }));
+    expect(env.get('MEDIA_S3_BUCKET').value).toBe('engram-media');
+    expect(env.get('MEDIA_S3_REGION').value).toBe('eu-west-1');
+    expect(env.get('MEDIA_S3_ENDPOINT').value).toBe('http://minio.storage:9000');
+    expect(env.get('MEDIA_S3_PUBLIC_ENDPOINT').value).toBe('https://media.engram.example');
+    expect(env.get('AWS_SECRET_ACCESS_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'engram-s3',
+      key: 'AWS_SECRET_ACCESS_KEY',
+    });
+    const aws = cards(render({ json: { cards: { media: { bucket: 'engram-media' } } } }));
+    expect(aws.get('MEDIA_S3_REGION').value).toBe('us-east-1');
+    expect(aws.has('MEDIA_S3_ENDPOINT')).toBe(false);
+    const endpointOnly = helmTemplate({ json: { cards: { media: { endpoint: 'http://minio.storage:9000' } } } });
+    expect(endpointOnly.status).not.toBe(0);
+    expect(endpointOnly.stderr).toMatch(/cards.media.endpoint and publicEndpoint need cards.media.bucket/);
+    expect(helmTemplate({ json: { cards: { media: { bucket: 'Not_A_Bucket' } } } }).stderr).toMatch(/bucket/);
+  });
+
   it('gives each database-owning service its own database URL key', () => {
     const keys = ['identity', 'cards', 'organizations', 'billing', 'ai'].map(
       (name) => envOf(appContainer(objects, name)).get('DATABASE_URL').valueFrom.secretKeyRef.key,

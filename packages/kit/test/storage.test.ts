@@ -140,6 +140,9 @@ describe('object store on the S3 stand-in', () => {
     const anonymous = await fetch(`${fixture.store.publicOrigin}/engram-media/x`);
     expect(anonymous.status).toBe(403);
     expect(await anonymous.text()).toContain('<Code>AccessDenied</Code>');
+    const garbled = await fetch(`${fixture.store.publicOrigin}/engram-media/x?X-Amz-Signature=%E0%A4%A`);
+    expect(garbled.status).toBe(400);
+    expect(await garbled.text()).toContain('<Code>InvalidURI</Code>');
   });
 
   it('refuses an object larger than its limit with EntityTooLarge, keeping nothing', async () => {
@@ -158,6 +161,14 @@ describe('object store on the S3 stand-in', () => {
       const response = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: Buffer.alloc(4096) });
       expect(response.status).toBe(400);
       expect(await response.text()).toContain('<Code>EntityTooLarge</Code>');
+      // A body large enough for the SDK to ask first (Expect: 100-continue) is refused before it is sent.
+      const asked = await small.store
+        .putObject('bigger.bin', Readable.from([Buffer.alloc(3 * 1024 * 1024)]), {
+          contentType: 'application/octet-stream',
+          contentLength: 3 * 1024 * 1024,
+        })
+        .catch((e) => e);
+      expect([asked.name, asked.$metadata.httpStatusCode]).toEqual(['EntityTooLarge', 400]);
     } finally {
       await small.dispose();
     }

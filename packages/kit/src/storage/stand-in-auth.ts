@@ -54,13 +54,22 @@ const signer = new SignatureV4({
   applyChecksum: false,
 });
 
+/** decodeURIComponent, answering a malformed escape as S3 does. */
+export const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new S3Error(400, 'InvalidURI', "Couldn't parse the specified URI.");
+  }
+};
+
 /** The query string, decoded; a name given twice keeps every value. */
 export function parseQuery(raw: string): Query {
   const query: Query = {};
   for (const part of raw.split('&').filter(Boolean)) {
     const at = part.indexOf('=');
-    const name = decodeURIComponent(at < 0 ? part : part.slice(0, at));
-    const value = at < 0 ? '' : decodeURIComponent(part.slice(at + 1).replace(/\+/g, '%20'));
+    const name = decoded(at < 0 ? part : part.slice(0, at));
+    const value = at < 0 ? '' : decoded(part.slice(at + 1).replace(/\+/g, '%20'));
     const before = query[name];
     query[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
   }

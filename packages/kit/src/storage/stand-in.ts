@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { STAND_IN_DEFAULT_MAX_OBJECT_BYTES } from './config.js';
-import { parseQuery, verifySignature } from './stand-in-auth.js';
+import { decoded, parseQuery, verifySignature } from './stand-in-auth.js';
 import { isBucketName, StandInFiles } from './stand-in-files.js';
 import {
   createBucket,
@@ -56,13 +56,13 @@ const CORS_METHODS = ['GET', 'PUT', 'HEAD'];
 const CORS_HEADERS = new Set(['content-type', 'content-disposition', 'cache-control', 'range', 'if-none-match']);
 const EXPOSED_HEADERS = ['ETag', 'Content-Length', 'Content-Range', 'x-amz-request-id', STAND_IN_HEADER].join(', ');
 
-/** The bucket and key of a path-style request path; the key is undefined for the bucket itself. */
+/** The bucket and key of a path-style request path; the key is empty for the bucket itself. */
 function targetOf(rawPath: string, query: Target['query']): Target | undefined {
   const at = rawPath.indexOf('/', 1);
-  const bucket = decodeURIComponent(at < 0 ? rawPath.slice(1) : rawPath.slice(1, at));
+  const bucket = decoded(at < 0 ? rawPath.slice(1) : rawPath.slice(1, at));
   if (!bucket) return undefined;
   if (!isBucketName(bucket)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
-  return { bucket, key: at < 0 ? '' : decodeURIComponent(rawPath.slice(at + 1)), query };
+  return { bucket, key: at < 0 ? '' : decoded(rawPath.slice(at + 1)), query };
 }
 
 function preflight(req: IncomingMessage, res: ServerResponse, allowed: Set<string>) {
