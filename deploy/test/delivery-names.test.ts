@@ -217,12 +217,19 @@ describe('the rendered chart', () => {
     if ('BILLING_HTTP_URL' in env) expect(env.BILLING_HTTP_URL).toBe(`http://billing:${DEFAULT_PORTS.billingHttp}`);
   });
 
-  it('forwards the dev profile’s localhost:3000 to the gateway Service’s HTTP port', () => {
+  it('forwards the dev profile’s localhost:3000 to the gateway Service’s HTTP port, and localhost:4570 to the S3 stand-in of cards', () => {
     const forward = profile('dev')?.portForward;
     const gateway = named('Service').find((o) => o.metadata.name === 'gateway');
     const http = ((gateway?.spec?.ports ?? []) as { name: string; port: number }[]).find((p) => p.name === 'http');
     expect(forward).toEqual([
       { resourceType: 'service', resourceName: 'gateway', namespace: 'engram', port: http?.port, localPort: 3000 },
+      {
+        resourceType: 'deployment',
+        resourceName: 'cards',
+        namespace: 'engram',
+        port: DEFAULT_PORTS.mediaStandIn,
+        localPort: DEFAULT_PORTS.mediaStandIn,
+      },
     ]);
     expect(http?.port).toBe(DEFAULT_PORTS.gateway);
   });

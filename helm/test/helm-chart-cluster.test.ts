@@ -30,6 +30,8 @@ const CALLS = new Set([
   'organizations→cards:50053',
   'ai→cards:50053',
   'ai→billing:50054',
+  // A learner's storage quota, asked when they add a card file.
+  'cards→billing:50054',
 ]);
 
 const hookOf = (o: KubeObject) => o.metadata.annotations?.['helm.sh/hook'];

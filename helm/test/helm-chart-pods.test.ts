@@ -306,12 +306,25 @@ describe('the environment of each component', () => {
     expect(helmTemplate({ json: { identity: { ses: { region: 'Ireland' } } } }).stderr).toMatch(/identity.ses.region/);
   });
 
-  it('runs identity and the gateway in development mode in the dev values, where mail goes to the dev mailbox', () => {
+  it('runs identity, the gateway and cards in development mode in the dev values, where mail goes to the dev mailbox and card files to the S3 stand-in', () => {
     const dev = renderProfile('dev');
-    for (const name of ['identity', 'gateway'] as const) {
+    for (const name of ['identity', 'gateway', 'cards'] as const) {
       expect(envOf(appContainer(dev, name)).get('NODE_ENV').value, name).toBe('development');
     }
-    expect(envOf(appContainer(dev, 'cards')).get('NODE_ENV').value).toBe('production');
+    expect(envOf(appContainer(dev, 'cards')).has('MEDIA_S3_BUCKET')).toBe(false);
+    expect(envOf(appContainer(dev, 'gateway')).get('MEDIA_UPLOAD_ORIGINS').value).toBe('http://localhost:4570');
+    expect(envOf(appContainer(dev, 'organizations')).get('NODE_ENV').value).toBe('production');
+  });
+
+  it("lets the pages send card files to the bucket's origin: its public endpoint, or AWS's for the bucket", () => {
+    const origin = (media: object) =>
+      envOf(appContainer(render({ json: { cards: { media } } }), 'gateway')).get('MEDIA_UPLOAD_ORIGINS').value;
+    expect(origin({ bucket: 'engram-media', region: 'eu-west-1' })).toBe(
+      'https://engram-media.s3.eu-west-1.amazonaws.com',
+    );
+    expect(origin({ bucket: 'media', region: 'eu-west-1', publicEndpoint: 'https://files.example.com/x' })).toBe(
+      'https://files.example.com',
+    );
   });
 
   it('gives identity captcha from the values, its secret by reference, and refuses a provider without its keys', () => {

@@ -102,3 +102,18 @@ imagePullSecrets:
 {{- toJson $secretEnv }}
 {{- end }}
 
+
+{{- /* The origin browsers send card files to (presigned PUTs): cards.media.publicEndpoint, else its endpoint,
+else the bucket's own on AWS; without a bucket (a development cluster) the stand-in cards runs, reached through
+`skaffold dev`'s port-forward on localhost:4570. */}}
+{{- define "engram.mediaUploadOrigin" -}}
+{{- $m := .Values.cards.media -}}
+{{- $url := $m.publicEndpoint | default $m.endpoint -}}
+{{- if $url -}}
+{{- $u := urlParse $url -}}{{ printf "%s://%s" $u.scheme $u.host }}
+{{- else if $m.bucket -}}
+{{- printf "https://%s.s3.%s.amazonaws.com" $m.bucket $m.region -}}
+{{- else -}}
+http://localhost:4570
+{{- end -}}
+{{- end }}

@@ -1,0 +1,103 @@
+// Images and sounds in cards, in a real Chromium through the real gateway, with the page's own CSP: a
+// learner chooses a picture for the front, pastes a screenshot into it, chooses a sound for the back; the
+// files go straight to the object store and come back as rendered images and a player; in practice the
+// answer's sound plays when it is revealed and R plays it again. Another learner cannot read the files.
+import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { newUser, signUpAndOnboard } from './support/auth.ts';
+
+const env = useBrowserStack();
+
+const png = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+/** Half a second of silence as a WAV file, which every Chromium plays. */
+function wav(): Buffer {
+  const samples = Buffer.alloc(4000, 128);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+describe('images and sounds in a card', () => {
+  it('are added by choosing and pasting, shown in the list, and played in practice (R replays)', async () => {
+    const page = await openTestPage(env.browser, 'card-media');
+    page.setDefaultTimeout(15_000);
+    await signUpAndOnboard(page, env.stack.url, newUser('media'));
+    const form = page.getByRole('region', { name: 'New card' });
+    const front = form.getByRole('textbox', { name: 'Front' });
+    const back = form.getByRole('textbox', { name: 'Back' });
+
+    await front.fill('Which organelle is this?');
+    await form
+      .getByLabel('Add an image or a sound to the front')
+      .setInputFiles({ name: 'organelle.png', mimeType: 'image/png', buffer: await png(120, 80, '#3a7') });
+    await expect.poll(() => front.inputValue()).toMatch(/\n!\[organelle\]\(\/media\/[0-9a-f-]{36}\/organelle\.png\)$/);
+
+    // A screenshot pasted into the front.
+    const screenshot = (await png(30, 30, '#c33')).toString('base64');
+    await front.evaluate((textarea, base64) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+      textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, screenshot);
+    await expect.poll(() => front.inputValue()).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
+
+    await back.fill('The mitochondrion');
+    await form
+      .getByLabel('Add an image or a sound to the back')
+      .setInputFiles({ name: 'mitochondrion.wav', mimeType: 'audio/wav', buffer: wav() });
+    await expect
+      .poll(() => back.inputValue())
+      .toMatch(/!\[Sound: mitochondrion\]\(\/media\/[0-9a-f-]{36}\/mitochondrion\.wav\)$/);
+    await form.getByRole('button', { name: 'Add card' }).click();
+
+    // The list shows the pictures, loaded from this site.
+    const card = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card').first();
+    const images = card.locator('img');
+    await expect.poll(() => images.count()).toBe(2);
+    await expect
+      .poll(() => images.evaluateAll((all) => all.every((image) => (image as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+
+    // Another learner reading the picture's address gets nothing.
+    const source = await images.first().getAttribute('src');
+    const other = await openTestPage(env.browser, 'card-media-other');
+    await signUpAndOnboard(other, env.stack.url, newUser('mediaother'));
+    expect((await other.request.get(`${env.stack.url}${source}`)).status()).toBe(404);
+    await other.context().close();
+
+    // Practice: the answer's sound plays as it is revealed, and again with R.
+    await page.addInitScript(() => {
+      (window as unknown as { plays: number }).plays = 0;
+      document.addEventListener('play', () => (window as unknown as { plays: number }).plays++, true);
+    });
+    await page.goto(`${env.stack.url}/practice/session`);
+    const question = page.getByRole('region', { name: 'Question' });
+    await expect
+      .poll(() => question.locator('img').evaluateAll((all) => all.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual([120, 30]);
+    await page.keyboard.press('Space');
+    const player = page.getByRole('region', { name: 'Answer' }).locator('audio.card-sound');
+    await expect(player.getAttribute('aria-label')).resolves.toBe('Sound: mitochondrion');
+    const plays = () => page.evaluate(() => (window as unknown as { plays: number }).plays);
+    await expect.poll(plays).toBe(1);
+    await page.keyboard.press('r');
+    await expect.poll(plays).toBe(2);
+  });
+});
