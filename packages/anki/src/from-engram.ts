@@ -26,6 +26,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pipeline } from 'node:stream/promises';
 import { clozeNumbers } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
+import { safeMediaName } from '@engram/contracts/media';
 import yazl from 'yazl';
 import { markdownToHtml } from './markdown-to-html.ts';
 import { LEGACY_CONF, legacyDeckConfig, legacyDecks, legacyModels, SCHEMA11_INDEXES, SCHEMA11_SQL } from './schema.ts';
@@ -168,18 +169,9 @@ export function guidOf(cardId: string): string {
   return out;
 }
 
-/** A file name safe in Anki's flat media folder and in an `<img src>`: no path, control or special
- * characters (Anki refuses names with them), at most 200 characters, the extension kept. */
-export function safeMediaName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    .normalize('NFC')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/[?#%"<>|*:^[\]]/g, '_')
-    .trim();
-  return (cleaned || 'file').slice(-200);
-}
+/** A file's name as Engram shows it (safeMediaName), also without what would end a `[sound:…]` early or
+ * what Anki refuses in a media name. */
+export const ankiMediaName = (name: string) => safeMediaName(name).replace(/[[\]^]/g, '_');
 
 /** The tag's deck path, when it is one: `Parent::Child`, no level empty. */
 export function deckPathOf(tag: string): string | undefined {
@@ -252,7 +244,7 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     const key = id.toLowerCase();
     const known = mediaNames.get(key);
     if (known) return known;
-    const safe = safeMediaName(name);
+    const safe = ankiMediaName(name);
     const extension = extname(safe);
     const unique = takenNames.has(safe)
       ? `${safe.slice(0, safe.length - extension.length)}-${key.slice(0, 8)}${extension}`
