@@ -2,7 +2,7 @@
 // as a stream: the cards service's export job adds its cards one by one as it reads its rows, and each is
 // written to a temp SQLite collection at once (in batched transactions), never all held in memory; media
 // files go into the zip one by one as they are added. The mapping, so that importing the package again
-// gives back the same cards (docs/product.md, "bring your collection"):
+// gives back the same cards:
 // - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", cloze → "Cloze" (front in Text,
 //   back in Back Extra), with Anki's stock fields and templates; Markdown becomes HTML (markdown-to-html.ts).
 // - Deck: the card's first tag that is a deck path (`Parent::Child`, every level non-empty), else "Default";

@@ -1,6 +1,6 @@
 // Engram card Markdown to Anki field HTML, rendered the way the web app renders it (markdown-it, CommonMark,
 // raw HTML shown as text, a single line break kept as a break): the Anki card looks like the Engram one.
-// A file of the card (`/media/<id>/<name>`, docs/product.md#media-in-cards) becomes `<img src="name">`, or
+// A file of the card (`/media/<id>/<name>`, docs/architecture.md#media-storage) becomes `<img src="name">`, or
 // `[sound:name]` when it is a sound (an image whose file is a sound, as Engram writes one, or a link to it);
 // the name is what the export's media resolver gives, so it matches the package's media. An image on another
 // site stays a link, as in Engram. Cloze deletions (`{{c1::…}}`) are plain text to Markdown and pass through
