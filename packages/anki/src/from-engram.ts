@@ -1,0 +1,456 @@
+// Engram cards to an Anki package (the legacy `collection.anki2` layout every current Anki imports), built
+// as a stream: the cards service's export job adds its cards one by one as it reads its rows, and each is
+// written to a temp SQLite collection at once (in batched transactions), never all held in memory; media
+// files go into the zip one by one as they are added. The mapping, so that importing the package again
+// gives back the same cards:
+// - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", cloze → "Cloze" (front in Text,
+//   back in Back Extra), with Anki's stock fields and templates; Markdown becomes HTML (markdown-to-html.ts).
+// - Deck: the card's first tag that is a deck path (`Parent::Child`, every level non-empty), else "Default";
+//   its parent decks are made too. Every tag is also a note tag, spaces turned to `_` (Anki splits tags on
+//   spaces), except the deck's own tag when it has a space: its deck carries it exactly, and an underscored
+//   copy would come back from an import as a second tag.
+// - Archived → suspended (queue -1). Each review item → an Anki card: its state and due (a review card's due
+//   in days since the collection's creation, a (re)learning card's in epoch seconds, a new card's its
+//   position), its counts, and its FSRS memory state in the card's `data` as Anki keeps it (`s`, `d`, `dr`,
+//   `lrt`). Each review → a revlog row: its id the review time in ms (a later clash moves on by 1 ms), ease
+//   the rating, time the duration capped at 60 s as Anki caps it, type from the state before it, ivl and
+//   lastIvl from the scheduled days.
+// Normalisation an import shows: a single line break comes back as a hard break (`\` at the line's end),
+// raw HTML as escaped text, a due time as its day (00:00 UTC) for review cards, a sound's alt text is lost.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { pipeline } from 'node:stream/promises';
+import { clozeNumbers } from '@engram/contracts/cloze';
+import type { CardType } from '@engram/contracts/learning';
+import { safeMediaName } from '@engram/contracts/media';
+import yazl from 'yazl';
+import { markdownToHtml } from './markdown-to-html.ts';
+import { LEGACY_CONF, legacyDeckConfig, legacyDecks, legacyModels, SCHEMA11_INDEXES, SCHEMA11_SQL } from './schema.ts';
+import type { AnkiDeck, AnkiNoteType } from './types.ts';
+import { fieldChecksum, stripHtml } from './write-package.ts';
+
+/** One review item of a card (a `review_items` row): a direction, or a cloze number. */
+export interface EngramExportItem {
+  /** 0 (1 for a reversed card's back), or the cloze number. */
+  ordinal: number;
+  /** 0 new, 1 learning, 2 review, 3 relearning. */
+  state: number;
+  due: Date;
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+  lastReview: Date | null;
+  scheduledDays: number;
+}
+
+/** One review of a card (a `review_logs` row the learner did not undo). */
+export interface EngramExportReview {
+  id: string;
+  /** The ordinal of the item reviewed (its `item_id`'s ordinal). */
+  itemOrdinal: number;
+  reviewedAt: Date;
+  /** 1 again, 2 hard, 3 good, 4 easy. */
+  rating: number;
+  durationMs: number;
+  /** 0 new, 1 learning, 2 review, 3 relearning. */
+  stateBefore: number;
+  stateAfter?: number;
+  scheduledDays: number;
+  elapsedDays?: number;
+  lastElapsedDays?: number;
+  /** When the item fell due after it: a learning step's interval, in seconds, when scheduledDays is 0. */
+  dueAfter?: Date;
+}
+
+/** A card as the export takes it: a `cards` row with its tag names, review items and reviews. */
+export interface EngramExportCard {
+  id: string;
+  type: CardType;
+  /** Markdown; files as `/media/<id>/<name>`. */
+  front: string;
+  back: string;
+  /** Tag names, in the order the first deck path is looked for. */
+  tags: string[];
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The Anki guid the card was imported with; else one is derived from `id`, the same every export. */
+  guid?: string | null | undefined;
+  items: EngramExportItem[];
+  reviews: EngramExportReview[];
+}
+
+export interface ExportOptions {
+  layout?: 'anki2';
+  /** When the export happens: the collection is created on its day (00:00 UTC). */
+  now?: Date;
+  /** The desired retention stored with each card's memory state. */
+  desiredRetention?: number;
+  /** Rows per transaction. */
+  batchSize?: number;
+  tempDir?: string;
+}
+
+export interface ExportSummary {
+  notes: number;
+  cards: number;
+  revlog: number;
+  media: number;
+  /** Reviews left out because their item is not one of the card's (a cloze number since removed). */
+  skippedReviews: number;
+}
+
+export interface AnkiExport {
+  /** Writes one card (its note, Anki cards and review log). */
+  addCard(card: EngramExportCard): void;
+  /** The name Engram file `id` has in the package; `name` is its Engram name. A name another file already
+   * has gets the file's id prefix, so two files of the same name stay two. */
+  mediaName(id: string, name: string): string;
+  /** Copies a file into the package as `name` (what mediaName gives); the file may go once this resolves. */
+  addMedia(name: string, filePath: string): Promise<void>;
+  /** Writes the collection and closes the package. */
+  finish(): Promise<ExportSummary>;
+  /** Stops without a package: the output and temp files are removed. */
+  abort(): Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+/** Anki counts at most a minute of a review's time (its "maximum answer seconds" default). */
+const MAX_REVIEW_TIME_MS = 60_000;
+const DEFAULT_DECK: AnkiDeck = { id: 1, name: 'Default' };
+
+const BACK = '{{FrontSide}}\n\n<hr id=answer>\n\n';
+/** Anki's stock note types, as a fresh Anki makes them (their ids are this export's own). */
+export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
+  basic: {
+    id: 1_000_000_000_001,
+    name: 'Basic',
+    kind: 'standard',
+    originalStockKind: 'basic',
+    fields: ['Front', 'Back'],
+    templates: [{ ord: 0, name: 'Card 1', qfmt: '{{Front}}', afmt: `${BACK}{{Back}}` }],
+  },
+  reversed: {
+    id: 1_000_000_000_002,
+    name: 'Basic (and reversed card)',
+    kind: 'standard',
+    originalStockKind: 'basicAndReversed',
+    fields: ['Front', 'Back'],
+    templates: [
+      { ord: 0, name: 'Card 1', qfmt: '{{Front}}', afmt: `${BACK}{{Back}}` },
+      { ord: 1, name: 'Card 2', qfmt: '{{Back}}', afmt: `${BACK}{{Front}}` },
+    ],
+  },
+  cloze: {
+    id: 1_000_000_000_003,
+    name: 'Cloze',
+    kind: 'cloze',
+    originalStockKind: 'cloze',
+    fields: ['Text', 'Back Extra'],
+    templates: [{ ord: 0, name: 'Cloze', qfmt: '{{cloze:Text}}', afmt: '{{cloze:Text}}<br>\n{{Back Extra}}' }],
+  },
+};
+
+const GUID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_`{|}~';
+
+/** A guid like Anki's (64 bits in its base-91 alphabet), derived from the Engram card id. */
+export function guidOf(cardId: string): string {
+  let value = createHash('sha1').update(`engram:${cardId}`).digest().readBigUInt64BE(0);
+  let out = '';
+  do {
+    out = GUID_ALPHABET[Number(value % 91n)] + out;
+    value /= 91n;
+  } while (value > 0n);
+  return out;
+}
+
+/** A file's name as Engram shows it (safeMediaName), also without what would end a `[sound:…]` early or
+ * what Anki refuses in a media name. */
+export const ankiMediaName = (name: string) => safeMediaName(name).replace(/[[\]^]/g, '_');
+
+/** The tag's deck path, when it is one: `Parent::Child`, no level empty. */
+export function deckPathOf(tag: string): string | undefined {
+  const levels = tag.split('::').map((level) => level.trim());
+  return levels.length >= 2 && levels.every(Boolean) ? levels.join('::') : undefined;
+}
+
+/** A tag name as an Anki note tag: Anki splits tags on whitespace. */
+export const ankiTag = (tag: string) => tag.trim().replace(/\s+/g, '_');
+
+/** Anki's card type (0 new, 1 learning, 2 review, 3 relearning) is Engram's state number. */
+const revlogType = (stateBefore: number) => (stateBefore === 2 ? 1 : stateBefore === 3 ? 2 : 0);
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** An item's Anki card ordinal: its template's (0, 1), or for a cloze its deletion number less one. */
+function ankiOrdinal(type: CardType, itemOrdinal: number): number {
+  return type === 'cloze' ? itemOrdinal - 1 : itemOrdinal;
+}
+
+/** Starts an export to `outPath`. */
+export async function createExport(outPath: string, options: ExportOptions = {}): Promise<AnkiExport> {
+  const batchSize = options.batchSize ?? 5000;
+  const desiredRetention = options.desiredRetention ?? 0.9;
+  const now = options.now ?? new Date();
+  const created = Math.floor(now.getTime() / DAY_MS) * 86_400;
+  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'engram-anki-export-'));
+  const collectionPath = join(dir, 'collection.anki2');
+  const db = new DatabaseSync(collectionPath);
+  db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
+  db.exec(SCHEMA11_SQL);
+
+  const zip = new yazl.ZipFile();
+  const written = pipeline(zip.outputStream, createWriteStream(outPath));
+  // A failed write surfaces from finish(); until then nobody awaits it.
+  written.catch(() => undefined);
+
+  const insertNote = db.prepare('INSERT OR IGNORE INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)');
+  const insertCard = db.prepare(
+    'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
+  );
+  const insertRevlog = db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)');
+  /** Runs `insert` with ids from `id` on until one is free (ids are times; two may fall on the same ms). */
+  const insertAt = (statement: StatementSync, id: number, values: (string | number)[]): number => {
+    let at = id;
+    while (statement.run(at, ...values).changes === 0) at++;
+    return at;
+  };
+
+  const decks = new Map<string, AnkiDeck>([[DEFAULT_DECK.name, DEFAULT_DECK]]);
+  const deckId = (path: string): number => {
+    const levels = path.split('::');
+    let id = DEFAULT_DECK.id;
+    for (let depth = 1; depth <= levels.length; depth++) {
+      const name = levels.slice(0, depth).join('::');
+      let deck = decks.get(name);
+      if (!deck) {
+        deck = { id: created * 1000 + decks.size, name };
+        decks.set(name, deck);
+      }
+      id = deck.id;
+    }
+    return id;
+  };
+
+  // Media names by file id, and which names are taken: as many as the collection has files.
+  const mediaNames = new Map<string, string>();
+  const takenNames = new Set<string>();
+  const mediaName = (id: string, name: string): string => {
+    const key = id.toLowerCase();
+    const known = mediaNames.get(key);
+    if (known) return known;
+    const safe = ankiMediaName(name);
+    const extension = extname(safe);
+    const unique = takenNames.has(safe)
+      ? `${safe.slice(0, safe.length - extension.length)}-${key.slice(0, 8)}${extension}`
+      : safe;
+    mediaNames.set(key, unique);
+    takenNames.add(unique);
+    return unique;
+  };
+
+  const summary: ExportSummary = { notes: 0, cards: 0, revlog: 0, media: 0, skippedReviews: 0 };
+  const mediaMap: Record<string, string> = {};
+  const addedMedia = new Set<string>();
+  let newPosition = 0;
+  let pending = 0;
+  let state: 'open' | 'finished' | 'aborted' = 'open';
+  db.exec('BEGIN');
+  const wrote = (rows: number) => {
+    pending += rows;
+    if (pending >= batchSize) {
+      db.exec('COMMIT; BEGIN');
+      pending = 0;
+    }
+  };
+  const assertOpen = () => {
+    if (state !== 'open') throw new Error(`This export is ${state}.`);
+  };
+
+  function addCard(card: EngramExportCard): void {
+    assertOpen();
+    const type = STOCK_NOTE_TYPES[card.type];
+    const front = markdownToHtml(card.front, mediaName);
+    const back = markdownToHtml(card.back, mediaName);
+    const deckTag = card.tags.find((tag) => deckPathOf(tag) !== undefined);
+    const deckPath = deckTag === undefined ? undefined : deckPathOf(deckTag)!;
+    const did = deckPath === undefined ? DEFAULT_DECK.id : deckId(deckPath);
+    const noteTags = [
+      ...new Set(card.tags.filter((tag) => !(tag === deckTag && /\s/.test(tag.trim()))).map(ankiTag)),
+    ].filter(Boolean);
+    const modified = seconds(card.updatedAt);
+    const noteId = insertAt(insertNote, card.createdAt.getTime(), [
+      card.guid || guidOf(card.id),
+      type.id,
+      modified,
+      noteTags.length ? ` ${noteTags.join(' ')} ` : '',
+      `${front}\x1f${back}`,
+      stripHtml(front),
+      fieldChecksum(front),
+      '',
+    ]);
+    summary.notes++;
+
+    // Every item is a card; a direction the type has but no item for is a new card, as Anki would make it.
+    const items = new Map(card.items.map((item) => [ankiOrdinal(card.type, item.ordinal), item]));
+    const ordinals = new Set(items.keys());
+    if (card.type === 'basic' || card.type === 'reversed') ordinals.add(0);
+    if (card.type === 'reversed') ordinals.add(1);
+    if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
+    const cardIds = new Map<number, number>();
+    for (const ord of [...ordinals].sort((a, b) => a - b)) {
+      if (ord < 0) continue;
+      const item = items.get(ord);
+      const row = scheduling(item, card.archived);
+      const id = insertAt(insertCard, noteId + ord, [
+        noteId,
+        did,
+        ord,
+        modified,
+        row.type,
+        row.queue,
+        row.due,
+        row.ivl,
+        row.factor,
+        item?.reps ?? 0,
+        item?.lapses ?? 0,
+        row.left,
+        row.data,
+      ]);
+      cardIds.set(ord, id);
+      summary.cards++;
+    }
+
+    const lastInterval = new Map<number, number>();
+    let logged = 0;
+    const reviews = [...card.reviews].sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+    for (const review of reviews) {
+      const ord = ankiOrdinal(card.type, review.itemOrdinal);
+      const cid = cardIds.get(ord);
+      if (cid === undefined) {
+        summary.skippedReviews++;
+        continue;
+      }
+      const at = review.reviewedAt.getTime();
+      const ivl =
+        review.scheduledDays > 0
+          ? review.scheduledDays
+          : review.dueAfter
+            ? -Math.max(0, Math.round((review.dueAfter.getTime() - at) / 1000))
+            : 0;
+      const type = revlogType(review.stateBefore);
+      insertAt(insertRevlog, at, [
+        cid,
+        review.rating,
+        ivl,
+        lastInterval.get(ord) ?? 0,
+        type === 0 ? 0 : 2500,
+        Math.max(0, Math.min(MAX_REVIEW_TIME_MS, Math.round(review.durationMs))),
+        type,
+      ]);
+      lastInterval.set(ord, ivl);
+      logged++;
+    }
+    summary.revlog += logged;
+    wrote(1 + cardIds.size + logged);
+  }
+
+  /** An item's columns: type, queue, due, interval, factor, learning steps left and the memory state. */
+  function scheduling(item: EngramExportItem | undefined, archived: boolean) {
+    const suspend = (queue: number) => (archived ? -1 : queue);
+    if (!item || item.state === 0) {
+      return { type: 0, queue: suspend(0), due: ++newPosition, ivl: 0, factor: 0, left: 0, data: '{}' };
+    }
+    const data =
+      item.stability > 0 && item.difficulty >= 1 && item.difficulty <= 10
+        ? JSON.stringify({
+            s: item.stability,
+            d: item.difficulty,
+            dr: desiredRetention,
+            ...(item.lastReview && { lrt: seconds(item.lastReview) }),
+          })
+        : '{}';
+    if (item.state === 2) {
+      const due = Math.floor((item.due.getTime() - created * 1000) / DAY_MS);
+      const ivl = Math.max(1, item.scheduledDays);
+      return { type: 2, queue: suspend(2), due, ivl, factor: 2500, left: 0, data };
+    }
+    // Learning (1) and relearning (3): due at a time, one step left; a relearning card keeps its interval.
+    const ivl = item.state === 3 ? Math.max(1, item.scheduledDays) : 0;
+    return {
+      type: item.state,
+      queue: suspend(1),
+      due: seconds(item.due),
+      ivl,
+      factor: item.state === 3 ? 2500 : 0,
+      left: 1,
+      data,
+    };
+  }
+
+  async function addMedia(name: string, filePath: string): Promise<void> {
+    assertOpen();
+    if (addedMedia.has(name)) throw new Error(`The media file "${name}" is in this export already.`);
+    addedMedia.add(name);
+    const index = String(summary.media++);
+    mediaMap[index] = name;
+    const stream = createReadStream(filePath);
+    const read = new Promise<void>((resolve, reject) => {
+      stream.once('error', reject);
+      stream.once('close', resolve);
+    });
+    // Images and sounds are compressed already: stored as they are.
+    zip.addReadStream(stream, index, { compress: false });
+    await read;
+  }
+
+  async function finish(): Promise<ExportSummary> {
+    assertOpen();
+    state = 'finished';
+    try {
+      db.exec('COMMIT');
+      const mod = Math.floor(now.getTime() / 1000);
+      const noteTypes = Object.values(STOCK_NOTE_TYPES);
+      db.prepare('INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, ?)').run(
+        created,
+        mod * 1000,
+        mod * 1000,
+        LEGACY_CONF,
+        legacyModels(noteTypes, DEFAULT_DECK.id, mod),
+        legacyDecks([...decks.values()], mod),
+        legacyDeckConfig(mod),
+        '{}',
+      );
+      db.exec(SCHEMA11_INDEXES);
+      db.close();
+      zip.addFile(collectionPath, 'collection.anki2');
+      zip.addBuffer(Buffer.from(JSON.stringify(mediaMap)), 'media');
+      zip.end();
+      await written;
+      return summary;
+    } catch (error) {
+      await rm(outPath, { force: true });
+      throw error;
+    } finally {
+      if (db.isOpen) db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async function abort(): Promise<void> {
+    if (state !== 'open') return;
+    state = 'aborted';
+    if (db.isOpen) db.close();
+    zip.end();
+    await written.catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+    await rm(outPath, { force: true });
+  }
+
+  return { addCard, mediaName, addMedia, finish, abort };
+}

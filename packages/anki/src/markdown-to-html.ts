@@ -1,0 +1,59 @@
+// Engram card Markdown to Anki field HTML, rendered the way the web app renders it (markdown-it, CommonMark,
+// raw HTML shown as text, a single line break kept as a break): the Anki card looks like the Engram one.
+// A file of the card (`/media/<id>/<name>`, docs/architecture.md#media-storage) becomes `<img src="name">`, or
+// `[sound:name]` when it is a sound (an image whose file is a sound, as Engram writes one, or a link to it);
+// the name is what the export's media resolver gives, so it matches the package's media. An image on another
+// site stays a link, as in Engram. Cloze deletions (`{{c1::…}}`) are plain text to Markdown and pass through
+// whole, with Markdown inside them rendered. A text of one paragraph loses its `<p>`, as Anki's editor
+// writes fields.
+import MarkdownIt from 'markdown-it';
+
+/** The Anki name of Engram file `id`, shown by its path as `name` (decoded). */
+export type MediaResolver = (id: string, name: string) => string;
+
+type RenderEnv = { media: MediaResolver };
+
+/** A card file's path, as mediaPath (contracts/media.ts) writes it. */
+const MEDIA_PATH = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([^/?#]+)$/i;
+/** The extensions the web app plays as a sound. */
+const SOUND = /\.(mp3|ogg|oga|opus|m4a|mp4|wav)$/i;
+/** A Markdown link to a card file that is a sound: drawn like the image form. */
+const SOUND_LINK = /(?<!!)\[([^\]\n]*)\]\((\/media\/[0-9a-f-]{36}\/[^)\s]+\.(?:mp3|ogg|oga|opus|m4a|mp4|wav))\)/gi;
+
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+
+const decode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+const defaultImage =
+  markdown.renderer.rules.image ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  const src = String(token.attrGet('src') ?? '');
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  const html = markdown.utils.escapeHtml;
+  const file = MEDIA_PATH.exec(src);
+  if (file) {
+    const name = (env as RenderEnv).media(file[1]!.toLowerCase(), decode(file[2]!));
+    // Anki reads a sound tag's name verbatim and an image's src as HTML: only the latter is escaped.
+    if (SOUND.test(name)) return `[sound:${name}]`;
+    return `<img src="${html(name)}"${alt ? ` alt="${html(alt)}"` : ''}>`;
+  }
+  if (/^data:image\//i.test(src)) return defaultImage(tokens, idx, options, env, self);
+  return `<a href="${html(src)}">${html(alt || src)}</a>`;
+};
+
+/** The Anki field HTML of one card side. */
+export function markdownToHtml(text: string, media: MediaResolver): string {
+  const source = text.replace(SOUND_LINK, '![$1]($2)');
+  const env: RenderEnv = { media };
+  const html = markdown.render(source, env).trim();
+  const single = /^<p>([\s\S]*)<\/p>$/.exec(html);
+  if (single && !single[1]!.includes('<p>')) return single[1]!;
+  return html;
+}
