@@ -50,12 +50,15 @@ describe('images and sounds in a card', () => {
 
     // A screenshot pasted into the front.
     const screenshot = (await png(30, 30, '#c33')).toString('base64');
-    await front.evaluate((textarea, base64) => {
-      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    await front.focus();
+    await page.evaluate(`(() => {
+      const bytes = Uint8Array.from(atob('${screenshot}'), (char) => char.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
-      textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, screenshot);
+      document.activeElement.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    })()`);
     await expect.poll(() => front.inputValue()).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
 
     await back.fill('The mitochondrion');
@@ -71,9 +74,9 @@ describe('images and sounds in a card', () => {
     const card = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card').first();
     const images = card.locator('img');
     await expect.poll(() => images.count()).toBe(2);
-    await expect
-      .poll(() => images.evaluateAll((all) => all.every((image) => (image as HTMLImageElement).naturalWidth > 0)))
-      .toBe(true);
+    const widths = (images: typeof card) =>
+      images.evaluateAll((all) => all.map((image) => Reflect.get(image, 'naturalWidth')));
+    await expect.poll(() => widths(images)).toEqual([120, 30]);
 
     // Another learner reading the picture's address gets nothing.
     const source = await images.first().getAttribute('src');
@@ -83,19 +86,15 @@ describe('images and sounds in a card', () => {
     await other.context().close();
 
     // Practice: the answer's sound plays as it is revealed, and again with R.
-    await page.addInitScript(() => {
-      (window as unknown as { plays: number }).plays = 0;
-      document.addEventListener('play', () => (window as unknown as { plays: number }).plays++, true);
-    });
+    await page.addInitScript(`window.plays = 0;
+      document.addEventListener('play', () => window.plays++, true);`);
     await page.goto(`${env.stack.url}/practice/session`);
     const question = page.getByRole('region', { name: 'Question' });
-    await expect
-      .poll(() => question.locator('img').evaluateAll((all) => all.map((i) => (i as HTMLImageElement).naturalWidth)))
-      .toEqual([120, 30]);
+    await expect.poll(() => widths(question.locator('img'))).toEqual([120, 30]);
     await page.keyboard.press('Space');
     const player = page.getByRole('region', { name: 'Answer' }).locator('audio.card-sound');
     await expect(player.getAttribute('aria-label')).resolves.toBe('Sound: mitochondrion');
-    const plays = () => page.evaluate(() => (window as unknown as { plays: number }).plays);
+    const plays = () => page.evaluate('window.plays');
     await expect.poll(plays).toBe(1);
     await page.keyboard.press('r');
     await expect.poll(plays).toBe(2);

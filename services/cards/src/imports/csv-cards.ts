@@ -28,7 +28,7 @@ function typeOf(text: string): CardType | undefined {
   if ((CARD_TYPES as readonly string[]).includes(word)) return word as CardType;
   if (word.startsWith('basic (and reversed') || word.startsWith('basic (optional reversed') || word === 'reverse')
     return 'reversed';
-  if (word === 'basic' || word === '') return undefined;
+  if (word.startsWith('basic')) return 'basic';
   return word.startsWith('cloze') ? 'cloze' : undefined;
 }
 
@@ -46,7 +46,7 @@ export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOu
   const back = (fields[mapping.back] ?? '').trim();
   const typeCell = mapping.type === undefined ? '' : (fields[mapping.type] ?? '');
   const named = typeOf(typeCell);
-  if (typeCell.trim() !== '' && named === undefined && !/^basic$/i.test(typeCell.trim())) {
+  if (typeCell.trim() !== '' && named === undefined) {
     return { problem: `The type "${typeCell.trim()}" is not basic, reversed or cloze.` };
   }
   const type: CardType = named ?? (findDeletions(front).length > 0 ? 'cloze' : 'basic');

@@ -132,17 +132,20 @@ export async function* csvRows(path: string, layout: CsvLayout): AsyncGenerator<
     skip_empty_lines: true,
     max_record_size: MAX_FIELD_BYTES,
     info: true,
+    raw: true,
   });
   // A failure anywhere (an unreadable file, a record over the limit) ends the iteration with that error.
   pipeline(createReadStream(path), iconv.decodeStream(layout.encoding), parser, () => undefined);
   let first = true;
-  for await (const record of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  for await (const record of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
     if (first && layout.header) {
       first = false;
       continue;
     }
     first = false;
-    yield { line: record.info.lines, fields: record.record };
+    // info.lines is where the record ends; a field holding line breaks started that many lines before.
+    const breaks = record.raw.replace(/\r?\n$/, '').split('\n').length - 1;
+    yield { line: record.info.lines - breaks, fields: record.record };
   }
 }
 

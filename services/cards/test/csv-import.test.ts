@@ -1,0 +1,102 @@
+// Reading a CSV or TSV file of cards as apps export them: the encoding and delimiter found from the file,
+// a header recognised by its names, each column's role guessed, rows read with the line they start on, and
+// each row turned into a card or a problem in the card rules' words.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRows, previewCsv } from '../src/imports/csv.js';
+import { cardOfRow, tagNamesOf } from '../src/imports/csv-cards.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'engram-csv-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function file(name: string, content: string | Buffer) {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function rowsOf(path: string) {
+  const preview = await previewCsv(path);
+  const rows: { line: number; fields: string[] }[] = [];
+  for await (const row of csvRows(path, preview)) rows.push(row);
+  return { preview, rows };
+}
+
+describe('reading a file of cards', () => {
+  it("reads a spreadsheet's CSV with a header, quoted fields and a line break inside a field", async () => {
+    const path = await file(
+      'deck.csv',
+      'Question,Answer,Tags\n"Capital of France","Paris, on the Seine",geo europe\n"Two\nlines",2,\n',
+    );
+    const { preview, rows } = await rowsOf(path);
+    expect(preview).toMatchObject({ encoding: 'utf-8', delimiter: ',', header: true });
+    expect(preview.columns.map((column) => column.role)).toEqual(['front', 'back', 'tags']);
+    expect(rows).toEqual([
+      { line: 2, fields: ['Capital of France', 'Paris, on the Seine', 'geo europe'] },
+      { line: 3, fields: ['Two\nlines', '2', ''] },
+    ]);
+  });
+
+  it("reads Quizlet's export: term, a tab, definition, no header, in the Windows code page", async () => {
+    const path = await file('quizlet.txt', iconv.encode('hola\thello\nadiós\tgoodbye\n', 'latin1'));
+    const { preview, rows } = await rowsOf(path);
+    expect(preview).toMatchObject({ delimiter: '\t', header: false });
+    expect(preview.columns.map((column) => column.role)).toEqual(['front', 'back']);
+    expect(rows.map((row) => row.fields)).toEqual([
+      ['hola', 'hello'],
+      ['adiós', 'goodbye'],
+    ]);
+  });
+
+  it('reads a UTF-16 file with its byte-order mark, semicolon-separated as some spreadsheets save it', async () => {
+    const path = await file(
+      'semi.csv',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('front;back\nçà;ü\n', 'utf-16le')]),
+    );
+    const { preview, rows } = await rowsOf(path);
+    expect(preview).toMatchObject({ encoding: 'utf-16le', delimiter: ';', header: true });
+    expect(rows.map((row) => row.fields)).toEqual([['çà', 'ü']]);
+  });
+});
+
+describe('a row as a card', () => {
+  const mapping = { front: 0, back: 1, tags: 2, type: 3 };
+
+  it('takes the front, back, tags and type, and makes a front with a deletion a cloze when no type is given', () => {
+    expect(cardOfRow(['Capital of France', 'Paris', 'geo, europe; geo', ''], mapping)).toEqual({
+      card: { type: 'basic', front: 'Capital of France', back: 'Paris', tags: ['geo', 'europe'] },
+    });
+    expect(cardOfRow(['{{c1::Paris}} is in France', '', '', ''], mapping)).toEqual({
+      card: { type: 'cloze', front: '{{c1::Paris}} is in France', back: '', tags: [] },
+    });
+    expect(cardOfRow(['hola', 'hello', 'Languages::Spanish', 'Basic (and reversed card)'], mapping)).toMatchObject({
+      card: { type: 'reversed', tags: ['Languages::Spanish'] },
+    });
+    expect(cardOfRow(['say {{c1::x}}', 'y', '', 'basic'], mapping)).toMatchObject({ card: { type: 'basic' } });
+  });
+
+  it('names what is wrong with a row that cannot be a card', () => {
+    expect(cardOfRow(['', 'Paris', '', ''], mapping)).toEqual({ problem: 'The front is empty.' });
+    expect(cardOfRow(['Capital', '', '', ''], mapping)).toEqual({ problem: 'The back is empty.' });
+    expect(cardOfRow(['{{c0::x}}', '', '', 'cloze'], mapping)).toEqual({
+      problem: expect.stringContaining('{{c0::'),
+    });
+    expect(cardOfRow(['a', 'b', '', 'image occlusion'], mapping)).toEqual({
+      problem: 'The type "image occlusion" is not basic, reversed or cloze.',
+    });
+    expect(cardOfRow(['x'.repeat(2001), 'b', '', ''], mapping)).toEqual({
+      problem: 'The front is longer than 2,000 characters.',
+    });
+  });
+
+  it('keeps tag names within their limits, once each', () => {
+    expect(tagNamesOf(`a b a ${'t'.repeat(50)}`)).toEqual(['a', 'b', 't'.repeat(40)]);
+    expect(tagNamesOf(Array.from({ length: 30 }, (_, i) => `t${i}`).join(' '))).toHaveLength(20);
+  });
+});
