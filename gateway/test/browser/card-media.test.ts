@@ -1,7 +1,8 @@
 // Images and sounds in cards, in a real Chromium through the real gateway, with the page's own CSP: a
 // learner chooses a picture for the front, pastes a screenshot into it, chooses a sound for the back; the
 // files go straight to the object store and come back as rendered images and a player; in practice the
-// answer's sound plays when it is revealed and R plays it again. Another learner cannot read the files.
+// answer's sound plays when it is revealed and R plays it again. Another learner cannot read the files; the
+// account page lists them with the storage they take.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -98,5 +99,19 @@ describe('images and sounds in a card', () => {
     await expect.poll(plays).toBe(1);
     await page.keyboard.press('r');
     await expect.poll(plays).toBe(2);
+
+    // The account page lists the files with the storage they take; one a card shows is not deleted.
+    await page.goto(`${env.stack.url}/account/settings`);
+    await page
+      .getByTestId('media-storage')
+      .getByText(/^Images and sounds: .+ of 100 MB$/)
+      .waitFor();
+    const files = page.getByRole('list', { name: 'Your images and sounds' }).getByRole('listitem');
+    await expect.poll(() => files.count()).toBe(3);
+    expect(await files.filter({ hasText: 'organelle.png' }).innerText()).toContain('shown by 1 card');
+    await files.filter({ hasText: 'organelle.png' }).getByRole('button', { name: 'Delete organelle.png' }).click();
+    await page.getByRole('dialog', { name: 'Delete organelle.png?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('A card shows this file. Remove it from them first.').waitFor();
+    expect(await files.count()).toBe(3);
   });
 });

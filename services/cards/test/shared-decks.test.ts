@@ -21,6 +21,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepObjects } from '../src/media/sweeper.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
@@ -127,6 +128,20 @@ describe("a shared deck's images and sounds", () => {
       .openMedia({ id: image.id })
       .catch((error: { code: number }) => error.code);
     expect(outsider).toBe(status.NOT_FOUND);
+  });
+
+  it("leave the store with their owner's account: a deleted learner's files are removed", async () => {
+    const gone = learner('gone');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#999' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(gone, 'mine.png', 'image/png', png);
+    const { objectKey } = await cards.db.mediaFile.findUniqueOrThrow({ where: { id: image.id } });
+    await deliver(UserDeleted, { userId: gone });
+
+    expect(await cards.db.mediaFile.count({ where: { ownerId: gone } })).toBe(0);
+    await sweepObjects(cards.db, cards.store);
+    expect(await cards.store.headObject(objectKey)).toBeNull();
   });
 });
 

@@ -5,7 +5,4 @@ import { Conflict, NotFound } from '@engram/kit/errors';
 export const TAG_EXISTS = () => new Conflict('A tag with this name already exists.', 'TAG_EXISTS');
 export const TAG_NOT_FOUND = () => new NotFound('Tag not found.', 'TAG_NOT_FOUND');
 
-/** Prisma's unique-constraint failure: here, a tag name the learner already has. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'P2002';
-}
+export { isUniqueViolation } from './unique-violation.js';

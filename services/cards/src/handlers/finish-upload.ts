@@ -8,6 +8,8 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { FinishUploadRequest, FinishUploadResponse } from '@engram/proto/cards/v1/media';
 import { z } from 'zod';
+import { isUniqueViolation } from '../domain/unique-violation.js';
+import type { MediaFile } from '../generated/prisma/client.js';
 import { keepFile } from '../media/keep-file.js';
 import type { MediaDeps } from '../media/media-deps.js';
 import { mediaKey, toProtoMedia } from '../media/media-json.js';
@@ -46,22 +48,31 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
     const id = randomUUID();
     const objectKey = mediaKey(ownerId, id, file.extension);
     await store.putObject(objectKey, file.bytes, { contentType: file.contentType, contentLength: file.bytes.length });
-    const media = await db.$transaction(async (tx) => {
-      const created = await tx.mediaFile.create({
-        data: {
-          id,
-          ownerId,
-          name: renamed(upload.name, file.extension),
-          kind: file.kind,
-          contentType: file.contentType,
-          size: BigInt(file.bytes.length),
-          sha256: file.sha256,
-          objectKey,
-        },
+    let media: MediaFile;
+    try {
+      media = await db.$transaction(async (tx) => {
+        const created = await tx.mediaFile.create({
+          data: {
+            id,
+            ownerId,
+            name: renamed(upload.name, file.extension),
+            kind: file.kind,
+            contentType: file.contentType,
+            size: BigInt(file.bytes.length),
+            sha256: file.sha256,
+            objectKey,
+          },
+        });
+        await tx.upload.update({ where: { id: upload.id }, data: { mediaId: created.id } });
+        return created;
       });
-      await tx.upload.update({ where: { id: upload.id }, data: { mediaId: created.id } });
-      return created;
-    });
+    } catch (error) {
+      // The same bytes kept at this very moment by another call (a second tab): that file is the answer.
+      if (!isUniqueViolation(error)) throw error;
+      await store.deleteObject(objectKey);
+      media = await db.mediaFile.findUniqueOrThrow({ where: { ownerId_sha256: { ownerId, sha256: file.sha256 } } });
+      await db.upload.update({ where: { id: upload.id }, data: { mediaId: media.id } });
+    }
     await store.deleteObject(upload.objectKey);
     ctx.logger.info({ mediaId: media.id, kind: media.kind, size: file.bytes.length }, 'card file kept');
     return { media: toProtoMedia(media) };

@@ -1,5 +1,5 @@
 // "/account/$pathname": better-auth-ui's account views. Settings: avatar (cropped square, Gravatar when
-// none), name, username, email, the accounts of this device; security: password, two-factor, passkeys,
+// none), name, username, email, the accounts of this device, the learner's card files; security: password, two-factor, passkeys,
 // linked providers, sessions, account deletion; api-keys: create and delete, and switch each key on or off.
 import { AccountView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
@@ -9,6 +9,7 @@ import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { m } from '../../lib/i18n';
 import { organizationAuthClient } from '../../lib/organization-client';
 import { ApiKeySwitches } from './api-key-switches';
+import { CardFiles } from './card-files';
 import { PasskeyNames } from './passkey-names';
 
 const accountRoute = getRouteApi('/protected/account/$pathname');
@@ -33,6 +34,7 @@ export function AccountScreen() {
         <AccountView pathname={pathname} />
         {pathname === 'api-keys' && <ApiKeySwitches />}
         {pathname === 'security' && <PasskeyNames />}
+        {pathname === 'settings' && <CardFiles />}
       </main>
     </EngramAuthUIProvider>
   );
