@@ -29,12 +29,14 @@ export function AccountScreen() {
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
         <h1 className="mb-8 text-2xl font-semibold tracking-tight text-slate-900">{m.account_title()}</h1>
         {pathname === 'settings' && (
-          <PlanSummary usage className="mb-6 rounded-xl border border-slate-200 bg-white px-6 py-4 shadow-sm" />
+          <>
+            <PlanSummary usage className="mb-6 rounded-xl border border-slate-200 bg-white px-6 py-4 shadow-sm" />
+            <CardFiles />
+          </>
         )}
         <AccountView pathname={pathname} />
         {pathname === 'api-keys' && <ApiKeySwitches />}
         {pathname === 'security' && <PasskeyNames />}
-        {pathname === 'settings' && <CardFiles />}
       </main>
     </EngramAuthUIProvider>
   );

@@ -57,7 +57,7 @@ export function CardFiles() {
   return (
     <section
       aria-labelledby="card-files-heading"
-      className="mt-6 rounded-xl border border-slate-200 bg-white px-6 py-4 shadow-sm"
+      className="mb-6 rounded-xl border border-slate-200 bg-white px-6 py-4 shadow-sm"
     >
       <h2 id="card-files-heading" className="mb-2 text-lg font-semibold text-slate-900">
         {m.media_files_heading()}
