@@ -103,6 +103,20 @@ describe('adding an image to a card', () => {
     expect(kept.toString('latin1')).not.toContain('script');
   });
 
+  it('keeps an animated GIF moving', async () => {
+    const ann = cards.as(learner('ann'));
+    const frame = (background: string) =>
+      sharp({ create: { width: 40, height: 30, channels: 3, background } })
+        .png()
+        .toBuffer();
+    const gif = await sharp([await frame('#f00'), await frame('#00f')], { join: { animated: true } })
+      .gif()
+      .toBuffer();
+    const media = await keep(ann, 'blink.gif', 'image/gif', gif);
+    expect(media).toMatchObject({ kind: 'image', contentType: 'image/gif' });
+    expect((await sharp(await readKept(ann, media.id), { animated: true }).metadata()).pages).toBe(2);
+  });
+
   it('refuses a file whose bytes are not the image it says, and keeps nothing', async () => {
     const ann = learner('ann');
     const as = cards.as(ann);
