@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type S3StandIn, STAND_IN_CREDENTIALS, startS3StandIn } from '@engram/kit/storage/stand-in';
 import {
   type ComponentName,
   componentEnvironments,
@@ -95,6 +96,8 @@ let dropDatabase: (() => Promise<void>) | undefined;
 let environments: Map<ComponentName, Record<string, string>>;
 /** Production has no dev mailbox: identity sends through SES, here a fake of it. */
 let ses: SesFake | undefined;
+/** Nor a local store: cards keeps card files in an S3 bucket, here the S3 stand-in run apart, as S3 is. */
+let s3: S3StandIn | undefined;
 const running = new Map<ComponentName, Started>();
 const fingerprints = new Map<ComponentName, string[]>();
 
@@ -131,7 +134,14 @@ beforeAll(async () => {
   dropDatabase = fresh.dropDatabase;
   mkdirSync(join(work, 'tmp'));
   ses = await startSesFake();
-  const mail: Partial<Record<ComponentName, Record<string, string>>> = {
+  s3 = await startS3StandIn({ dir: join(work, 's3'), port: 0, nodeEnv: 'test', buckets: ['engram-media'] });
+  const outside: Partial<Record<ComponentName, Record<string, string>>> = {
+    cards: {
+      MEDIA_S3_BUCKET: 'engram-media',
+      MEDIA_S3_ENDPOINT: s3.url,
+      AWS_ACCESS_KEY_ID: STAND_IN_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: STAND_IN_CREDENTIALS.secretAccessKey,
+    },
     identity: {
       SES_REGION: 'eu-west-1',
       SES_ENDPOINT: ses.url,
@@ -149,7 +159,7 @@ beforeAll(async () => {
         // The image's ENV first: a pod's variables override it.
         ...Object.fromEntries(Object.entries(imageOf(name).env).map(([key, value]) => [key, inFolder(name, value)])),
         ...env,
-        ...mail[name],
+        ...outside[name],
         NODE_ENV: 'production',
         SERVICE_VERSION: 'image-test',
       },
@@ -161,6 +171,7 @@ afterAll(async () => {
   await Promise.all([...running.values()].map(terminate));
   await dropDatabase?.();
   await ses?.stop();
+  await s3?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -192,6 +203,24 @@ describe.each(DEPLOYED)('pnpm deploy of %s', (name) => {
     expect(installed.filter((p) => [...DEV_ONLY, ...DEV_ONLY_OURS].includes(p))).toEqual([]);
     const needed = image.productionClosure(folderOf(name));
     expect(installed.filter((p) => !needed.has(p))).toEqual([]);
+  });
+});
+
+describe('the deployed cards', () => {
+  it('re-encodes an image with the sharp its image ships (the WebAssembly build: the native ones are optional packages the image leaves out)', async () => {
+    const script = [
+      "const sharp = (await import('sharp')).default;",
+      "const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();",
+      'const out = await sharp(png).resize({ width: 32 }).jpeg().toBuffer();',
+      'const { width, format } = await sharp(out).metadata();',
+      'console.log(JSON.stringify({ width, format }));',
+    ].join('\n');
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: folderOf('cards'),
+      env: environments.get('cards') as Record<string, string>,
+    });
+    expect(code, output).toBe(0);
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '{}')).toEqual({ width: 32, format: 'jpeg' });
   });
 });
 
