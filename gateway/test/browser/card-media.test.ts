@@ -108,7 +108,7 @@ describe('images and sounds in a card', () => {
       .waitFor();
     const files = page.getByRole('list', { name: 'Your images and sounds' }).getByRole('listitem');
     await expect.poll(() => files.count()).toBe(3);
-    expect(await files.filter({ hasText: 'organelle.png' }).innerText()).toContain('shown by 1 card');
+    expect(await files.filter({ hasText: 'organelle.png' }).textContent()).toContain('shown by 1 card');
     await files.filter({ hasText: 'organelle.png' }).getByRole('button', { name: 'Delete organelle.png' }).click();
     await page.getByRole('dialog', { name: 'Delete organelle.png?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('A card shows this file. Remove it from them first.').waitFor();
