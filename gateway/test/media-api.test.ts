@@ -103,6 +103,32 @@ describe('a card file through the gateway', () => {
     expect((await part.arrayBuffer()).byteLength).toBe(100);
   });
 
+  it('keeps serving when a reader goes away in the middle of a file', async () => {
+    const ann = await signUpThroughGateway(stack.url, 'media-leaver');
+    const samples = 900_000;
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0);
+    header.writeUInt32LE(36 + samples, 4);
+    header.write('WAVEfmt ', 8);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(8000, 24);
+    header.writeUInt32LE(8000, 28);
+    header.writeUInt16LE(1, 32);
+    header.writeUInt16LE(8, 34);
+    header.write('data', 36);
+    header.writeUInt32LE(samples, 40);
+    const sound = await addFile(ann, 'long.wav', 'audio/wav', Buffer.concat([header, Buffer.alloc(samples, 128)]));
+    const leaving = new AbortController();
+    const answer = await fetch(`${stack.url}${sound.path}`, { headers: { cookie: ann }, signal: leaving.signal });
+    const reader = answer.body!.getReader();
+    await reader.read();
+    leaving.abort();
+    expect((await get(sound.path, ann, { range: 'bytes=0-9' })).status).toBe(206);
+    expect((await get('/')).status).toBe(200);
+  });
+
   it("refuses a file past the plan's storage with the reason the app translates", async () => {
     const ann = await signUpThroughGateway(stack.url, 'media-quota');
     const error = await refusal(

@@ -4,6 +4,7 @@
 // gets the same 404 as for an id that does not exist. The bytes stream through (Range too, so a sound can
 // seek); a file's bytes never change under its id, so the reader's browser keeps it.
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import type { NextFunction, Request, Response } from 'express';
 import { asUser } from '../call.js';
@@ -58,7 +59,10 @@ export function mediaRoute(services: Services, sessions: SessionResolver) {
         res.end();
         return;
       }
-      Readable.fromWeb(upstream.body as ReadableStream).pipe(res);
+      // A reader who goes away ends the copy (and the store's read): that is no error of the gateway's.
+      pipeline(Readable.fromWeb(upstream.body as ReadableStream), res).catch((error: unknown) => {
+        if (!controller.signal.aborted) req.log.warn({ err: error }, 'a card file stopped streaming');
+      });
     } catch (error) {
       next(error);
     }
