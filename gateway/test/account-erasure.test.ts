@@ -1,5 +1,5 @@
 // Deleting an account erases the person everywhere, the hard way: a learner active in every service
-// (cards, reviews and settings; an organization with a deck they published, another member's deck they
+// (cards, reviews, settings and a picture in a card; an organization with a deck they published, another member's deck they
 // study, an assignment, an invitation to their address; a paid plan through the Stripe stand-in; a
 // generation) deletes their account
 // through the real gateway and processes; events about them that travelled behind the deletion are
@@ -115,6 +115,17 @@ describe('deleting an account', () => {
     ]);
     await reviewFirstDue(leaver);
     await leaver.api.mutate('settings.update', { timezone: 'America/Sao_Paulo', dayStartHour: 5 });
+    // A picture in a card of theirs (a GIF's smallest form: the file's bytes are what a card may hold).
+    const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+    const slot: Json = await leaver.api.mutate('media.createUpload', {
+      name: 'dot.gif',
+      size: gif.length,
+      contentType: 'image/gif',
+      purpose: 'card',
+    });
+    expect((await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: gif })).status).toBe(200);
+    const picture: Json = await leaver.api.mutate('media.finishUpload', { uploadId: slot.uploadId });
+    await leaver.api.mutate('cards.create', { front: `What is this? ![dot](${picture.path})`, back: 'A dot' });
 
     // An organization of theirs, with a deck they publish and assign, and a deck of the other member's.
     const org = await auth(leaver, 'organization/create', {

@@ -30,19 +30,24 @@ export function assertContent(type: CardType, front: string): void {
 export async function insertCard(
   tx: Prisma.TransactionClient,
   ownerId: string,
-  card: NewCard,
+  card: NewCard & { archived?: boolean; externalId?: string },
   now: Date,
   origin?: DeckOrigin,
 ) {
   assertContent(card.type, card.front);
+  const archived = card.archived ?? false;
   const created = await tx.card.create({
     data: {
       ownerId,
       type: card.type,
       front: card.front,
       back: card.back,
+      archived,
+      ...(card.externalId !== undefined && { externalId: card.externalId }),
       ...(origin && { deckId: origin.deckId, originCardId: origin.originCardId }),
-      items: { create: reviewOrdinals(card.type, card.front).map((ordinal) => ({ ownerId, ordinal, due: now })) },
+      items: {
+        create: reviewOrdinals(card.type, card.front).map((ordinal) => ({ ownerId, ordinal, due: now, archived })),
+      },
       tags: { create: [...new Set(card.tagIds)].map((tagId) => ({ tagId })) },
     },
     include: WITH_TAGS,

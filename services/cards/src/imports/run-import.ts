@@ -1,0 +1,168 @@
+// One import, as the work queue's job runs it (docs/architecture.md#not-built-yet: jobs). The replica claims
+// the import's row (while queued, or while running with a heartbeat over two minutes old: its replica died),
+// keeps the heartbeat fresh, reads the uploaded file from the store into a temporary file (never into
+// memory), and writes every card in one transaction: a file that turns out broken halfway changes nothing,
+// and a replica that dies leaves nothing half-done for the next one to find. Progress is written beside the
+// transaction, so the learner sees it move.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from '@engram/kit/logger';
+import type { ObjectStore } from '@engram/kit/storage';
+import type { Db } from '../db.js';
+import { queueObjectDeletions } from '../media/sweeper.js';
+import { csvRows, previewCsv } from './csv.js';
+import { type CsvMapping, cardOfRow } from './csv-cards.js';
+import { csvExternalId, importWriter } from './import-cards.js';
+
+export interface ImportDeps {
+  db: Db;
+  store: ObjectStore;
+  logger: Logger;
+}
+
+export interface ImportCounts {
+  notes: number;
+  cards: number;
+  reviews: number;
+  media: number;
+  skipped: number;
+}
+
+export interface ImportProblem {
+  line?: number;
+  message: string;
+}
+
+/** At most this many problems are kept for the learner to read; the count of skipped rows stays exact. */
+const MAX_PROBLEMS = 200;
+const HEARTBEAT_MS = 20_000;
+/** How stale a running import's heartbeat must be before another replica takes it over. */
+const STALE_SECONDS = 120;
+/** Long enough for a large collection; the heartbeat, not this, tells a dead replica from a slow one. */
+const TRANSACTION_TIMEOUT_MS = 60 * 60_000;
+
+/** A refusal of the file itself, in words for the learner: the import fails and nothing is written. */
+export class ImportFailed extends Error {}
+
+/** Claims import `id` for this replica; undefined when it is done, failed, or running elsewhere. */
+async function claim(db: Db, id: string) {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE imports SET status = 'running', attempts = attempts + 1, heartbeat_at = now()
+    WHERE id = ${id}::uuid AND (status = 'queued'
+      OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS})))
+    RETURNING id`;
+  if (rows.length === 0) return undefined;
+  return db.import.findUniqueOrThrow({ where: { id } });
+}
+
+export async function runImport(deps: ImportDeps, id: string, { signal }: { signal: AbortSignal }): Promise<void> {
+  const { db, store } = deps;
+  const job = await claim(db, id);
+  if (!job) return;
+  const logger = deps.logger.child({ importId: id });
+  const heartbeat = setInterval(() => {
+    void db.import.update({ where: { id }, data: { heartbeatAt: new Date() } }).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  const dir = await mkdtemp(join(tmpdir(), 'engram-import-'));
+  try {
+    const upload = await db.upload.findFirst({ where: { id: job.uploadId, ownerId: job.ownerId, purpose: 'import' } });
+    const object = upload && (await store.getObject(upload.objectKey));
+    if (!upload || !object) throw new ImportFailed('The file to import is no longer there. Please send it again.');
+    const path = join(dir, 'collection');
+    await pipeline(object.body, createWriteStream(path), { signal });
+    const progress = (done: number, total: number) =>
+      db.import.update({ where: { id }, data: { progressDone: done, progressTotal: total } });
+    const outcome = await importCsv(deps, job, path, progress, signal);
+    await db.$transaction(async (tx) => {
+      await tx.import.update({
+        where: { id },
+        data: {
+          status: 'done',
+          counts: { ...outcome.counts },
+          problems: outcome.problems.slice(0, MAX_PROBLEMS).map((problem) => ({ ...problem })),
+          finishedAt: new Date(),
+        },
+      });
+      // The file has been read: it leaves the store with its upload.
+      await queueObjectDeletions(tx, { read: [upload] });
+      await tx.upload.delete({ where: { id: upload.id } });
+    });
+    logger.info({ counts: outcome.counts }, 'import done');
+  } catch (error) {
+    if (signal.aborted) {
+      // Handed back at shutdown: queued again, so the next replica takes it at once.
+      await db.import.update({ where: { id }, data: { status: 'queued' } });
+      throw error;
+    }
+    const message =
+      error instanceof ImportFailed
+        ? error.message
+        : 'The file could not be imported: it is not a readable CSV, TSV or Anki file.';
+    if (!(error instanceof ImportFailed)) logger.warn({ err: error }, 'import failed');
+    await db.import.update({
+      where: { id },
+      data: { status: 'failed', problems: [{ message }], finishedAt: new Date() },
+    });
+  } finally {
+    clearInterval(heartbeat);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The learner's mapping of a CSV's columns, or the preview's guess; a front and a back are needed. */
+function mappingOf(saved: unknown, columns: { index: number; role: string }[]): CsvMapping {
+  const given = saved as Partial<CsvMapping> | null;
+  const guessed = (role: string) => columns.find((column) => column.role === role)?.index;
+  const mapping = {
+    front: given?.front ?? guessed('front'),
+    back: given?.back ?? guessed('back'),
+    tags: given?.tags ?? guessed('tags'),
+    type: given?.type ?? guessed('type'),
+  };
+  if (mapping.front === undefined || mapping.back === undefined) {
+    throw new ImportFailed('Choose the columns that hold the front and the back of the cards.');
+  }
+  return { front: mapping.front, back: mapping.back, tags: mapping.tags, type: mapping.type };
+}
+
+async function importCsv(
+  { db }: ImportDeps,
+  job: { ownerId: string; mapping: unknown },
+  path: string,
+  progress: (done: number, total: number) => Promise<unknown>,
+  signal: AbortSignal,
+) {
+  const preview = await previewCsv(path);
+  const mapping = mappingOf(job.mapping, preview.columns);
+  let total = 0;
+  for await (const _ of csvRows(path, preview)) total++;
+  await progress(0, total);
+  const counts: ImportCounts = { notes: 0, cards: 0, reviews: 0, media: 0, skipped: 0 };
+  const problems: ImportProblem[] = [];
+  await db.$transaction(
+    async (tx) => {
+      const writer = importWriter(tx, job.ownerId, new Date());
+      let done = 0;
+      for await (const { line, fields } of csvRows(path, preview)) {
+        signal.throwIfAborted();
+        const outcome = cardOfRow(fields, mapping);
+        if ('problem' in outcome) {
+          counts.skipped++;
+          problems.push({ line, message: outcome.problem });
+        } else {
+          await writer.write({ ...outcome.card, archived: false, externalId: csvExternalId(outcome.card) });
+          counts.notes++;
+          counts.cards++;
+        }
+        done++;
+        if (done % 200 === 0) await progress(done, total);
+      }
+      await progress(done, total);
+    },
+    { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
+  );
+  return { counts, problems };
+}
