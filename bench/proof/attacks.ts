@@ -137,6 +137,8 @@ interface Victim extends SignedUp {
   assignmentId: string;
   fileId: string;
   checkoutSessionId: string;
+  mediaId: string;
+  uploadId: string;
 }
 
 interface Attacker extends SignedUp {
@@ -178,9 +180,35 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
   const fileId = ((await uploaded.json()) as Json).result.data.fileId;
   const { url } = await t.call(me, 'billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
   const checkoutSessionId = /cs_test_\w+/.exec(url)?.[0] ?? '';
+  // A picture kept for a card, and an upload not kept yet.
+  const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+  const sendPicture = async () => {
+    const slot = await t.call(me, 'media.createUpload', {
+      name: `${secret}.gif`,
+      size: gif.length,
+      contentType: 'image/gif',
+      purpose: 'card',
+    });
+    await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: gif });
+    return slot.uploadId as string;
+  };
+  const media = await t.call(me, 'media.finishUpload', { uploadId: await sendPicture() });
+  const uploadId = await sendPicture();
   return {
     ...me,
-    secrets: [secret, me.email, card.id, tag.id, deck.id, assignment.id, fileId, checkoutSessionId, reviewId],
+    secrets: [
+      secret,
+      me.email,
+      card.id,
+      tag.id,
+      deck.id,
+      assignment.id,
+      fileId,
+      checkoutSessionId,
+      reviewId,
+      media.id,
+      uploadId,
+    ],
     cardId: card.id,
     dueItemId,
     reviewId,
@@ -191,6 +219,8 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     assignmentId: assignment.id,
     fileId,
     checkoutSessionId,
+    mediaId: media.id,
+    uploadId,
   };
 }
 
@@ -207,6 +237,7 @@ async function victimsView(t: Session, victim: Victim): Promise<Json> {
     ['orgs.assignments', { organizationId: victim.orgId }],
     ['orgs.progress', { organizationId: victim.orgId }],
     ['billing.customer', undefined],
+    ['media.list', undefined],
   ];
   const seen: Json[] = [];
   for (const [path, input] of views) seen.push((await t.send(victim, path, input)).body);
@@ -288,6 +319,10 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
     { organizationId: victim.orgId, assignmentId: victim.assignmentId },
     { organizationId: attacker.orgId, assignmentId: victim.assignmentId },
   ],
+  'media.createUpload': [],
+  'media.finishUpload': [{ uploadId: victim.uploadId }],
+  'media.list': [undefined],
+  'media.delete': [{ id: victim.mediaId }],
   'settings.get': [undefined],
   'settings.getTimezone': [undefined],
   'settings.update': [],
@@ -300,6 +335,7 @@ const OWN_DATA_ONLY = new Set([
   'billing.checkout',
   'billing.portal',
   'cards.createTag',
+  'media.createUpload',
   'settings.update',
   'settings.completeOnboarding',
 ]);
@@ -644,6 +680,9 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'cards.delete': { id: randomUUID() },
   'cards.listTags': { pageSize: 10 },
   'cards.createTag': { name: 'fuzzed' },
+  'media.createUpload': { name: 'a.png', size: 10, contentType: 'image/png', purpose: 'card' },
+  'media.finishUpload': { uploadId: randomUUID() },
+  'media.delete': { id: randomUUID() },
   'cards.renameTag': { id: randomUUID(), name: 'renamed' },
   'cards.deleteTag': { id: randomUUID() },
   'cards.listDue': { tagIds: [] },

@@ -44,9 +44,16 @@ describe('images and sounds in a card', () => {
     const back = form.getByRole('textbox', { name: 'Back' });
 
     await front.fill('Which organelle is this?');
-    await form
-      .getByLabel('Add an image or a sound to the front')
-      .setInputFiles({ name: 'organelle.png', mimeType: 'image/png', buffer: await png(120, 80, '#3a7') });
+    const choose = async (button: string, file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const chooser = page.waitForEvent('filechooser');
+      await form.getByRole('button', { name: button }).click();
+      await (await chooser).setFiles(file);
+    };
+    await choose('Add an image or a sound to the front', {
+      name: 'organelle.png',
+      mimeType: 'image/png',
+      buffer: await png(120, 80, '#3a7'),
+    });
     await expect.poll(() => front.inputValue()).toMatch(/\n!\[organelle\]\(\/media\/[0-9a-f-]{36}\/organelle\.png\)$/);
 
     // A screenshot pasted into the front.
@@ -63,9 +70,11 @@ describe('images and sounds in a card', () => {
     await expect.poll(() => front.inputValue()).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
 
     await back.fill('The mitochondrion');
-    await form
-      .getByLabel('Add an image or a sound to the back')
-      .setInputFiles({ name: 'mitochondrion.wav', mimeType: 'audio/wav', buffer: wav() });
+    await choose('Add an image or a sound to the back', {
+      name: 'mitochondrion.wav',
+      mimeType: 'audio/wav',
+      buffer: wav(),
+    });
     await expect
       .poll(() => back.inputValue())
       .toMatch(/!\[Sound: mitochondrion\]\(\/media\/[0-9a-f-]{36}\/mitochondrion\.wav\)$/);

@@ -17,7 +17,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from './logger.js';
 import { mediaPublicOriginOf, type StorageSettings } from './storage/config.js';
-import { type S3StandIn, STAND_IN_CREDENTIALS, startS3StandIn } from './storage/stand-in.js';
+import { type S3StandIn, STAND_IN_CREDENTIALS, STAND_IN_HEADER, startS3StandIn } from './storage/stand-in.js';
 
 export { mediaPublicOriginOf, type StorageSettings, storageSettingsOf, storageVars } from './storage/config.js';
 
@@ -100,6 +100,16 @@ async function* keysOf(client: S3Client, bucket: string, prefix: string, pageSiz
   } while (token);
 }
 
+/** Whether the S3 stand-in answers on `port` of this machine (its header says so). */
+async function isStandInAt(port: number): Promise<boolean> {
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
+    return answer.headers.get(STAND_IN_HEADER) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** Opens the store `settings` name, starting the stand-in first when they name it. */
 export async function createObjectStore(
   settings: StorageSettings,
@@ -108,24 +118,35 @@ export async function createObjectStore(
   let standIn: S3StandIn | undefined;
   let endpoint = settings.kind === 's3' ? settings.endpoint : undefined;
   let publicOrigin = mediaPublicOriginOf(settings);
+  let sharedStandIn = false;
   if (settings.kind === 'stand-in') {
-    standIn = await startS3StandIn({
-      dir: settings.dir,
-      port: settings.port,
-      nodeEnv: options.nodeEnv,
-      buckets: [settings.bucket],
-      maxObjectBytes: settings.maxObjectBytes,
-      allowedOrigins: settings.allowedOrigins,
-      ...(options.logger && { logger: options.logger }),
-    });
-    endpoint = standIn.url;
-    publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${standIn.port}`;
+    try {
+      standIn = await startS3StandIn({
+        dir: settings.dir,
+        port: settings.port,
+        nodeEnv: options.nodeEnv,
+        buckets: [settings.bucket],
+        maxObjectBytes: settings.maxObjectBytes,
+        allowedOrigins: settings.allowedOrigins,
+        ...(options.logger && { logger: options.logger }),
+      });
+      endpoint = standIn.url;
+      publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${standIn.port}`;
+    } catch (error) {
+      // A second replica on this machine (a local stack's cards-b): the stand-in the first one runs is the
+      // store of both, as one bucket would be.
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || !(await isStandInAt(settings.port))) throw error;
+      endpoint = `http://127.0.0.1:${settings.port}`;
+      publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${settings.port}`;
+      sharedStandIn = true;
+      options.logger?.info({ port: settings.port }, 'media storage uses the S3 stand-in another process runs');
+    }
   }
   const common: S3ClientConfig = {
     region: settings.region,
     forcePathStyle: Boolean(endpoint),
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: IDLE_TIMEOUT_MS },
-    ...(standIn && { credentials: STAND_IN_CREDENTIALS }),
+    ...((standIn || sharedStandIn) && { credentials: STAND_IN_CREDENTIALS }),
   };
   const client = new S3Client({ ...common, ...(endpoint && { endpoint }) });
   // Presigned URLs carry the host browsers use, which the signature covers; and no checksum of an empty
@@ -156,7 +177,7 @@ export async function createObjectStore(
 
   return {
     bucket,
-    standIn: Boolean(standIn),
+    standIn: Boolean(standIn) || sharedStandIn,
     publicOrigin,
     async putObject(key, body, { contentType, contentLength, metadata }) {
       const output = await client.send(

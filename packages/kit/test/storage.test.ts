@@ -174,3 +174,20 @@ describe('object store on the S3 stand-in', () => {
     }
   });
 });
+
+describe('two replicas on one machine', () => {
+  it('share the stand-in the first one started: what one stores, the other reads', async () => {
+    const first = await standInStore({ MEDIA_STANDIN_PORT: '0' });
+    const port = Number(new URL(first.store.publicOrigin).port);
+    const second = await standInStore({ MEDIA_STANDIN_PORT: String(port) });
+    try {
+      expect(second.store.standIn).toBe(true);
+      await first.store.putObject('shared/a.txt', Buffer.from('from the first'), { contentType: 'text/plain' });
+      const read = await second.store.getObject('shared/a.txt');
+      expect((await bytesOf(read!.body)).toString()).toBe('from the first');
+    } finally {
+      await second.dispose();
+      await first.dispose();
+    }
+  });
+});

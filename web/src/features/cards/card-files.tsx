@@ -73,7 +73,6 @@ export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: 
         accept={CARD_FILE_ACCEPT}
         multiple
         hidden
-        aria-label={side === 'front' ? m.media_add_front() : m.media_add_back()}
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = '';
