@@ -3,6 +3,7 @@
 // file only to those cards lets see it, the storage quota of billing's plans, and the pages' CSP that lets
 // them send files to the store and nowhere else.
 import type { AppRouter } from '@engram/gateway/router';
+import { silentWav } from '@engram/testkit/media-files';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { TRPCClientError } from '@trpc/client';
 import sharp from 'sharp';
@@ -83,20 +84,7 @@ describe('a card file through the gateway', () => {
 
   it('serves a sound in ranges, so a player can seek', async () => {
     const ann = await signUpThroughGateway(stack.url, 'media-sound');
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0);
-    header.writeUInt32LE(36 + 4000, 4);
-    header.write('WAVEfmt ', 8);
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(8000, 24);
-    header.writeUInt32LE(8000, 28);
-    header.writeUInt16LE(1, 32);
-    header.writeUInt16LE(8, 34);
-    header.write('data', 36);
-    header.writeUInt32LE(4000, 40);
-    const sound = await addFile(ann, 'bonjour.wav', 'audio/wav', Buffer.concat([header, Buffer.alloc(4000)]));
+    const sound = await addFile(ann, 'bonjour.wav', 'audio/wav', silentWav(4000));
     const part = await get(sound.path, ann, { range: 'bytes=0-99' });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe('bytes 0-99/4044');
@@ -105,21 +93,7 @@ describe('a card file through the gateway', () => {
 
   it('keeps serving when a reader goes away in the middle of a file', async () => {
     const ann = await signUpThroughGateway(stack.url, 'media-leaver');
-    const samples = 900_000;
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0);
-    header.writeUInt32LE(36 + samples, 4);
-    header.write('WAVEfmt ', 8);
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(8000, 24);
-    header.writeUInt32LE(8000, 28);
-    header.writeUInt16LE(1, 32);
-    header.writeUInt16LE(8, 34);
-    header.write('data', 36);
-    header.writeUInt32LE(samples, 40);
-    const sound = await addFile(ann, 'long.wav', 'audio/wav', Buffer.concat([header, Buffer.alloc(samples, 128)]));
+    const sound = await addFile(ann, 'long.wav', 'audio/wav', silentWav(900_000));
     const leaving = new AbortController();
     const answer = await fetch(`${stack.url}${sound.path}`, { headers: { cookie: ann }, signal: leaving.signal });
     const reader = answer.body!.getReader();

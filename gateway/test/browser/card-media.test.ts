@@ -4,6 +4,7 @@
 // answer's sound plays when it is revealed and R plays it again. Another learner cannot read the files; the
 // account page lists them with the storage they take.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { silentWav } from '@engram/testkit/media-files';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
@@ -14,25 +15,6 @@ const png = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } })
     .png()
     .toBuffer();
-
-/** Half a second of silence as a WAV file, which every Chromium plays. */
-function wav(): Buffer {
-  const samples = Buffer.alloc(4000, 128);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
 
 describe('images and sounds in a card', () => {
   it('are added by choosing and pasting, shown in the list, and played in practice (R replays)', async () => {
@@ -73,7 +55,7 @@ describe('images and sounds in a card', () => {
     await choose('Add an image or a sound to the back', {
       name: 'mitochondrion.wav',
       mimeType: 'audio/wav',
-      buffer: wav(),
+      buffer: silentWav(4000),
     });
     await expect
       .poll(() => back.inputValue())

@@ -3,6 +3,7 @@
 // re-encoded without metadata and within bounds, counts it against the plan's quota, and shows it only to
 // its owner and to learners whose cards show it.
 import { randomUUID } from 'node:crypto';
+import { silentWav } from '@engram/testkit/media-files';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,26 +49,6 @@ const photo = (width: number, height: number) =>
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' },
     })
     .toBuffer();
-
-/** A second of silence as a WAV file. */
-function wav(): Buffer {
-  const samples = Buffer.alloc(8000);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
 
 async function refusal(call: Promise<unknown>) {
   const error = (await call.then(
@@ -132,7 +113,7 @@ describe('adding an image to a card', () => {
 
   it('refuses a sound sent as an image', async () => {
     const as = cards.as(learner('ann'));
-    const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'a.png', 'image/png', wav()) }));
+    const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'a.png', 'image/png', silentWav()) }));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
   });
 
@@ -162,9 +143,9 @@ describe('adding an image to a card', () => {
 describe('adding a sound to a card', () => {
   it('keeps a WAV as it came', async () => {
     const as = cards.as(learner('ann'));
-    const media = await keep(as, 'bonjour.wav', 'audio/wav', wav());
+    const media = await keep(as, 'bonjour.wav', 'audio/wav', silentWav());
     expect(media).toMatchObject({ kind: 'audio', contentType: 'audio/wav', name: 'bonjour.wav' });
-    expect((await readKept(as, media.id)).equals(wav())).toBe(true);
+    expect((await readKept(as, media.id)).equals(silentWav())).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 // the bytes straight there (never through Engram's servers, so a large collection costs them nothing), and a
 // card's file is then kept with media.finishUpload (checked and re-encoded by cards). Progress is reported
 // as the bytes go, for the import screen's bar.
+import { extensionOf, MEDIA_TYPES } from '@engram/contracts/media';
 import type { MediaJson } from '@engram/gateway/router';
 import { m } from '../../lib/i18n';
 import { trpcClient } from '../../lib/trpc';
@@ -11,18 +12,12 @@ export type { MediaJson };
 /** What a failed upload says to the learner, beside the refusals the gateway gives in its own words. */
 export class UploadFailed extends Error {}
 
-/** A file's type as the store keeps it: the browser's word, or one read from the name when it has none. */
+/** A file's type as the store keeps it: the browser's word, or the one the contracts give its extension. */
 function typeOf(file: File): string {
   if (file.type) return file.type;
-  const extension = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
-  const byExtension: Record<string, string> = {
-    '.mp3': 'audio/mpeg',
-    '.ogg': 'audio/ogg',
-    '.m4a': 'audio/mp4',
-    '.wav': 'audio/wav',
-    '.svg': 'image/svg+xml',
-  };
-  return byExtension[extension] ?? 'application/octet-stream';
+  const extension = extensionOf(file.name);
+  const known = Object.entries(MEDIA_TYPES).find(([, type]) => type.extensions.includes(extension));
+  return known?.[0] ?? 'application/octet-stream';
 }
 
 /** PUTs `file` to `url` with `headers`, telling `onProgress` the share sent (0..1). */
