@@ -139,6 +139,8 @@ interface Victim extends SignedUp {
   checkoutSessionId: string;
   mediaId: string;
   uploadId: string;
+  importId: string;
+  importUploadId: string;
 }
 
 interface Attacker extends SignedUp {
@@ -194,6 +196,24 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
   };
   const media = await t.call(me, 'media.finishUpload', { uploadId: await sendPicture() });
   const uploadId = await sendPicture();
+  // A CSV imported to the end (so their view stays still), and one sent but not imported yet.
+  const sendCsv = async () => {
+    const csv = Buffer.from(`front,back\n${secret} imported,answer\n`);
+    const slot = await t.call(me, 'media.createUpload', {
+      name: `${secret}.csv`,
+      size: csv.length,
+      contentType: 'text/csv',
+      purpose: 'import',
+    });
+    await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: csv });
+    return slot.uploadId as string;
+  };
+  const { importId } = await t.call(me, 'imports.start', { uploadId: await sendCsv() });
+  for (let tries = 0; (await t.call(me, 'imports.get', { importId })).status !== 'done'; tries++) {
+    if (tries > 100) throw new Error("the victim's import did not finish");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const importUploadId = await sendCsv();
   return {
     ...me,
     secrets: [
@@ -208,6 +228,8 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
       reviewId,
       media.id,
       uploadId,
+      importId,
+      importUploadId,
     ],
     cardId: card.id,
     dueItemId,
@@ -221,6 +243,8 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     checkoutSessionId,
     mediaId: media.id,
     uploadId,
+    importId,
+    importUploadId,
   };
 }
 
@@ -238,6 +262,7 @@ async function victimsView(t: Session, victim: Victim): Promise<Json> {
     ['orgs.progress', { organizationId: victim.orgId }],
     ['billing.customer', undefined],
     ['media.list', undefined],
+    ['imports.list', undefined],
   ];
   const seen: Json[] = [];
   for (const [path, input] of views) seen.push((await t.send(victim, path, input)).body);
@@ -323,6 +348,10 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
   'media.finishUpload': [{ uploadId: victim.uploadId }],
   'media.list': [undefined],
   'media.delete': [{ id: victim.mediaId }],
+  'imports.preview': [{ uploadId: victim.importUploadId }],
+  'imports.start': [{ uploadId: victim.importUploadId }],
+  'imports.get': [{ importId: victim.importId }],
+  'imports.list': [undefined],
   'settings.get': [undefined],
   'settings.getTimezone': [undefined],
   'settings.update': [],
@@ -683,6 +712,9 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'media.createUpload': { name: 'a.png', size: 10, contentType: 'image/png', purpose: 'card' },
   'media.finishUpload': { uploadId: randomUUID() },
   'media.delete': { id: randomUUID() },
+  'imports.preview': { uploadId: randomUUID() },
+  'imports.start': { uploadId: randomUUID(), format: 'csv', mapping: { front: 0, back: 1 } },
+  'imports.get': { importId: randomUUID() },
   'cards.renameTag': { id: randomUUID(), name: 'renamed' },
   'cards.deleteTag': { id: randomUUID() },
   'cards.listDue': { tagIds: [] },

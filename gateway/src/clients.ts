@@ -5,6 +5,7 @@ import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { ImportServiceClient } from '@engram/proto/cards/v1/imports';
 import { MediaServiceClient } from '@engram/proto/cards/v1/media';
 import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
@@ -20,6 +21,7 @@ export interface Services {
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
   media: MediaServiceClient;
+  imports: ImportServiceClient;
   organizations: OrganizationsServiceClient;
   billing: BillingServiceClient;
   ai: AiServiceClient;
@@ -42,8 +44,8 @@ function audience(called: Generated, ...askedFor: Generated[]): string | string[
 /**
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
  * (ai forwards its token to cards and billing; organizations asks identity and cards; cards asks billing for
- * a learner's storage quota when they add a file). Cards answers five gRPC services from one process, all in
- * its package, so those clients share its audience.
+ * a learner's storage quota when they add a file or start an import). Cards answers six gRPC services from
+ * one process, all in its package, so those clients share its audience.
  */
 export const AUDIENCES = {
   identity: audience(IdentityServiceClient),
@@ -52,6 +54,7 @@ export const AUDIENCES = {
   metrics: audience(MetricsServiceClient),
   settings: audience(SettingsServiceClient),
   media: audience(MediaServiceClient, BillingServiceClient),
+  imports: audience(ImportServiceClient, BillingServiceClient),
   organizations: audience(OrganizationsServiceClient, IdentityServiceClient, CardsServiceClient),
   billing: audience(BillingServiceClient),
   ai: audience(AiServiceClient, CardsServiceClient, BillingServiceClient),
@@ -68,6 +71,7 @@ export function createServices(
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
     media: createClient(MediaServiceClient, addresses.cards),
+    imports: createClient(ImportServiceClient, addresses.cards),
     organizations: createClient(OrganizationsServiceClient, addresses.organizations),
     billing: createClient(BillingServiceClient, addresses.billing),
     ai: createClient(AiServiceClient, addresses.ai),
@@ -83,6 +87,7 @@ export function closeServices(services: Services): void {
     services.metrics,
     services.settings,
     services.media,
+    services.imports,
     services.organizations,
     services.billing,
     services.ai,

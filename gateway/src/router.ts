@@ -2,6 +2,7 @@
 import { aiRouter } from './routers/ai.js';
 import { billingRouter } from './routers/billing.js';
 import { cardsRouter } from './routers/cards.js';
+import { importsRouter } from './routers/imports.js';
 import { mediaRouter } from './routers/media.js';
 import { orgsRouter } from './routers/orgs.js';
 import { settingsRouter } from './routers/settings.js';
@@ -11,6 +12,7 @@ export const appRouter = router({
   ai: aiRouter,
   billing: billingRouter,
   cards: cardsRouter,
+  imports: importsRouter,
   media: mediaRouter,
   orgs: orgsRouter,
   settings: settingsRouter,
@@ -22,6 +24,9 @@ export type { UsageJson } from './handlers/ai/json.js';
 export type { CustomerJson } from './handlers/billing/customer.js';
 export type { PlansJson } from './handlers/billing/plans.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';
+export type { ImportJson } from './handlers/imports/json.js';
+export type { ImportPage } from './handlers/imports/list.js';
+export type { ImportPreviewJson } from './handlers/imports/preview.js';
 export type { MediaJson } from './handlers/media/json.js';
 export type { MediaPage } from './handlers/media/list.js';
 export type { AssignmentJson, DeckJson, ProgressJson } from './handlers/orgs/json.js';

@@ -1,7 +1,8 @@
 // What every service shares (docs/architecture.md#boot-and-shutdown): its common variables, the runtime
 // made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
-// events (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks that
-// undo it in reverse (gRPC, then consumers, relay, NATS and the events pool, then the service's own).
+// events and jobs (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks
+// that undo it in reverse (gRPC, then the job workers, then consumers, relay, NATS and the events pool, then
+// the service's own).
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { commonVars, vars } from './config.js';
@@ -10,6 +11,8 @@ import { type EventsConfig, eventsSettings } from './events/setup.js';
 import { type ServerOptions, startGrpcServer } from './grpc/server.js';
 import { startHealthServer } from './health.js';
 import { createInternalTokenVerifier, DEFAULT_CLOCK_SKEW_SECONDS } from './internal-auth.js';
+import { type JobQueueDeclaration, type ServiceJobs, serviceJobs } from './jobs/service-jobs.js';
+import { workQueueSettings } from './jobs/work-queue.js';
 import { createLogger, type Logger } from './logger.js';
 import { onShutdown } from './shutdown.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
@@ -58,6 +61,8 @@ export interface ServiceParts<Tx = unknown> {
    * DATABASE_URL and the variables of `eventVars` (@engram/kit/events/setup).
    */
   events?: EventsDeclaration<Tx>;
+  /** The service's background jobs (`jobsOf(runtime, [...])`): started beside events, stopped after gRPC. */
+  jobs?: ServiceJobs;
   /** Closes the service's own resources (HTTP servers, relays, consumers, pools), in order, after gRPC stops. */
   close?: { name: string; run: () => Promise<unknown> | unknown }[];
 }
@@ -80,9 +85,26 @@ function startEventsOf<Tx>(runtime: ServiceRuntime, events: EventsDeclaration<Tx
   });
 }
 
+/**
+ * The background jobs of a service whose config holds the variables of `eventVars` (jobs travel on a stream
+ * beside its events): pass the result's `enqueue` to the handlers that start jobs, and the result to runService.
+ */
+export function jobsOf(runtime: ServiceRuntime, queues: JobQueueDeclaration[]): ServiceJobs {
+  const config = runtime.config as ServiceConfig & Partial<EventsConfig>;
+  if (!config.NATS_URL) throw new Error(`${runtime.name} declares jobs but its config has no NATS_URL (add eventVars)`);
+  return serviceJobs({
+    service: runtime.name,
+    natsUrl: config.NATS_URL,
+    settings: workQueueSettings(eventsSettings(config as EventsConfig)),
+    logger: runtime.logger,
+    queues,
+  });
+}
+
 export async function runService<Tx>(runtime: ServiceRuntime, parts: ServiceParts<Tx>) {
   const { config, logger } = runtime;
   const events = parts.events && startEventsOf(runtime, parts.events);
+  parts.jobs?.start();
   const health = await startHealthServer(config.METRICS_PORT);
   const grpc = await startGrpcServer({ port: config.GRPC_PORT, services: parts.services, logger });
   health.setReady(true);
@@ -91,6 +113,7 @@ export async function runService<Tx>(runtime: ServiceRuntime, parts: ServicePart
   onShutdown(logger, [
     { name: 'not ready', run: () => health.setReady(false) },
     { name: 'grpc', run: () => grpc.shutdown(drainMs) },
+    ...(parts.jobs ? [{ name: 'jobs', run: () => parts.jobs?.stop() }] : []),
     ...(events ? [{ name: 'events', run: () => events.stop() }] : []),
     ...(parts.close ?? []),
     { name: 'telemetry', run: () => runtime.telemetry.shutdown() },

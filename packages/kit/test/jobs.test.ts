@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   enqueueJob,
+  JobBusy,
   type JobContext,
   type JobWorker,
   startJobWorker,
@@ -187,5 +188,43 @@ describe('a job on the work queue', () => {
     await waitUntil('the third delivery succeeded', () => deliveries.length === 3);
     await sleep(500);
     expect(deliveries).toEqual([1, 2, 3]);
+  });
+
+  it('runs on two workers at once when two jobs wait (each worker takes one at a time)', async () => {
+    const settings = freshQueue();
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    const slow: Run = async (jobId) => {
+      running++;
+      most = Math.max(most, running);
+      await sleep(1_000);
+      running--;
+      done.push(jobId);
+    };
+    await worker(settings, slow);
+    await worker(settings, slow);
+    for (const job of [randomUUID(), randomUUID()]) await enqueueJob(nats, settings, 'test.jobs', job);
+    await waitUntil('both jobs ran', () => done.length === 2);
+    expect(most).toBe(2);
+  });
+
+  it('is offered again, quietly, while another worker holds it, and runs once it is free', async () => {
+    const settings = freshQueue();
+    let heldElsewhere = true;
+    const attempts: string[] = [];
+    await worker(settings, async () => {
+      if (heldElsewhere) {
+        attempts.push('busy');
+        throw new JobBusy();
+      }
+      attempts.push('ran');
+    });
+    await enqueueJob(nats, settings, 'test.jobs', randomUUID());
+    await waitUntil('the job was offered twice while held', () => attempts.length >= 2);
+    heldElsewhere = false;
+    await waitUntil('the job ran', () => attempts.includes('ran'));
+    await sleep(500);
+    expect(attempts.filter((attempt) => attempt === 'ran')).toHaveLength(1);
   });
 });

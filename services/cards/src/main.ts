@@ -1,16 +1,18 @@
 // The cards service's parts: its stores (Prisma and a pg pool on one schema), the object store of card files
-// (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its five gRPC services,
-// and its events (relay and consumers). runService boots and stops them in its order
+// (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its six gRPC services,
+// its events (relay and consumers) and its jobs (imports). runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
-import { runService, serviceRuntime } from '@engram/kit/service';
+import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
 import { createObjectStore } from '@engram/kit/storage';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
 import { cardsEvents } from './events/index.js';
+import { IMPORTS_QUEUE } from './imports/import-deps.js';
+import { runImport, unfinishedImports } from './imports/run-import.js';
 import { billingQuota } from './media/quota.js';
 import { startObjectSweeper } from './media/sweeper.js';
 import { cardsServices } from './server.js';
@@ -23,9 +25,22 @@ const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV
 const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
 const sweeper = startObjectSweeper(stores.db, store, runtime.logger, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000);
 
+const jobs = jobsOf(runtime, [
+  {
+    queue: IMPORTS_QUEUE,
+    run: (id, { signal }) => runImport({ db: stores.db, store, logger: runtime.logger }, id, { signal }),
+    unfinished: () => unfinishedImports(stores.db),
+  },
+]);
+
 await runService(runtime, {
-  services: cardsServices(stores, runtime.serverOptions, { store, quotaOf: billingQuota(billing) }),
+  services: cardsServices(stores, runtime.serverOptions, {
+    store,
+    quotaOf: billingQuota(billing),
+    enqueue: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+  }),
   events: cardsEvents(stores.db, config),
+  jobs,
   close: [
     { name: 'object sweeper', run: () => sweeper.stop() },
     { name: 'billing client', run: () => billing.close() },

@@ -1,6 +1,8 @@
-// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, and card files.
+// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, card files and
+// imports.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
+import { ImportServiceService } from '@engram/proto/cards/v1/imports';
 import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
@@ -15,26 +17,32 @@ import { deleteCard } from './handlers/delete-card.js';
 import { deleteMedia } from './handlers/delete-media.js';
 import { deleteTag } from './handlers/delete-tag.js';
 import { finishUpload } from './handlers/finish-upload.js';
+import { getImport } from './handlers/get-import.js';
 import { getSettings } from './handlers/get-settings.js';
 import { listCards } from './handlers/list-cards.js';
 import { listDue } from './handlers/list-due.js';
+import { listImports } from './handlers/list-imports.js';
 import { listMedia } from './handlers/list-media.js';
 import { listTags } from './handlers/list-tags.js';
 import { openMedia } from './handlers/open-media.js';
+import { previewImport } from './handlers/preview-import.js';
 import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
 import { review } from './handlers/review.js';
 import { reviewMetrics } from './handlers/review-metrics.js';
+import { startImport } from './handlers/start-import.js';
 import { streak } from './handlers/streak.js';
 import { undoReview } from './handlers/undo-review.js';
 import { updateCard } from './handlers/update-card.js';
 import { updateSettings } from './handlers/update-settings.js';
+import type { ImportServiceDeps } from './imports/import-deps.js';
 import type { MediaDeps } from './media/media-deps.js';
 
 /**
- * The services; MediaService with `media` (main.ts always gives it; a test or benchmark of other services may not).
+ * The services; MediaService and ImportService with `files` (main.ts always gives them; a test or benchmark of
+ * other services may not).
  */
-export function cardsServices(stores: Stores, options: ServerOptions, media?: Omit<MediaDeps, 'db'>) {
+export function cardsServices(stores: Stores, options: ServerOptions, files?: Omit<ImportServiceDeps, 'db'>) {
   return [
     {
       name: 'engram.cards.v1.CardsService',
@@ -91,7 +99,9 @@ export function cardsServices(stores: Stores, options: ServerOptions, media?: Om
         options,
       ),
     },
-    ...(media ? [mediaService({ db: stores.db, ...media }, options)] : []),
+    ...(files
+      ? [mediaService({ db: stores.db, ...files }, options), importService({ db: stores.db, ...files }, options)]
+      : []),
   ];
 }
 
@@ -107,6 +117,23 @@ function mediaService(mediaDeps: MediaDeps, options: ServerOptions) {
         listMedia: { handle: listMedia(mediaDeps) },
         deleteMedia: { handle: deleteMedia(mediaDeps) },
         openMedia: { handle: openMedia(mediaDeps) },
+      },
+      options,
+    ),
+  };
+}
+
+function importService(importDeps: ImportServiceDeps, options: ServerOptions) {
+  return {
+    name: 'engram.cards.v1.ImportService',
+    definition: ImportServiceService,
+    implementation: implement(
+      ImportServiceService,
+      {
+        previewImport: { handle: previewImport(importDeps) },
+        startImport: { handle: startImport(importDeps) },
+        getImport: { handle: getImport(importDeps) },
+        listImports: { handle: listImports(importDeps) },
       },
       options,
     ),

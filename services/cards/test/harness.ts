@@ -6,15 +6,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unary } from '@engram/kit/grpc/client';
+import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
+import * as importsProto from '@engram/proto/cards/v1/imports';
 import * as mediaProto from '@engram/proto/cards/v1/media';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
 import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
+import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
+import { IMPORTS_QUEUE } from '../src/imports/import-deps.js';
+import { runImport, unfinishedImports } from '../src/imports/run-import.js';
 import type { Quota } from '../src/media/media-deps.js';
 import { cardsServices } from '../src/server.js';
 
@@ -58,6 +63,9 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     { nodeEnv: 'test' },
   );
   const quotas = new Map<string, Quota>();
+  // Imports run as in main.ts, on a work queue of this harness's own on the run's NATS.
+  const context = testContext();
+  const queueSuffix = randomUUID().slice(0, 8);
   const service = await startServiceUnderTest({
     service: 'cards',
     migrationsDir: CARDS_MIGRATIONS,
@@ -65,14 +73,35 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
     start({ databaseUrl, serverOptions, logger }) {
       const stores = createStores(databaseUrl, { logger });
+      const jobs = serviceJobs({
+        service: 'cards',
+        natsUrl: context.natsUrl,
+        settings: {
+          streamName: `${context.streamName}_CARDS_JOBS_${queueSuffix}`,
+          subjectPrefix: `${context.subjectPrefix}cards${queueSuffix}.`,
+        },
+        logger,
+        queues: [
+          {
+            queue: IMPORTS_QUEUE,
+            run: (id, { signal }) => runImport({ db: stores.db, store, logger }, id, { signal }),
+            unfinished: () => unfinishedImports(stores.db),
+            retryDelayMs: 200,
+          },
+        ],
+        recoverIntervalMs: 1_000,
+      });
+      jobs.start();
       return {
         services: cardsServices(stores, serverOptions, {
           store,
           quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
+          enqueue: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
         }),
         resources: stores,
         ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
         close: async () => {
+          await jobs.stop();
           await closeStores(stores);
           await store.close();
           await rm(storeDir, { recursive: true, force: true });
@@ -85,6 +114,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const metrics = service.client(metricsProto.MetricsServiceClient);
   const settings = service.client(settingsProto.SettingsServiceClient);
   const media = service.client(mediaProto.MediaServiceClient);
+  const imports = service.client(importsProto.ImportServiceClient);
 
   /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
@@ -128,6 +158,10 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       listMedia: call(media, media.listMedia, mediaProto.ListMediaRequest),
       deleteMedia: call(media, media.deleteMedia, mediaProto.DeleteMediaRequest),
       openMedia: call(media, media.openMedia, mediaProto.OpenMediaRequest),
+      previewImport: call(imports, imports.previewImport, importsProto.PreviewImportRequest),
+      startImport: call(imports, imports.startImport, importsProto.StartImportRequest),
+      getImport: call(imports, imports.getImport, importsProto.GetImportRequest),
+      listImports: call(imports, imports.listImports, importsProto.ListImportsRequest),
     };
   }
 
@@ -146,6 +180,13 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       const put = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
       if (!put.ok) throw new Error(`the store refused the upload: ${put.status}`);
       return (await as(userId).finishUpload({ uploadId: slot.uploadId })).media!;
+    },
+    /** Sends `bytes` as a browser would (the presigned PUT) as a file `userId` will import; its upload id. */
+    async uploadToImport(userId: string, name: string, bytes: Buffer) {
+      const slot = await as(userId).createUpload({ name, size: bytes.length, contentType: '', purpose: 'import' });
+      const put = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
+      if (!put.ok) throw new Error(`the store refused the upload: ${put.status}`);
+      return slot.uploadId;
     },
     /** Sets the storage quota cards is told `userId`'s plan has. */
     setQuota: (userId: string, quota: Quota) => quotas.set(userId, quota),

@@ -3,6 +3,7 @@
 // the same file imported again updates instead of duplicating, a file broken halfway changes nothing, and
 // an import runs once however often its job is delivered.
 import { randomUUID } from 'node:crypto';
+import { JobBusy } from '@engram/kit/jobs/work-queue';
 import { createLogger } from '@engram/kit/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/imports/run-import.js';
@@ -102,10 +103,14 @@ describe('importing a CSV file', () => {
     expect(await cardsOf(ann)).toEqual([]);
   });
 
-  it('runs once however often its job is delivered', async () => {
+  it('runs once however often its job is delivered (a delivery while it runs is told to wait its turn)', async () => {
     const ann = learner('ann');
     const job = await queueImport(ann, 'front,back\nuno,one\n');
-    await Promise.all([run(job.id), run(job.id), run(job.id)]);
+    const deliveries = await Promise.allSettled([run(job.id), run(job.id), run(job.id)]);
+    expect(deliveries.filter((delivery) => delivery.status === 'fulfilled')).toHaveLength(1);
+    for (const delivery of deliveries) {
+      if (delivery.status === 'rejected') expect(delivery.reason).toBeInstanceOf(JobBusy);
+    }
     await run(job.id);
     expect(await cardsOf(ann)).toHaveLength(1);
     expect((await cards.db.import.findUniqueOrThrow({ where: { id: job.id } })).attempts).toBe(1);

@@ -3,10 +3,11 @@
 // keeps a running job's message alive (`working()`), so a long job is never handed to a second replica; a
 // worker that dies leaves its message unacknowledged, and JetStream gives it to another replica once the
 // acknowledgement wait runs out. Which replica runs a job is the database's to decide (a job claims its row):
-// a message delivered twice, or a job enqueued again, never runs the same job twice at once.
+// a message delivered twice, or a job enqueued again, never runs the same job twice at once. A job whose row
+// another replica still holds (it may have died; its heartbeat has not gone stale yet) throws JobBusy and is
+// offered again after a pause, until the row can be taken over or is finished.
 import {
   AckPolicy,
-  type ConsumerMessages,
   JetStreamApiCodes,
   JetStreamApiError,
   type JsMsg,
@@ -83,6 +84,17 @@ export async function enqueueJob(
   });
 }
 
+/**
+ * Thrown by a job that cannot run yet because another replica holds it: the message is offered again after
+ * the retry delay, without a warning (a dead replica's job waits here until its heartbeat goes stale).
+ */
+export class JobBusy extends Error {
+  constructor(message = 'the job is held by another replica') {
+    super(message);
+    this.name = 'JobBusy';
+  }
+}
+
 export interface JobContext {
   /** Aborted when the worker stops (shutdown): stop at the next safe point and throw; the job is handed back. */
   signal: AbortSignal;
@@ -115,6 +127,8 @@ export interface JobWorker {
 }
 
 const PULL_EXPIRES_MS = 5_000;
+/** Jobs running at once across all replicas of a service: far more than replicas × concurrency. */
+const MAX_JOBS_IN_FLIGHT = 1_000;
 
 export async function startJobWorker(options: JobWorkerOptions): Promise<JobWorker> {
   const { nats, settings, queue, logger } = options;
@@ -131,21 +145,22 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     filter_subject: jobSubject(settings, queue),
     ack_wait: nanos(ackWaitMs),
     max_deliver: -1,
-    max_ack_pending: concurrency,
+    // Consumer-wide (every replica shares the durable consumer): each replica limits itself to `concurrency`
+    // by asking for one message per free slot.
+    max_ack_pending: MAX_JOBS_IN_FLIGHT,
   };
   await jsm.consumers.add(settings.streamName, consumerConfig).catch(async (error) => {
     // It exists (another replica, an earlier run): bring its settings up to date.
     if (!(await jsm.consumers.info(settings.streamName, durable).catch(() => null))) throw error;
     await jsm.consumers.update(settings.streamName, durable, {
       ack_wait: consumerConfig.ack_wait,
-      max_ack_pending: concurrency,
+      max_ack_pending: MAX_JOBS_IN_FLIGHT,
     });
   });
   const js = jetstream(nats);
 
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
-  let messages: ConsumerMessages | undefined;
 
   function settle(msg: JsMsg, how: 'ack' | 'nak', delayMs?: number): void {
     try {
@@ -175,6 +190,9 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
       if (stopping.signal.aborted) {
         log.info({ jobId }, 'job handed back at shutdown');
         settle(msg, 'nak');
+      } else if (error instanceof JobBusy) {
+        log.debug({ jobId, reason: error.message, retryInMs: retryDelayMs }, 'job not ready');
+        settle(msg, 'nak', retryDelayMs);
       } else {
         log.warn({ err: error, jobId, delivery: msg.info.deliveryCount, retryInMs: retryDelayMs }, 'job failed');
         settle(msg, 'nak', retryDelayMs);
@@ -184,22 +202,20 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     }
   }
 
-  async function loop(): Promise<void> {
+  /** One slot: takes a message only when it is free, so a busy replica holds no job another could run. */
+  async function slot(): Promise<void> {
     while (!stopping.signal.aborted) {
       try {
         const consumer = await js.consumers.get(settings.streamName, durable);
-        messages = await consumer.consume({ max_messages: concurrency, expires: PULL_EXPIRES_MS });
-        if (stopping.signal.aborted) void messages.close();
-        for await (const msg of messages) {
-          if (stopping.signal.aborted) {
-            settle(msg, 'nak');
-            continue;
-          }
-          const job = runOne(msg).finally(() => running.delete(job));
-          running.add(job);
-          // Take the next message only while fewer than `concurrency` jobs run.
-          while (running.size >= concurrency) await Promise.race(running);
+        const msg = await consumer.next({ expires: PULL_EXPIRES_MS });
+        if (!msg) continue;
+        if (stopping.signal.aborted) {
+          settle(msg, 'nak');
+          return;
         }
+        const job = runOne(msg).finally(() => running.delete(job));
+        running.add(job);
+        await job;
       } catch (error) {
         if (stopping.signal.aborted) return;
         log.warn({ err: error }, 'the job queue could not be read; trying again');
@@ -208,15 +224,15 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     }
   }
 
-  const looping = loop();
+  // A slot waiting for a message ends when its pull expires; stop() does not wait for that (a message that
+  // arrives meanwhile is handed back).
+  for (let i = 0; i < concurrency; i++) void slot();
   log.info({ stream: settings.streamName, concurrency }, 'taking jobs');
 
   return {
     async stop() {
       stopping.abort(new Error('the worker is stopping'));
-      void messages?.close();
       await Promise.allSettled([...running]);
-      await looping;
     },
   };
 }

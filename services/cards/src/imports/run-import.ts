@@ -1,4 +1,4 @@
-// One import, as the work queue's job runs it (docs/architecture.md#not-built-yet: jobs). The replica claims
+// One import, as the work queue's job runs it (docs/architecture.md#jobs). The replica claims
 // the import's row (while queued, or while running with a heartbeat over two minutes old: its replica died),
 // keeps the heartbeat fresh, reads the uploaded file from the store into a temporary file (never into
 // memory), and writes every card in one transaction: a file that turns out broken halfway changes nothing,
@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { JobBusy } from '@engram/kit/jobs/work-queue';
 import type { Logger } from '@engram/kit/logger';
 import type { ObjectStore } from '@engram/kit/storage';
 import type { Db } from '../db.js';
@@ -47,15 +48,27 @@ const TRANSACTION_TIMEOUT_MS = 60 * 60_000;
 /** A refusal of the file itself, in words for the learner: the import fails and nothing is written. */
 export class ImportFailed extends Error {}
 
-/** Claims import `id` for this replica; undefined when it is done, failed, or running elsewhere. */
+/**
+ * Claims import `id` for this replica; undefined when it is done, failed or gone. JobBusy while another replica
+ * holds it with a fresh heartbeat: the job is offered again until that replica finishes it or its heartbeat
+ * goes stale (it died), and then it is taken over.
+ */
 async function claim(db: Db, id: string) {
   const rows = await db.$queryRaw<{ id: string }[]>`
     UPDATE imports SET status = 'running', attempts = attempts + 1, heartbeat_at = now()
     WHERE id = ${id}::uuid AND (status = 'queued'
       OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS})))
     RETURNING id`;
-  if (rows.length === 0) return undefined;
-  return db.import.findUniqueOrThrow({ where: { id } });
+  if (rows.length > 0) return db.import.findUniqueOrThrow({ where: { id } });
+  const row = await db.import.findUnique({ where: { id }, select: { status: true } });
+  if (row?.status === 'running') throw new JobBusy('the import is running on another replica');
+  return undefined;
+}
+
+/** The imports not finished: queued, or running (perhaps on a replica that died). */
+export async function unfinishedImports(db: Db): Promise<string[]> {
+  const rows = await db.import.findMany({ where: { status: { in: ['queued', 'running'] } }, select: { id: true } });
+  return rows.map((row) => row.id);
 }
 
 export async function runImport(deps: ImportDeps, id: string, { signal }: { signal: AbortSignal }): Promise<void> {
@@ -112,16 +125,18 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
   }
 }
 
-/** The learner's mapping of a CSV's columns, or the preview's guess; a front and a back are needed. */
+/** The learner's mapping of a CSV's columns (null: none), or else the preview's guess; a front and a back are needed. */
 function mappingOf(saved: unknown, columns: { index: number; role: string }[]): CsvMapping {
-  const given = saved as Partial<CsvMapping> | null;
+  const given = saved as { front: number | null; back: number | null; tags: number | null; type: number | null } | null;
   const guessed = (role: string) => columns.find((column) => column.role === role)?.index;
-  const mapping = {
-    front: given?.front ?? guessed('front'),
-    back: given?.back ?? guessed('back'),
-    tags: given?.tags ?? guessed('tags'),
-    type: given?.type ?? guessed('type'),
-  };
+  const mapping = given
+    ? {
+        front: given.front ?? undefined,
+        back: given.back ?? undefined,
+        tags: given.tags ?? undefined,
+        type: given.type ?? undefined,
+      }
+    : { front: guessed('front'), back: guessed('back'), tags: guessed('tags'), type: guessed('type') };
   if (mapping.front === undefined || mapping.back === undefined) {
     throw new ImportFailed('Choose the columns that hold the front and the back of the cards.');
   }

@@ -1,0 +1,68 @@
+// StartImport: queues the import of a file the learner uploaded, for a background job to run (any cards
+// replica; imports/run-import.ts). Idempotent by upload: a retried call, or a second click, answers the import
+// already started from that file. The learner's storage quota is recorded with it (the collection's images
+// and sounds must fit), as the job has no token of theirs to ask billing with.
+import { importFormatOf } from '@engram/contracts/imports';
+import { IMPORT_FORMATS } from '@engram/contracts/media';
+import { Invalid } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { StartImportRequest, StartImportResponse } from '@engram/proto/cards/v1/imports';
+import { z } from 'zod';
+import { isUniqueViolation } from '../domain/unique-violation.js';
+import type { ImportServiceDeps } from '../imports/import-deps.js';
+import { importUploadOf } from '../imports/upload-of.js';
+
+/** A mapping's column, -1 for none (kept as null: the learner chose none, which no guess overrides). */
+const column = z
+  .number()
+  .int()
+  .min(-1, 'Choose a column.')
+  .max(1_000, 'Choose a column.')
+  .transform((index) => (index < 0 ? null : index));
+
+const startInput = z.object({
+  uploadId: z.uuid('The file to import is not valid. Please send it again.'),
+  format: z.enum(['', ...IMPORT_FORMATS], 'The format must be apkg, colpkg, csv or tsv.'),
+  mapping: z
+    .object({ front: column, back: column, tags: column, type: column })
+    .refine(({ front, back }) => front !== null && back !== null, {
+      message: 'Choose the columns that hold the front and the back of the cards.',
+    })
+    .optional(),
+});
+
+export function startImport({ db, store, quotaOf, enqueue }: ImportServiceDeps) {
+  return async (request: StartImportRequest, ctx: CallContext): Promise<StartImportResponse> => {
+    const ownerId = ctx.caller.userId;
+    const input = parseInput(startInput, request);
+    const started = await db.import.findFirst({ where: { uploadId: input.uploadId, ownerId } });
+    if (started) return { importId: started.id };
+    const upload = await importUploadOf(db, store, ownerId, input.uploadId);
+    const format = input.format || importFormatOf(upload.name);
+    if (!format) throw new Invalid('Import an Anki package (.apkg, .colpkg) or a CSV or TSV file.', 'IMPORT_FORMAT');
+    const quota = await quotaOf(ctx);
+    let importId: string;
+    try {
+      const created = await db.import.create({
+        data: {
+          ownerId,
+          uploadId: upload.id,
+          name: upload.name,
+          format,
+          ...(input.mapping && { mapping: input.mapping }),
+          quotaBytes: BigInt(quota.quotaBytes),
+        },
+      });
+      importId = created.id;
+    } catch (error) {
+      // The same upload started at the same moment by a second call: that call's import is this one.
+      if (!isUniqueViolation(error)) throw error;
+      importId = (await db.import.findFirstOrThrow({ where: { uploadId: upload.id, ownerId } })).id;
+      return { importId };
+    }
+    await enqueue(importId);
+    ctx.logger.info({ importId, format }, 'import queued');
+    return { importId };
+  };
+}
