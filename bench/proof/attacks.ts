@@ -141,6 +141,7 @@ interface Victim extends SignedUp {
   uploadId: string;
   importId: string;
   importUploadId: string;
+  exportId: string;
 }
 
 interface Attacker extends SignedUp {
@@ -214,6 +215,11 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const importUploadId = await sendCsv();
+  const { exportId } = await t.call(me, 'exports.start', { format: 'csv', tagIds: [tag.id] });
+  for (let tries = 0; (await t.call(me, 'exports.get', { exportId })).status !== 'done'; tries++) {
+    if (tries > 100) throw new Error("the victim's export did not finish");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     ...me,
     secrets: [
@@ -230,6 +236,7 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
       uploadId,
       importId,
       importUploadId,
+      exportId,
     ],
     cardId: card.id,
     dueItemId,
@@ -245,6 +252,7 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     uploadId,
     importId,
     importUploadId,
+    exportId,
   };
 }
 
@@ -263,6 +271,7 @@ async function victimsView(t: Session, victim: Victim): Promise<Json> {
     ['billing.customer', undefined],
     ['media.list', undefined],
     ['imports.list', undefined],
+    ['exports.list', undefined],
   ];
   const seen: Json[] = [];
   for (const [path, input] of views) seen.push((await t.send(victim, path, input)).body);
@@ -271,10 +280,10 @@ async function victimsView(t: Session, victim: Victim): Promise<Json> {
 
 /**
  * A view as text without what moves with the clock alone: a due item's next intervals are computed for
- * "now", so the same data answers other figures a moment later.
+ * "now", and an export's download link is signed for now, so the same data answers other values a moment later.
  */
 const withoutClock = (view: unknown) =>
-  JSON.stringify(view, (key, value) => (key === 'nextIntervals' ? undefined : value));
+  JSON.stringify(view, (key, value) => (key === 'nextIntervals' || key === 'url' ? undefined : value));
 
 // ---------------------------------------------------------------------------------------------------------
 // The attacks
@@ -352,6 +361,9 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
   'imports.start': [{ uploadId: victim.importUploadId }],
   'imports.get': [{ importId: victim.importId }],
   'imports.list': [undefined],
+  'exports.start': [{ format: 'csv', tagIds: [victim.tagId] }],
+  'exports.get': [{ exportId: victim.exportId }],
+  'exports.list': [undefined],
   'settings.get': [undefined],
   'settings.getTimezone': [undefined],
   'settings.update': [],
@@ -715,6 +727,8 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'imports.preview': { uploadId: randomUUID() },
   'imports.start': { uploadId: randomUUID(), format: 'csv', mapping: { front: 0, back: 1 } },
   'imports.get': { importId: randomUUID() },
+  'exports.start': { format: 'csv', tagIds: [randomUUID()] },
+  'exports.get': { exportId: randomUUID() },
   'cards.renameTag': { id: randomUUID(), name: 'renamed' },
   'cards.deleteTag': { id: randomUUID() },
   'cards.listDue': { tagIds: [] },

@@ -5,6 +5,7 @@ import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
+import { ExportServiceClient } from '@engram/proto/cards/v1/exports';
 import { ImportServiceClient } from '@engram/proto/cards/v1/imports';
 import { MediaServiceClient } from '@engram/proto/cards/v1/media';
 import { MetricsServiceClient } from '@engram/proto/cards/v1/metrics';
@@ -22,6 +23,7 @@ export interface Services {
   settings: SettingsServiceClient;
   media: MediaServiceClient;
   imports: ImportServiceClient;
+  exports: ExportServiceClient;
   organizations: OrganizationsServiceClient;
   billing: BillingServiceClient;
   ai: AiServiceClient;
@@ -44,7 +46,7 @@ function audience(called: Generated, ...askedFor: Generated[]): string | string[
 /**
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
  * (ai forwards its token to cards and billing; organizations asks identity and cards; cards asks billing for
- * a learner's storage quota when they add a file or start an import). Cards answers six gRPC services from
+ * a learner's storage quota when they add a file or start an import). Cards answers seven gRPC services from
  * one process, all in its package, so those clients share its audience.
  */
 export const AUDIENCES = {
@@ -55,6 +57,7 @@ export const AUDIENCES = {
   settings: audience(SettingsServiceClient),
   media: audience(MediaServiceClient, BillingServiceClient),
   imports: audience(ImportServiceClient, BillingServiceClient),
+  exports: audience(ExportServiceClient),
   organizations: audience(OrganizationsServiceClient, IdentityServiceClient, CardsServiceClient),
   billing: audience(BillingServiceClient),
   ai: audience(AiServiceClient, CardsServiceClient, BillingServiceClient),
@@ -72,6 +75,7 @@ export function createServices(
     settings: createClient(SettingsServiceClient, addresses.cards),
     media: createClient(MediaServiceClient, addresses.cards),
     imports: createClient(ImportServiceClient, addresses.cards),
+    exports: createClient(ExportServiceClient, addresses.cards),
     organizations: createClient(OrganizationsServiceClient, addresses.organizations),
     billing: createClient(BillingServiceClient, addresses.billing),
     ai: createClient(AiServiceClient, addresses.ai),
@@ -88,6 +92,7 @@ export function closeServices(services: Services): void {
     services.settings,
     services.media,
     services.imports,
+    services.exports,
     services.organizations,
     services.billing,
     services.ai,

@@ -2,6 +2,7 @@
 import { aiRouter } from './routers/ai.js';
 import { billingRouter } from './routers/billing.js';
 import { cardsRouter } from './routers/cards.js';
+import { exportsRouter } from './routers/exports.js';
 import { importsRouter } from './routers/imports.js';
 import { mediaRouter } from './routers/media.js';
 import { orgsRouter } from './routers/orgs.js';
@@ -12,6 +13,7 @@ export const appRouter = router({
   ai: aiRouter,
   billing: billingRouter,
   cards: cardsRouter,
+  exports: exportsRouter,
   imports: importsRouter,
   media: mediaRouter,
   orgs: orgsRouter,
@@ -24,6 +26,8 @@ export type { UsageJson } from './handlers/ai/json.js';
 export type { CustomerJson } from './handlers/billing/customer.js';
 export type { PlansJson } from './handlers/billing/plans.js';
 export type { Card, DueItem, ItemState, Tag } from './handlers/cards/card-json.js';
+export type { ExportJson } from './handlers/exports/json.js';
+export type { ExportPage } from './handlers/exports/list.js';
 export type { ImportJson } from './handlers/imports/json.js';
 export type { ImportPage } from './handlers/imports/list.js';
 export type { ImportPreviewJson } from './handlers/imports/preview.js';

@@ -126,6 +126,22 @@ describe('deleting an account', () => {
     expect((await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: gif })).status).toBe(200);
     const picture: Json = await leaver.api.mutate('media.finishUpload', { uploadId: slot.uploadId });
     await leaver.api.mutate('cards.create', { front: `What is this? ![dot](${picture.path})`, back: 'A dot' });
+    // A CSV file they imported, and an export of their cards waiting to be downloaded.
+    const csv = Buffer.from('front,back\nWhat is a cell?,The unit of life\n');
+    const csvSlot: Json = await leaver.api.mutate('media.createUpload', {
+      name: 'cells.csv',
+      size: csv.length,
+      contentType: 'text/csv',
+      purpose: 'import',
+    });
+    expect((await fetch(csvSlot.url, { method: 'PUT', headers: csvSlot.headers, body: csv })).status).toBe(200);
+    const { importId } = await leaver.api.mutate('imports.start', { uploadId: csvSlot.uploadId });
+    const { exportId } = await leaver.api.mutate('exports.start', { format: 'apkg' });
+    await waitUntil('the import and the export are done', async () => {
+      const imported: Json = await leaver.api.query('imports.get', { importId });
+      const exported: Json = await leaver.api.query('exports.get', { exportId });
+      return imported.status === 'done' && exported.status === 'done';
+    });
 
     // An organization of theirs, with a deck they publish and assign, and a deck of the other member's.
     const org = await auth(leaver, 'organization/create', {

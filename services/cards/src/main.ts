@@ -1,7 +1,7 @@
 // The cards service's parts: its stores (Prisma and a pg pool on one schema), the object store of card files
-// (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its six gRPC services,
-// its events (relay and consumers) and its jobs (imports). runService boots and stops them in its order
-// (docs/architecture.md#boot-and-shutdown).
+// (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its seven gRPC
+// services, its events (relay and consumers) and its jobs (imports, exports). runService boots and stops them
+// in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
@@ -11,8 +11,11 @@ import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
 import { cardsEvents } from './events/index.js';
+import { EXPORTS_QUEUE } from './exports/export-deps.js';
+import { runExport } from './exports/run-export.js';
 import { IMPORTS_QUEUE } from './imports/import-deps.js';
-import { runImport, unfinishedImports } from './imports/run-import.js';
+import { runImport } from './imports/run-import.js';
+import { unfinishedJobs } from './jobs/job-row.js';
 import { billingQuota } from './media/quota.js';
 import { startObjectSweeper } from './media/sweeper.js';
 import { cardsServices } from './server.js';
@@ -29,7 +32,12 @@ const jobs = jobsOf(runtime, [
   {
     queue: IMPORTS_QUEUE,
     run: (id, { signal }) => runImport({ db: stores.db, store, logger: runtime.logger }, id, { signal }),
-    unfinished: () => unfinishedImports(stores.db),
+    unfinished: () => unfinishedJobs(stores.db, 'imports'),
+  },
+  {
+    queue: EXPORTS_QUEUE,
+    run: (id, { signal }) => runExport({ stores, store, logger: runtime.logger }, id, { signal }),
+    unfinished: () => unfinishedJobs(stores.db, 'exports'),
   },
 ]);
 
@@ -37,7 +45,8 @@ await runService(runtime, {
   services: cardsServices(stores, runtime.serverOptions, {
     store,
     quotaOf: billingQuota(billing),
-    enqueue: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+    enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+    enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
   }),
   events: cardsEvents(stores.db, config),
   jobs,

@@ -1,13 +1,15 @@
-// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, card files and
-// imports.
+// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, card files,
+// imports and exports.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
+import { ExportServiceService } from '@engram/proto/cards/v1/exports';
 import { ImportServiceService } from '@engram/proto/cards/v1/imports';
 import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
 import type { Stores } from './db.js';
+import type { ExportServiceDeps } from './exports/export-deps.js';
 import { archiveCard } from './handlers/archive-card.js';
 import { createCard } from './handlers/create-card.js';
 import { createCards } from './handlers/create-cards.js';
@@ -17,10 +19,12 @@ import { deleteCard } from './handlers/delete-card.js';
 import { deleteMedia } from './handlers/delete-media.js';
 import { deleteTag } from './handlers/delete-tag.js';
 import { finishUpload } from './handlers/finish-upload.js';
+import { getExport } from './handlers/get-export.js';
 import { getImport } from './handlers/get-import.js';
 import { getSettings } from './handlers/get-settings.js';
 import { listCards } from './handlers/list-cards.js';
 import { listDue } from './handlers/list-due.js';
+import { listExports } from './handlers/list-exports.js';
 import { listImports } from './handlers/list-imports.js';
 import { listMedia } from './handlers/list-media.js';
 import { listTags } from './handlers/list-tags.js';
@@ -30,6 +34,7 @@ import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
 import { review } from './handlers/review.js';
 import { reviewMetrics } from './handlers/review-metrics.js';
+import { startExport } from './handlers/start-export.js';
 import { startImport } from './handlers/start-import.js';
 import { streak } from './handlers/streak.js';
 import { undoReview } from './handlers/undo-review.js';
@@ -39,10 +44,14 @@ import type { ImportServiceDeps } from './imports/import-deps.js';
 import type { MediaDeps } from './media/media-deps.js';
 
 /**
- * The services; MediaService and ImportService with `files` (main.ts always gives them; a test or benchmark of
- * other services may not).
+ * The services; MediaService, ImportService and ExportService with `files` (main.ts always gives them; a test
+ * or benchmark of other services may not).
  */
-export function cardsServices(stores: Stores, options: ServerOptions, files?: Omit<ImportServiceDeps, 'db'>) {
+export function cardsServices(
+  stores: Stores,
+  options: ServerOptions,
+  files?: Omit<ImportServiceDeps, 'db'> & Omit<ExportServiceDeps, 'db'>,
+) {
   return [
     {
       name: 'engram.cards.v1.CardsService',
@@ -100,7 +109,11 @@ export function cardsServices(stores: Stores, options: ServerOptions, files?: Om
       ),
     },
     ...(files
-      ? [mediaService({ db: stores.db, ...files }, options), importService({ db: stores.db, ...files }, options)]
+      ? [
+          mediaService({ db: stores.db, ...files }, options),
+          importService({ db: stores.db, ...files }, options),
+          exportService({ db: stores.db, ...files }, options),
+        ]
       : []),
   ];
 }
@@ -134,6 +147,22 @@ function importService(importDeps: ImportServiceDeps, options: ServerOptions) {
         startImport: { handle: startImport(importDeps) },
         getImport: { handle: getImport(importDeps) },
         listImports: { handle: listImports(importDeps) },
+      },
+      options,
+    ),
+  };
+}
+
+function exportService(exportDeps: ExportServiceDeps, options: ServerOptions) {
+  return {
+    name: 'engram.cards.v1.ExportService',
+    definition: ExportServiceService,
+    implementation: implement(
+      ExportServiceService,
+      {
+        startExport: { handle: startExport(exportDeps) },
+        getExport: { handle: getExport(exportDeps) },
+        listExports: { handle: listExports(exportDeps) },
       },
       options,
     ),

@@ -9,6 +9,7 @@ import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
+import * as exportsProto from '@engram/proto/cards/v1/exports';
 import * as importsProto from '@engram/proto/cards/v1/imports';
 import * as mediaProto from '@engram/proto/cards/v1/media';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
@@ -18,8 +19,11 @@ import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
+import { EXPORTS_QUEUE } from '../src/exports/export-deps.js';
+import { runExport } from '../src/exports/run-export.js';
 import { IMPORTS_QUEUE } from '../src/imports/import-deps.js';
-import { runImport, unfinishedImports } from '../src/imports/run-import.js';
+import { runImport } from '../src/imports/run-import.js';
+import { unfinishedJobs } from '../src/jobs/job-row.js';
 import type { Quota } from '../src/media/media-deps.js';
 import { cardsServices } from '../src/server.js';
 
@@ -85,7 +89,13 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
           {
             queue: IMPORTS_QUEUE,
             run: (id, { signal }) => runImport({ db: stores.db, store, logger }, id, { signal }),
-            unfinished: () => unfinishedImports(stores.db),
+            unfinished: () => unfinishedJobs(stores.db, 'imports'),
+            retryDelayMs: 200,
+          },
+          {
+            queue: EXPORTS_QUEUE,
+            run: (id, { signal }) => runExport({ stores, store, logger }, id, { signal }),
+            unfinished: () => unfinishedJobs(stores.db, 'exports'),
             retryDelayMs: 200,
           },
         ],
@@ -96,7 +106,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
         services: cardsServices(stores, serverOptions, {
           store,
           quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
-          enqueue: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+          enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+          enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
         }),
         resources: stores,
         ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
@@ -115,6 +126,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const settings = service.client(settingsProto.SettingsServiceClient);
   const media = service.client(mediaProto.MediaServiceClient);
   const imports = service.client(importsProto.ImportServiceClient);
+  const exports = service.client(exportsProto.ExportServiceClient);
 
   /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
@@ -162,6 +174,9 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       startImport: call(imports, imports.startImport, importsProto.StartImportRequest),
       getImport: call(imports, imports.getImport, importsProto.GetImportRequest),
       listImports: call(imports, imports.listImports, importsProto.ListImportsRequest),
+      startExport: call(exports, exports.startExport, exportsProto.StartExportRequest),
+      getExport: call(exports, exports.getExport, exportsProto.GetExportRequest),
+      listExports: call(exports, exports.listExports, exportsProto.ListExportsRequest),
     };
   }
 

@@ -1,7 +1,7 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
 // (with their review items and tags on them, copies of shared decks included), tags, review logs and
 // their daily counts, settings, the idempotency keys of its creates, their deck subscriptions, and their
-// images, sounds, uploads and imports (the objects queued for the sweeper to remove from the store) — in the
+// images, sounds, uploads, imports and exports (the objects queued for the sweeper to remove from the store) — in the
 // consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
 // hash of the id, so late events about the user are refused.
 //
@@ -24,8 +24,12 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await queueObjectDeletions(tx, {
     media: await tx.mediaFile.findMany({ where: { ownerId: userId }, select: { objectKey: true } }),
     uploads: await tx.upload.findMany({ where: { ownerId: userId }, select: { objectKey: true } }),
+    exports: (
+      await tx.export.findMany({ where: { ownerId: userId, objectKey: { not: null } }, select: { objectKey: true } })
+    ).flatMap(({ objectKey }) => (objectKey ? [{ objectKey }] : [])),
   });
   await tx.mediaFile.deleteMany({ where: { ownerId: userId } });
   await tx.upload.deleteMany({ where: { ownerId: userId } });
   await tx.import.deleteMany({ where: { ownerId: userId } });
+  await tx.export.deleteMany({ where: { ownerId: userId } });
 }

@@ -32,7 +32,7 @@ const startInput = z.object({
     .optional(),
 });
 
-export function startImport({ db, store, quotaOf, enqueue }: ImportServiceDeps) {
+export function startImport({ db, store, quotaOf, enqueueImport }: ImportServiceDeps) {
   return async (request: StartImportRequest, ctx: CallContext): Promise<StartImportResponse> => {
     const ownerId = ctx.caller.userId;
     const input = parseInput(startInput, request);
@@ -61,7 +61,7 @@ export function startImport({ db, store, quotaOf, enqueue }: ImportServiceDeps) 
       importId = (await db.import.findFirstOrThrow({ where: { uploadId: upload.id, ownerId } })).id;
       return { importId };
     }
-    await enqueue(importId);
+    await enqueueImport(importId);
     ctx.logger.info({ importId, format }, 'import queued');
     return { importId };
   };

@@ -8,5 +8,5 @@ export const IMPORTS_QUEUE = 'cards.imports';
 
 export interface ImportServiceDeps extends MediaDeps {
   /** Rings for import `id` (committed before); never throws: an import not rung now is found and rung later. */
-  enqueue: (id: string) => Promise<void>;
+  enqueueImport: (id: string) => Promise<void>;
 }

@@ -9,10 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { JobBusy } from '@engram/kit/jobs/work-queue';
 import type { Logger } from '@engram/kit/logger';
 import type { ObjectStore } from '@engram/kit/storage';
 import type { Db } from '../db.js';
+import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
 import { queueObjectDeletions } from '../media/sweeper.js';
 import { csvRows, previewCsv } from './csv.js';
 import { type CsvMapping, cardOfRow } from './csv-cards.js';
@@ -39,46 +39,18 @@ export interface ImportProblem {
 
 /** At most this many problems are kept for the learner to read; the count of skipped rows stays exact. */
 const MAX_PROBLEMS = 200;
-const HEARTBEAT_MS = 20_000;
-/** How stale a running import's heartbeat must be before another replica takes it over. */
-const STALE_SECONDS = 120;
 /** Long enough for a large collection; the heartbeat, not this, tells a dead replica from a slow one. */
 const TRANSACTION_TIMEOUT_MS = 60 * 60_000;
 
 /** A refusal of the file itself, in words for the learner: the import fails and nothing is written. */
 export class ImportFailed extends Error {}
 
-/**
- * Claims import `id` for this replica; undefined when it is done, failed or gone. JobBusy while another replica
- * holds it with a fresh heartbeat: the job is offered again until that replica finishes it or its heartbeat
- * goes stale (it died), and then it is taken over.
- */
-async function claim(db: Db, id: string) {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE imports SET status = 'running', attempts = attempts + 1, heartbeat_at = now()
-    WHERE id = ${id}::uuid AND (status = 'queued'
-      OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS})))
-    RETURNING id`;
-  if (rows.length > 0) return db.import.findUniqueOrThrow({ where: { id } });
-  const row = await db.import.findUnique({ where: { id }, select: { status: true } });
-  if (row?.status === 'running') throw new JobBusy('the import is running on another replica');
-  return undefined;
-}
-
-/** The imports not finished: queued, or running (perhaps on a replica that died). */
-export async function unfinishedImports(db: Db): Promise<string[]> {
-  const rows = await db.import.findMany({ where: { status: { in: ['queued', 'running'] } }, select: { id: true } });
-  return rows.map((row) => row.id);
-}
-
 export async function runImport(deps: ImportDeps, id: string, { signal }: { signal: AbortSignal }): Promise<void> {
   const { db, store } = deps;
-  const job = await claim(db, id);
-  if (!job) return;
+  if (!(await claimJob(db, 'imports', id))) return;
+  const job = await db.import.findUniqueOrThrow({ where: { id } });
   const logger = deps.logger.child({ importId: id });
-  const heartbeat = setInterval(() => {
-    void db.import.update({ where: { id }, data: { heartbeatAt: new Date() } }).catch(() => undefined);
-  }, HEARTBEAT_MS);
+  const stopHeartbeat = keepHeartbeat(db, 'imports', id);
   const dir = await mkdtemp(join(tmpdir(), 'engram-import-'));
   try {
     const upload = await db.upload.findFirst({ where: { id: job.uploadId, ownerId: job.ownerId, purpose: 'import' } });
@@ -120,7 +92,7 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
       data: { status: 'failed', problems: [{ message }], finishedAt: new Date() },
     });
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -27,3 +27,7 @@ export const mediaKey = (ownerId: string, id: string, extension: string) =>
 
 /** Where an upload's bytes wait in the store until they are kept or read. */
 export const uploadKey = (ownerId: string, id: string) => `uploads/${ownerFolder(ownerId)}/${id}`;
+
+/** Where an export's file waits in the store until it expires. */
+export const exportKey = (ownerId: string, id: string, fileName: string) =>
+  `exports/${ownerFolder(ownerId)}/${id}/${fileName}`;

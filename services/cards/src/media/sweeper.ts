@@ -1,5 +1,6 @@
 // Removes from the object store what the database no longer wants: uploads past their expiry (never kept,
-// never imported, or read already) and the objects queued in object_deletions (a deleted learner's files).
+// never imported, or read already), exports' files past theirs (the export's row stays, as expired), and the
+// objects queued in object_deletions (a deleted learner's files).
 // Rows go first, in a transaction that queues their objects; the objects go after, so a crash between the
 // two leaves only a queue to finish, never a row whose bytes are gone. Every replica runs the loop; each
 // turn takes the schema's sweep advisory lock, so one replica sweeps at a time.
@@ -45,6 +46,20 @@ export async function sweepObjects(db: Db, store: ObjectStore, now = new Date())
       if (expired.length > 0) {
         await queueObjectDeletions(tx, { expired });
         await tx.upload.deleteMany({ where: { id: { in: expired.map((upload) => upload.id) } } });
+      }
+      const expiredExports = await tx.export.findMany({
+        where: { expiresAt: { lte: now }, objectKey: { not: null } },
+        select: { id: true, objectKey: true },
+        take: BATCH,
+      });
+      if (expiredExports.length > 0) {
+        await queueObjectDeletions(tx, {
+          exports: expiredExports.flatMap(({ objectKey }) => (objectKey ? [{ objectKey }] : [])),
+        });
+        await tx.export.updateMany({
+          where: { id: { in: expiredExports.map((row) => row.id) } },
+          data: { objectKey: null },
+        });
       }
       const queued = await tx.objectDeletion.findMany({ orderBy: { queuedAt: 'asc' }, take: BATCH });
       return queued.map((row) => row.objectKey);

@@ -1,0 +1,48 @@
+// Exports, as the gateway takes them and the web app shows them (the API names are the public contract, issue
+// "bring your collection"): the learner's cards as CSV or an Anki package (all, or those with chosen tags), or
+// everything Engram holds about them as JSON.
+import { z } from './zod.ts';
+
+export const EXPORT_FORMATS = ['apkg', 'csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** The services whose parts a full export gathers besides cards', by the name they have in the file. */
+export const EXPORT_PARTS = ['identity', 'organizations', 'billing', 'ai'] as const;
+export type ExportPart = (typeof EXPORT_PARTS)[number];
+
+/** How long an export's file stays in the store, and how long one download link works. */
+export const EXPORT_KEEP_HOURS = 24;
+export const EXPORT_LINK_MINUTES = 15;
+/** The most tags an export may be limited to. */
+export const MAX_EXPORT_TAGS = 100;
+/** The learner's exports are listed this many at a time. */
+export const EXPORT_PAGE_SIZE = 20;
+
+/** exports.start: what to export. */
+export const startExportInput = z
+  .object({
+    format: z.enum(EXPORT_FORMATS, 'The format must be apkg, csv or json.'),
+    tagIds: z
+      .array(z.uuid('A tag id is not valid.'))
+      .max(MAX_EXPORT_TAGS, `An export can be limited to at most ${MAX_EXPORT_TAGS} tags.`)
+      .optional(),
+  })
+  .refine((input) => input.format !== 'json' || !input.tagIds?.length, {
+    message: 'A full export holds everything; choose tags for a CSV or Anki export.',
+    path: ['tagIds'],
+  });
+export type StartExportInput = z.infer<typeof startExportInput>;
+
+/** exports.get: one export. */
+export const getExportInput = z.object({ exportId: z.uuid('The export is not valid.') });
+
+/** exports.list: the learner's exports, newest first. */
+export const listExportsInput = z
+  .object({
+    pageSize: z.number().int().min(1).max(100, 'A page holds at most 100 exports.').optional(),
+    cursor: z.string().nullish(),
+  })
+  .optional();

@@ -1,0 +1,163 @@
+// Writing an export's file on disk, one format each, from the cards a page at a time: CSV and the Anki package
+// through @engram/anki's streaming writers (with the files the cards show, for the package), and the full JSON
+// export streamed by hand: the other services' parts as the gateway gathered them, then everything cards
+// holds (settings, tags, cards with their review history, files, imports).
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createCsvExport } from '@engram/anki/csv-export';
+import { createExport } from '@engram/anki/from-engram';
+import { mediaPath } from '@engram/contracts/media';
+import type { ObjectStore } from '@engram/kit/storage';
+import type { Db, Stores } from '../db.js';
+import { settingsOf } from '../domain/settings.js';
+import { readSettings } from '../review/settings-store.js';
+import { type ExportedCard, exportedCards } from './exported-cards.js';
+
+export interface ExportJob {
+  id: string;
+  ownerId: string;
+  tagIds: string[];
+  parts: Record<string, unknown>;
+}
+
+export interface ExportContext {
+  stores: Stores;
+  store: ObjectStore;
+  /** A scratch directory of this export's own. */
+  dir: string;
+  signal: AbortSignal;
+  /** Called after each page of cards with how many are written. */
+  progress: (done: number) => Promise<unknown>;
+}
+
+async function eachPage(
+  db: Db,
+  job: ExportJob,
+  context: ExportContext,
+  write: (card: ExportedCard) => Promise<void> | void,
+) {
+  let done = 0;
+  for await (const page of exportedCards(db, job.ownerId, job.tagIds)) {
+    context.signal.throwIfAborted();
+    for (const card of page) await write(card);
+    done += page.length;
+    await context.progress(done);
+  }
+}
+
+export async function writeCsv(path: string, job: ExportJob, context: ExportContext): Promise<void> {
+  const csv = createCsvExport(path);
+  try {
+    await eachPage(context.stores.db, job, context, (card) => csv.addCard(card));
+    await csv.finish();
+  } catch (error) {
+    await csv.abort();
+    throw error;
+  }
+}
+
+export async function writeApkg(path: string, job: ExportJob, context: ExportContext): Promise<void> {
+  const settings = settingsOf(await readSettings(context.stores.pool, job.ownerId));
+  const anki = await createExport(path, { desiredRetention: settings.desiredRetention, tempDir: context.dir });
+  const added = new Set<string>();
+  try {
+    await eachPage(context.stores.db, job, context, async (card) => {
+      anki.addCard(card);
+      for (const file of card.files) {
+        if (added.has(file.id)) continue;
+        added.add(file.id);
+        const object = await context.store.getObject(file.objectKey);
+        // A file whose bytes are gone is left out; the card still names it.
+        if (!object) continue;
+        const filePath = join(context.dir, `file-${file.id}`);
+        await pipeline(object.body, createWriteStream(filePath), { signal: context.signal });
+        await anki.addMedia(anki.mediaName(file.id, file.name), filePath);
+        await rm(filePath, { force: true });
+      }
+    });
+    await anki.finish();
+  } catch (error) {
+    await anki.abort();
+    throw error;
+  }
+}
+
+/** A JSON file written a piece at a time, waiting when the disk is behind. */
+function jsonFile(path: string) {
+  const out = createWriteStream(path, { encoding: 'utf8' });
+  let failure: Error | undefined;
+  out.on('error', (error) => {
+    failure = error;
+  });
+  return {
+    async write(text: string) {
+      if (failure) throw failure;
+      if (!out.write(text)) await once(out, 'drain');
+    },
+    async close() {
+      out.end();
+      await once(out, 'finish');
+      if (failure) throw failure;
+    },
+  };
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+export async function writeJson(path: string, job: ExportJob, context: ExportContext): Promise<void> {
+  const { db, pool } = context.stores;
+  const file = jsonFile(path);
+  const settings = settingsOf(await readSettings(pool, job.ownerId));
+  const [tags, media, imports, subscriptions] = await Promise.all([
+    db.tag.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
+    db.mediaFile.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
+    db.import.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
+    db.deckSubscriber.findMany({ where: { userId: job.ownerId } }),
+  ]);
+  await file.write(`{"format":"engram-export","version":1,"exportedAt":${json(new Date())}`);
+  for (const [service, part] of Object.entries(job.parts)) await file.write(`,${json(service)}:${json(part)}`);
+  await file.write(',"cards":{');
+  await file.write(`"settings":${json(settings)}`);
+  await file.write(`,"tags":${json(tags.map((tag) => ({ id: tag.id, name: tag.name, createdAt: tag.createdAt })))}`);
+  await file.write(
+    `,"files":${json(
+      media.map((row) => ({
+        id: row.id,
+        name: row.name,
+        kind: row.kind,
+        contentType: row.contentType,
+        size: Number(row.size),
+        path: mediaPath(row.id, row.name),
+        createdAt: row.createdAt,
+      })),
+    )}`,
+  );
+  await file.write(
+    `,"imports":${json(
+      imports.map((row) => ({
+        id: row.id,
+        name: row.name,
+        format: row.format,
+        status: row.status,
+        counts: row.counts,
+        createdAt: row.createdAt,
+        finishedAt: row.finishedAt,
+      })),
+    )}`,
+  );
+  await file.write(
+    `,"sharedDeckSubscriptions":${json(subscriptions.map((row) => ({ deckId: row.deckId, deckName: row.deckName, subscribed: row.subscribed, changedAt: row.changedAt })))}`,
+  );
+  await file.write(',"cards":[');
+  let first = true;
+  await eachPage(db, job, context, async (card) => {
+    const { files, ...rest } = card;
+    await file.write(`${first ? '' : ','}${json({ ...rest, files: files.map((f) => f.id) })}`);
+    first = false;
+  });
+  await file.write(']}}');
+  await file.close();
+}

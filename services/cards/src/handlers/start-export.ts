@@ -1,0 +1,76 @@
+// StartExport: queues an export for a background job (any cards replica; exports/run-export.ts). CSV and Anki
+// exports take all the learner's cards or those with chosen tags (theirs only); a full JSON export takes
+// everything, with the other services' parts the gateway gathered for it.
+import { EXPORT_FORMATS, EXPORT_PARTS, MAX_EXPORT_TAGS } from '@engram/contracts/exports';
+import { Invalid, NotFound } from '@engram/kit/errors';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { StartExportRequest, StartExportResponse } from '@engram/proto/cards/v1/exports';
+import { z } from 'zod';
+import type { ExportServiceDeps } from '../exports/export-deps.js';
+
+/** The most a part of another service may weigh: a learner's profile, memberships and invoices are far less. */
+const MAX_PART_BYTES = 10 * 1024 * 1024;
+
+const startInput = z
+  .object({
+    format: z.enum(EXPORT_FORMATS, 'The format must be apkg, csv or json.'),
+    tagIds: z
+      .array(z.uuid('A tag id is not valid.'))
+      .max(MAX_EXPORT_TAGS, `An export can be limited to at most ${MAX_EXPORT_TAGS} tags.`),
+    parts: z
+      .record(z.string(), z.string().max(MAX_PART_BYTES, 'An export part is too large.'))
+      .refine((parts) => Object.keys(parts).every((service) => (EXPORT_PARTS as readonly string[]).includes(service)), {
+        message: 'An export part must come from identity, organizations, billing or ai.',
+      }),
+  })
+  .refine((input) => input.format !== 'json' || input.tagIds.length === 0, {
+    message: 'A full export holds everything; choose tags for a CSV or Anki export.',
+    path: ['tagIds'],
+  })
+  .refine((input) => input.format === 'json' || Object.keys(input.parts).length === 0, {
+    message: "Only a full export holds the other services' parts.",
+    path: ['parts'],
+  });
+
+const EXTENSIONS = { apkg: 'apkg', csv: 'csv', json: 'json' } as const;
+
+/** The file's name: what it holds and the day it was made. */
+const fileNameOf = (format: keyof typeof EXTENSIONS, now: Date) =>
+  `engram-${format === 'json' ? 'data' : 'cards'}-${now.toISOString().slice(0, 10)}.${EXTENSIONS[format]}`;
+
+function parsedParts(parts: Record<string, string>): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const [service, text] of Object.entries(parts)) {
+    try {
+      parsed[service] = JSON.parse(text);
+    } catch {
+      throw new Invalid(`The ${service} part of the export is not JSON.`, 'EXPORT_PART_INVALID');
+    }
+  }
+  return parsed;
+}
+
+export function startExport({ db, enqueueExport }: ExportServiceDeps) {
+  return async (request: StartExportRequest, ctx: CallContext): Promise<StartExportResponse> => {
+    const ownerId = ctx.caller.userId;
+    const input = parseInput(startInput, request);
+    const tagIds = [...new Set(input.tagIds.map((id) => id.toLowerCase()))];
+    if (tagIds.length > 0) {
+      const owned = await db.tag.count({ where: { ownerId, id: { in: tagIds } } });
+      if (owned !== tagIds.length) throw new NotFound('Tag not found.', 'TAG_NOT_FOUND');
+    }
+    const created = await db.export.create({
+      data: {
+        ownerId,
+        format: input.format,
+        tagIds,
+        parts: parsedParts(input.parts) as object,
+        fileName: fileNameOf(input.format, new Date()),
+      },
+    });
+    await enqueueExport(created.id);
+    ctx.logger.info({ exportId: created.id, format: input.format }, 'export queued');
+    return { exportId: created.id };
+  };
+}

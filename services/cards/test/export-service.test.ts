@@ -1,0 +1,177 @@
+// Exports through the ExportService, run by the work queue's job as in main.ts (real PostgreSQL, NATS and the
+// S3 stand-in): the learner's chosen cards as CSV, their cards as an Anki package with files, review history
+// and memory state, and everything as JSON with the other services' parts; each downloaded through a link that
+// works until the file expires. Another learner sees none of it, and bad requests change nothing.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPackage } from '@engram/anki/open-package';
+import { waitUntil } from '@engram/testkit/wait';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepObjects } from '../src/media/sweeper.js';
+import { type CardsHarness, startCardsHarness } from './harness.js';
+
+let cards: CardsHarness;
+let dir: string;
+
+beforeAll(async () => {
+  cards = await startCardsHarness();
+  dir = await mkdtemp(join(tmpdir(), 'engram-export-test-'));
+}, 60_000);
+
+afterAll(async () => {
+  await cards?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+async function finished(userId: string, exportId: string) {
+  let current = await cards.as(userId).getExport({ exportId });
+  await waitUntil(
+    'the export finished',
+    async () => {
+      current = await cards.as(userId).getExport({ exportId });
+      return current.status === 'done' || current.status === 'failed';
+    },
+    20_000,
+  );
+  return current;
+}
+
+async function download(url: string): Promise<Buffer> {
+  const answer = await fetch(url);
+  expect(answer.status).toBe(200);
+  return Buffer.from(await answer.arrayBuffer());
+}
+
+async function tagged(userId: string, front: string, back: string, tagNames: string[]) {
+  const tagIds: string[] = [];
+  for (const name of tagNames) {
+    const existing = (await cards.as(userId).listTags({ pageSize: 100 })).items.find((tag) => tag.name === name);
+    tagIds.push(existing?.id ?? (await cards.as(userId).createTag({ name })).tag!.id);
+  }
+  return (await cards.as(userId).createCard({ front, back, tagIds })).card!;
+}
+
+describe('exporting cards as CSV', () => {
+  it('holds the cards with the chosen tags, downloaded through a link named for the file', async () => {
+    const ann = learner('ann');
+    await tagged(ann, 'hola', 'hello', ['spanish']);
+    await tagged(ann, 'Bonjour, "ami"', 'Hello, friend', ['french']);
+    const french = (await cards.as(ann).listTags({ pageSize: 10 })).items.find((tag) => tag.name === 'french')!;
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv', tagIds: [french.id] });
+    const done = await finished(ann, exportId);
+    expect(done).toMatchObject({ format: 'csv', status: 'done', progressDone: 1, progressTotal: 1 });
+    expect(done.fileName).toMatch(/^engram-cards-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(done.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const answer = await fetch(done.url);
+    expect(answer.headers.get('content-disposition')).toContain(done.fileName);
+    const text = (await answer.text()).replace(/^\uFEFF/, '');
+    expect(text).toBe('front,back,tags,type\r\n"Bonjour, ""ami""","Hello, friend",french,basic\r\n');
+  });
+});
+
+describe('exporting cards as an Anki package', () => {
+  it('holds the cards with their files, tags as decks and review history', async () => {
+    const ann = learner('ann');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#a33' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(ann, 'red square.png', 'image/png', png);
+    await tagged(ann, `What colour? ![square](${image.path})`, 'Red', ['Colours::Warm']);
+    const { items } = await cards.as(ann).listDue({});
+    await cards.as(ann).review({ id: items[0]!.id, rating: 'good', reviewId: randomUUID(), durationMs: 4_000 });
+
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const done = await finished(ann, exportId);
+    expect(done.status).toBe('done');
+    const path = join(dir, `${exportId}.apkg`);
+    await writeFile(path, await download(done.url));
+    const reader = await openPackage(path);
+    try {
+      expect(reader.counts()).toEqual({ notes: 1, cards: 1, revlog: 1 });
+      expect(reader.decks().map((deck) => deck.name)).toContain('Colours::Warm');
+      const [note] = [...reader.notes()].flat();
+      expect(note?.fields[0]).toContain('<img src="red square.png"');
+      expect(reader.media().map((file) => file.name)).toEqual(['red square.png']);
+      const [revlog] = [...reader.revlog()].flat();
+      expect(revlog).toMatchObject({ ease: 3 });
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('exporting everything as JSON', () => {
+  it("holds the other services' parts and every card with its reviews, settings, tags and files", async () => {
+    const ann = learner('ann');
+    const card = await tagged(ann, 'Mitochondrion', 'The powerhouse of the cell', ['biology']);
+    const { items } = await cards.as(ann).listDue({});
+    const reviewId = randomUUID();
+    await cards.as(ann).review({ id: items[0]!.id, rating: 'easy', reviewId, durationMs: 2_500 });
+    const identity = { profile: { name: 'Ann', email: 'ann@example.com' }, sessions: [] };
+    const { exportId } = await cards.as(ann).startExport({
+      format: 'json',
+      parts: { identity: JSON.stringify(identity), billing: JSON.stringify({ plan: 'free' }) },
+    });
+    const done = await finished(ann, exportId);
+    expect(done.fileName).toMatch(/^engram-data-.*\.json$/);
+    const data = JSON.parse((await download(done.url)).toString('utf8'));
+    expect(data).toMatchObject({ format: 'engram-export', version: 1, identity, billing: { plan: 'free' } });
+    expect(data.cards.settings).toMatchObject({ desiredRetention: 0.9 });
+    expect(data.cards.tags.map((tag: { name: string }) => tag.name)).toEqual(['biology']);
+    expect(data.cards.cards).toHaveLength(1);
+    expect(data.cards.cards[0]).toMatchObject({
+      id: card.id,
+      front: 'Mitochondrion',
+      tags: ['biology'],
+      reviews: [{ id: reviewId, rating: 4, durationMs: 2_500 }],
+    });
+    expect(data.cards.cards[0].items[0].stability).toBeGreaterThan(0);
+  });
+});
+
+describe('an export', () => {
+  it("is another learner's to neither see nor aim at their tags", async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    const tag = (await cards.as(ann).createTag({ name: 'private' })).tag!;
+    await expect(cards.as(bob).startExport({ format: 'csv', tagIds: [tag.id] })).rejects.toThrow('Tag not found.');
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    await expect(cards.as(bob).getExport({ exportId })).rejects.toThrow('Export not found.');
+    expect((await cards.as(bob).listExports({})).items).toEqual([]);
+    expect((await cards.as(ann).listExports({})).items.map((item) => item.id)).toEqual([exportId]);
+  });
+
+  it('is refused, changing nothing, for a format it does not know, tags on a full export, or a part not JSON', async () => {
+    const ann = learner('ann');
+    const tag = (await cards.as(ann).createTag({ name: 'some' })).tag!;
+    await expect(cards.as(ann).startExport({ format: 'pdf' })).rejects.toThrow('The format must be apkg, csv or json.');
+    await expect(cards.as(ann).startExport({ format: 'json', tagIds: [tag.id] })).rejects.toThrow(
+      'A full export holds everything; choose tags for a CSV or Anki export.',
+    );
+    await expect(cards.as(ann).startExport({ format: 'json', parts: { identity: '{not json' } })).rejects.toThrow(
+      'The identity part of the export is not JSON.',
+    );
+    await expect(cards.as(ann).startExport({ format: 'json', parts: { secrets: '{}' } })).rejects.toThrow(
+      'An export part must come from identity, organizations, billing or ai.',
+    );
+    expect((await cards.as(ann).listExports({})).items).toEqual([]);
+  });
+
+  it('expires: its link stops being offered and its file leaves the store', async () => {
+    const ann = learner('ann');
+    await cards.create(ann, 'soon gone');
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const row = await cards.db.export.findUniqueOrThrow({ where: { id: exportId } });
+    await cards.db.export.update({ where: { id: exportId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await cards.as(ann).getExport({ exportId })).toMatchObject({ status: 'expired', url: '' });
+    await sweepObjects(cards.db, cards.store);
+    expect(await cards.store.headObject(row.objectKey!)).toBeNull();
+    expect((await fetch(done.url)).status).toBe(404);
+  });
+});
