@@ -1,6 +1,6 @@
 // Imports, as the gateway takes them and the web app shows them (the API names are the public contract,
 // issue "bring your collection"): which file, which format, and for a CSV or TSV which column holds what.
-import { IMPORT_FORMATS, type ImportFormat } from './media.ts';
+import { IMPORT_EXTENSIONS, IMPORT_FORMATS, type ImportFormat } from './media.ts';
 import { z } from './zod.ts';
 
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
@@ -15,8 +15,10 @@ export const IMPORT_PAGE_SIZE = 20;
 
 /** The format an import's file name says, or undefined when it is none an import takes. */
 export function importFormatOf(name: string): ImportFormat | undefined {
-  const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  return (IMPORT_FORMATS as readonly string[]).includes(extension) ? (extension as ImportFormat) : undefined;
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const extension = name.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(IMPORT_EXTENSIONS, extension) ? IMPORT_EXTENSIONS[extension] : undefined;
 }
 
 const column = z.number().int('Choose a column.').min(0, 'Choose a column.').max(1_000, 'Choose a column.');

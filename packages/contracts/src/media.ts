@@ -36,9 +36,21 @@ export const IMAGE_MAX_DIMENSION = 2048;
 /** A file's name as shown: at most this long, and without path separators or control characters. */
 export const MEDIA_NAME_MAX_LENGTH = 200;
 
-/** The extensions an import takes, and the format each means. */
+/** The formats an import reads. */
 export const IMPORT_FORMATS = ['apkg', 'colpkg', 'csv', 'tsv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The extensions an import takes, and the format each means: a .txt is Quizlet's (or Anki's) text export. */
+export const IMPORT_EXTENSIONS: Record<string, ImportFormat> = {
+  apkg: 'apkg',
+  colpkg: 'colpkg',
+  csv: 'csv',
+  tsv: 'tsv',
+  txt: 'tsv',
+};
+
+/** What an import says of a file whose kind it does not take. */
+export const IMPORT_KINDS_MESSAGE = 'Import an Anki package (.apkg, .colpkg) or a CSV, TSV or text file.';
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${Math.round(bytes / MB).toLocaleString('en')} MB`;
@@ -104,12 +116,8 @@ export const createUploadInput = z
       }
     } else {
       const extension = extensionOf(upload.name).slice(1);
-      if (!(IMPORT_FORMATS as readonly string[]).includes(extension)) {
-        issues.addIssue({
-          code: 'custom',
-          path: ['name'],
-          message: 'Import an Anki package (.apkg, .colpkg) or a CSV or TSV file.',
-        });
+      if (!Object.hasOwn(IMPORT_EXTENSIONS, extension)) {
+        issues.addIssue({ code: 'custom', path: ['name'], message: IMPORT_KINDS_MESSAGE });
       }
       if (upload.size > MAX_IMPORT_BYTES) {
         issues.addIssue({ code: 'custom', path: ['size'], message: 'A file to import may be at most 2 GB.' });

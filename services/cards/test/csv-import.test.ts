@@ -43,6 +43,24 @@ describe('reading a file of cards', () => {
     ]);
   });
 
+  it("reads Anki's own text export: its header lines give the separator, the columns and the tags column", async () => {
+    const path = await file(
+      'anki.txt',
+      '#separator:tab\n#html:true\n#columns:Front\tBack\tTags\n#tags column:3\nhola\thello\tspanish\n#hashtag\tnot a header\t\n',
+    );
+    const { preview, rows } = await rowsOf(path);
+    expect(preview).toMatchObject({ delimiter: '\t', header: false, skipLines: 4 });
+    expect(preview.columns).toEqual([
+      { index: 0, name: 'Front', role: 'front' },
+      { index: 1, name: 'Back', role: 'back' },
+      { index: 2, name: 'Tags', role: 'tags' },
+    ]);
+    expect(rows).toEqual([
+      { line: 5, fields: ['hola', 'hello', 'spanish'] },
+      { line: 6, fields: ['#hashtag', 'not a header', ''] },
+    ]);
+  });
+
   it("reads Quizlet's export: term, a tab, definition, no header, in the Windows code page", async () => {
     const path = await file('quizlet.txt', iconv.encode('hola\thello\nadiós\tgoodbye\n', 'latin1'));
     const { preview, rows } = await rowsOf(path);

@@ -94,6 +94,15 @@ describe('importing an uploaded file', () => {
     expect(items.map((item) => [item.id, item.status])).toEqual([[importId, 'done']]);
   });
 
+  it("takes Quizlet's export saved as a text file (term, a tab, definition)", async () => {
+    const ann = learner('ann');
+    const uploadId = await cards.uploadToImport(ann, 'quizlet.txt', Buffer.from('perro\tdog\ngato\tcat\n'));
+    expect((await cards.as(ann).previewImport({ uploadId })).format).toBe('tsv');
+    const { importId } = await cards.as(ann).startImport({ uploadId });
+    expect(await finished(ann, importId)).toMatchObject({ format: 'tsv', status: 'done', counts: { cards: 2 } });
+    expect(await fronts(ann)).toEqual(['gato → cat', 'perro → dog']);
+  });
+
   it('answers the same import when it is started again from the same upload, and imports once', async () => {
     const ann = learner('ann');
     const uploadId = await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY));

@@ -3,7 +3,7 @@
 // already started from that file. The learner's storage quota is recorded with it (the collection's images
 // and sounds must fit), as the job has no token of theirs to ask billing with.
 import { importFormatOf } from '@engram/contracts/imports';
-import { IMPORT_FORMATS } from '@engram/contracts/media';
+import { IMPORT_FORMATS, IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { Invalid } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -40,7 +40,7 @@ export function startImport({ db, store, quotaOf, enqueueImport }: ImportService
     if (started) return { importId: started.id };
     const upload = await importUploadOf(db, store, ownerId, input.uploadId);
     const format = input.format || importFormatOf(upload.name);
-    if (!format) throw new Invalid('Import an Anki package (.apkg, .colpkg) or a CSV or TSV file.', 'IMPORT_FORMAT');
+    if (!format) throw new Invalid(IMPORT_KINDS_MESSAGE, 'IMPORT_FORMAT');
     const quota = await quotaOf(ctx);
     let importId: string;
     try {

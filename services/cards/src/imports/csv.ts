@@ -1,7 +1,9 @@
 // Reading a CSV or TSV file of cards, as spreadsheets, Quizlet ("term<TAB>definition" lines) and other
 // apps export them: its encoding (a byte-order mark, else detected; UTF-8, UTF-16 and the Western code
 // pages) and its delimiter are found from the start of the file, a header row is recognised by its names,
-// and each column gets a guess at what it holds. The rows are read as a stream, never the whole file at once.
+// and each column gets a guess at what it holds. Anki's own text export ("Notes in Plain Text") starts with
+// header lines such as `#separator:tab`, `#columns:Front\tBack\tTags` and `#tags column:3`: they are read for
+// the layout and skipped. The rows are read as a stream, never the whole file at once.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
@@ -16,6 +18,48 @@ export interface CsvLayout {
   delimiter: string;
   /** Whether the first row names the columns. */
   header: boolean;
+  /** Lines before the rows that are Anki's file headers (`#key:value`), skipped. */
+  skipLines?: number;
+}
+
+/** What Anki's text export says of itself in its first lines. */
+export interface AnkiTextHeaders {
+  lines: number;
+  delimiter?: string;
+  columns?: string[];
+  /** The tags column, counted from 0. */
+  tagsColumn?: number;
+}
+
+const ANKI_SEPARATORS: Record<string, string> = {
+  tab: '\t',
+  comma: ',',
+  semicolon: ';',
+  pipe: '|',
+  space: ' ',
+  colon: ':',
+};
+
+/** Anki's header lines at the start of `text` (none for any other file). */
+export function ankiTextHeaders(text: string): AnkiTextHeaders {
+  const found: AnkiTextHeaders = { lines: 0 };
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (const line of lines) {
+    const header = /^#([a-z ]+):(.*)$/.exec(line);
+    if (!header) break;
+    found.lines++;
+    const [, key, value = ''] = header;
+    if (key === 'separator') {
+      const named = ANKI_SEPARATORS[value.trim().toLowerCase()];
+      found.delimiter = named ?? (value.length === 1 ? value : undefined);
+    } else if (key === 'tags column') {
+      const column = Number.parseInt(value, 10);
+      if (column > 0) found.tagsColumn = column - 1;
+    } else if (key === 'columns') {
+      found.columns = value.split(found.delimiter ?? '\t');
+    }
+  }
+  return found;
 }
 
 export interface CsvPreview extends CsvLayout {
@@ -133,6 +177,7 @@ export async function* csvRows(path: string, layout: CsvLayout): AsyncGenerator<
     max_record_size: MAX_FIELD_BYTES,
     info: true,
     raw: true,
+    from_line: (layout.skipLines ?? 0) + 1,
   });
   // A failure anywhere (an unreadable file, a record over the limit) ends the iteration with that error.
   pipeline(createReadStream(path), iconv.decodeStream(layout.encoding), parser, () => undefined);
@@ -153,21 +198,27 @@ export async function* csvRows(path: string, layout: CsvLayout): AsyncGenerator<
 export async function previewCsv(path: string): Promise<CsvPreview> {
   const bytes = await head(path);
   const encoding = encodingOf(bytes);
-  const delimiter = delimiterOf(iconv.decode(bytes, encoding));
+  const text = iconv.decode(bytes, encoding);
+  const anki = ankiTextHeaders(text);
+  const skipLines = anki.lines;
+  const delimiter = anki.delimiter ?? delimiterOf(text.split('\n').slice(skipLines).join('\n'));
   const rows: string[][] = [];
-  for await (const { fields } of csvRows(path, { encoding, delimiter, header: false })) {
+  for await (const { fields } of csvRows(path, { encoding, delimiter, header: false, skipLines })) {
     rows.push(fields);
     if (rows.length > PREVIEW_ROWS) break;
   }
-  const firstRow = rows[0] ?? [];
-  const named = firstRow.map(roleOfName);
-  const header = named.some((role) => role === 'front') || named.filter(Boolean).length >= 2;
+  // Anki names the columns in a header line rather than in a first row.
+  const names = anki.columns ?? rows[0] ?? [];
+  const named = names.map(roleOfName);
+  const header = !anki.columns && (named.some((role) => role === 'front') || named.filter(Boolean).length >= 2);
   const width = Math.max(0, ...rows.map((row) => row.length));
   const columns = Array.from({ length: width }, (_, index) => {
-    const name = header ? (firstRow[index] ?? '') : '';
-    let role: ColumnRole = (header ? named[index] : undefined) ?? 'ignore';
+    const name = header || anki.columns ? (names[index] ?? '') : '';
+    let role: ColumnRole = (header || anki.columns ? named[index] : undefined) ?? 'ignore';
+    if (index === anki.tagsColumn) role = 'tags';
     // Without names: the first column is the front and the second the back (Quizlet's and most apps' order).
-    if (!header) role = index === 0 ? 'front' : index === 1 ? 'back' : 'ignore';
+    if (!header && !anki.columns && index !== anki.tagsColumn)
+      role = index === 0 ? 'front' : index === 1 ? 'back' : 'ignore';
     return { index, name, role };
   });
   // Two columns both guessed as the same role keep it on the first only.
@@ -176,5 +227,12 @@ export async function previewCsv(path: string): Promise<CsvPreview> {
     if (column.role !== 'ignore' && seen.has(column.role)) column.role = 'ignore';
     seen.add(column.role);
   }
-  return { encoding, delimiter, header, columns, rows: (header ? rows.slice(1) : rows).slice(0, PREVIEW_ROWS) };
+  return {
+    encoding,
+    delimiter,
+    header,
+    skipLines,
+    columns,
+    rows: (header ? rows.slice(1) : rows).slice(0, PREVIEW_ROWS),
+  };
 }
