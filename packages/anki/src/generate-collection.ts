@@ -3,6 +3,7 @@
 // manual and filtered-deck entries among the reviews), FSRS memory state if asked, images and sounds.
 // Deterministic: the same options give the same collection. Rows are produced lazily, so 40,000 notes
 // with 200,000 review log entries are written in seconds without being held in memory.
+import { crc32, deflateSync } from 'node:zlib';
 import type { AnkiCard, AnkiDeck, AnkiLayout, AnkiNote, AnkiNoteType, AnkiRevlog } from './types.ts';
 import { type MediaInput, writePackage } from './write-package.ts';
 
@@ -77,13 +78,34 @@ export const GENERATED_DECKS: AnkiDeck[] = [
   { id: 1_700_000_001_003, name: 'Science' },
 ];
 
-// A tiny valid PNG (1×1) and an MP3 frame header with silence: real enough for a media pipeline.
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-    '1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
-  'hex',
-);
-const MP3 = Buffer.concat([Buffer.from('fffb9064', 'hex'), Buffer.alloc(413)]);
+// Media file `i`: a 1×1 PNG of its own colour, or an MP3 frame of its own bytes; real enough for a media
+// pipeline (an image decodes and re-encodes), and no two alike, so a learner's store keeps each as a file.
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+function generatedPng(i: number): Buffer {
+  // 1×1, 8-bit RGB; the one row is filter byte 0 and the pixel.
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  const pixel = Buffer.from([0, (i >> 16) & 0xff, (i >> 8) & 0xff, i & 0xff]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(pixel)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function generatedMp3(i: number): Buffer {
+  const frame = Buffer.alloc(413);
+  frame.writeUInt32BE(i);
+  return Buffer.concat([Buffer.from('fffb9064', 'hex'), frame]);
+}
 
 /** The name of generated media file `i`. */
 export const generatedMediaName = (i: number) => (i % 2 === 0 ? `image-${i}.png` : `sound ${i}.mp3`);
@@ -98,15 +120,16 @@ export const generatedGuid = (i: number) => `g${i.toString(36).padStart(8, '0')}
 export function generatedNote(i: number, mediaCount: number): AnkiNote {
   const kind = generatedKind(i);
   const media = i < mediaCount ? generatedMediaName(i) : undefined;
+  // Each note before the media count shows its file: images in basic and cloze notes, sounds in the others.
   const mediaHtml = media ? (i % 2 === 0 ? `<img src="${encodeURI(media)}">` : `[sound:${media}]`) : '';
   const fields =
     kind === 0
       ? [`What is ${i} + 1?${mediaHtml}`, `<b>${i + 1}</b>`]
       : kind === 1
-        ? [`word ${i}`, `palabra ${i}&nbsp;&amp; more`]
+        ? [`word ${i}`, `palabra ${i}&nbsp;&amp; more${mediaHtml}`]
         : kind === 2
           ? [`The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${mediaHtml}`, `Extra ${i}`]
-          : [`vocab ${i}`, `<div>meaning ${i}</div>`, i % 8 === 3 ? `example ${i}` : ''];
+          : [`vocab ${i}${mediaHtml}`, `<div>meaning ${i}</div>`, i % 8 === 3 ? `example ${i}` : ''];
   const tags = [`batch${i % 5}`, ...(i % 3 === 0 ? ['marked'] : [])];
   return {
     id: generatedNoteId(i),
@@ -230,7 +253,8 @@ function rows(options: GenerateOptions): Generated {
 }
 
 function* generatedMedia(count: number): Generator<MediaInput> {
-  for (let i = 0; i < count; i++) yield { name: generatedMediaName(i), data: i % 2 === 0 ? PNG : MP3 };
+  for (let i = 0; i < count; i++)
+    yield { name: generatedMediaName(i), data: i % 2 === 0 ? generatedPng(i) : generatedMp3(i) };
 }
 
 /** Writes a generated collection to `outPath` as a package of `options.layout`. */

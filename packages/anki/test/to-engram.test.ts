@@ -120,13 +120,16 @@ describe('every generated note of every layout maps', () => {
           const archived = i % 5 === 4;
           const kind = i % 4;
           const tags = [...note.tags, ...deckTag];
+          // Note i shows media file i when i < 4: an image for even i (basic, cloze), a sound for odd (the others).
+          const image = i < 4 ? `![](media:image-${i}.png)` : '';
+          const sound = i < 4 ? `[sound](media:sound%20${i}.mp3)` : '';
+          const files = i < 4 ? [i % 2 === 0 ? `image-${i}.png` : `sound ${i}.mp3`] : [];
           if (kind === 0) {
-            const media = i < 4 ? (i % 2 === 0 ? `![](media:image-${i}.png)` : `[sound](media:sound%20${i}.mp3)`) : '';
             expect(cards).toEqual([
               expect.objectContaining({
                 guid: note.guid,
                 type: 'basic',
-                front: `What is ${i} + 1?${media}`,
+                front: `What is ${i} + 1?${image}`,
                 back: `**${i + 1}**`,
                 tags,
                 archived,
@@ -139,34 +142,33 @@ describe('every generated note of every layout maps', () => {
                 guid: note.guid,
                 type: 'reversed',
                 front: `word ${i}`,
-                back: `palabra ${i} & more`,
+                back: `palabra ${i} & more${sound}`,
                 tags,
                 archived,
-                media: [],
+                media: files,
               }),
             ]);
             expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([0, 1]);
           } else if (kind === 2) {
-            const media = i < 4 ? (i % 2 === 0 ? `![](media:image-${i}.png)` : `[sound](media:sound%20${i}.mp3)`) : '';
             expect(cards).toEqual([
               expect.objectContaining({
                 guid: note.guid,
                 type: 'cloze',
-                front: `The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${media}`,
+                front: `The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${image}`,
                 back: `Extra ${i}`,
                 tags,
                 archived,
               }),
             ]);
             expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([1, 2]);
-            expect(cards[0]!.media).toEqual(i < 4 ? [i % 2 === 0 ? `image-${i}.png` : `sound ${i}.mp3`] : []);
+            expect(cards[0]!.media).toEqual(files);
           } else {
             const example = i % 8 === 3 ? `\n\n*example ${i}*` : '';
             expect(cards).toEqual([
               expect.objectContaining({
                 guid: `${note.guid}/0`,
                 type: 'basic',
-                front: `vocab ${i}`,
+                front: `vocab ${i}${sound}`,
                 back: `meaning ${i}${example}`,
                 tags,
                 archived,
@@ -175,7 +177,7 @@ describe('every generated note of every layout maps', () => {
                 guid: `${note.guid}/1`,
                 type: 'basic',
                 front: `meaning ${i}`,
-                back: `vocab ${i}`,
+                back: `vocab ${i}${sound}`,
                 tags,
                 archived,
               }),

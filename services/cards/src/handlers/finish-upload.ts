@@ -80,7 +80,7 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
 }
 
 /** The uploaded name with the kept file's extension ("diagram.svg" kept as a PNG is "diagram.png"). */
-function renamed(name: string, extension: string): string {
+export function renamed(name: string, extension: string): string {
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
   return `${stem}${extension}`;

@@ -9,11 +9,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { isAnkiPackageError } from '@engram/anki/errors';
+import type { PackageLimits } from '@engram/anki/open-package';
+import { DomainError } from '@engram/kit/errors';
 import type { Logger } from '@engram/kit/logger';
 import type { ObjectStore } from '@engram/kit/storage';
 import type { Db } from '../db.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
 import { queueObjectDeletions } from '../media/sweeper.js';
+import { importAnki } from './anki-import.js';
 import { csvRows, previewCsv } from './csv.js';
 import { type CsvMapping, cardOfRow } from './csv-cards.js';
 import { csvExternalId, importWriter } from './import-cards.js';
@@ -22,6 +26,8 @@ export interface ImportDeps {
   db: Db;
   store: ObjectStore;
   logger: Logger;
+  /** What an Anki package may hold (@engram/anki's defaults otherwise). */
+  packageLimits?: Partial<PackageLimits>;
 }
 
 export interface ImportCounts {
@@ -60,7 +66,10 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
     await pipeline(object.body, createWriteStream(path), { signal });
     const progress = (done: number, total: number) =>
       db.import.update({ where: { id }, data: { progressDone: done, progressTotal: total } });
-    const outcome = await importCsv(deps, job, path, progress, signal);
+    const anki = job.format === 'apkg' || job.format === 'colpkg';
+    const outcome = anki
+      ? await importAnki(deps, job, path, progress, signal)
+      : await importCsv(deps, job, path, progress, signal);
     await db.$transaction(async (tx) => {
       await tx.import.update({
         where: { id },
@@ -82,10 +91,11 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
       await db.import.update({ where: { id }, data: { status: 'queued' } });
       throw error;
     }
-    const message =
-      error instanceof ImportFailed
-        ? error.message
-        : 'The file could not be imported: it is not a readable CSV, TSV or Anki file.';
+    // A refusal of the file (or of its files by the learner's quota) is told as it is; anything else is not.
+    const told = error instanceof ImportFailed || error instanceof DomainError || isAnkiPackageError(error);
+    const message = told
+      ? error.message
+      : 'The file could not be imported: it is not a readable CSV, TSV or Anki file.';
     if (!(error instanceof ImportFailed)) logger.warn({ err: error }, 'import failed');
     await db.import.update({
       where: { id },

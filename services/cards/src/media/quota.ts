@@ -35,7 +35,7 @@ export async function usedBytes(db: Db, ownerId: string): Promise<number> {
   return Number(_sum.size ?? 0n);
 }
 
-const megabytes = (bytes: number) => `${Math.ceil(bytes / MB).toLocaleString('en')} MB`;
+export const megabytes = (bytes: number) => `${Math.ceil(bytes / MB).toLocaleString('en')} MB`;
 
 /** Refuses a file of `size` bytes that would take the learner past their quota, naming both. */
 export async function assertRoomFor(db: Db, ownerId: string, size: number, quota: Quota): Promise<void> {

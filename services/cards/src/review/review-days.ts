@@ -3,7 +3,7 @@
 // back, and a new timezone or day start recounts the learner's days from their logs. Streaks, reviews by
 // rating, retention and the heatmap then read at most a row per day instead of every review.
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
-import type pg from 'pg';
+import { executeCount, type SqlExecutor } from '@engram/kit/events/outbox';
 
 const DEFAULT_TZ = `'${DEFAULT_SETTINGS.timezone}'`;
 const DEFAULT_DAY_START = String(DEFAULT_SETTINGS.dayStartHour);
@@ -73,8 +73,8 @@ SELECT $1, ${learnerDayOf('reviewed_at', '$1')}, count(*), count(*) FILTER (WHER
 FROM review_logs WHERE owner_id = $1 AND undone_at IS NULL
 GROUP BY 2`;
 
-/** Counts the learner's days again from their logs, after their timezone or day start changed. */
-export async function recountReviewDays(client: pg.PoolClient, ownerId: string): Promise<void> {
-  await client.query(FORGET_DAYS, [ownerId]);
-  await client.query(COUNT_DAYS, [ownerId]);
+/** Counts the learner's days again from their logs, after their timezone or day start changed or an import. */
+export async function recountReviewDays(client: SqlExecutor, ownerId: string): Promise<void> {
+  await executeCount(client, FORGET_DAYS, [ownerId]);
+  await executeCount(client, COUNT_DAYS, [ownerId]);
 }

@@ -1,0 +1,212 @@
+// Importing an Anki package (.apkg, .colpkg; docs/product.md) as runImport's job for its format. The package
+// is opened safely (@engram/anki/open-package: a hostile or broken file is refused with its message), then
+// read in batches of notes, each mapped to Engram cards (to-engram), its files kept (anki-media), each review
+// item given its memory state (Anki's own, or its review log replayed: memory-state) and every review becomes
+// a review log; a batch is written a statement per table (anki-writes). Everything is in one transaction, so
+// a failure anywhere (a page of the database broken halfway, the files over the learner's quota) changes
+// nothing; the learner's review days are recounted at its end, so the dashboard includes their past. Memory
+// stays that of one batch whatever the collection's size.
+import { dirname } from 'node:path';
+import { type EngramMemoryState, memoryState } from '@engram/anki/memory-state';
+import { openPackage } from '@engram/anki/open-package';
+import type { AnkiReader } from '@engram/anki/reader';
+import { type EngramCardDraft, type MappingContext, mappingContext, toEngram } from '@engram/anki/to-engram';
+import type { AnkiNoteBundle } from '@engram/anki/types';
+import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { reviewOrdinals } from '@engram/contracts/cloze';
+import { announceOutbox } from '@engram/kit/events/outbox-announce';
+import type { Prisma } from '../generated/prisma/client.js';
+import { usedBytes } from '../media/quota.js';
+import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
+import { packageMedia, withFileUrls } from './anki-media.js';
+import { type AnkiCardToImport, ankiBatchWriter, type ItemToImport } from './anki-writes.js';
+import type { ImportCounts, ImportDeps, ImportProblem } from './run-import.js';
+
+/** Notes read, mapped and written at a time. */
+const BATCH_NOTES = 1000;
+/** Problems held while importing (runImport keeps the first of them for the learner): memory stays bounded. */
+const PROBLEMS_HELD = 1000;
+/** Long enough for the largest collection; the job's heartbeat, not this, tells a dead replica from a slow one. */
+const TRANSACTION_TIMEOUT_MS = 60 * 60_000;
+
+export interface AnkiImportJob {
+  ownerId: string;
+  quotaBytes: bigint;
+}
+
+type Progress = (done: number, total: number) => Promise<unknown>;
+
+const newMemory = (now: Date): EngramMemoryState => ({
+  state: 'new',
+  due: now,
+  stability: 0,
+  difficulty: 0,
+  elapsedDays: 0,
+  scheduledDays: 0,
+  learningStep: 0,
+  reps: 0,
+  lapses: 0,
+  lastReview: null,
+});
+
+/** The review items of a card: one per ordinal Engram asks, with its Anki card's state and history if any. */
+function itemsOf(draft: EngramCardDraft, front: string, created: number, now: Date): ItemToImport[] {
+  return reviewOrdinals(draft.type, front).map((ordinal) => {
+    const source = draft.items.find((item) => item.ordinal === ordinal);
+    if (!source) return { ordinal, memory: newMemory(now), logs: [] };
+    const { memory, logs } = memoryState(source.card, source.revlog, { created, now });
+    return { ordinal, memory, logs };
+  });
+}
+
+interface Importing {
+  reader: AnkiReader;
+  context: MappingContext;
+  media: ReturnType<typeof packageMedia>;
+  writer: ReturnType<typeof ankiBatchWriter>;
+  counts: ImportCounts;
+  problem: (problem: ImportProblem) => void;
+  droppedTags: Set<string>;
+  now: Date;
+}
+
+/** Maps, keeps the files of and writes one batch of notes, the first at `position` (1-based). */
+async function importBatch(run: Importing, bundles: AnkiNoteBundle[], position: number) {
+  const { counts, problem, media } = run;
+  const drafts: { draft: EngramCardDraft; line: number }[] = [];
+  const firstShown = new Map<string, number>();
+  bundles.forEach((bundle, index) => {
+    const line = position + index;
+    const mapped = toEngram(bundle, run.context);
+    for (const skipped of mapped.skipped) {
+      counts.skipped++;
+      problem({ line, message: skipped.reason });
+    }
+    for (const tag of mapped.droppedTags) if (run.droppedTags.size < 20) run.droppedTags.add(tag);
+    for (const draft of mapped.cards) {
+      drafts.push({ draft, line });
+      for (const name of draft.media) if (!firstShown.has(name)) firstShown.set(name, line);
+    }
+  });
+  for (const left of await media.keep(firstShown.keys())) {
+    counts.skipped++;
+    problem({ line: firstShown.get(left.name)!, message: left.problem });
+  }
+
+  const cards: AnkiCardToImport[] = [];
+  const seen = new Set<string>();
+  const notes = new Set<string>();
+  for (const { draft, line } of drafts) {
+    const externalId = `anki:${draft.guid}`;
+    const front = withFileUrls(draft.front, media.outcome);
+    const back = withFileUrls(draft.back, media.outcome);
+    const tooLong = front.length > CARD_SIDE_MAX_LENGTH ? 'front' : back.length > CARD_SIDE_MAX_LENGTH ? 'back' : '';
+    if (seen.has(externalId) || tooLong) {
+      counts.skipped++;
+      problem({
+        line,
+        message: tooLong
+          ? `Its ${tooLong} is longer than ${CARD_SIDE_MAX_LENGTH} characters once its files are linked.`
+          : 'Another note of the package has the same id.',
+      });
+      continue;
+    }
+    seen.add(externalId);
+    notes.add(draft.noteGuid);
+    const mediaIds = new Set(
+      draft.media.flatMap((name) => {
+        const outcome = media.outcome(name);
+        return outcome && 'file' in outcome ? [outcome.file.id] : [];
+      }),
+    );
+    cards.push({
+      externalId,
+      type: draft.type,
+      front,
+      back,
+      archived: draft.archived,
+      tags: draft.tags,
+      mediaIds: [...mediaIds],
+      items: itemsOf(draft, front, run.reader.created, run.now),
+    });
+  }
+  const written = await run.writer.write(cards);
+  counts.notes += notes.size;
+  counts.cards += written.created + written.updated;
+  counts.reviews += written.reviews;
+  return written.created;
+}
+
+/** Imports the Anki package at `path` for `job`'s learner; an AnkiPackageError refuses the file. */
+export async function importAnki(
+  { db, store, packageLimits }: ImportDeps,
+  job: AnkiImportJob,
+  path: string,
+  progress: Progress,
+  signal: AbortSignal,
+) {
+  const reader = await openPackage(path, packageLimits, { tempDir: dirname(path) });
+  try {
+    const total = reader.counts().notes;
+    await progress(0, total);
+    const counts: ImportCounts = { notes: 0, cards: 0, reviews: 0, media: 0, skipped: 0 };
+    const problems: ImportProblem[] = [];
+    const problem = (found: ImportProblem) => {
+      if (problems.length < PROBLEMS_HELD) problems.push(found);
+    };
+    const used = await usedBytes(db, job.ownerId);
+    let media: ReturnType<typeof packageMedia> | undefined;
+    let created = 0;
+    try {
+      await db.$transaction(
+        async (tx: Prisma.TransactionClient) => {
+          const now = new Date();
+          media = packageMedia({
+            tx,
+            store,
+            ownerId: job.ownerId,
+            media: reader.media(),
+            quotaBytes: Number(job.quotaBytes),
+            usedBytes: used,
+          });
+          const run: Importing = {
+            reader,
+            context: mappingContext(reader),
+            media,
+            writer: ankiBatchWriter(tx, job.ownerId, now),
+            counts,
+            problem,
+            droppedTags: new Set(),
+            now,
+          };
+          let done = 0;
+          for (const bundles of reader.bundles(BATCH_NOTES)) {
+            signal.throwIfAborted();
+            created += await importBatch(run, bundles, done + 1);
+            done += bundles.length;
+            await progress(done, total);
+          }
+          counts.media = media.keptCount();
+          if (run.droppedTags.size > 0) {
+            problem({
+              message: `Some tags were left off, being too long or too many for a card: ${[...run.droppedTags].join(', ')}.`,
+            });
+          }
+          if (counts.reviews > 0) {
+            // Waits for the learner's reviews in flight (and holds new ones) so the recount includes them all.
+            await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', settingsLockKey(job.ownerId));
+            await recountReviewDays(tx, job.ownerId);
+          }
+        },
+        { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
+      );
+    } catch (error) {
+      await media?.forget().catch(() => undefined);
+      throw error;
+    }
+    if (created > 0) announceOutbox(db);
+    return { counts, problems };
+  } finally {
+    reader.close();
+  }
+}

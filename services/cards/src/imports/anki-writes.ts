@@ -1,0 +1,269 @@
+// Writing a batch of imported Anki cards inside the import's transaction, a statement per table for the whole
+// batch (rows passed as arrays and unnested), not a call per row: a collection of 40,000 notes and 200,000
+// reviews takes a few hundred statements. A card is matched by its external id (`anki:<guid>`): a new one is
+// created with its review items and CardCreated; one imported before gets the note's content, tags added and
+// its files relinked, and keeps the progress made in Engram: an item takes Anki's memory state only when
+// Anki's last review is newer than the item's. Review logs have ids derived from the learner and Anki's
+// review id, so importing the same history again adds nothing.
+
+import type { EngramMemoryState, EngramReviewLog } from '@engram/anki/memory-state';
+import { CardCreated } from '@engram/contracts/events';
+import type { CardType } from '@engram/contracts/learning';
+import { OUTBOX_INSERT, outboxRow } from '@engram/kit/events/outbox';
+import { Actor_Kind } from '@engram/proto/events/v1/envelope';
+import { tagKey } from '../domain/tag-name.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { snapshot, stateNumber } from '../review/item-row.js';
+import { derivedId } from './derived-id.js';
+
+export interface ItemToImport {
+  ordinal: number;
+  memory: EngramMemoryState;
+  logs: EngramReviewLog[];
+}
+
+export interface AnkiCardToImport {
+  externalId: string;
+  type: CardType;
+  front: string;
+  back: string;
+  archived: boolean;
+  tags: string[];
+  /** The learner's files the card's text shows. */
+  mediaIds: string[];
+  items: ItemToImport[];
+}
+
+export interface BatchWritten {
+  created: number;
+  updated: number;
+  reviews: number;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** A review log's id: the learner's and Anki's review id (the time of the review in ms, unique in a collection). */
+export const reviewLogId = (ownerId: string, reviewedAt: Date) =>
+  derivedId('anki-revlog', ownerId, reviewedAt.getTime());
+
+const UPSERT_TAGS = `
+INSERT INTO tags (id, owner_id, name, name_key)
+SELECT gen_random_uuid(), $1, name, key FROM unnest($2::text[], $3::text[]) AS t(name, key)
+ON CONFLICT (owner_id, name_key) DO UPDATE SET name = tags.name
+RETURNING id::text, name_key`;
+
+// updated_at moves only when something changed, as an edit that changes nothing leaves it.
+const UPSERT_CARDS = `
+INSERT INTO cards (id, owner_id, type, front, back, archived, external_id, created_at, updated_at)
+SELECT gen_random_uuid(), $1, type, front, back, archived, external_id, $2, $2
+FROM unnest($3::card_type[], $4::text[], $5::text[], $6::boolean[], $7::text[]) AS c(type, front, back, archived, external_id)
+ON CONFLICT (owner_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET
+  type = EXCLUDED.type, front = EXCLUDED.front, back = EXCLUDED.back, archived = EXCLUDED.archived,
+  updated_at = CASE WHEN (cards.type, cards.front, cards.back, cards.archived)
+    IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.front, EXCLUDED.back, EXCLUDED.archived)
+    THEN EXCLUDED.updated_at ELSE cards.updated_at END
+RETURNING id::text, external_id, (xmax = 0) AS created, created_at`;
+
+const LINK_TAGS = `
+INSERT INTO card_tags (card_id, tag_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`;
+
+const UNLINK_MEDIA = 'DELETE FROM card_media WHERE card_id = ANY($1::uuid[])';
+
+const LINK_MEDIA = `
+INSERT INTO card_media (card_id, media_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`;
+
+/** A card imported before whose note lost a cloze deletion (or its reverse card) loses that item. */
+const DROP_ITEMS = `
+DELETE FROM review_items WHERE card_id = ANY($1::uuid[])
+  AND (card_id, ordinal) NOT IN (SELECT * FROM unnest($2::uuid[], $3::smallint[]))`;
+
+const MEMORY_COLUMNS = [
+  'state',
+  'due',
+  'stability',
+  'difficulty',
+  'elapsed_days',
+  'scheduled_days',
+  'learning_step',
+  'reps',
+  'lapses',
+  'last_review',
+];
+const ANKI_IS_NEWER =
+  'EXCLUDED.last_review IS NOT NULL AND (review_items.last_review IS NULL OR EXCLUDED.last_review > review_items.last_review)';
+
+const UPSERT_ITEMS = `
+INSERT INTO review_items (id, card_id, owner_id, ordinal, archived, ${MEMORY_COLUMNS.join(', ')})
+SELECT gen_random_uuid(), card_id, $1, ordinal, archived, ${MEMORY_COLUMNS.join(', ')}
+FROM unnest($2::uuid[], $3::smallint[], $4::boolean[], $5::smallint[], $6::timestamptz[], $7::float8[], $8::float8[],
+  $9::int[], $10::int[], $11::smallint[], $12::int[], $13::int[], $14::timestamptz[])
+  AS i(card_id, ordinal, archived, ${MEMORY_COLUMNS.join(', ')})
+ON CONFLICT (card_id, ordinal) DO UPDATE SET archived = EXCLUDED.archived,
+  ${MEMORY_COLUMNS.map((column) => `${column} = CASE WHEN ${ANKI_IS_NEWER} THEN EXCLUDED.${column} ELSE review_items.${column} END`).join(',\n  ')}
+RETURNING id::text, card_id::text, ordinal`;
+
+const INSERT_LOGS = `
+INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms,
+  elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+SELECT id, $1, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
+  last_elapsed_days, scheduled_days, learning_step, due_after, previous, after
+FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::smallint[], $6::smallint[], $7::smallint[], $8::timestamptz[],
+  $9::int[], $10::int[], $11::int[], $12::int[], $13::smallint[], $14::timestamptz[], $15::jsonb[], $16::jsonb[])
+  AS l(id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
+    last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+ON CONFLICT (id) DO NOTHING`;
+
+const INSERT_EVENTS = `${OUTBOX_INSERT}
+SELECT id, type, decode(payload, 'base64'), headers::jsonb
+FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS e(id, type, payload, headers)`;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A writer of batches of imported cards for `ownerId` inside `tx`, remembering the tags it has found. */
+export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
+  const tagIds = new Map<string, string>();
+
+  async function findTags(cards: AnkiCardToImport[]) {
+    const wanted = new Map<string, string>();
+    for (const card of cards) {
+      for (const name of card.tags) {
+        const key = tagKey(name);
+        if (!tagIds.has(key) && !wanted.has(key)) wanted.set(key, name.trim());
+      }
+    }
+    if (wanted.size === 0) return;
+    const rows = await tx.$queryRawUnsafe<{ id: string; name_key: string }[]>(
+      UPSERT_TAGS,
+      ownerId,
+      [...wanted.values()],
+      [...wanted.keys()],
+    );
+    for (const row of rows) tagIds.set(row.name_key, row.id);
+  }
+
+  async function upsertCards(cards: AnkiCardToImport[]) {
+    const rows = await tx.$queryRawUnsafe<{ id: string; external_id: string; created: boolean; created_at: Date }[]>(
+      UPSERT_CARDS,
+      ownerId,
+      now,
+      cards.map((card) => card.type),
+      cards.map((card) => card.front),
+      cards.map((card) => card.back),
+      cards.map((card) => card.archived),
+      cards.map((card) => card.externalId),
+    );
+    return new Map(rows.map((row) => [row.external_id, row]));
+  }
+
+  async function linkTagsAndMedia(cards: AnkiCardToImport[], ids: string[], updated: string[]) {
+    const tagPairs: [string[], string[]] = [[], []];
+    const mediaPairs: [string[], string[]] = [[], []];
+    cards.forEach((card, index) => {
+      for (const tagId of new Set(card.tags.map((name) => tagIds.get(tagKey(name))!))) {
+        tagPairs[0].push(ids[index]!);
+        tagPairs[1].push(tagId);
+      }
+      for (const mediaId of card.mediaIds) {
+        mediaPairs[0].push(ids[index]!);
+        mediaPairs[1].push(mediaId);
+      }
+    });
+    if (tagPairs[0].length > 0) await tx.$executeRawUnsafe(LINK_TAGS, ...tagPairs);
+    if (updated.length > 0) await tx.$executeRawUnsafe(UNLINK_MEDIA, updated);
+    if (mediaPairs[0].length > 0) await tx.$executeRawUnsafe(LINK_MEDIA, ...mediaPairs);
+  }
+
+  async function upsertItems(cards: AnkiCardToImport[], ids: string[], updated: Set<string>) {
+    const items = cards.flatMap((card, index) => card.items.map((item) => ({ cardId: ids[index]!, card, item })));
+    const kept = items.filter(({ cardId }) => updated.has(cardId));
+    if (updated.size > 0) {
+      await tx.$executeRawUnsafe(
+        DROP_ITEMS,
+        [...updated],
+        kept.map(({ cardId }) => cardId),
+        kept.map(({ item }) => item.ordinal),
+      );
+    }
+    if (items.length === 0) return { items, itemIds: new Map<string, string>() };
+    const memory = items.map(({ item }) => item.memory);
+    const rows = await tx.$queryRawUnsafe<{ id: string; card_id: string; ordinal: number }[]>(
+      UPSERT_ITEMS,
+      ownerId,
+      items.map(({ cardId }) => cardId),
+      items.map(({ item }) => item.ordinal),
+      items.map(({ card }) => card.archived),
+      memory.map((m) => stateNumber(m.state)),
+      memory.map((m) => m.due.toISOString()),
+      memory.map((m) => m.stability),
+      memory.map((m) => m.difficulty),
+      memory.map((m) => m.elapsedDays),
+      memory.map((m) => m.scheduledDays),
+      memory.map((m) => m.learningStep),
+      memory.map((m) => m.reps),
+      memory.map((m) => m.lapses),
+      memory.map((m) => iso(m.lastReview)),
+    );
+    return { items, itemIds: new Map(rows.map((row) => [`${row.card_id}/${row.ordinal}`, row.id])) };
+  }
+
+  async function insertLogs(items: { cardId: string; item: ItemToImport }[], itemIds: Map<string, string>) {
+    const logs = items.flatMap(({ cardId, item }) =>
+      item.logs.map((log) => ({ cardId, itemId: itemIds.get(`${cardId}/${item.ordinal}`)!, log })),
+    );
+    if (logs.length === 0) return 0;
+    const all = logs.map(({ log }) => log);
+    await tx.$executeRawUnsafe(
+      INSERT_LOGS,
+      ownerId,
+      all.map((log) => reviewLogId(ownerId, log.reviewedAt)),
+      logs.map(({ itemId }) => itemId),
+      logs.map(({ cardId }) => cardId),
+      all.map((log) => log.rating),
+      all.map((log) => stateNumber(log.stateBefore)),
+      all.map((log) => stateNumber(log.stateAfter)),
+      all.map((log) => log.reviewedAt.toISOString()),
+      all.map((log) => log.durationMs),
+      all.map((log) => log.elapsedDays),
+      all.map((log) => log.lastElapsedDays),
+      all.map((log) => log.scheduledDays),
+      all.map((log) => log.learningStep),
+      all.map((log) => log.dueAfter.toISOString()),
+      all.map((log) => JSON.stringify(snapshot(log.previous))),
+      all.map((log) => JSON.stringify(snapshot(log.after))),
+    );
+    return logs.length;
+  }
+
+  async function recordCreated(created: { id: string; created_at: Date }[]) {
+    if (created.length === 0) return;
+    const actor = { kind: Actor_Kind.KIND_USER, id: ownerId };
+    const rows = created.map((card) =>
+      outboxRow(CardCreated, { cardId: card.id, ownerId, createdAt: card.created_at }, { actor }),
+    );
+    await tx.$executeRawUnsafe(
+      INSERT_EVENTS,
+      rows.map(({ values }) => values[0]),
+      rows.map(({ values }) => values[1]),
+      rows.map(({ values }) => values[2].toString('base64')),
+      rows.map(({ values }) => values[3]),
+    );
+  }
+
+  return {
+    /** Writes `cards` (external ids unique within the batch). */
+    async write(cards: AnkiCardToImport[]): Promise<BatchWritten> {
+      if (cards.length === 0) return { created: 0, updated: 0, reviews: 0 };
+      await findTags(cards);
+      const stored = await upsertCards(cards);
+      const rows = cards.map((card) => stored.get(card.externalId)!);
+      const ids = rows.map((row) => row.id);
+      const updated = rows.filter((row) => !row.created).map((row) => row.id);
+      await linkTagsAndMedia(cards, ids, updated);
+      const { items, itemIds } = await upsertItems(cards, ids, new Set(updated));
+      const reviews = await insertLogs(items, itemIds);
+      const created = rows.filter((row) => row.created);
+      await recordCreated(created);
+      return { created: created.length, updated: updated.length, reviews };
+    },
+  };
+}
