@@ -1,0 +1,435 @@
+// Importing an Anki package as the work queue's job runs it (runImport), against real PostgreSQL and the S3
+// stand-in, with packages the tests generate in every layout Anki writes: every note comes as cards with its
+// tags and deck, suspended cards archived, the files its notes show kept as the learner's files, its review
+// history as review logs and each item's memory state; importing it again updates without duplicating and
+// keeps the progress made since; a missing or refused file is left out with its reason; and every hostile or
+// broken file, or files over the learner's storage, fail with a clear message and change nothing.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { ANKI_PACKAGE_ERRORS } from '@engram/anki/errors';
+import {
+  GENERATED_CREATED,
+  GENERATED_NOTE_TYPES,
+  type GenerateOptions,
+  generateCollection,
+  generatedGuid,
+  generatedNote,
+  generatedRows,
+} from '@engram/anki/generate-collection';
+import { isReview } from '@engram/anki/memory-state';
+import { openPackage, type PackageLimits } from '@engram/anki/open-package';
+import type { AnkiLayout } from '@engram/anki/types';
+import { collectionOf, writePackage } from '@engram/anki/write-package';
+import { createLogger } from '@engram/kit/logger';
+import { deflatedZeros } from '@engram/testkit/hostile-files';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImport } from '../src/imports/run-import.js';
+import { type CardsHarness, HARNESS_QUOTA, startCardsHarness } from './harness.js';
+
+let cards: CardsHarness;
+let dir: string;
+const logger = createLogger({ service: 'cards-anki-import-test', level: process.env.LOG_LEVEL ?? 'silent' });
+
+beforeAll(async () => {
+  cards = await startCardsHarness();
+  dir = await mkdtemp(join(tmpdir(), 'engram-anki-import-'));
+}, 60_000);
+
+afterAll(async () => {
+  await cards?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+/** The package the learner sent for import (its upload) and the import of it, queued as StartImport queues it. */
+async function queueImport(ownerId: string, bytes: Buffer, name: string, quotaBytes = HARNESS_QUOTA.quotaBytes) {
+  const uploadId = randomUUID();
+  const objectKey = `uploads/test/${uploadId}`;
+  await cards.store.putObject(objectKey, bytes, { contentType: 'application/octet-stream' });
+  await cards.db.upload.create({
+    data: {
+      id: uploadId,
+      ownerId,
+      purpose: 'import',
+      name,
+      size: BigInt(bytes.length),
+      contentType: 'application/octet-stream',
+      objectKey,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  const format = name.slice(name.lastIndexOf('.') + 1);
+  return cards.db.import.create({ data: { ownerId, uploadId, name, format, quotaBytes: BigInt(quotaBytes) } });
+}
+
+/** Imports `bytes` as `ownerId` and answers the finished import's row. */
+async function importPackage(
+  ownerId: string,
+  bytes: Buffer,
+  options: { name?: string; quotaBytes?: number; packageLimits?: Partial<PackageLimits> } = {},
+) {
+  const job = await queueImport(ownerId, bytes, options.name ?? 'collection.apkg', options.quotaBytes);
+  const deps = {
+    db: cards.db,
+    store: cards.store,
+    logger,
+    ...(options.packageLimits && { packageLimits: options.packageLimits }),
+  };
+  await runImport(deps, job.id, { signal: new AbortController().signal });
+  return cards.db.import.findUniqueOrThrow({ where: { id: job.id } });
+}
+
+async function generated(options: GenerateOptions) {
+  const file = join(dir, `${randomUUID()}.apkg`);
+  await generateCollection(file, options);
+  return readFile(file);
+}
+
+/** A card's text with its files' ids left out: `/media/ID/name`. */
+const withoutIds = (text: string) => text.replace(/\/media\/[0-9a-f-]{36}\//g, '/media/ID/');
+
+async function importedCards(ownerId: string) {
+  const rows = await cards.db.card.findMany({
+    where: { ownerId },
+    include: { tags: { include: { tag: true } }, items: { orderBy: { ordinal: 'asc' } }, media: true },
+    orderBy: { externalId: 'asc' },
+  });
+  return new Map(rows.map((row) => [row.externalId!, row]));
+}
+
+/** What the learner keeps of everything an import can write. */
+async function everything(ownerId: string) {
+  const owned = { where: { ownerId } };
+  return {
+    cards: await cards.db.card.count(owned),
+    tags: await cards.db.tag.count(owned),
+    items: await cards.db.reviewItem.count(owned),
+    logs: await cards.db.reviewLog.count(owned),
+    days: await cards.db.reviewDay.count(owned),
+    media: await cards.db.mediaFile.count(owned),
+  };
+}
+
+const DECK_TAGS = [[], ['Languages'], ['Languages::Spanish'], ['Science']];
+
+describe('importing an Anki package', () => {
+  const packages: [AnkiLayout, 'apkg' | 'colpkg'][] = [
+    ['anki2', 'apkg'],
+    ['anki21', 'colpkg'],
+    ['anki21b', 'apkg'],
+    ['anki21b', 'colpkg'],
+  ];
+  for (const [layout, format] of packages) {
+    it(`brings every note of a ${layout} .${format} as cards with their tags, files, history and memory state`, async () => {
+      const ann = learner('ann');
+      const options: GenerateOptions = {
+        layout,
+        notes: 12,
+        reviewsPerCard: 3,
+        media: 4,
+        withFsrsState: layout === 'anki21b',
+        suspendEvery: 5,
+      };
+      const done = await importPackage(ann, await generated(options), { name: `collection.${format}` });
+      const rows = generatedRows(options);
+      const revlog = [...rows.revlog];
+      const reviews = revlog.filter(isReview);
+      expect(done).toMatchObject({ status: 'done', progressDone: 12, progressTotal: 12, problems: [] });
+      expect(done.counts).toEqual({ notes: 12, cards: 15, reviews: reviews.length, media: 4, skipped: 0 });
+
+      const imported = await importedCards(ann);
+      expect(imported.size).toBe(15);
+      for (let i = 0; i < 12; i++) {
+        const note = generatedNote(i, 4);
+        const kind = i % 4;
+        const guid = generatedGuid(i);
+        const card = (id: string) => {
+          const row = imported.get(`anki:${id}`)!;
+          return {
+            type: row.type,
+            front: withoutIds(row.front),
+            back: withoutIds(row.back),
+            archived: row.archived,
+            tags: row.tags.map(({ tag }) => tag.name).sort(),
+            ordinals: row.items.map((item) => item.ordinal),
+            itemsArchived: row.items.map((item) => item.archived),
+          };
+        };
+        const tags = [...note.tags, ...DECK_TAGS[kind]!].sort();
+        const archived = i % 5 === 4;
+        const shape = (type: string, front: string, back: string, ordinals: number[]) => ({
+          type,
+          front,
+          back,
+          archived,
+          tags,
+          ordinals,
+          itemsArchived: ordinals.map(() => archived),
+        });
+        const image = i < 4 ? `![](/media/ID/image-${i}.png)` : '';
+        const sound = i < 4 ? `![sound ${i}](/media/ID/sound%20${i}.mp3)` : '';
+        if (kind === 0) expect(card(guid)).toEqual(shape('basic', `What is ${i} + 1?${image}`, `**${i + 1}**`, [0]));
+        if (kind === 1)
+          expect(card(guid)).toEqual(shape('reversed', `word ${i}`, `palabra ${i} & more${sound}`, [0, 1]));
+        if (kind === 2) {
+          const text = `The {{c1::capital}} of country ${i} is {{c2::city ${i}::a city}}.${image}`;
+          expect(card(guid)).toEqual(shape('cloze', text, `Extra ${i}`, [1, 2]));
+        }
+        if (kind === 3) {
+          const example = i % 8 === 3 ? `\n\n*example ${i}*` : '';
+          expect(card(`${guid}/0`)).toEqual(shape('basic', `vocab ${i}${sound}`, `meaning ${i}${example}`, [0]));
+          expect(card(`${guid}/1`)).toEqual(shape('basic', `meaning ${i}`, `vocab ${i}${sound}`, [0]));
+        }
+      }
+
+      // Each file the notes show is the learner's, linked to its cards, and opens as what it is.
+      const files = await cards.db.mediaFile.findMany({ where: { ownerId: ann }, orderBy: { name: 'asc' } });
+      expect(files.map((file) => [file.name, file.kind])).toEqual([
+        ['image-0.png', 'image'],
+        ['image-2.png', 'image'],
+        ['sound 1.mp3', 'audio'],
+        ['sound 3.mp3', 'audio'],
+      ]);
+      const first = imported.get(`anki:${generatedGuid(0)}`)!;
+      const shown = /\/media\/([0-9a-f-]{36})\//.exec(first.front)![1]!;
+      expect(first.media.map((link) => link.mediaId)).toEqual([shown]);
+      const opened = await cards.as(ann).openMedia({ id: shown });
+      const image = Buffer.from(await (await fetch(opened.url)).arrayBuffer());
+      expect(await sharp(image).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
+      const vocab = imported.get(`anki:${generatedGuid(3)}/1`)!;
+      expect(vocab.media).toHaveLength(1);
+      const sound = await cards.as(ann).openMedia({ id: vocab.media[0]!.mediaId });
+      expect(sound).toMatchObject({ contentType: 'audio/mpeg', size: 417 });
+
+      // Every review is a review log at its time with its rating; the dashboard's days count them all.
+      const logs = await cards.db.reviewLog.findMany({ where: { ownerId: ann }, orderBy: { reviewedAt: 'asc' } });
+      expect(logs.map((log) => [log.reviewedAt.getTime(), log.rating])).toEqual(
+        reviews.sort((a, b) => a.id - b.id).map((entry) => [entry.id, entry.ease]),
+      );
+      const days = await cards.db.reviewDay.findMany({ where: { ownerId: ann } });
+      expect(days.reduce((sum, day) => sum + day.reviews, 0)).toBe(reviews.length);
+
+      // Memory state: Anki's own stability and difficulty where it kept them, else the replayed history's.
+      const ankiCards = [...rows.cards];
+      for (const ankiCard of ankiCards) {
+        const i = ankiCard.noteId - generatedNote(0, 0).id;
+        const kind = i % 4;
+        const externalId = kind === 3 ? `anki:${generatedGuid(i)}/${ankiCard.ordinal}` : `anki:${generatedGuid(i)}`;
+        const ordinal = kind === 2 ? ankiCard.ordinal + 1 : kind === 3 ? 0 : ankiCard.ordinal;
+        const item = imported.get(externalId)!.items.find((row) => row.ordinal === ordinal)!;
+        const history = reviews.filter((entry) => entry.cardId === ankiCard.id);
+        const moved = history.filter((entry) => entry.type !== 3);
+        if (ankiCard.fsrs) {
+          expect(item).toMatchObject({ stability: ankiCard.fsrs.stability, difficulty: ankiCard.fsrs.difficulty });
+          expect(item.due).toEqual(new Date((GENERATED_CREATED + ankiCard.due * 86_400) * 1000));
+        } else if (moved.length > 0) {
+          expect(item.stability).toBeGreaterThan(0);
+          expect(item.reps).toBe(moved.length);
+          expect(item.lastReview).toEqual(new Date(moved.at(-1)!.id));
+        } else {
+          expect(item).toMatchObject({ state: 0, stability: 0, reps: 0, lastReview: null });
+        }
+      }
+    });
+  }
+
+  it('imports the same package again as an update: no card, review log or file twice, and progress made since kept', async () => {
+    const ann = learner('ann');
+    const options: GenerateOptions = { layout: 'anki21b', notes: 8, reviewsPerCard: 2, media: 4, withFsrsState: true };
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await generateCollection(file, options);
+    const first = await importPackage(ann, await readFile(file));
+    const before = await everything(ann);
+    expect(before).toMatchObject({ cards: 10, media: 4 });
+
+    // The learner practises a card in Engram, then the note's answer is changed in Anki.
+    const practised = (await importedCards(ann)).get(`anki:${generatedGuid(0)}`)!;
+    await cards
+      .as(ann)
+      .review({ id: practised.items[0]!.id, rating: 'good', reviewId: randomUUID(), durationMs: 3000 });
+    const afterPractice = await cards.db.reviewItem.findUniqueOrThrow({ where: { id: practised.items[0]!.id } });
+    const changed = join(dir, `${randomUUID()}.apkg`);
+    const reader = await openPackage(file);
+    try {
+      const collection = collectionOf(reader);
+      const notes = function* () {
+        for (const note of collection.notes) {
+          yield note.guid === generatedGuid(0) ? { ...note, fields: [note.fields[0]!, '<b>one</b>'] } : note;
+        }
+      };
+      await writePackage(changed, { ...collection, notes: notes() }, { layout: 'anki21b' });
+    } finally {
+      reader.close();
+    }
+    const second = await importPackage(ann, await readFile(changed));
+    expect(second.counts).toEqual(first.counts);
+    // The practice today is one more log and one more day; nothing of the package is there twice.
+    expect(await everything(ann)).toEqual({ ...before, logs: before.logs + 1, days: before.days + 1 });
+    const updated = (await importedCards(ann)).get(`anki:${generatedGuid(0)}`)!;
+    expect(updated).toMatchObject({ id: practised.id, back: '**one**' });
+    expect(await cards.db.reviewItem.findUniqueOrThrow({ where: { id: practised.items[0]!.id } })).toEqual(
+      afterPractice,
+    );
+  });
+
+  it('leaves out a file missing from the package or not what its name says, and imports the rest', async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const fronts = ['A cat <img src="cat.png">', 'Listen [sound:missing.mp3]', 'A fake <img src="fake.png">'];
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [basic],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: fronts.map((front, i) => ({
+        id: 100 + i,
+        guid: `media${i}`,
+        noteTypeId: basic.id,
+        fields: [front, 'back'],
+        tags: [],
+        modified: GENERATED_CREATED,
+      })),
+      cards: [],
+      revlog: [],
+      media: [
+        {
+          name: 'cat.png',
+          data: await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fa0' } })
+            .png()
+            .toBuffer(),
+        },
+        { name: 'fake.png', data: Buffer.from('this is text, not a picture') },
+      ],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done.status).toBe('done');
+    expect(done.counts).toEqual({ notes: 3, cards: 3, reviews: 0, media: 1, skipped: 2 });
+    expect(done.problems).toEqual([
+      { line: 2, message: 'The file "missing.mp3" is not in the package, so it was left out.' },
+      {
+        line: 3,
+        message: expect.stringMatching(/^The file "fake.png" was left out: The file is not an image or a sound/),
+      },
+    ]);
+    const imported = await importedCards(ann);
+    expect(withoutIds(imported.get('anki:media0')!.front)).toBe('A cat ![](/media/ID/cat.png)');
+    expect(imported.get('anki:media1')!.front).toBe('Listen missing.mp3');
+    expect(imported.get('anki:media2')!.front).toBe('A fake fake.png');
+  });
+
+  it("fails and changes nothing when the files do not fit in the learner's storage", async () => {
+    const ann = learner('ann');
+    const failed = await importPackage(
+      ann,
+      await generated({ layout: 'anki2', notes: 8, reviewsPerCard: 2, media: 4 }),
+      {
+        quotaBytes: 200,
+      },
+    );
+    expect(failed.status).toBe('failed');
+    expect(failed.problems).toEqual([
+      { message: expect.stringMatching(/^The images and sounds of this collection do not fit in your storage/) },
+    ]);
+    expect(await everything(ann)).toEqual({ cards: 0, tags: 0, items: 0, logs: 0, days: 0, media: 0 });
+  });
+});
+
+/** A zip of these entries, stored, or deflated as given (whatever sizes it declares), written by hand. */
+function zipOf(entries: { name: string; data?: Buffer; deflated?: { data: Buffer; size: number; crc: number } }[]) {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const data = entry.deflated?.data ?? entry.data ?? Buffer.alloc(0);
+    const size = entry.deflated?.size ?? data.length;
+    const crc = entry.deflated?.crc ?? crc32(data);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(entry.deflated ? 8 : 0, 8);
+    header.writeUInt32LE(crc, 14);
+    header.writeUInt32LE(data.length, 18);
+    header.writeUInt32LE(size, 22);
+    header.writeUInt16LE(name.length, 26);
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(entry.deflated ? 8 : 0, 10);
+    record.writeUInt32LE(crc, 16);
+    record.writeUInt32LE(data.length, 20);
+    record.writeUInt32LE(size, 24);
+    record.writeUInt16LE(name.length, 28);
+    record.writeUInt32LE(offset, 42);
+    locals.push(header, name, data);
+    central.push(record, name);
+    offset += header.length + name.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** A collection entry of a few hundred KB that unpacks to `megabytes` MB of zeros. */
+function zipBomb(megabytes: number) {
+  const zlib = deflatedZeros(megabytes);
+  let crc = 0;
+  const mb = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < megabytes; i++) crc = crc32(mb, crc);
+  const deflated = { data: zlib.subarray(2, zlib.length - 4), size: megabytes * 1024 * 1024, crc };
+  return zipOf([{ name: 'collection.anki2', deflated }]);
+}
+
+describe('a hostile or broken file fails with its message and changes nothing', () => {
+  async function withNote(field: string, media: { name: string; data: Buffer }[] = []) {
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [basic],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [{ id: 1, guid: 'one', noteTypeId: basic.id, fields: [field, 'back'], tags: [], modified: 0 }],
+      cards: [],
+      revlog: [],
+      media,
+    });
+    return readFile(file);
+  }
+
+  const cases: [string, keyof typeof ANKI_PACKAGE_ERRORS, () => Promise<Buffer>, Partial<PackageLimits>?][] = [
+    ['not a zip', 'notZip', async () => Buffer.from('just some text, not a zip at all')],
+    ['a zip bomb', 'zipBomb', async () => zipBomb(300)],
+    [
+      'a ../ media name',
+      'unsafeName',
+      () => withNote('<img src="x.png">', [{ name: '../x.png', data: Buffer.from('x') }]),
+    ],
+    [
+      'a corrupt database',
+      'corruptDatabase',
+      async () => zipOf([{ name: 'collection.anki2', data: Buffer.alloc(64 * 1024, 7) }]),
+    ],
+    // The package's field limit, lowered, stands for the 300 MB a real attack would send.
+    ['a field over the limit', 'fieldTooLarge', () => withNote('x'.repeat(300_000)), { maxFieldBytes: 100_000 }],
+    ['an unknown layout', 'unknownLayout', async () => zipOf([{ name: 'notes.txt', data: Buffer.from('hello') }])],
+  ];
+  for (const [what, error, file, packageLimits] of cases) {
+    it(what, async () => {
+      const ann = learner('ann');
+      const failed = await importPackage(ann, await file(), { ...(packageLimits && { packageLimits }) });
+      expect(failed).toMatchObject({ status: 'failed', problems: [{ message: ANKI_PACKAGE_ERRORS[error] }] });
+      expect(await everything(ann)).toEqual({ cards: 0, tags: 0, items: 0, logs: 0, days: 0, media: 0 });
+    });
+  }
+});
