@@ -115,6 +115,11 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
       kept.sha256,
       objectKey,
     );
+    if (row!.id !== id) {
+      stored.pop();
+      added -= kept.bytes.length;
+      await store.deleteObject(objectKey);
+    }
     return { id: row!.id, path: mediaPath(row!.id, row!.name), kind: kept.kind };
   }
 
