@@ -67,7 +67,7 @@ function inputIssues(cause: unknown): InputIssue[] | undefined {
 }
 
 /** A refusal worded by the gateway itself, with the domain code the web app reacts to (`data.reason`). */
-class GatewayRefusal extends Error {
+export class GatewayRefusal extends Error {
   readonly reason: string;
   constructor(reason: string, message: string) {
     super(message);
@@ -81,9 +81,11 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause;
     const reason = cause instanceof GrpcCallError || cause instanceof GatewayRefusal ? cause.reason : undefined;
     const issues = inputIssues(cause);
-    // Internal details never reach the browser: no stack, no dump of validation issues, no grpc-js text.
+    // Internal details never reach the browser: no stack, no dump of validation issues, no grpc-js text. A
+    // refusal the gateway words itself keeps its message, whatever its code.
     const { stack: _stack, ...data } = shape.data;
-    const message = FIXED_MESSAGES[error.code] ?? issues?.[0]?.message ?? shape.message;
+    const fixed = cause instanceof GatewayRefusal ? undefined : FIXED_MESSAGES[error.code];
+    const message = fixed ?? issues?.[0]?.message ?? shape.message;
     return { ...shape, message, data: { ...data, ...(reason && { reason }), ...(issues && { issues }) } };
   },
 });

@@ -1,7 +1,11 @@
 // Exporting through the real gateway and every process: exports.start runs the export as a job on the cards
 // service's work queue, exports.get follows it to a link that downloads the file, exports.list shows the
-// learner's exports, and another learner can neither follow nor aim one at their tags.
-import type { AppRouter } from '@engram/gateway/router';
+// learner's exports, and another learner can neither follow nor aim one at their tags. A full (JSON) export
+// holds every service's part, gathered by the gateway; one the gateway cannot gather fails the start.
+import { randomUUID } from 'node:crypto';
+import { EXPORT_REASONS } from '@engram/contracts/exports';
+import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
+import { authAction, signedUp } from '@engram/testkit/people';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { TRPCClientError } from '@trpc/client';
@@ -24,6 +28,35 @@ async function refusal(call: Promise<unknown>) {
   );
   expect(error).toBeInstanceOf(TRPCClientError);
   return error as TRPCClientError<AppRouter>;
+}
+
+/** Follows an export until it is done; answers it with the link to its file. */
+async function finished(api: ReturnType<typeof clientOf>, exportId: string) {
+  let current = await api.exports.get.query({ exportId });
+  await waitUntil('the export finished', async () => {
+    current = await api.exports.get.query({ exportId });
+    return current.status === 'done';
+  });
+  return current;
+}
+
+async function generated(stream: AsyncIterable<GenerationEvent>) {
+  for await (const event of stream) if (event.type === 'finished') return event;
+  throw new Error('the generation never finished');
+}
+
+/** A full export's file, as the test reads it: the fields it looks into by name, the rest as they come. */
+interface FullExport {
+  format: string;
+  identity: {
+    profile: Record<string, unknown>;
+    sessions: { current: boolean }[];
+    memberships: { organization: { name: string } }[];
+  };
+  organizations: { publishedDecks: { name: string }[] };
+  billing: { plan: Record<string, unknown>; subscriptions: unknown[] };
+  ai: { usagePerPeriod: { generatedCards: number }[]; generations: unknown[] };
+  cards: { tags: { name: string }[]; cards: { front: string; reviews: { rating: unknown }[] }[] };
 }
 
 describe('exporting through the gateway', () => {
@@ -67,5 +100,58 @@ describe('exporting through the gateway', () => {
     const tag = await clientOf(ann).cards.createTag.mutate({ name: 'some' });
     const error = await refusal(clientOf(ann).exports.start.mutate({ format: 'json', tagIds: [tag.id] }));
     expect(error.message).toContain('A full export holds everything; choose tags for a CSV or Anki export.');
+  });
+});
+
+describe('a full export', () => {
+  it("holds the learner's account and sessions without tokens, organizations, plan, generation usage and cards", async () => {
+    const ann = await signedUp(stack.url, 'export-everything');
+    const api = clientOf(ann.cookie);
+    const organization = await authAction(stack.url, ann, 'organization/create', {
+      name: 'Export Academy',
+      slug: `export-academy-${Date.now().toString(36)}`,
+    });
+    const tag = await api.cards.createTag.mutate({ name: 'french' });
+    await api.cards.create.mutate({ front: 'le chat', back: 'the cat', tagIds: [tag.id] });
+    const [item] = (await api.cards.listDue.query({})).items;
+    await api.cards.review.mutate({ id: item?.id ?? '', rating: 'good', reviewId: randomUUID(), durationMs: 1500 });
+    await api.orgs.publishDeck.mutate({ organizationId: organization.id, name: 'French basics', tagId: tag.id });
+    const generation = await generated(
+      await api.ai.generate.mutate({ notes: 'An atom is the smallest unit of an element.', types: ['basic'] }),
+    );
+
+    const { exportId } = await api.exports.start.mutate({ format: 'json' });
+    const done = await finished(api, exportId);
+    const text = await (await fetch(done.url ?? '')).text();
+    const file = JSON.parse(text) as FullExport;
+    expect(file.format).toBe('engram-export');
+    expect(file.identity.profile).toMatchObject({ id: ann.id, email: ann.email, emailVerified: true });
+    expect(file.identity.sessions).toContainEqual(expect.objectContaining({ current: true }));
+    expect(file.identity.memberships).toEqual([
+      expect.objectContaining({ organization: expect.objectContaining({ name: 'Export Academy' }) }),
+    ]);
+    expect(file.organizations.publishedDecks).toEqual([expect.objectContaining({ name: 'French basics' })]);
+    expect(file.billing).toMatchObject({ plan: { plan: 'free' }, subscriptions: [] });
+    expect(file.ai.usagePerPeriod).toEqual([expect.objectContaining({ generatedCards: generation.delivered })]);
+    expect(file.ai.generations).toHaveLength(1);
+    expect(file.cards.tags.map((exported) => exported.name)).toEqual(['french']);
+    expect(file.cards.cards).toEqual([
+      expect.objectContaining({ front: 'le chat', reviews: [expect.objectContaining({ rating: expect.anything() })] }),
+    ]);
+    const sessionToken = decodeURIComponent(/session_token=([^;]+)/.exec(ann.cookie)?.[1] ?? '').split('.')[0] ?? '';
+    expect(sessionToken.length).toBeGreaterThan(20);
+    expect(text).not.toContain(sessionToken);
+  });
+
+  // Last in the file: billing stays down for the rest of the stack's life.
+  it('is refused, with nothing queued, when a service cannot give its part', async () => {
+    const cookie = await signUpThroughGateway(stack.url, 'export-missing-part');
+    await stack.stopComponent('billing');
+    const error = await refusal(clientOf(cookie).exports.start.mutate({ format: 'json' }));
+    expect(error.message).toBe(
+      'Your data export could not gather your subscription right now, so nothing was exported. Please try again in a moment.',
+    );
+    expect(error.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: EXPORT_REASONS.partUnavailable });
+    expect((await clientOf(cookie).exports.list.query()).items).toEqual([]);
   });
 });

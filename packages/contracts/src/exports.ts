@@ -13,6 +13,23 @@ export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 export const EXPORT_PARTS = ['identity', 'organizations', 'billing', 'ai'] as const;
 export type ExportPart = (typeof EXPORT_PARTS)[number];
 
+/** What a part holds, in the words of the message that says it could not be gathered. */
+export const EXPORT_PART_NAMES: Record<ExportPart, string> = {
+  identity: 'your account and sign-ins',
+  organizations: 'your organizations and shared decks',
+  billing: 'your subscription',
+  ai: 'your card generation usage',
+};
+
+export const EXPORT_REASONS = {
+  /** A full export could not gather a service's part: nothing was queued, since a file without it would mislead. */
+  partUnavailable: 'EXPORT_PART_UNAVAILABLE',
+} as const;
+
+/** The learner's message when a full export could not gather one of its parts. */
+export const exportPartUnavailableMessage = (part: ExportPart) =>
+  `Your data export could not gather ${EXPORT_PART_NAMES[part]} right now, so nothing was exported. Please try again in a moment.`;
+
 /** How long an export's file stays in the store, and how long one download link works. */
 export const EXPORT_KEEP_HOURS = 24;
 export const EXPORT_LINK_MINUTES = 15;

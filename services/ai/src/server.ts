@@ -1,8 +1,10 @@
-// Registers the ai service's gRPC handlers: usage, uploads and streamed generation.
+// Registers the ai service's gRPC handlers: usage, uploads, streamed generation and the caller's part of a
+// data export.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { AiServiceService } from '@engram/proto/ai/v1/ai';
 import type { AiDeps } from './deps.js';
 import { describe } from './handlers/describe.js';
+import { exportUserData } from './handlers/export-user-data.js';
 import { generate } from './handlers/generate.js';
 import { getUsage } from './handlers/get-usage.js';
 import { upload } from './handlers/upload.js';
@@ -18,6 +20,7 @@ export function aiService(deps: AiDeps, options: ServerOptions & { version: stri
         getUsage: { handle: getUsage(deps) },
         upload: { handle: upload(deps) },
         generate: { handle: generate(deps) },
+        exportUserData: { handle: exportUserData(deps) },
       },
       options,
     ),

@@ -153,6 +153,7 @@ export async function startAiHarness(options: AiHarnessOptions) {
     const token = () => ai.tokenFor(userId);
     return {
       usage: async () => unary(client, client.getUsage, {}, { token: await token() }),
+      exportUserData: async () => unary(client, client.exportUserData, {}, { token: await token() }),
       upload: async (fileName: string, content: Uint8Array | string, mediaType = '') =>
         unary(
           client,

@@ -9,6 +9,7 @@ import type { Db } from './db.js';
 import { createCheckout } from './handlers/create-checkout.js';
 import { createPortal } from './handlers/create-portal.js';
 import { describe } from './handlers/describe.js';
+import { exportUserData } from './handlers/export-user-data.js';
 import { getCheckout } from './handlers/get-checkout.js';
 import { getCustomer } from './handlers/get-customer.js';
 import { getEntitlements } from './handlers/get-entitlements.js';
@@ -36,6 +37,7 @@ export function billingService(deps: BillingDeps, options: ServerOptions & { ver
         getCheckout: { handle: getCheckout(deps) },
         createPortal: { handle: createPortal(deps) },
         getEntitlements: { handle: getEntitlements(deps) },
+        exportUserData: { handle: exportUserData(deps) },
       },
       options,
     ),

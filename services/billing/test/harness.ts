@@ -85,6 +85,7 @@ export async function startBillingHarness(options: BillingHarnessOptions = {}) {
       getCheckout: call(client.getCheckout, billingProto.GetCheckoutRequest),
       createPortal: call(client.createPortal, billingProto.CreatePortalRequest),
       getEntitlements: call(client.getEntitlements, billingProto.GetEntitlementsRequest),
+      exportUserData: call(client.exportUserData, billingProto.ExportUserDataRequest),
     };
   }
 

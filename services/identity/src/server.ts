@@ -5,6 +5,7 @@ import type { Auth } from './auth.js';
 import type { Db } from './db.js';
 import { checkPermission } from './handlers/check-permission.js';
 import { completeOnboarding } from './handlers/complete-onboarding.js';
+import { exportUserData } from './handlers/export-user-data.js';
 import { getMembership } from './handlers/get-membership.js';
 import { getSession } from './handlers/get-session.js';
 import { resolveApiKey } from './handlers/resolve-api-key.js';
@@ -22,6 +23,7 @@ export function identityService(auth: Auth, db: Db, options: ServerOptions) {
         completeOnboarding: { handle: completeOnboarding(auth) },
         getMembership: { handle: getMembership(db) },
         checkPermission: { handle: checkPermission(db) },
+        exportUserData: { handle: exportUserData(db) },
       },
       options,
     ),

@@ -1,4 +1,5 @@
-// Registers the organizations service's gRPC handlers: decks, subscriptions, assignments and progress.
+// Registers the organizations service's gRPC handlers: decks, subscriptions, assignments, progress and the
+// caller's part of a data export.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { OrganizationsServiceService } from '@engram/proto/organizations/v1/organizations';
 import type { OrganizationsDeps } from './deps.js';
@@ -6,6 +7,7 @@ import { createAssignment } from './handlers/create-assignment.js';
 import { deleteAssignment } from './handlers/delete-assignment.js';
 import { deleteDeck } from './handlers/delete-deck.js';
 import { describe } from './handlers/describe.js';
+import { exportUserData } from './handlers/export-user-data.js';
 import { getProgress } from './handlers/get-progress.js';
 import { listAssignments } from './handlers/list-assignments.js';
 import { listDecks } from './handlers/list-decks.js';
@@ -32,6 +34,7 @@ export function organizationsService(deps: OrganizationsDeps, options: ServerOpt
         deleteAssignment: { handle: deleteAssignment(deps) },
         listAssignments: { handle: listAssignments(deps) },
         getProgress: { handle: getProgress(deps) },
+        exportUserData: { handle: exportUserData(deps) },
       },
       options,
     ),
