@@ -7,6 +7,7 @@ import { authRoute } from './routes/auth';
 import { billingCancelRoute, billingPlansRoute, billingSuccessRoute } from './routes/billing';
 import { dashboardRoute } from './routes/dashboard';
 import { generateRoute } from './routes/generate';
+import { importRoute } from './routes/import';
 import { landingRoute } from './routes/landing';
 import { onboardingRoute } from './routes/onboarding';
 import { organizationRoute, organizationViewRoute } from './routes/organization';
@@ -29,6 +30,7 @@ const routeTree = rootRoute.addChildren([
     onboardingRoute,
     dashboardRoute,
     generateRoute,
+    importRoute,
     practiceNewRoute,
     practiceSessionRoute,
     practiceDoneRoute,

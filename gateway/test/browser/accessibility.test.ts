@@ -43,6 +43,7 @@ const appPages = (slug: string): PageUnderTest[] => [
   { path: '/practice/session', ready: (page) => page.getByRole('button', { name: /^Show answer/ }).waitFor() },
   { path: '/practice/done?cardCount=3&again=1&good=2', ready: heading('Session complete') },
   { path: '/settings', ready: heading('Settings') },
+  { path: '/import', ready: heading('Import cards') },
   { path: '/account/settings', ready: text('Avatar') },
   { path: '/account/security', ready: text('Sessions') },
   { path: '/billing/plans', ready: heading('Plans') },

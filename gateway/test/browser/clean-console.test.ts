@@ -27,6 +27,7 @@ const SIGNED_IN = [
   '/dashboard',
   '/practice/new',
   '/generate',
+  '/import',
   '/settings',
   '/account/settings',
   '/account/security',

@@ -238,6 +238,11 @@ describe('the JavaScript a first visit downloads', () => {
       (page) => page.getByRole('heading', { name: 'Generate cards', level: 1 }).waitFor(),
       cookie,
     );
+    const importing = await firstVisit(
+      '/import',
+      (page) => page.getByRole('heading', { name: 'Import cards', level: 1 }).waitFor(),
+      cookie,
+    );
     const practice = await firstVisit(
       '/practice/new',
       (page) => page.getByRole('heading', { name: 'Practice' }).waitFor(),
@@ -267,7 +272,7 @@ describe('the JavaScript a first visit downloads', () => {
     console.info(
       `JavaScript of a first visit (KB gzipped): / ${landing}, /help ${help}, /terms ${terms}, /privacy ${privacy}, ` +
         `/auth/sign-in ${signIn}, /auth/sign-up ${signUp}, /onboarding ${onboarding}, /dashboard ${dashboard}, ` +
-        `/generate ${generate}, /practice/new ${practice}, /settings ${settings}, /billing/plans ${plans}, ` +
+        `/generate ${generate}, /import ${importing}, /practice/new ${practice}, /settings ${settings}, /billing/plans ${plans}, ` +
         `/account/settings ${account}, ` +
         `/account/security ${security}`,
     );
@@ -281,6 +286,7 @@ describe('the JavaScript a first visit downloads', () => {
       onboarding,
       dashboard,
       generate,
+      importing,
       practice,
       settings,
       plans,

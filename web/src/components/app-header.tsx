@@ -3,22 +3,31 @@
 // impersonates a user, the impersonation banner. Below the xl breakpoint all but the logo fold into the menu
 // (app-menu.tsx), so the bar never runs off a phone's screen or overlaps itself on a laptop.
 import { Link, useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import type { SessionUser } from '../lib/auth-client';
 import { m } from '../lib/i18n';
 import { AppMenu } from './app-menu';
 import { AppNav } from './app-nav';
 import { Button } from './button';
-import { ImpersonationBanner } from './impersonation-banner';
 import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 import { UserAvatar } from './user-avatar';
+
+// Only an admin acting as someone sees the banner, so its code loads then, not with every first visit.
+const ImpersonationBanner = lazy(() =>
+  import('./impersonation-banner').then((module) => ({ default: module.ImpersonationBanner })),
+);
 
 export function AppHeader({ user, impersonated }: { user: SessionUser; impersonated: boolean }) {
   const navigate = useNavigate();
   const signOut = () => void navigate({ to: '/auth/$pathname', params: { pathname: 'sign-out' } });
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur">
-      {impersonated && <ImpersonationBanner user={user} />}
+      {impersonated && (
+        <Suspense>
+          <ImpersonationBanner user={user} />
+        </Suspense>
+      )}
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
         <div className="flex shrink-0 items-center gap-6">
           <Logo />

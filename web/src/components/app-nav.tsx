@@ -19,6 +19,9 @@ export function AppNav({ admin, layout }: { admin: boolean; layout: 'row' | 'col
       <Link to="/practice/new" className={className} activeProps={ACTIVE}>
         {m.nav_practice()}
       </Link>
+      <Link to="/import" className={className} activeProps={ACTIVE}>
+        {m.nav_import()}
+      </Link>
       <Link to="/billing/plans" className={className} activeProps={ACTIVE}>
         {m.nav_plans()}
       </Link>

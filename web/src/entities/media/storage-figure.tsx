@@ -1,27 +1,13 @@
 // The learner's storage for card images and sounds: used of what their plan keeps (the account page shows
 // it under the plan, beside the generation figure).
 import { useQuery } from '@tanstack/react-query';
-import { getLocale, m } from '../../lib/i18n';
+import { m } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
+import { formatBytes } from './bytes';
+
+export { formatBytes };
 
 export const storageOptions = trpc.media.list.queryOptions({ pageSize: 1 });
-
-/** Bytes as the reader reads them: "1.2 MB", "350 KB". */
-export function formatBytes(bytes: number, locale: string = getLocale()): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit: units[unit],
-    unitDisplay: 'short',
-    maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0,
-  }).format(value);
-}
 
 export function StorageFigure() {
   const storage = useQuery(storageOptions);

@@ -1,9 +1,10 @@
 // The user's cards, newest first, ten at a time with "Load more" following nextCursor; searchable by
 // text (as you type, debounced; accents and case aside, tag names too) and by tag, with the archived ones
 // one toggle away. The search text starts from the page's URL and goes back into it (onSearch), so a
-// reload or a shared link keeps it.
+// reload or a shared link keeps it. An empty collection points a new learner to the import screen.
 import { SEARCH_QUERY_MAX_LENGTH } from '@engram/contracts/learning';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
@@ -51,6 +52,11 @@ function EmptyState({ filtered }: { filtered: boolean }) {
     <div className="rounded-xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
       <p className="font-medium text-slate-900">{filtered ? m.cards_no_match_title() : m.cards_empty_title()}</p>
       <p className="mt-1 text-sm text-slate-500">{filtered ? m.cards_no_match_text() : m.cards_empty_text()}</p>
+      {!filtered && (
+        <Link to="/import" className="mt-3 inline-block text-sm font-medium text-brand-700 hover:text-brand-800">
+          {m.cards_empty_import()}
+        </Link>
+      )}
     </div>
   );
 }
