@@ -2,8 +2,9 @@
 // empty card list to /import, drops a CSV file on the drop zone (a real drop event holding a File), watches
 // it being sent, sees the preview with the guessed columns, changes one, imports it, watches the progress
 // bar reach the end, reads what came in and the skipped row with its line, and finds the cards in the list.
-// A file of another kind is refused before anything is sent. On a phone, in Portuguese, a wide file's
-// preview scrolls inside its own box and nothing is wider than the screen; the screens pass axe's checks.
+// A file of another kind is refused before anything is sent; an Anki package starts at once, and a broken one
+// says why and offers another try. On a phone, in Portuguese, a wide file's preview scrolls inside its own box
+// and nothing is wider than the screen; the screens pass axe's checks.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -148,6 +149,25 @@ describe('the import screen', () => {
     await page.getByRole('searchbox', { name: 'Search cards' }).fill('der Hund');
     const card = page.getByRole('list', { name: 'Your cards' }).getByRole('listitem').filter({ hasText: 'the dog' });
     await card.getByRole('list', { name: 'Tags' }).getByText('animals', { exact: true }).waitFor();
+  }, 120_000);
+
+  it('starts an Anki package at once, and when it fails says why and offers another file', async () => {
+    const page = await openTestPage(env.browser, 'import-broken');
+    page.setDefaultTimeout(15_000);
+    await signUpAndOnboard(page, env.stack.url, newUser('brokenimport'));
+    await page.goto(`${env.stack.url}/import`);
+    const zone = page.getByRole('button', { name: /^Drop a file here, or choose one/ });
+    await dropFile(page, zone, 'broken.apkg', 'not an Anki package', 'application/octet-stream');
+
+    const failed = page.getByTestId('import-failed');
+    await failed.getByRole('heading', { name: 'broken.apkg could not be imported' }).waitFor({ timeout: 60_000 });
+    const reason = (await failed.locator('p').textContent()) ?? '';
+    expect(reason.length).toBeGreaterThan(10);
+    expect(await page.getByTestId('import-announcement').textContent()).toBe(`The import failed: ${reason}`);
+    await page.getByRole('list', { name: 'Your imports' }).getByText('Failed', { exact: true }).waitFor();
+
+    await failed.getByRole('button', { name: 'Try another file' }).click();
+    await zone.waitFor();
   }, 120_000);
 });
 
