@@ -2,9 +2,10 @@
 // empty card list to /import, drops a CSV file on the drop zone (a real drop event holding a File), watches
 // it being sent, sees the preview with the guessed columns, changes one, imports it, watches the progress
 // bar reach the end, reads what came in and the skipped row with its line, and finds the cards in the list.
-// A file of another kind is refused before anything is sent; an Anki package starts at once, and a broken one
-// says why and offers another try. On a phone, in Portuguese, a wide file's preview scrolls inside its own box
-// and nothing is wider than the screen; the screens pass axe's checks.
+// A file of another kind is refused before anything is sent; leaving the page and coming back follows the
+// import again; an Anki package starts at once, and a broken one says why and offers another try. On a phone,
+// in Portuguese, a wide file's preview scrolls inside its own box and nothing is wider than the screen; the
+// screens pass axe's checks.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -149,6 +150,26 @@ describe('the import screen', () => {
     await page.getByRole('searchbox', { name: 'Search cards' }).fill('der Hund');
     const card = page.getByRole('list', { name: 'Your cards' }).getByRole('listitem').filter({ hasText: 'the dog' });
     await card.getByRole('list', { name: 'Tags' }).getByText('animals', { exact: true }).waitFor();
+  }, 120_000);
+
+  it('follows the import again when the learner leaves the page and comes back', async () => {
+    const page = await openTestPage(env.browser, 'import-resume');
+    page.setDefaultTimeout(15_000);
+    await signUpAndOnboard(page, env.stack.url, newUser('resumer'));
+    await page.goto(`${env.stack.url}/import`);
+    const zone = page.getByRole('button', { name: /^Drop a file here, or choose one/ });
+    await dropFile(page, zone, 'again.csv', 'front,back\nder Baum,the tree\ndie Blume,the flower');
+    await page.getByRole('button', { name: 'Import again.csv' }).click();
+    await page.getByRole('list', { name: 'Your imports' }).getByText('again.csv').waitFor();
+
+    // Away to the dashboard and back, as the learner would, while it runs or just after.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Your cards' }).waitFor();
+    await page.goBack();
+    await page.getByTestId(/^import-(queued|running|done)$/).waitFor();
+    await page.getByRole('heading', { name: 'again.csv is imported' }).waitFor({ timeout: 60_000 });
+    expect(await zone.count()).toBe(0);
+    await page.getByText('2 of 2 rows').waitFor();
   }, 120_000);
 
   it('starts an Anki package at once, and when it fails says why and offers another file', async () => {

@@ -61,15 +61,17 @@ const runningIn = (pages: { items: { id: string; status: string }[] }[] | undefi
 export function ImportScreen() {
   const flow = useImportFlow();
   const list = useInfiniteQuery(importsOptions);
-  // Once, when the list first arrives: an import left running is followed again.
+  // Once, when the list is first known to be current (a cached list that is stale is read again first): an
+  // import left running is followed again.
   const resumed = useRef(false);
   const running = runningIn(list.data?.pages);
   const choosing = flow.step.step === 'choose';
+  const current = list.data !== undefined && !list.isFetching;
   useEffect(() => {
-    if (resumed.current || !list.data) return;
+    if (resumed.current || !current) return;
     resumed.current = true;
     if (running && choosing) flow.follow(running.id);
-  }, [list.data, running, choosing, flow.follow]);
+  }, [current, running, choosing, flow.follow]);
 
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
