@@ -16,15 +16,15 @@ const contractRefusal = (name: string, size: number) =>
   createUploadInput.safeParse({ name, size, contentType: '', purpose: 'import' }).error?.issues[0]?.message;
 
 describe('choosing a file to import', () => {
-  it('takes Anki packages and CSV or TSV files up to the limit, whatever the case of their extension', () => {
-    for (const name of ['deck.apkg', 'collection.colpkg', 'words.csv', 'WORDS.TSV']) {
+  it('takes Anki packages and CSV, TSV or text files up to the limit, whatever the case of their extension', () => {
+    for (const name of ['deck.apkg', 'collection.colpkg', 'words.csv', 'WORDS.TSV', 'quizlet.txt']) {
       expect(fileRefusal({ name, size: 1_000 }), name).toBeUndefined();
     }
     expect(fileRefusal({ name: 'huge.apkg', size: MAX_IMPORT_BYTES })).toBeUndefined();
   });
 
   it.each([
-    ['another kind of file', 'notes.txt', 1_000],
+    ['another kind of file', 'notes.pdf', 1_000],
     ['a file over the limit', 'huge.apkg', MAX_IMPORT_BYTES + 1],
     ['an empty file', 'empty.csv', 0],
   ])('refuses %s in the contract’s words', (_what, name, size) => {
@@ -35,8 +35,8 @@ describe('choosing a file to import', () => {
 
   it('refuses them in Portuguese too, naming the limit', () => {
     setLocale('pt-BR');
-    expect(fileRefusal({ name: 'notes.txt', size: 1 })).toBe(
-      'Importe um pacote do Anki (.apkg, .colpkg) ou um arquivo CSV ou TSV.',
+    expect(fileRefusal({ name: 'notes.pdf', size: 1 })).toBe(
+      'Importe um pacote do Anki (.apkg, .colpkg) ou um arquivo CSV, TSV ou de texto.',
     );
     expect(fileRefusal({ name: 'huge.apkg', size: MAX_IMPORT_BYTES + 1 })).toBe(
       'Um arquivo para importar pode ter no máximo 2 GB.',

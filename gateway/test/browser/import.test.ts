@@ -6,6 +6,8 @@
 // import again; an Anki package starts at once, and a broken one says why and offers another try. On a phone,
 // in Portuguese, a wide file's preview scrolls inside its own box and nothing is wider than the screen; the
 // screens pass axe's checks.
+
+import { IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -72,8 +74,8 @@ describe('the import screen', () => {
     const zone = page.getByRole('button', { name: /^Drop a file here, or choose one/ });
 
     // Another kind of file is refused with the contract's words, and nothing is sent.
-    await dropFile(page, zone, 'notes.txt', 'not a collection', 'text/plain');
-    await page.getByText('Import an Anki package (.apkg, .colpkg) or a CSV or TSV file.').waitFor();
+    await dropFile(page, zone, 'notes.pdf', 'not a collection', 'application/pdf');
+    await page.getByText(IMPORT_KINDS_MESSAGE).waitFor();
     expect(sent).toEqual([]);
 
     // The CSV file: its bytes are held on their way to the store until the sending bar has shown.

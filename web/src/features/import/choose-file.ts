@@ -1,12 +1,14 @@
 // Which files the import screen takes, checked before a byte is sent: the contract's upload check for an
-// import (an Anki package, a CSV or a TSV file, not empty, within the size limit), its refusal in the
+// import (an Anki package, a CSV, TSV or text file, not empty, within the size limit), its refusal in the
 // learner's language (in English the contract's own words, which the gateway would answer).
-import { createUploadInput, MAX_IMPORT_BYTES } from '@engram/contracts/media';
+import { createUploadInput, IMPORT_EXTENSIONS, MAX_IMPORT_BYTES } from '@engram/contracts/media';
 import { formatBytes } from '../../entities/media/bytes';
 import { m } from '../../lib/i18n';
 
 /** What a file chooser offers: the extensions an import takes. */
-export const IMPORT_ACCEPT = '.apkg,.colpkg,.csv,.tsv';
+export const IMPORT_ACCEPT = Object.keys(IMPORT_EXTENSIONS)
+  .map((extension) => `.${extension}`)
+  .join(',');
 
 /** The size limit as the drop zone and its refusal name it ("2 GB"). */
 export const importLimit = () => formatBytes(MAX_IMPORT_BYTES);
