@@ -3,6 +3,7 @@
 
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
+import { EXPORT_REASONS } from '@engram/contracts/exports';
 import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { TRPCClientError } from '@trpc/client';
 import { BASE_ERROR_CODES } from 'better-auth';
@@ -184,7 +185,11 @@ describe('the catalogue', () => {
   const authScreenCodes = new Set(Object.keys(authScreenTexts));
 
   /** Engram's own domain reasons (tRPC error data), for refusals whose text the user reads in their language. */
-  const domainReasons = new Set<string>([...Object.values(AI_REASONS), ...Object.values(SHARED_DECK_REASONS)]);
+  const domainReasons = new Set<string>([
+    ...Object.values(AI_REASONS),
+    ...Object.values(SHARED_DECK_REASONS),
+    ...Object.values(EXPORT_REASONS),
+  ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {
     const unknown = Object.keys(ERROR_CATALOGUE).filter(

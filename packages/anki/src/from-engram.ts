@@ -214,10 +214,20 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
   );
   const insertRevlog = db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)');
-  /** Runs `insert` with ids from `id` on until one is free (ids are times; two may fall on the same ms). */
+  // Where the search for a free id resumes, by statement and wanted id: imported cards share one creation time,
+  // and without it the 50,000th card of one would try 49,999 taken ids first.
+  const resumeAt = new Map<StatementSync, Map<number, number>>();
+  /** Runs `insert` with ids from `id` on until one is free (ids are times; many may fall on the same ms). */
   const insertAt = (statement: StatementSync, id: number, values: (string | number)[]): number => {
-    let at = id;
+    let resumes = resumeAt.get(statement);
+    if (!resumes) {
+      resumes = new Map();
+      resumeAt.set(statement, resumes);
+    }
+    let at = resumes.get(id) ?? id;
     while (statement.run(at, ...values).changes === 0) at++;
+    // Only an id that was taken is remembered: most are free at once and cost nothing here.
+    if (at !== id) resumes.set(id, at + 1);
     return at;
   };
 

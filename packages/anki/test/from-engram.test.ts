@@ -283,6 +283,30 @@ describe('export → import round trip', () => {
   });
 });
 
+describe('exporting cards imported together', () => {
+  it('gives each of many cards created in the same millisecond a note id of its own, one after the other', async () => {
+    const exported = await createExport(join(dir, 'same-moment.apkg'), { now: NOW });
+    for (let i = 0; i < 3_000; i++) {
+      exported.addCard({
+        ...CARDS[0]!,
+        id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+        createdAt: new Date(T0),
+        updatedAt: new Date(T0),
+        reviews: [],
+      });
+    }
+    expect((await exported.finish()).notes).toBe(3_000);
+    const reader = await openPackage(join(dir, 'same-moment.apkg'));
+    try {
+      const ids = [...reader.notes()].flat().map((note) => note.id);
+      expect(new Set(ids).size).toBe(3_000);
+      expect(Math.max(...ids) - Math.min(...ids)).toBe(2_999);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
 // The retained heap is what streaming bounds; collecting garbage first makes it measurable.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -239,6 +239,11 @@ export const SHARED_DECK_ERRORS = {
   PERMISSION_DENIED: m.error_permission_denied,
 } satisfies Messages;
 
+/** Refusals about imports and exports (the cards service's and the gateway's reasons). */
+export const COLLECTION_ERRORS = {
+  EXPORT_PART_UNAVAILABLE: m.error_export_part_unavailable,
+} satisfies Messages;
+
 export const REQUEST_ERRORS = {
   REQUEST_FAILED: m.error_request_failed,
   NETWORK_ERROR: m.error_request_network_error,

@@ -1,7 +1,13 @@
 // Turns any error the app meets (a better-auth result, a tRPC error, a thrown value) into the one line of
 // text an error toast shows, in the current language and in the order of docs/product.md#error-catalogue.
 
-import { AUTH_ERRORS, GENERATION_ERRORS, REQUEST_ERRORS, SHARED_DECK_ERRORS } from './error-catalogue';
+import {
+  AUTH_ERRORS,
+  COLLECTION_ERRORS,
+  GENERATION_ERRORS,
+  REQUEST_ERRORS,
+  SHARED_DECK_ERRORS,
+} from './error-catalogue';
 import { isBannedUserError, isObject, text } from './error-codes';
 import { toast } from './toast';
 
@@ -10,12 +16,13 @@ export { httpStatus, trpcCode } from './error-codes';
 /** Message texts by error code, each read in the current language when called. */
 export type Catalogue = Readonly<Record<string, () => string>>;
 
-/** Every auth, generation and shared-deck error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
+/** Every auth, generation, shared-deck and import/export error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
 export const ERROR_CATALOGUE: Catalogue = Object.assign(
   { REQUEST_FAILED: REQUEST_ERRORS.REQUEST_FAILED },
   ...Object.values(AUTH_ERRORS),
   GENERATION_ERRORS,
   SHARED_DECK_ERRORS,
+  COLLECTION_ERRORS,
 );
 
 /** The text when even the catalogue has no REQUEST_FAILED (the final fallback). */

@@ -40,8 +40,10 @@ export async function* exportedCards(db: Db, ownerId: string, tagIds: string[]):
     });
     if (cards.length === 0) return;
     after = cards.at(-1)?.id;
+    // By item (review_logs' index), the owner's as their cards are: by card, or with the owner, PostgreSQL scans
+    // every review of the learner for each page.
     const reviews = await db.reviewLog.findMany({
-      where: { ownerId, cardId: { in: cards.map((card) => card.id) }, undoneAt: null },
+      where: { itemId: { in: cards.flatMap((card) => card.items.map((item) => item.id)) }, undoneAt: null },
       orderBy: [{ reviewedAt: 'asc' }, { seq: 'asc' }],
     });
     const reviewsOf = Map.groupBy(reviews, (review) => review.cardId);

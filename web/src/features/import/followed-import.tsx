@@ -3,11 +3,11 @@
 // imports are read again.
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
+import { ProgressBar } from '../../components/progress-bar';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { refreshCards } from '../../entities/cards/queries';
 import { m } from '../../lib/i18n';
 import { ImportDone, ImportFailed } from './import-result';
-import { ProgressBar } from './progress-bar';
 import { importOptions, refreshImports } from './queries';
 import { formatCount, isOver, progressText } from './wording';
 

@@ -5,13 +5,14 @@
 // follows it again. The learner's imports are listed below.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { ProgressBar } from '../../components/progress-bar';
 import { InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
 import { ColumnMapping } from './column-mapping';
 import { DropZone } from './drop-zone';
+import { ExportPanel } from './export-panel';
 import { FollowedImport } from './followed-import';
 import { PastImports } from './past-imports';
-import { ProgressBar } from './progress-bar';
 import { importsOptions } from './queries';
 import { useImportFlow } from './use-import-flow';
 
@@ -81,6 +82,9 @@ export function ImportScreen() {
         <CurrentStep flow={flow} />
       </div>
       <PastImports list={list} />
+      <div className="mt-10">
+        <ExportPanel />
+      </div>
     </main>
   );
 }

@@ -1,0 +1,85 @@
+// Bringing a collection in and taking it out (issue "bring your collection"): a generated Anki collection of
+// 40,000 notes (70,000 cards) with 200,000 review log entries and 200 media files is imported end to end (the
+// file in the store, the import job as a cards replica runs it) and exported again as an Anki package, each in
+// a process of its own (bench/collection-child.ts), beside the floor in the same process: the same card and
+// review rows written with COPY, and read with COPY TO. The same run at a tenth of the size shows whether the
+// import's peak memory grows with the collection (it streams, so it should not).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generateCollection } from '@engram/anki/generate-collection';
+
+const run = promisify(execFile);
+
+const FULL = { notes: 40_000, reviews: 200_000, media: 200 };
+/** Cards per note in the generated collection: Basic 1, the three others 2. */
+const CARDS_PER_NOTE = 1.75;
+const IMPORT_TARGET = 4;
+const EXPORT_TARGET = 4;
+const MEMORY_TARGET = 2;
+
+interface ChildResult {
+  notes: number;
+  cards: number;
+  reviews: number;
+  media: number;
+  importMs: number;
+  importPeakRssMb: number;
+  copyInMs: number;
+  exportMs: number;
+  exportBytes: number;
+  copyOutMs: number;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+const count = (n: number) => n.toLocaleString('en');
+
+async function measure(adminUrl: string, dir: string, scale: number): Promise<ChildResult> {
+  const notes = FULL.notes * scale;
+  const path = join(dir, `collection-${notes}.apkg`);
+  await generateCollection(path, {
+    layout: 'anki21b',
+    notes,
+    reviewsPerCard: FULL.reviews / (FULL.notes * CARDS_PER_NOTE),
+    media: Math.round(FULL.media * scale),
+    withFsrsState: true,
+    suspendEvery: 50,
+    tempDir: dir,
+  });
+  const child = new URL('./collection-child.ts', import.meta.url).pathname;
+  const { stdout } = await run(process.execPath, [child, path, adminUrl], { maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
+}
+
+export async function collectionTransfer(adminUrl: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'engram-bench-collection-'));
+  try {
+    const small = await measure(adminUrl, dir, 0.1);
+    const full = await measure(adminUrl, dir, 1);
+    const importRatio = full.importMs / full.copyInMs;
+    const exportRatio = full.exportMs / full.copyOutMs;
+    const growth = full.importPeakRssMb / small.importPeakRssMb;
+    console.log(
+      `collection: ${count(full.notes)} notes, ${count(full.cards)} cards, ${count(full.reviews)} reviews, ` +
+        `${count(full.media)} files`,
+    );
+    console.log(
+      `import ${seconds(full.importMs)}; COPY of its card and review rows ${seconds(full.copyInMs)}; ` +
+        `ratio ${importRatio.toFixed(2)} (target <= ${IMPORT_TARGET}: ${verdict(importRatio <= IMPORT_TARGET)})`,
+    );
+    console.log(
+      `import peak memory: ${count(small.notes)} notes ${small.importPeakRssMb} MB, ${count(full.notes)} notes ` +
+        `${full.importPeakRssMb} MB; growth ${growth.toFixed(2)}x (target < ${MEMORY_TARGET}: ${verdict(growth < MEMORY_TARGET)})`,
+    );
+    console.log(
+      `export (Anki package, ${(full.exportBytes / 1024 / 1024).toFixed(1)} MB) ${seconds(full.exportMs)}; ` +
+        `COPY TO of its rows ${seconds(full.copyOutMs)}; ratio ${exportRatio.toFixed(2)} ` +
+        `(target <= ${EXPORT_TARGET}: ${verdict(exportRatio <= EXPORT_TARGET)})`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
