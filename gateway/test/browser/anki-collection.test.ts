@@ -13,10 +13,11 @@ import { openPackage } from '@engram/anki/open-package';
 import type { AnkiCard, AnkiNote, AnkiRevlog } from '@engram/anki/types';
 import { writePackage } from '@engram/anki/write-package';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { countsOf, dropFile } from './support/import-screen.ts';
 import { solidPng } from './support/png.ts';
 
 const env = useBrowserStack();
@@ -180,18 +181,6 @@ function collection(today: string) {
   };
 }
 
-/** Drops a file of `bytes` on `target`, as a file dragged from the desktop arrives: drag enter, over, drop. */
-async function dropFile(page: Page, target: Locator, name: string, bytes: Buffer) {
-  // An expression, not a function: these tests compile without the DOM's types.
-  const dataTransfer = await page.evaluateHandle(`(() => {
-    const bytes = Uint8Array.from(atob('${bytes.toString('base64')}'), (char) => char.charCodeAt(0));
-    const data = new DataTransfer();
-    data.items.add(new File([bytes], ${JSON.stringify(name)}, { type: 'application/octet-stream' }));
-    return data;
-  })()`);
-  for (const event of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(event, { dataTransfer });
-}
-
 /** Records every value the import's progress bar takes ("now/max"), in order; counts sounds played. */
 const RECORD = `
   window.progressSeen = [];
@@ -204,10 +193,6 @@ const RECORD = `
   window.plays = 0;
   document.addEventListener('play', () => window.plays++, true);
 `;
-
-/** Each shown count of a finished import, as "label value". */
-const countsOf = (within: Locator) =>
-  within.locator('div').evaluateAll((boxes) => boxes.map((box) => Reflect.get(box, 'innerText').replace('\n', ' ')));
 
 const naturalWidths = (images: Locator) =>
   images.evaluateAll((all) => all.map((image) => Reflect.get(image, 'naturalWidth')));

@@ -10,11 +10,12 @@
 import { IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
-import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
+import { countsOf, dropFile } from './support/import-screen.ts';
 import { sticksOut } from './support/layout.ts';
 import { PHONE } from './support/screens.ts';
 
@@ -29,17 +30,6 @@ const GERMAN = [
   ...Array.from({ length: 297 }, (_, index) => `das Wort ${index + 1};word ${index + 1};vocabulary`),
 ].join('\n');
 
-/** Drops a file holding `text` on `target`, as a file dragged from the desktop arrives: drag enter, over, drop. */
-async function dropFile(page: Page, target: Locator, name: string, text: string, type = 'text/csv') {
-  // An expression, not a function: these tests compile without the DOM's types.
-  const dataTransfer = await page.evaluateHandle(`(() => {
-    const data = new DataTransfer();
-    data.items.add(new File([${JSON.stringify(text)}], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
-    return data;
-  })()`);
-  for (const event of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(event, { dataTransfer });
-}
-
 /** Records every value the page's progress bars take ("label now/max"), in order. */
 const RECORD_PROGRESS = `
   window.progressSeen = [];
@@ -50,10 +40,6 @@ const RECORD_PROGRESS = `
     }
   }).observe(document, { subtree: true, childList: true, attributes: true });
 `;
-
-/** Each shown count of a finished import, as "label value". */
-const countsOf = (within: Locator) =>
-  within.locator('div').evaluateAll((boxes) => boxes.map((box) => Reflect.get(box, 'innerText').replace('\n', ' ')));
 
 describe('the import screen', () => {
   it('imports a dropped CSV file: preview, mapping, progress, what came in and what was skipped', async () => {

@@ -214,20 +214,26 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
   );
   const insertRevlog = db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)');
-  // Where the search for a free id resumes, by statement and wanted id: imported cards share one creation time,
-  // and without it the 50,000th card of one would try 49,999 taken ids first.
-  const resumeAt = new Map<StatementSync, Map<number, number>>();
-  /** Runs `insert` with ids from `id` on until one is free (ids are times; many may fall on the same ms). */
+  // The ids each table has given, as "next free id from here" links (a disjoint-set forest with path
+  // compression): imported cards share one creation time, so note and card ids pile up on the same few
+  // milliseconds, and finding the next free one must not walk past every id taken before it.
+  const taken = new Map<StatementSync, Map<number, number>>();
+  /** Runs `insert` with the first free id from `id` on (ids are times; many may fall on the same ms). */
   const insertAt = (statement: StatementSync, id: number, values: (string | number)[]): number => {
-    let resumes = resumeAt.get(statement);
-    if (!resumes) {
-      resumes = new Map();
-      resumeAt.set(statement, resumes);
+    let links = taken.get(statement);
+    if (!links) {
+      links = new Map();
+      taken.set(statement, links);
     }
-    let at = resumes.get(id) ?? id;
-    while (statement.run(at, ...values).changes === 0) at++;
-    // Only an id that was taken is remembered: most are free at once and cost nothing here.
-    if (at !== id) resumes.set(id, at + 1);
+    let at = id;
+    const path: number[] = [];
+    for (let next = links.get(at); next !== undefined; next = links.get(at)) {
+      path.push(at);
+      at = next;
+    }
+    for (const passed of path) links.set(passed, at);
+    links.set(at, at + 1);
+    statement.run(at, ...values);
     return at;
   };
 

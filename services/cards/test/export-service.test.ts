@@ -105,6 +105,72 @@ describe('exporting cards as an Anki package', () => {
   });
 });
 
+describe('an Anki export imported again', () => {
+  it('gives another learner the same cards, tags, files, review history and memory state', async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    const png = await sharp({ create: { width: 6, height: 6, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(ann, 'blue.png', 'image/png', png);
+    await tagged(ann, `Which colour? ![blue](${image.path})`, 'Blue', ['Colours::Cold']);
+    const biology = (await cards.as(ann).createTag({ name: 'biology' })).tag!;
+    await cards.as(ann).createCard({
+      front: 'The {{c1::mitochondrion}} makes {{c2::energy}}',
+      back: '',
+      type: 'cloze',
+      tagIds: [biology.id],
+    });
+    await cards.as(ann).createCard({ front: 'gato', back: 'cat', type: 'reversed' });
+    for (const item of (await cards.as(ann).listDue({})).items.slice(0, 3)) {
+      await cards.as(ann).review({ id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 3_000 });
+    }
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const done = await finished(ann, exportId);
+
+    const uploadId = await cards.uploadToImport(bob, 'from-ann.apkg', await download(done.url));
+    const { importId } = await cards.as(bob).startImport({ uploadId });
+    let imported = await cards.as(bob).getImport({ importId });
+    await waitUntil(
+      'the import finished',
+      async () => {
+        imported = await cards.as(bob).getImport({ importId });
+        return imported.status === 'done' || imported.status === 'failed';
+      },
+      20_000,
+    );
+    expect(imported).toMatchObject({
+      status: 'done',
+      counts: { notes: 3, cards: 3, reviews: 3, media: 1, skipped: 0 },
+    });
+
+    const shape = async (userId: string) => {
+      const { items } = await cards.list(userId, { pageSize: 100 });
+      return items
+        .map((card) => ({
+          type: card.type,
+          front: card.front.replace(/\/media\/[0-9a-f-]+\//, '/media/<id>/'),
+          back: card.back,
+          tags: card.tags.map((tag) => tag.name).sort(),
+        }))
+        .sort((a, b) => a.front.localeCompare(b.front));
+    };
+    expect(await shape(bob)).toEqual(await shape(ann));
+    const history = async (userId: string) =>
+      (await cards.db.reviewLog.findMany({ where: { ownerId: userId }, orderBy: { reviewedAt: 'asc' } })).map(
+        (log) => ({ rating: log.rating, at: Math.floor(log.reviewedAt.getTime() / 1000) }),
+      );
+    expect(await history(bob)).toEqual(await history(ann));
+    const memory = async (userId: string) =>
+      (await cards.db.reviewItem.findMany({ where: { ownerId: userId, reps: { gt: 0 } } }))
+        .map((item) => Number(item.stability.toFixed(2)))
+        .sort();
+    expect(await memory(bob)).toEqual(await memory(ann));
+    const bobsFile = (await cards.as(bob).listMedia({})).items[0];
+    expect(bobsFile).toMatchObject({ name: 'blue.png', cardCount: 1 });
+  });
+});
+
 describe('exporting everything as JSON', () => {
   it("holds the other services' parts and every card with its reviews, settings, tags and files", async () => {
     const ann = learner('ann');
