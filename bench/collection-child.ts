@@ -77,9 +77,16 @@ try {
       data: { ownerId, uploadId: upload.id, name: 'collection.apkg', format: 'apkg', quotaBytes: 10n * 1024n ** 3n },
     });
     const rssBefore = process.resourceUsage().maxRSS;
+    // The heap as the import goes (what it holds; the process's peak also counts garbage not yet collected).
+    let heapPeak = 0;
+    const sampling = setInterval(() => {
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }, 50);
     let start = process.hrtime.bigint();
     await runImport({ db: stores.db, store, logger }, job.id, { signal: new AbortController().signal });
     result.importMs = since(start);
+    clearInterval(sampling);
+    result.importPeakHeapMb = Math.round(heapPeak / 1024 / 1024);
     result.importPeakRssMb = megabytes(process.resourceUsage().maxRSS);
     result.rssBeforeImportMb = megabytes(rssBefore);
     const imported = await stores.db.import.findUniqueOrThrow({ where: { id: job.id } });
