@@ -183,32 +183,20 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
   const fileId = ((await uploaded.json()) as Json).result.data.fileId;
   const { url } = await t.call(me, 'billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
   const checkoutSessionId = /cs_test_\w+/.exec(url)?.[0] ?? '';
-  // A picture kept for a card, and an upload not kept yet.
-  const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
-  const sendPicture = async () => {
-    const slot = await t.call(me, 'media.createUpload', {
-      name: `${secret}.gif`,
-      size: gif.length,
-      contentType: 'image/gif',
-      purpose: 'card',
-    });
-    await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: gif });
+  /** Sends `bytes` to the store as the web app does: a slot, then the PUT; the upload's id. */
+  const send = async (name: string, contentType: string, purpose: 'card' | 'import', bytes: Buffer) => {
+    const slot = await t.call(me, 'media.createUpload', { name, size: bytes.length, contentType, purpose });
+    await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
     return slot.uploadId as string;
   };
+  // A picture kept for a card, and an upload not kept yet.
+  const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+  const sendPicture = () => send(`${secret}.gif`, 'image/gif', 'card', gif);
   const media = await t.call(me, 'media.finishUpload', { uploadId: await sendPicture() });
   const uploadId = await sendPicture();
   // A CSV imported to the end (so their view stays still), and one sent but not imported yet.
-  const sendCsv = async () => {
-    const csv = Buffer.from(`front,back\n${secret} imported,answer\n`);
-    const slot = await t.call(me, 'media.createUpload', {
-      name: `${secret}.csv`,
-      size: csv.length,
-      contentType: 'text/csv',
-      purpose: 'import',
-    });
-    await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: csv });
-    return slot.uploadId as string;
-  };
+  const sendCsv = () =>
+    send(`${secret}.csv`, 'text/csv', 'import', Buffer.from(`front,back\n${secret} imported,answer\n`));
   const { importId } = await t.call(me, 'imports.start', { uploadId: await sendCsv() });
   for (let tries = 0; (await t.call(me, 'imports.get', { importId })).status !== 'done'; tries++) {
     if (tries > 100) throw new Error("the victim's import did not finish");

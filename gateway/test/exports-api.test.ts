@@ -4,13 +4,12 @@
 // holds every service's part, gathered by the gateway; one the gateway cannot gather fails the start.
 import { randomUUID } from 'node:crypto';
 import { EXPORT_REASONS } from '@engram/contracts/exports';
-import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
+import type { GenerationEvent } from '@engram/gateway/router';
 import { authAction, signedUp } from '@engram/testkit/people';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webTrpcClient } from './support/trpc-client.ts';
+import { refusal, webTrpcClient } from './support/trpc-client.ts';
 
 let stack: TestStack;
 
@@ -20,15 +19,6 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const clientOf = (cookie: string) => webTrpcClient(stack.url, cookie);
-
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 /** Follows an export until it is done; answers it with the link to its file. */
 async function finished(api: ReturnType<typeof clientOf>, exportId: string) {

@@ -1,13 +1,7 @@
-// Importing through the real gateway and every process, as the import screen does it: the file goes straight
-// to the store (media.createUpload with purpose import, a PUT), imports.preview shows a CSV's columns,
-// imports.start runs the import as a job on the cards service's work queue, and imports.get and imports.list
-// follow it to what it brought in. Another learner sees none of it.
-import type { AppRouter } from '@engram/gateway/router';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webTrpcClient } from './support/trpc-client.ts';
+import { refusal, webTrpcClient } from './support/trpc-client.ts';
 
 let stack: TestStack;
 
@@ -36,15 +30,6 @@ async function upload(cookie: string, name: string, bytes: Buffer) {
   const put = await fetch(slot.url, { method: 'PUT', headers: { ...slot.headers, origin: stack.url }, body: bytes });
   expect(put.status).toBe(200);
   return slot.uploadId;
-}
-
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
 }
 
 describe('importing a CSV file through the gateway', () => {

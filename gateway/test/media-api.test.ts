@@ -1,14 +1,8 @@
-// Card files through the real gateway and every process: the web app's calls (media.createUpload, a PUT of
-// the bytes straight to the store, media.finishUpload), the same-origin /media/<id>/<name> that serves a
-// file only to those cards lets see it, the storage quota of billing's plans, and the pages' CSP that lets
-// them send files to the store and nowhere else.
-import type { AppRouter } from '@engram/gateway/router';
 import { silentWav } from '@engram/testkit/media-files';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
-import { TRPCClientError } from '@trpc/client';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webTrpcClient } from './support/trpc-client.ts';
+import { refusal, webTrpcClient } from './support/trpc-client.ts';
 
 let stack: TestStack;
 
@@ -40,15 +34,6 @@ async function addFile(cookie: string, name: string, contentType: string, bytes:
 
 const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.url}${path}`, { headers: { ...(cookie && { cookie }), ...headers } });
-
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 describe('a card file through the gateway', () => {
   it('is kept, shown in a card from this site, and read back by its owner', async () => {

@@ -1,7 +1,14 @@
 // tRPC through the gateway as the web app calls it: queries as GET with the input in the query string,
 // mutations as POST, several queries in one batched GET; a failed call throws its tRPC error.
 import type { AppRouter } from '@engram/gateway/router';
-import { createTRPCClient, httpBatchStreamLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchStreamLink,
+  httpLink,
+  isNonJsonSerializable,
+  splitLink,
+  TRPCClientError,
+} from '@trpc/client';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
 export type Json = any;
@@ -50,4 +57,14 @@ export function webTrpcClient(url: string, cookie: string) {
       }),
     ],
   });
+}
+
+/** The tRPC error a call that must be refused was refused with (the test fails when it went through). */
+export async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
+  const error = await call.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof TRPCClientError)) throw new Error(`expected a refusal, got ${String(error ?? 'an answer')}`);
+  return error as TRPCClientError<AppRouter>;
 }

@@ -28,7 +28,7 @@ import { deflatedZeros } from '@engram/testkit/hostile-files';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/imports/run-import.js';
-import { type CardsHarness, HARNESS_QUOTA, startCardsHarness } from './harness.js';
+import { type CardsHarness, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
 let dir: string;
@@ -46,34 +46,13 @@ afterAll(async () => {
 
 const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 
-/** The package the learner sent for import (its upload) and the import of it, queued as StartImport queues it. */
-async function queueImport(ownerId: string, bytes: Buffer, name: string, quotaBytes = HARNESS_QUOTA.quotaBytes) {
-  const uploadId = randomUUID();
-  const objectKey = `uploads/test/${uploadId}`;
-  await cards.store.putObject(objectKey, bytes, { contentType: 'application/octet-stream' });
-  await cards.db.upload.create({
-    data: {
-      id: uploadId,
-      ownerId,
-      purpose: 'import',
-      name,
-      size: BigInt(bytes.length),
-      contentType: 'application/octet-stream',
-      objectKey,
-      expiresAt: new Date(Date.now() + 3_600_000),
-    },
-  });
-  const format = name.slice(name.lastIndexOf('.') + 1);
-  return cards.db.import.create({ data: { ownerId, uploadId, name, format, quotaBytes: BigInt(quotaBytes) } });
-}
-
 /** Imports `bytes` as `ownerId` and answers the finished import's row. */
 async function importPackage(
   ownerId: string,
   bytes: Buffer,
   options: { name?: string; quotaBytes?: number; packageLimits?: Partial<PackageLimits> } = {},
 ) {
-  const job = await queueImport(ownerId, bytes, options.name ?? 'collection.apkg', options.quotaBytes);
+  const job = await cards.queueImport(ownerId, bytes, options.name ?? 'collection.apkg', options.quotaBytes);
   const deps = {
     db: cards.db,
     store: cards.store,

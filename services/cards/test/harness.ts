@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importFormatOf } from '@engram/contracts/imports';
 import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
@@ -195,6 +196,32 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       const put = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
       if (!put.ok) throw new Error(`the store refused the upload: ${put.status}`);
       return (await as(userId).finishUpload({ uploadId: slot.uploadId })).media!;
+    },
+    /**
+     * A file `ownerId` sent for import (its upload, as the presigned PUT leaves it) and the import of it, queued as
+     * StartImport queues it but not rung: a test runs the job itself (runImport).
+     */
+    async queueImport(ownerId: string, content: Buffer | string, name: string, quotaBytes = HARNESS_QUOTA.quotaBytes) {
+      const bytes = Buffer.from(content);
+      const uploadId = randomUUID();
+      const objectKey = `uploads/test/${uploadId}`;
+      await store.putObject(objectKey, bytes, { contentType: 'application/octet-stream' });
+      await service.resources.db.upload.create({
+        data: {
+          id: uploadId,
+          ownerId,
+          purpose: 'import',
+          name,
+          size: BigInt(bytes.length),
+          contentType: 'application/octet-stream',
+          objectKey,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        },
+      });
+      const format = importFormatOf(name) ?? 'csv';
+      return service.resources.db.import.create({
+        data: { ownerId, uploadId, name, format, quotaBytes: BigInt(quotaBytes) },
+      });
     },
     /** Sends `bytes` as a browser would (the presigned PUT) as a file `userId` will import; its upload id. */
     async uploadToImport(userId: string, name: string, bytes: Buffer) {

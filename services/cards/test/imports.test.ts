@@ -23,25 +23,7 @@ afterAll(async () => {
 const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 
 /** A file the learner sent for import (its upload) and the import of it, queued. */
-async function queueImport(ownerId: string, content: string, name = 'deck.csv') {
-  const uploadId = randomUUID();
-  const objectKey = `uploads/test/${uploadId}`;
-  const bytes = Buffer.from(content);
-  await cards.store.putObject(objectKey, bytes, { contentType: 'application/octet-stream' });
-  await cards.db.upload.create({
-    data: {
-      id: uploadId,
-      ownerId,
-      purpose: 'import',
-      name,
-      size: BigInt(bytes.length),
-      contentType: 'application/octet-stream',
-      objectKey,
-      expiresAt: new Date(Date.now() + 3_600_000),
-    },
-  });
-  return cards.db.import.create({ data: { ownerId, uploadId, name, format: 'csv' } });
-}
+const queueImport = (ownerId: string, content: string, name = 'deck.csv') => cards.queueImport(ownerId, content, name);
 
 const run = (id: string) =>
   runImport({ db: cards.db, store: cards.store, logger }, id, { signal: new AbortController().signal });

@@ -24,3 +24,22 @@ export function decodeCursor(cursor: string): CardPosition {
     throw new Invalid('The cursor is not valid for this list.', 'INVALID_CURSOR');
   }
 }
+
+/** The rows after `cursor`'s position in newest-first order (nothing to add for the first page). */
+export function newerFirstAfter(cursor: string): {
+  OR?: ({ createdAt: { lt: Date } } | { createdAt: Date; id: { lt: string } })[];
+} {
+  if (!cursor) return {};
+  const after = decodeCursor(cursor);
+  return { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] };
+}
+
+/** Newest first, the order the cursor follows. */
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** A page of `pageSize` from rows read with one more, and the cursor of the next page ('' when it is the last). */
+export function pageOf<T extends CardPosition>(rows: T[], pageSize: number): { page: T[]; nextCursor: string } {
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '' };
+}

@@ -4,7 +4,7 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListExportsRequest, ListExportsResponse } from '@engram/proto/cards/v1/exports';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import { NEWEST_FIRST, newerFirstAfter, pageOf } from '../domain/cursor.js';
 import type { ExportServiceDeps } from '../exports/export-deps.js';
 import { toProtoExport } from '../exports/export-json.js';
 
@@ -21,23 +21,13 @@ const listInput = z.object({
 export function listExports({ db, store }: ExportServiceDeps) {
   return async (request: ListExportsRequest, ctx: CallContext): Promise<ListExportsResponse> => {
     const { pageSize, cursor } = parseInput(listInput, request);
-    const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await db.export.findMany({
-      where: {
-        ownerId: ctx.caller.userId,
-        ...(after && {
-          OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-        }),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      where: { ownerId: ctx.caller.userId, ...newerFirstAfter(cursor) },
+      orderBy: NEWEST_FIRST,
       take: pageSize + 1,
     });
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
+    const { page, nextCursor } = pageOf(rows, pageSize);
     const now = new Date();
-    return {
-      items: await Promise.all(page.map((row) => toProtoExport(row, store, now))),
-      nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '',
-    };
+    return { items: await Promise.all(page.map((row) => toProtoExport(row, store, now))), nextCursor };
   };
 }

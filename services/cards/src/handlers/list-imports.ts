@@ -5,7 +5,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { ListImportsRequest, ListImportsResponse } from '@engram/proto/cards/v1/imports';
 import { z } from 'zod';
 import type { Db } from '../db.js';
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import { NEWEST_FIRST, newerFirstAfter, pageOf } from '../domain/cursor.js';
 import { toProtoImport } from '../imports/import-json.js';
 
 const listInput = z.object({
@@ -21,22 +21,12 @@ const listInput = z.object({
 export function listImports({ db }: { db: Db }) {
   return async (request: ListImportsRequest, ctx: CallContext): Promise<ListImportsResponse> => {
     const { pageSize, cursor } = parseInput(listInput, request);
-    const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await db.import.findMany({
-      where: {
-        ownerId: ctx.caller.userId,
-        ...(after && {
-          OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-        }),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      where: { ownerId: ctx.caller.userId, ...newerFirstAfter(cursor) },
+      orderBy: NEWEST_FIRST,
       take: pageSize + 1,
     });
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
-    return {
-      items: page.map(toProtoImport),
-      nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '',
-    };
+    const { page, nextCursor } = pageOf(rows, pageSize);
+    return { items: page.map(toProtoImport), nextCursor };
   };
 }

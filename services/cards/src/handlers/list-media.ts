@@ -4,7 +4,7 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListMediaRequest, ListMediaResponse } from '@engram/proto/cards/v1/media';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import { NEWEST_FIRST, newerFirstAfter, pageOf } from '../domain/cursor.js';
 import type { MediaDeps } from '../media/media-deps.js';
 import { toProtoMedia } from '../media/media-json.js';
 import { usedBytes } from '../media/quota.js';
@@ -25,27 +25,20 @@ export function listMedia({ db, quotaOf }: MediaDeps) {
   return async (request: ListMediaRequest, ctx: CallContext): Promise<ListMediaResponse> => {
     const ownerId = ctx.caller.userId;
     const { pageSize, cursor } = parseInput(listMediaInput, request);
-    const after = cursor ? decodeCursor(cursor) : undefined;
     const [rows, used, quota] = await Promise.all([
       db.mediaFile.findMany({
-        where: {
-          ownerId,
-          ...(after && {
-            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-          }),
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        where: { ownerId, ...newerFirstAfter(cursor) },
+        orderBy: NEWEST_FIRST,
         take: pageSize + 1,
         include: { _count: { select: { cards: { where: { card: { ownerId } } } } } },
       }),
       usedBytes(db, ownerId),
       quotaOf(ctx),
     ]);
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
+    const { page, nextCursor } = pageOf(rows, pageSize);
     return {
       items: page.map((file) => toProtoMedia(file, file._count.cards)),
-      nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '',
+      nextCursor,
       usedBytes: used,
       quotaBytes: quota.quotaBytes,
       plan: quota.plan,
