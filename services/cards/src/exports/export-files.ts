@@ -11,7 +11,8 @@ import { createCsvExport } from '@engram/anki/csv-export';
 import { createExport } from '@engram/anki/from-engram';
 import { mediaPath } from '@engram/contracts/media';
 import type { ObjectStore } from '@engram/kit/storage';
-import type { Db, Stores } from '../db.js';
+import type pg from 'pg';
+import type { Stores } from '../db.js';
 import { settingsOf } from '../domain/settings.js';
 import { readSettings } from '../review/settings-store.js';
 import { type ExportedCard, exportedCards } from './exported-cards.js';
@@ -34,13 +35,13 @@ export interface ExportContext {
 }
 
 async function eachPage(
-  db: Db,
+  pool: pg.Pool,
   job: ExportJob,
   context: ExportContext,
   write: (card: ExportedCard) => Promise<void> | void,
 ) {
   let done = 0;
-  for await (const page of exportedCards(db, job.ownerId, job.tagIds)) {
+  for await (const page of exportedCards(pool, job.ownerId, job.tagIds)) {
     context.signal.throwIfAborted();
     for (const card of page) await write(card);
     done += page.length;
@@ -51,7 +52,7 @@ async function eachPage(
 export async function writeCsv(path: string, job: ExportJob, context: ExportContext): Promise<void> {
   const csv = createCsvExport(path);
   try {
-    await eachPage(context.stores.db, job, context, (card) => csv.addCard(card));
+    await eachPage(context.stores.pool, job, context, (card) => csv.addCard(card));
     await csv.finish();
   } catch (error) {
     await csv.abort();
@@ -64,7 +65,7 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
   const anki = await createExport(path, { desiredRetention: settings.desiredRetention, tempDir: context.dir });
   const added = new Set<string>();
   try {
-    await eachPage(context.stores.db, job, context, async (card) => {
+    await eachPage(context.stores.pool, job, context, async (card) => {
       anki.addCard(card);
       for (const file of card.files) {
         if (added.has(file.id)) continue;
@@ -153,7 +154,7 @@ export async function writeJson(path: string, job: ExportJob, context: ExportCon
   );
   await file.write(',"cards":[');
   let first = true;
-  await eachPage(db, job, context, async (card) => {
+  await eachPage(pool, job, context, async (card) => {
     const { files, ...rest } = card;
     await file.write(`${first ? '' : ','}${json({ ...rest, files: files.map((f) => f.id) })}`);
     first = false;
