@@ -1,3 +1,7 @@
+// Card files through the real gateway and every process: the web app's calls (media.createUpload, a PUT of
+// the bytes straight to the store, media.finishUpload), the same-origin /media/<id>/<name> that serves a
+// file only to those cards lets see it, the storage quota of billing's plans, and the pages' CSP that lets
+// them send files to the store and nowhere else.
 import { silentWav } from '@engram/testkit/media-files';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import sharp from 'sharp';

@@ -6,6 +6,7 @@ import { type ReactNode, useEffect } from 'react';
 import { ProgressBar } from '../../components/progress-bar';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { refreshCards } from '../../entities/cards/queries';
+import { trpcCode } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { ImportDone, ImportFailed } from './import-result';
 import { importOptions, refreshImports } from './queries';
@@ -15,6 +16,12 @@ export function FollowedImport({ importId, onAnother }: { importId: string; onAn
   const followed = useQuery(importOptions(importId));
   const current = followed.data;
   const status = current?.status;
+
+  // An import this tab remembered that is not the learner's (another account signed in since): choose again.
+  const gone = followed.isError && trpcCode(followed.error) === 'NOT_FOUND';
+  useEffect(() => {
+    if (gone) onAnother();
+  }, [gone, onAnother]);
 
   useEffect(() => {
     if (status !== 'done' && status !== 'failed') return;
