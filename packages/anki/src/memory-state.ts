@@ -4,31 +4,13 @@
 // filtered-deck (cram, type 3) reviews become logs but do not move the state. Every other entry becomes an
 // Engram review log with what ts-fsrs computes, the same fields a review in Engram records.
 
-import type { ReviewState } from '@engram/contracts/learning';
-import { REVIEW_STATES } from '@engram/contracts/learning';
-import {
-  createEmptyCard,
-  type FSRSParameters,
-  type Card as FsrsCard,
-  fsrs,
-  type Grade,
-  generatorParameters,
-  type State,
-} from 'ts-fsrs';
+import { REVIEW_STATES, type ReviewState } from '@engram/contracts/learning';
+import { fromFsrsCard, type MemoryState } from '@engram/contracts/memory-state';
+import { createEmptyCard, type FSRSParameters, fsrs, type Grade, generatorParameters } from 'ts-fsrs';
 import type { AnkiCard, AnkiRevlog } from './types.ts';
 
-export interface EngramMemoryState {
-  state: ReviewState;
-  due: Date;
-  stability: number;
-  difficulty: number;
-  elapsedDays: number;
-  scheduledDays: number;
-  learningStep: number;
-  reps: number;
-  lapses: number;
-  lastReview: Date | null;
-}
+/** A card's memory state in Engram's terms (the cards service keeps it per review item). */
+export type EngramMemoryState = MemoryState;
 
 /** One Anki review as an Engram review log row (without the ids the importer assigns). */
 export interface EngramReviewLog {
@@ -59,23 +41,6 @@ const DAY_MS = 86_400_000;
 /** Longest a review's duration may count (Anki caps it too; Engram refuses longer). */
 const MAX_DURATION_MS = 3_600_000;
 
-const stateName = (state: State): ReviewState => REVIEW_STATES[state] ?? 'new';
-
-function fromFsrs(card: FsrsCard): EngramMemoryState {
-  return {
-    state: stateName(card.state),
-    due: card.due,
-    stability: card.stability,
-    difficulty: card.difficulty,
-    elapsedDays: card.elapsed_days,
-    scheduledDays: card.scheduled_days,
-    learningStep: card.learning_steps,
-    reps: card.reps,
-    lapses: card.lapses,
-    lastReview: card.last_review ?? null,
-  };
-}
-
 /** Whether a review log entry is a review the learner made (rated 1–4), not a manual change. */
 export const isReview = (entry: AnkiRevlog) => entry.ease >= 1 && entry.ease <= 4 && entry.type !== 4;
 
@@ -97,7 +62,7 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
   for (const entry of [...revlog].sort((a, b) => a.id - b.id)) {
     if (!isReview(entry)) continue;
     const at = new Date(entry.id);
-    const previous = fromFsrs(current);
+    const previous = fromFsrsCard(current);
     const rating = entry.ease as 1 | 2 | 3 | 4;
     const durationMs = Math.max(0, Math.min(MAX_DURATION_MS, entry.timeMs));
     if (entry.type === 3) {
@@ -119,7 +84,7 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
       continue;
     }
     const { card: next, log } = scheduler.next(current, at, rating as Grade);
-    const after = fromFsrs(next);
+    const after = fromFsrsCard(next);
     logs.push({
       reviewedAt: at,
       rating,
@@ -137,9 +102,9 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
     });
     current = next;
   }
-  const replayed = fromFsrs(current);
+  const replayed = fromFsrsCard(current);
   if (!card.fsrs) {
-    if (logs.length === 0) return { memory: { ...fromFsrs(createEmptyCard(now)), due: now }, logs, source: 'new' };
+    if (logs.length === 0) return { memory: { ...fromFsrsCard(createEmptyCard(now)), due: now }, logs, source: 'new' };
     return { memory: replayed, logs, source: 'replay' };
   }
   // Anki's own state: its stability and difficulty, its card's state and due, its counts.

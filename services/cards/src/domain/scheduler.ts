@@ -1,16 +1,11 @@
 // Scheduling one review with FSRS-6 (ts-fsrs): the learner's settings become FSRS parameters, and a
 // review item's memory state plus a rating become its next state and the review log. No I/O here.
 import type { RatingName, ReviewState } from '@engram/contracts/learning';
-import { RATINGS, REVIEW_STATES } from '@engram/contracts/learning';
-import {
-  type FSRS,
-  type Card as FsrsCard,
-  type State as FsrsState,
-  fsrs,
-  type Grade,
-  generatorParameters,
-  type StepUnit,
-} from 'ts-fsrs';
+import { RATINGS } from '@engram/contracts/learning';
+import { fromFsrsCard, type MemoryState, toFsrsCard } from '@engram/contracts/memory-state';
+import { type FSRS, fsrs, type Grade, generatorParameters, type StepUnit } from 'ts-fsrs';
+
+export { type MemoryState, newMemoryState, toFsrsCard } from '@engram/contracts/memory-state';
 
 export interface SchedulingSettings {
   desiredRetention: number;
@@ -18,22 +13,6 @@ export interface SchedulingSettings {
   learningSteps: string[];
   relearningSteps: string[];
   fuzz: boolean;
-}
-
-/** What the service keeps of one review direction between reviews (FSRS's card, in our names). */
-export interface MemoryState {
-  state: ReviewState;
-  due: Date;
-  stability: number;
-  difficulty: number;
-  /** Days between the last two reviews (FSRS still reads it for its short-term logic). */
-  elapsedDays: number;
-  scheduledDays: number;
-  /** Index of the current (re)learning step. */
-  learningStep: number;
-  reps: number;
-  lapses: number;
-  lastReview: Date | null;
 }
 
 /** What one review changed, as the review log keeps it (the state is the one before the review). */
@@ -49,21 +28,6 @@ export interface ReviewOutcome {
     stabilityBefore: number;
     difficultyBefore: number;
     dueBefore: Date;
-  };
-}
-
-export function newMemoryState(now: Date): MemoryState {
-  return {
-    state: 'new',
-    due: now,
-    stability: 0,
-    difficulty: 0,
-    elapsedDays: 0,
-    scheduledDays: 0,
-    learningStep: 0,
-    reps: 0,
-    lapses: 0,
-    lastReview: null,
   };
 }
 
@@ -99,38 +63,6 @@ export function schedulerFor(settings: SchedulingSettings): FSRS {
 }
 
 export const gradeOf = (rating: RatingName): Grade => (RATINGS.indexOf(rating) + 1) as Grade;
-const stateName = (state: FsrsState): ReviewState => REVIEW_STATES[state] as ReviewState;
-const fsrsState = (state: ReviewState): FsrsState => REVIEW_STATES.indexOf(state) as FsrsState;
-
-export function toFsrsCard(memory: MemoryState): FsrsCard {
-  return {
-    due: memory.due,
-    stability: memory.stability,
-    difficulty: memory.difficulty,
-    elapsed_days: memory.elapsedDays,
-    scheduled_days: memory.scheduledDays,
-    learning_steps: memory.learningStep,
-    reps: memory.reps,
-    lapses: memory.lapses,
-    state: fsrsState(memory.state),
-    ...(memory.lastReview && { last_review: memory.lastReview }),
-  };
-}
-
-function fromFsrsCard(card: FsrsCard): MemoryState {
-  return {
-    state: stateName(card.state),
-    due: card.due,
-    stability: card.stability,
-    difficulty: card.difficulty,
-    elapsedDays: card.elapsed_days,
-    scheduledDays: card.scheduled_days,
-    learningStep: card.learning_steps,
-    reps: card.reps,
-    lapses: card.lapses,
-    lastReview: card.last_review ?? null,
-  };
-}
 
 const DAY_MS = 86_400_000;
 

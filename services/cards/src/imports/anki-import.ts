@@ -7,13 +7,14 @@
 // nothing; the learner's review days are recounted at its end, so the dashboard includes their past. Memory
 // stays that of one batch whatever the collection's size.
 import { dirname } from 'node:path';
-import { type EngramMemoryState, memoryState } from '@engram/anki/memory-state';
+import { memoryState } from '@engram/anki/memory-state';
 import { openPackage } from '@engram/anki/open-package';
 import type { AnkiReader } from '@engram/anki/reader';
 import { type EngramCardDraft, type MappingContext, mappingContext, toEngram } from '@engram/anki/to-engram';
 import type { AnkiNoteBundle } from '@engram/anki/types';
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { reviewOrdinals } from '@engram/contracts/cloze';
+import { newMemoryState } from '@engram/contracts/memory-state';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { Prisma } from '../generated/prisma/client.js';
 import { usedBytes } from '../media/quota.js';
@@ -36,24 +37,11 @@ export interface AnkiImportJob {
 
 type Progress = (done: number, total: number) => Promise<unknown>;
 
-const newMemory = (now: Date): EngramMemoryState => ({
-  state: 'new',
-  due: now,
-  stability: 0,
-  difficulty: 0,
-  elapsedDays: 0,
-  scheduledDays: 0,
-  learningStep: 0,
-  reps: 0,
-  lapses: 0,
-  lastReview: null,
-});
-
 /** The review items of a card: one per ordinal Engram asks, with its Anki card's state and history if any. */
 function itemsOf(draft: EngramCardDraft, front: string, created: number, now: Date): ItemToImport[] {
   return reviewOrdinals(draft.type, front).map((ordinal) => {
     const source = draft.items.find((item) => item.ordinal === ordinal);
-    if (!source) return { ordinal, memory: newMemory(now), logs: [] };
+    if (!source) return { ordinal, memory: newMemoryState(now), logs: [] };
     const { memory, logs } = memoryState(source.card, source.revlog, { created, now });
     return { ordinal, memory, logs };
   });
