@@ -5,7 +5,6 @@
 import type { EngramExportCard } from '@engram/anki/from-engram';
 import type { CardType } from '@engram/contracts/learning';
 import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.js';
 
 const PAGE = 500;
 
@@ -20,11 +19,19 @@ export interface ExportedCard extends EngramExportCard {
   files: ExportedFile[];
 }
 
-/** Which of `ownerId`'s cards an export takes: all, or those with one of `tagIds`. */
-export const exportedWhere = (ownerId: string, tagIds: string[]): Prisma.CardWhereInput => ({
-  ownerId,
-  ...(tagIds.length > 0 && { tags: { some: { tagId: { in: tagIds } } } }),
-});
+/** Which of the owner's ($1) cards an export takes: all, or those with one of the tags in `tags` (none: all). */
+const exported = (tags: string) => `c.owner_id = $1
+  AND (cardinality(${tags}::uuid[]) = 0
+    OR EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY(${tags}::uuid[])))`;
+
+/** How many cards the export of `ownerId`'s cards (with one of `tagIds`, or all) takes. */
+export async function exportedCount(pool: pg.Pool, ownerId: string, tagIds: string[]): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM cards c WHERE ${exported('$2')}`,
+    [ownerId, tagIds],
+  );
+  return rows[0]?.count ?? 0;
+}
 
 /** One page of cards after `after` (by id), each with its tag names, items and files, in one query. */
 const PAGE_SQL = `
@@ -38,9 +45,7 @@ SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.
   COALESCE((SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'objectKey', m.object_key))
     FROM card_media cm JOIN media m ON m.id = cm.media_id WHERE cm.card_id = c.id), '[]') AS files
 FROM cards c
-WHERE c.owner_id = $1 AND c.id > $2::uuid
-  AND (cardinality($3::uuid[]) = 0
-    OR EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY($3::uuid[])))
+WHERE ${exported('$3')} AND c.id > $2::uuid
 ORDER BY c.id
 LIMIT ${PAGE}`;
 

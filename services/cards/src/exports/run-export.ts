@@ -13,7 +13,7 @@ import type { Stores } from '../db.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
 import { exportKey } from '../media/media-json.js';
 import { type ExportContext, type ExportJob, writeApkg, writeCsv, writeJson } from './export-files.js';
-import { exportedWhere } from './exported-cards.js';
+import { exportedCount } from './exported-cards.js';
 
 export interface ExportDeps {
   stores: Stores;
@@ -43,7 +43,7 @@ export async function runExport(deps: ExportDeps, id: string, { signal }: { sign
   const dir = await mkdtemp(join(tmpdir(), 'engram-export-'));
   try {
     const format = job.format as ExportFormat;
-    const total = await db.card.count({ where: exportedWhere(job.ownerId, job.tagIds) });
+    const total = await exportedCount(stores.pool, job.ownerId, job.tagIds);
     await db.export.update({ where: { id }, data: { progressDone: 0, progressTotal: total } });
     const path = join(dir, job.fileName);
     await WRITERS[format](
