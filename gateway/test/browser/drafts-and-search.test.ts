@@ -10,6 +10,7 @@ import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
+import { useSessionCookie } from './support/auth.ts';
 import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
@@ -47,12 +48,7 @@ async function newLearner(label: string, cards: { type?: string; front: string; 
 async function openAs(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
   const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
   page.setDefaultTimeout(15_000);
-  await page.context().addCookies(
-    cookie.split('; ').map((pair) => {
-      const [cookieName = '', value = ''] = pair.split('=');
-      return { name: cookieName, value, url: env.stack.url };
-    }),
-  );
+  await useSessionCookie(page, env.stack.url, cookie);
   return page;
 }
 

@@ -27,7 +27,7 @@ import type { BrowserContextOptions, Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
-import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { newUser, signUpAndOnboard, useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { countsOf, dropFile } from './support/import-screen.ts';
 import { sticksOut } from './support/layout.ts';
@@ -211,12 +211,7 @@ async function learnerPage(name: string, screen: BrowserContextOptions, locale: 
   // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
   const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
   page.setDefaultTimeout(15_000);
-  await page.context().addCookies(
-    cookie.split('; ').map((pair) => {
-      const [cookieName = '', value = ''] = pair.split('=');
-      return { name: cookieName, value, url: env.stack.url };
-    }),
-  );
+  await useSessionCookie(page, env.stack.url, cookie);
   return page;
 }
 

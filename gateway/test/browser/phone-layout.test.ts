@@ -12,6 +12,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { authAction } from '../support/people.ts';
 import { trpcClient } from '../support/trpc-client.ts';
+import { useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { watchProblems } from './support/console.ts';
 import { banKeepingSessions, makeAdmin, userIdOf } from './support/database.ts';
@@ -117,13 +118,7 @@ async function learnerWithCards(label: string, options: { admin?: boolean; organ
 async function openAs(name: string, screen: BrowserContextOptions, language: Language, cookie?: string) {
   const page = await openTestPage(env.browser, name, { ...screen, locale: LANGUAGES[language].locale });
   page.setDefaultTimeout(15_000);
-  if (cookie) {
-    const cookies = cookie.split('; ').map((pair) => {
-      const [cookieName = '', value = ''] = pair.split('=');
-      return { name: cookieName, value, url: env.stack.url };
-    });
-    await page.context().addCookies(cookies);
-  }
+  if (cookie) await useSessionCookie(page, env.stack.url, cookie);
   return page;
 }
 

@@ -9,6 +9,7 @@ import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
+import { useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { type PastReview, userIdOf, writePastReviews } from './support/database.ts';
 import { onScreen, sticksOut } from './support/layout.ts';
@@ -73,12 +74,7 @@ async function openDashboard(name: string, screen: BrowserContextOptions, langua
   // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
   const page = await openTestPage(env.browser, name, { ...screen, locale: WORDS[language].locale, bypassCSP: true });
   page.setDefaultTimeout(15_000);
-  await page.context().addCookies(
-    cookie.split('; ').map((pair) => {
-      const [cookieName = '', value = ''] = pair.split('=');
-      return { name: cookieName, value, url: env.stack.url };
-    }),
-  );
+  await useSessionCookie(page, env.stack.url, cookie);
   await page.goto(`${env.stack.url}/dashboard`);
   return page;
 }

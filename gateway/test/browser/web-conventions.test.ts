@@ -5,7 +5,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { newUser, signUpAndOnboard, useSessionCookie } from './support/auth.ts';
 import { recordScripts, totalKb } from './support/javascript-budget.ts';
 
 const env = useBrowserStack();
@@ -193,13 +193,7 @@ describe('the JavaScript a first visit downloads', () => {
       content:
         'globalThis.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } };',
     });
-    if (cookie) {
-      const cookies = cookie.split('; ').map((pair) => {
-        const [name = '', value = ''] = pair.split('=');
-        return { name, value, url: env.stack.url };
-      });
-      await page.context().addCookies(cookies);
-    }
+    if (cookie) await useSessionCookie(page, env.stack.url, cookie);
     const scripts = recordScripts(page, env.stack.url);
     await page.goto(`${env.stack.url}${path}`);
     await ready(page);

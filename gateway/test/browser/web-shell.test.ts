@@ -3,6 +3,7 @@
 import { openTestPage, type TestPageOptions, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import { describe, expect, it } from 'vitest';
+import { useSessionCookie } from './support/auth.ts';
 import { dismissBanner, visit as visitAs } from './support/visitor.ts';
 
 const SUPPORT_EMAIL = 'help@engram.test';
@@ -85,12 +86,7 @@ describe('the public pages', () => {
   it('offer a signed-in user the way back into the app, and send them from / into it (the dashboard, or onboarding first)', async () => {
     const cookie = await signUpThroughGateway(env.stack.url, 'shell');
     const page = await openTestPage(env.browser, 'public-signed-in', { locale: 'en-US' });
-    await page.context().addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: env.stack.url };
-      }),
-    );
+    await useSessionCookie(page, env.stack.url, cookie);
     await page.goto(`${env.stack.url}/privacy`);
     await page.getByRole('heading', { level: 1, name: 'Privacy notice' }).waitFor();
     await page.getByRole('link', { name: 'Open Engram' }).waitFor();

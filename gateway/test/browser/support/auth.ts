@@ -53,3 +53,13 @@ export async function fillSignIn(page: Page, identifier: string, password: strin
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
+
+/** Gives `page`'s browser the session cookies a sign-up through the gateway answered (`name=value; …`). */
+export async function useSessionCookie(page: Page, url: string, cookie: string): Promise<void> {
+  await page.context().addCookies(
+    cookie.split('; ').map((pair) => {
+      const [name = '', ...value] = pair.split('=');
+      return { name, value: value.join('='), url };
+    }),
+  );
+}
