@@ -97,4 +97,18 @@ describe('importing a CSV file', () => {
     expect(await cardsOf(ann)).toHaveLength(1);
     expect((await cards.db.import.findUniqueOrThrow({ where: { id: job.id } })).attempts).toBe(1);
   });
+
+  it('is handed back whole when its replica stops in the middle (queued again, nothing written), and runs to the end later', async () => {
+    const ann = learner('ann');
+    const job = await queueImport(ann, 'front,back\nuno,one\ndos,two\n');
+    const stopping = new AbortController();
+    stopping.abort(new Error('the replica is stopping'));
+    await expect(
+      runImport({ db: cards.db, store: cards.store, logger }, job.id, { signal: stopping.signal }),
+    ).rejects.toThrow();
+    expect(await cards.db.import.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'queued' });
+    expect(await cardsOf(ann)).toEqual([]);
+    await run(job.id);
+    expect((await cardsOf(ann)).map((card) => card.front).sort()).toEqual(['dos', 'uno']);
+  });
 });
