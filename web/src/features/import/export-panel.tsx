@@ -7,6 +7,7 @@ import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { LoadMore } from '../../components/load-more';
 import { ProgressBar } from '../../components/progress-bar';
 import { tagsOptions } from '../../entities/cards/queries';
 import { formatBytes } from '../../entities/media/storage-figure';
@@ -98,6 +99,7 @@ function TagChoice({ chosen, onChange }: { chosen: string[]; onChange: (ids: str
           </label>
         ))}
       </div>
+      <LoadMore list={tags} />
     </fieldset>
   );
 }
