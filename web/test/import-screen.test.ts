@@ -5,7 +5,7 @@ import { columnMapping } from '@engram/contracts/imports';
 import { createUploadInput, MAX_IMPORT_BYTES } from '@engram/contracts/media';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileRefusal } from '../src/features/import/choose-file.ts';
-import { mappingOf, mappingProblems } from '../src/features/import/mapping.ts';
+import { mappingOf, mappingProblems, sidesInFront } from '../src/features/import/mapping.ts';
 import { delimiterName, problemText, progressText } from '../src/features/import/wording.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 
@@ -53,15 +53,21 @@ describe('the column mapping', () => {
 
   it('has no problem with a column for the front and one for the back', () => {
     expect(mappingProblems(['front', 'back', 'tags', 'type', 'ignore'])).toEqual({});
+    expect(sidesInFront(['front', 'back'])).toBe(false);
   });
 
-  it('asks for a column for the front and the back in the contract’s words', () => {
+  it('takes a front column alone as holding both sides, split at a line of --- as Mochi writes its cards', () => {
+    expect(mappingOf(['ignore', 'front', 'tags'])).toEqual({ front: 1, tags: 2 });
+    expect(mappingProblems(['ignore', 'front', 'tags'])).toEqual({});
+    expect(sidesInFront(['ignore', 'front', 'tags'])).toBe(true);
+    expect(columnMapping.safeParse(mappingOf(['front'])).success).toBe(true);
+  });
+
+  it('asks for a column for the front in the contract’s words', () => {
     const [contractSays] = columnMapping.safeParse({ front: -1, back: 0 }).error?.issues ?? [];
-    expect(mappingProblems(['ignore', 'tags'])).toEqual({
-      front: contractSays?.message,
-      back: contractSays?.message,
-    });
-    expect(mappingProblems(['front', 'ignore'])).toEqual({ back: 'Choose a column.' });
+    expect(mappingProblems(['ignore', 'tags'])).toEqual({ front: contractSays?.message });
+    expect(mappingProblems(['back', 'ignore'])).toEqual({ front: 'Choose a column.' });
+    expect(sidesInFront(['back', 'ignore'])).toBe(false);
   });
 
   it('names the columns when several are set to one role', () => {

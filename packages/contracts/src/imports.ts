@@ -23,9 +23,12 @@ export function importFormatOf(name: string): ImportFormat | undefined {
 
 const column = z.number().int('Choose a column.').min(0, 'Choose a column.').max(1_000, 'Choose a column.');
 
-/** Which column holds the front, the back, and (optionally) the tags and the card type. */
+/**
+ * Which column holds the front, and optionally the back, the tags and the card type. Without a back, the front
+ * column holds both sides, split at a line of `---` (Mochi's cards).
+ */
 export const columnMapping = z
-  .object({ front: column, back: column, tags: column.optional(), type: column.optional() })
+  .object({ front: column, back: column.optional(), tags: column.optional(), type: column.optional() })
   .refine(
     (mapping) => {
       const chosen = Object.values(mapping).filter((index) => index !== undefined);

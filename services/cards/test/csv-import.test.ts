@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRows, previewCsv } from '../src/imports/csv.js';
-import { cardOfRow, tagNamesOf } from '../src/imports/csv-cards.js';
+import { cardOfRow, sidesOf, tagNamesOf } from '../src/imports/csv-cards.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -72,6 +72,20 @@ describe('reading a file of cards', () => {
     ]);
   });
 
+  it("reads Mochi's cards: one content column, the sides split at a line of ---, the deck beside it", async () => {
+    const path = await file(
+      'mochi.csv',
+      'content,deck,tags\n"# Capital of France\n---\nParis",Geography,europe\n"What is 2 + 2?\n\n---\n**4**",Maths,\n',
+    );
+    const { preview, rows } = await rowsOf(path);
+    expect(preview).toMatchObject({ delimiter: ',', header: true });
+    expect(preview.columns.map((column) => column.role)).toEqual(['front', 'tags', 'ignore']);
+    expect(rows.map((row) => row.fields[0])).toEqual([
+      '# Capital of France\n---\nParis',
+      'What is 2 + 2?\n\n---\n**4**',
+    ]);
+  });
+
   it('reads a UTF-16 file with its byte-order mark, semicolon-separated as some spreadsheets save it', async () => {
     const path = await file(
       'semi.csv',
@@ -111,6 +125,22 @@ describe('a row as a card', () => {
     expect(cardOfRow(['x'.repeat(2001), 'b', '', ''], mapping)).toEqual({
       problem: 'The front is longer than 2,000 characters.',
     });
+  });
+
+  it('splits a front column at its first line of dashes when no column is the back', () => {
+    const mochi = { front: 0, tags: 1 };
+    expect(cardOfRow(['# Capital of France\n---\nParis', 'geo'], mochi)).toEqual({
+      card: { type: 'basic', front: '# Capital of France', back: 'Paris', tags: ['geo'] },
+    });
+    expect(cardOfRow(['Q\r\n  ----  \r\nA\n---\nmore', ''], mochi)).toMatchObject({
+      card: { front: 'Q', back: 'A\n---\nmore' },
+    });
+    expect(cardOfRow(['{{c1::Paris}} is in France', ''], mochi)).toMatchObject({ card: { type: 'cloze', back: '' } });
+    expect(cardOfRow(['Capital of France', ''], mochi)).toEqual({
+      problem: 'The back is empty: with no back column, a line of --- parts the front from the back.',
+    });
+    expect(sidesOf('a --- b')).toEqual(['a --- b', '']);
+    expect(sidesOf('front\n---')).toEqual(['front', '']);
   });
 
   it('keeps tag names within their limits, once each', () => {

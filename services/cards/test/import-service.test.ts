@@ -103,6 +103,23 @@ describe('importing an uploaded file', () => {
     expect(await fronts(ann)).toEqual(['gato → cat', 'perro → dog']);
   });
 
+  it("takes Mochi's cards, each one text with its sides split at a line of ---", async () => {
+    const ann = learner('ann');
+    const mochi = 'content,deck\n"# Capital of France\n---\nParis",Geography\n"no answer here",Geography\n';
+    const uploadId = await cards.uploadToImport(ann, 'mochi.csv', Buffer.from(mochi));
+    const { importId } = await cards.as(ann).startImport({ uploadId });
+    expect(await finished(ann, importId)).toMatchObject({
+      status: 'done',
+      counts: { cards: 1, skipped: 1 },
+      problems: [
+        { line: 5, message: 'The back is empty: with no back column, a line of --- parts the front from the back.' },
+      ],
+    });
+    expect(await fronts(ann)).toEqual(['# Capital of France → Paris']);
+    const { items } = await cards.list(ann, { pageSize: 10 });
+    expect(items[0]?.tags.map((tag) => tag.name)).toEqual(['Geography']);
+  });
+
   it('answers the same import when it is started again from the same upload, and imports once', async () => {
     const ann = learner('ann');
     const uploadId = await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY));
@@ -137,8 +154,8 @@ describe('importing an uploaded file', () => {
     );
     const uploadId = await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY));
     await expect(
-      cards.as(ann).startImport({ uploadId, mapping: { front: 0, back: -1, tags: -1, type: -1 } }),
-    ).rejects.toThrow('Choose the columns that hold the front and the back of the cards.');
+      cards.as(ann).startImport({ uploadId, mapping: { front: -1, back: 0, tags: -1, type: -1 } }),
+    ).rejects.toThrow('Choose the column that holds the front of the cards.');
     await expect(cards.as(ann).startImport({ uploadId, format: 'pdf' })).rejects.toThrow(
       'The format must be apkg, colpkg, csv or tsv.',
     );

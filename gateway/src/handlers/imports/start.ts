@@ -12,7 +12,7 @@ export async function startImport({ ctx, input }: HandlerArgs<StartImportInput>)
     uploadId: input.uploadId,
     format: input.format ?? '',
     ...(mapping && {
-      mapping: { front: mapping.front, back: mapping.back, tags: mapping.tags ?? -1, type: mapping.type ?? -1 },
+      mapping: { front: mapping.front, back: mapping.back ?? -1, tags: mapping.tags ?? -1, type: mapping.type ?? -1 },
     }),
   });
   return { importId: answer.importId };

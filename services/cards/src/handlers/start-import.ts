@@ -26,9 +26,7 @@ const startInput = z.object({
   format: z.enum(['', ...IMPORT_FORMATS], 'The format must be apkg, colpkg, csv or tsv.'),
   mapping: z
     .object({ front: column, back: column, tags: column, type: column })
-    .refine(({ front, back }) => front !== null && back !== null, {
-      message: 'Choose the columns that hold the front and the back of the cards.',
-    })
+    .refine(({ front }) => front !== null, { message: 'Choose the column that holds the front of the cards.' })
     .optional(),
 });
 

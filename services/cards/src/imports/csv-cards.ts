@@ -1,14 +1,17 @@
 // One CSV row as an Engram card, by the learner's column mapping: the front and back (Markdown as typed),
 // tags (separated by spaces, commas or semicolons, Anki's "Parent::Child" kept), and the type (basic,
-// reversed or cloze; a front with a {{c1::…}} deletion is a cloze when no column says). A row that cannot be a
-// card is a problem with its line number and the reason in the card rules' own words.
+// reversed or cloze; a front with a {{c1::…}} deletion is a cloze when no column says). Without a back column,
+// the front column holds both sides split at a line of three dashes, as Mochi writes a card ("Question\n---\n
+// Answer"). A row that cannot be a card is a problem with its line number and the reason in the card rules' own
+// words.
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { CLOZE_PROBLEMS, cardContentProblem, findDeletions } from '@engram/contracts/cloze';
 import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 
 export interface CsvMapping {
   front: number;
-  back: number;
+  /** None: the front column holds both sides, split at a line of `---`. */
+  back?: number | undefined;
   tags?: number | undefined;
   type?: number | undefined;
 }
@@ -41,9 +44,23 @@ export function tagNamesOf(cell: string): string[] {
   return [...new Set(names)].slice(0, MAX_TAGS_PER_CARD);
 }
 
+/** The first line of only dashes (three or more) parts a Mochi card's sides; a later one stays in the back. */
+const SIDES = /\r?\n[ \t]*-{3,}[ \t]*(?:\r?\n|$)/;
+
+/** A card's two sides from one text: before and after its first `---` line (all front when it has none). */
+export function sidesOf(text: string): [front: string, back: string] {
+  const separator = SIDES.exec(text);
+  if (!separator) return [text, ''];
+  return [text.slice(0, separator.index), text.slice(separator.index + separator[0].length)];
+}
+
 export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOutcome {
-  const front = (fields[mapping.front] ?? '').trim();
-  const back = (fields[mapping.back] ?? '').trim();
+  const [frontText, backText] =
+    mapping.back === undefined
+      ? sidesOf(fields[mapping.front] ?? '')
+      : [fields[mapping.front] ?? '', fields[mapping.back] ?? ''];
+  const front = frontText.trim();
+  const back = backText.trim();
   const typeCell = mapping.type === undefined ? '' : (fields[mapping.type] ?? '');
   const named = typeOf(typeCell);
   if (typeCell.trim() !== '' && named === undefined) {
@@ -51,7 +68,14 @@ export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOu
   }
   const type: CardType = named ?? (findDeletions(front).length > 0 ? 'cloze' : 'basic');
   if (front === '') return { problem: 'The front is empty.' };
-  if (type !== 'cloze' && back === '') return { problem: 'The back is empty.' };
+  if (type !== 'cloze' && back === '') {
+    return {
+      problem:
+        mapping.back === undefined
+          ? 'The back is empty: with no back column, a line of --- parts the front from the back.'
+          : 'The back is empty.',
+    };
+  }
   if (front.length > CARD_SIDE_MAX_LENGTH) {
     return { problem: `The front is longer than ${CARD_SIDE_MAX_LENGTH.toLocaleString('en')} characters.` };
   }

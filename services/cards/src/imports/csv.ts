@@ -76,7 +76,8 @@ export const MAX_FIELD_BYTES = 1024 * 1024;
 
 /** Column names apps use, by what they hold (lower case, without spaces or punctuation). */
 const NAMES: Record<Exclude<ColumnRole, 'ignore'>, string[]> = {
-  front: ['front', 'question', 'term', 'prompt', 'word', 'frente', 'pergunta', 'termo', 'text'],
+  // Mochi names a card's text, both sides in one, its content.
+  front: ['front', 'question', 'term', 'prompt', 'word', 'frente', 'pergunta', 'termo', 'text', 'content', 'conteudo'],
   back: ['back', 'answer', 'definition', 'meaning', 'verso', 'resposta', 'definicao', 'extra'],
   tags: ['tags', 'tag', 'deck', 'etiquetas', 'marcadores'],
   type: ['type', 'cardtype', 'tipo'],

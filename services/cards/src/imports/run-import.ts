@@ -107,7 +107,8 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
   }
 }
 
-/** The learner's mapping of a CSV's columns (null: none), or else the preview's guess; a front and a back are needed. */
+/** The learner's mapping of a CSV's columns (null: none), or else the preview's guess; a front is needed (without a
+ * back, the front holds both sides). */
 function mappingOf(saved: unknown, columns: { index: number; role: string }[]): CsvMapping {
   const given = saved as { front: number | null; back: number | null; tags: number | null; type: number | null } | null;
   const guessed = (role: string) => columns.find((column) => column.role === role)?.index;
@@ -119,9 +120,7 @@ function mappingOf(saved: unknown, columns: { index: number; role: string }[]): 
         type: given.type ?? undefined,
       }
     : { front: guessed('front'), back: guessed('back'), tags: guessed('tags'), type: guessed('type') };
-  if (mapping.front === undefined || mapping.back === undefined) {
-    throw new ImportFailed('Choose the columns that hold the front and the back of the cards.');
-  }
+  if (mapping.front === undefined) throw new ImportFailed('Choose the column that holds the front of the cards.');
   return { front: mapping.front, back: mapping.back, tags: mapping.tags, type: mapping.type };
 }
 

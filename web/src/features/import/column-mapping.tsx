@@ -9,7 +9,7 @@ import { Button } from '../../components/button';
 import { hasErrors, useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
-import { MAPPED_ROLES, mappingOf, mappingProblems, ROLE_NAMES } from './mapping';
+import { MAPPED_ROLES, mappingOf, mappingProblems, ROLE_NAMES, sidesInFront } from './mapping';
 import { refreshImports } from './queries';
 import { delimiterName } from './wording';
 
@@ -121,6 +121,14 @@ export function ColumnMapping({
         </table>
       </div>
       <div id={problemsId} aria-live="polite">
+        {!hasErrors(problems) && sidesInFront(form.draft) && (
+          <p
+            className="rounded-xl bg-brand-50 px-4 py-3 text-sm text-brand-900 ring-1 ring-brand-200"
+            data-testid="import-split"
+          >
+            {m.import_mapping_split()}
+          </p>
+        )}
         {hasErrors(problems) && (
           <div className="rounded-xl bg-red-50 px-4 py-3 text-sm text-red-800 ring-1 ring-red-200">
             <p className="font-medium">{m.import_mapping_problems()}</p>

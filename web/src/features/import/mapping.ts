@@ -1,7 +1,8 @@
 // The CSV preview's column mapping: the learner sets what each column holds (front, back, tags, type or
 // nothing), and this turns those choices into the mapping imports.start takes and names what keeps it from
-// starting. A missing front or back is what the contract's columnMapping refuses ("Choose a column."); two
-// columns set to one role is a problem only the per-column choice can make, so it is named here.
+// starting. A missing front is what the contract's columnMapping refuses ("Choose a column."); with no back, the
+// front column holds both sides split at a line of ---, as Mochi writes its cards; two columns set to one role
+// is a problem only the per-column choice can make, so it is named here.
 import { type ColumnMapping, type ColumnRole, columnMapping } from '@engram/contracts/imports';
 import type { FieldErrors } from '../../lib/form';
 import { getLocale, m } from '../../lib/i18n';
@@ -23,25 +24,26 @@ export const ROLE_NAMES: Record<ColumnRole, () => string> = {
 const columnsOf = (roles: readonly ColumnRole[], role: ColumnRole) =>
   roles.flatMap((each, index) => (each === role ? [index] : []));
 
-/** The mapping the choices give: each role's column (-1 for a front or back no column holds). */
+/** The mapping the choices give: each role's column (-1 for a front no column holds). */
 export function mappingOf(roles: readonly ColumnRole[]): ColumnMapping {
+  const [back] = columnsOf(roles, 'back');
   const [tags] = columnsOf(roles, 'tags');
   const [type] = columnsOf(roles, 'type');
   return {
     front: columnsOf(roles, 'front')[0] ?? -1,
-    back: columnsOf(roles, 'back')[0] ?? -1,
+    ...(back !== undefined && { back }),
     ...(tags !== undefined && { tags }),
     ...(type !== undefined && { type }),
   };
 }
 
-/** What keeps the choices from being imported, by role: no column for the front or the back (the contract's
- * check), or several columns set to one role (columns numbered from 1, as the table shows them). */
+/** What keeps the choices from being imported, by role: no column for the front (the contract's check), or
+ * several columns set to one role (columns numbered from 1, as the table shows them). */
 export function mappingProblems(roles: readonly ColumnRole[]): FieldErrors<MappedRole> {
   const problems: FieldErrors<MappedRole> = {};
   for (const issue of columnMapping.safeParse(mappingOf(roles)).error?.issues ?? []) {
     const role = issue.path[0];
-    if (role === 'front' || role === 'back') problems[role] = m.import_mapping_choose();
+    if (role === 'front') problems[role] = m.import_mapping_choose();
   }
   const list = new Intl.ListFormat(getLocale(), { type: 'conjunction' });
   for (const role of MAPPED_ROLES) {
@@ -52,3 +54,6 @@ export function mappingProblems(roles: readonly ColumnRole[]): FieldErrors<Mappe
   }
   return problems;
 }
+
+/** Whether the front column holds both sides (no column is the back). */
+export const sidesInFront = (roles: readonly ColumnRole[]) => roles.includes('front') && !roles.includes('back');
