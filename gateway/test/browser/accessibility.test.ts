@@ -1,7 +1,7 @@
 // Every page passes axe-core's WCAG 2 A and AA rules, in the light and the dark theme, with the cookie
 // banner as a first visit sees it: the visitor's pages, the auth views and the signed-in app. To cover a
 // new page, add it to VISITOR_PAGES or appPages with what shows it is ready.
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { networkSettled, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ const appPages = (slug: string): PageUnderTest[] => [
 async function violationsOn(page: Page, target: PageUnderTest): Promise<string[]> {
   await page.goto(`${env.stack.url}${target.path}`);
   await target.ready(page);
-  await page.waitForLoadState('networkidle');
+  await networkSettled(page);
   return (await accessibilityViolations(page)).map((violation) => `${target.path}: ${violation}`);
 }
 
@@ -188,7 +188,7 @@ describe('with the keyboard alone', () => {
     const walk = async (target: PageUnderTest) => {
       await page.goto(`${env.stack.url}${target.path}`);
       await target.ready(page);
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       const { reached, unmarked } = await focusStops(page);
       // Every page has at least its skip link, a link home and the footer's controls.
       if (reached < 3) found.push(`${target.path}: only ${reached} controls reached`);

@@ -4,7 +4,7 @@
 // phone-layout.test.ts watches the same on its screens at 390x844 and 1280x800 in both languages.
 // Public pages, the auth views, onboarding, the dashboard (with a card holding maths), practice, generate,
 // settings, every account view, billing, every organization view and the admin area.
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { networkSettled, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUp } from './support/auth.ts';
@@ -18,7 +18,7 @@ const env = useBrowserStack();
 async function show(page: Page, path: string) {
   await page.goto(`${env.stack.url}${path}`);
   await page.locator('#main, main').first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await networkSettled(page);
 }
 
 const PUBLIC = ['/', '/help', '/terms', '/privacy'];
@@ -54,7 +54,7 @@ describe('a clean console on every screen', () => {
     // Sign-up, the address verified, onboarding.
     const user = newUser('clea');
     await signUp(page, env.stack.url, user);
-    await page.waitForLoadState('networkidle');
+    await networkSettled(page);
     await page.getByRole('button', { name: 'Start learning' }).click();
     await page.waitForURL(`${env.stack.url}/dashboard`);
 
@@ -76,7 +76,7 @@ describe('a clean console on every screen', () => {
     await page.getByRole('region', { name: 'Question' }).locator('.katex').first().waitFor();
     await page.keyboard.press('Space');
     await page.getByRole('region', { name: 'Answer' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await networkSettled(page);
 
     // An organization of theirs, and each of its views.
     const slug = `clean-${Date.now().toString(36)}`;

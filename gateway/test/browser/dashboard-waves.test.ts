@@ -2,7 +2,7 @@
 // app's own code has run: the session together with the page's code, then the page's data (one tRPC batch
 // with every load, and identity's invitations and organizations beside it). Nothing the page needs waits
 // on another answer after that (issue 25: it took five sequential waves).
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { networkSettled, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
 import { DASHBOARD_LOADS } from './support/dashboard.ts';
@@ -55,7 +55,7 @@ describe('a cold dashboard', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.getByRole('table', { name: 'Reviews per day by rating' }).waitFor({ state: 'attached' });
     await page.getByText('No cards yet').waitFor();
-    await page.waitForLoadState('networkidle');
+    await networkSettled(page);
 
     // The browser's own timings of the page's code and API calls (styles, fonts and images aside). An
     // expression, not a function: these tests compile without DOM types.

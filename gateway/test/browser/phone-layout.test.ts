@@ -6,7 +6,7 @@
 // the latest week. With ENGRAM_SCREENSHOTS=1 the phone's screens are saved for the README.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { networkSettled, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -127,7 +127,7 @@ async function visitQuietly(page: Page, path: string, ready?: (page: Page) => Pr
   await page.goto(`${env.stack.url}${path}`);
   await page.locator('main').first().waitFor();
   if (ready) await ready(page);
-  await page.waitForLoadState('networkidle');
+  await networkSettled(page);
 }
 
 const cardText = (page: Page, text: string) => page.getByText(text).first().waitFor();
@@ -300,7 +300,7 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
     await page.goto(`${env.stack.url}/dashboard`);
     if (shots) {
       await page.getByText('Capital of Peru').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       await page.screenshot({ path: `${shots}/phone-dashboard.png` });
       await page.getByRole('banner').getByRole('button', { name: words.menu }).tap();
       await page.screenshot({ path: `${shots}/phone-menu.png` });

@@ -1,6 +1,6 @@
 // A real Chromium for browser tests, driven by playwright-core (never a downloaded browser).
 import { mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import { linkIn, nextMail } from './mailbox.ts';
 import { startTestStack, type TestStack } from './stack.ts';
@@ -54,6 +54,39 @@ function answeredConsentCookie() {
   };
 }
 
+/** The requests in flight of each page openTestPage opened. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page) {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on('request', (request) => pending.add(request));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+}
+
+/**
+ * Resolves once `page` (opened by openTestPage) has loaded and had no request in flight for `quietMs`: its data
+ * is in and no request is left to fail as the test moves on. Playwright's 'networkidle' asks for 500 ms of
+ * quiet, which every visit of every browser test would spend waiting. Fails after `timeoutMs` naming what is
+ * still in flight.
+ */
+export async function networkSettled(page: Page, { quietMs = 100, timeoutMs = 15_000 } = {}): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) return page.waitForLoadState('networkidle', { timeout: timeoutMs });
+  await page.waitForLoadState('load', { timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  while (pending.size > 0 || Date.now() - quietSince < quietMs) {
+    if (Date.now() > deadline) {
+      const urls = [...pending].map((request) => request.url());
+      throw new Error(`the page's requests did not settle within ${timeoutMs} ms: ${urls.join(', ')}`);
+    }
+    if (pending.size > 0) quietSince = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export interface TestPageOptions extends BrowserContextOptions {
   /**
    * The profile has answered the cookie banner already (the default), so the banner, which sits over a corner
@@ -72,6 +105,7 @@ export async function openTestPage(browser: Browser, name: string, options: Test
   const context = await browser.newContext(contextOptions);
   if (cookieBannerAnswered) await context.addCookies([answeredConsentCookie()]);
   const page = await context.newPage();
+  trackRequests(page);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
