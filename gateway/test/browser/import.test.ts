@@ -23,7 +23,7 @@ import { writePackage } from '@engram/anki/write-package';
 import { IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
-import type { BrowserContextOptions, Locator } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
@@ -55,6 +55,13 @@ const RECORD_PROGRESS = `
     }
   }).observe(document, { subtree: true, childList: true, attributes: true });
 `;
+
+/** The counts the import's progress bar showed, in order (none while it only waited for the job to start). */
+async function importProgressSeen(page: Page): Promise<number[]> {
+  return ((await page.evaluate('window.progressSeen')) as string[])
+    .filter((value) => value.startsWith('Import progress ') && !value.endsWith('null/null'))
+    .map((value) => Number(value.split(' ').at(-1)?.split('/')[0]));
+}
 
 describe('the import screen', () => {
   it('imports a dropped CSV file: preview, mapping, progress, what came in and what was skipped', async () => {
@@ -127,9 +134,7 @@ describe('the import screen', () => {
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['300', '300']);
     await page.getByText('300 of 300 rows').waitFor();
     // Every count the bar showed on the way (none while it only waited) went up, never back.
-    const seen = ((await page.evaluate('window.progressSeen')) as string[])
-      .filter((value) => value.startsWith('Import progress ') && !value.endsWith('null/null'))
-      .map((value) => Number(value.split(' ').at(-1)?.split('/')[0]));
+    const seen = await importProgressSeen(page);
     expect(seen.at(-1)).toBe(300);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(await countsOf(page.getByTestId('import-counts'))).toEqual([
@@ -414,15 +419,8 @@ function collection(today: string) {
   };
 }
 
-/** Records every value the import's progress bar takes ("now/max"), in order; counts sounds played. */
-const RECORD = `
-  window.progressSeen = [];
-  new MutationObserver(() => {
-    const bar = document.querySelector('[role=progressbar][aria-label="Import progress"]');
-    if (!bar) return;
-    const seen = bar.getAttribute('aria-valuenow') + '/' + bar.getAttribute('aria-valuemax');
-    if (window.progressSeen.at(-1) !== seen) window.progressSeen.push(seen);
-  }).observe(document, { subtree: true, childList: true, attributes: true });
+/** What the Anki journey's page records: its progress bars (RECORD_PROGRESS) and the sounds it played. */
+const RECORD = `${RECORD_PROGRESS}
   window.plays = 0;
   document.addEventListener('play', () => window.plays++, true);
 `;
@@ -452,9 +450,7 @@ describe('moving from Anki and back', () => {
     const bar = page.getByRole('progressbar', { name: 'Import progress' });
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['3', '3']);
     await page.getByText('3 of 3 notes').waitFor();
-    const seen = ((await page.evaluate('window.progressSeen')) as string[])
-      .filter((value) => value !== 'null/null')
-      .map((value) => Number(value.split('/')[0]));
+    const seen = await importProgressSeen(page);
     expect(seen.at(-1)).toBe(3);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(await countsOf(page.getByTestId('import-counts'))).toEqual([
