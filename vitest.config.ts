@@ -14,9 +14,11 @@ const exclude = ['**/node_modules/**', '**/dist/**', '.cache/**'];
 
 /** What a test file calls to start every process of Engram (testkit's stack and browser helpers, the proof). */
 const STARTS_A_STACK = /\b(?:useBrowserStack|startTestStack|runProof)\(/;
-const stackFiles = globSync(include, { exclude: (path) => path.includes('node_modules') || path.includes('/dist/') })
-  .filter((path) => !path.startsWith('.cache/'))
-  .filter((path) => STARTS_A_STACK.test(readFileSync(path, 'utf8')));
+/** Folders the search never walks into (what `exclude` below leaves out). */
+const skipped = (path: string) => /(^|\/)(node_modules|dist|\.cache)(\/|$)/.test(path);
+const stackFiles = globSync(include, { exclude: skipped }).filter((path) =>
+  STARTS_A_STACK.test(readFileSync(path, 'utf8')),
+);
 
 export default defineConfig({
   resolve: { conditions },
