@@ -123,7 +123,7 @@ export function ColumnMapping({
       <div id={problemsId} aria-live="polite">
         {!hasErrors(problems) && sidesInFront(form.draft) && (
           <p
-            className="rounded-xl bg-brand-50 px-4 py-3 text-sm text-brand-900 ring-1 ring-brand-200"
+            className="rounded-xl bg-brand-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-brand-100"
             data-testid="import-split"
           >
             {m.import_mapping_split()}
