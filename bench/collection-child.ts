@@ -83,7 +83,9 @@ try {
       heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     }, 50);
     let start = process.hrtime.bigint();
-    await runImport({ db: stores.db, store, logger }, job.id, { signal: new AbortController().signal });
+    await runImport({ db: stores.db, pool: stores.pool, store, logger }, job.id, {
+      signal: new AbortController().signal,
+    });
     result.importMs = since(start);
     clearInterval(sampling);
     result.importPeakHeapMb = Math.round(heapPeak / 1024 / 1024);

@@ -4,7 +4,7 @@
 // a process of its own (bench/collection-child.ts), beside the floor in the same process: the same card and
 // review rows written with COPY, and read with COPY TO. The same run at a tenth of the size shows whether the
 // import's peak memory grows with the collection (it streams, so it should not); both run with the V8 heap a cards
-// pod of the chart would give them.
+// pod of the chart would give them (its old and its young generation).
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ const MEMORY_TARGET = 2;
  * heap from a container's limit. A collection whose import held more than this would fail here, not just grow.
  */
 const HEAP_MB = 192;
+/** The young generation (one semi-space, MB) the chart gives a cards pod: cards.youngGenerationMb. */
+const YOUNG_GENERATION_MB = 16;
 
 interface ChildResult {
   notes: number;
@@ -57,9 +59,13 @@ async function measure(adminUrl: string, dir: string, scale: number): Promise<Ch
     tempDir: dir,
   });
   const child = new URL('./collection-child.ts', import.meta.url).pathname;
-  const { stdout } = await run(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child, path, adminUrl], {
-    maxBuffer: 1024 * 1024,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, `--max-semi-space-size=${YOUNG_GENERATION_MB}`, child, path, adminUrl],
+    {
+      maxBuffer: 1024 * 1024,
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
 }
 

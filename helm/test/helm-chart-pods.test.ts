@@ -215,6 +215,18 @@ describe('the environment of each component', () => {
     expect(() => render({ set: ['cards.idempotency.retentionHours=0'] })).toThrow();
   });
 
+  it('gives cards a young generation sized for imports and exports, which cards.youngGenerationMb and cards.env change', () => {
+    const nodeOptions = (rendered: typeof objects) => envOf(appContainer(rendered, 'cards')).get('NODE_OPTIONS')?.value;
+    expect(nodeOptions(objects)).toBe('--max-semi-space-size=16');
+    expect(nodeOptions(render({ set: ['cards.youngGenerationMb=32'] }))).toBe('--max-semi-space-size=32');
+    expect(nodeOptions(render({ set: ['cards.youngGenerationMb=0'] }))).toBeUndefined();
+    expect(nodeOptions(render({ json: { cards: { env: { NODE_OPTIONS: '--max-old-space-size=300' } } } }))).toBe(
+      '--max-old-space-size=300',
+    );
+    expect(() => render({ set: ['cards.youngGenerationMb=-1'] })).toThrow();
+    expect(envOf(appContainer(objects, 'gateway')).has('NODE_OPTIONS')).toBe(false);
+  });
+
   it('keeps cards’ media in the S3 bucket of the values, with credentials by reference, and refuses an endpoint without a bucket', () => {
     const cards = (rendered: typeof objects) => envOf(appContainer(rendered, 'cards'));
     for (const name of ['MEDIA_S3_BUCKET', 'MEDIA_S3_REGION', 'MEDIA_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID']) {

@@ -31,7 +31,8 @@ const sweeper = startObjectSweeper(stores.db, store, runtime.logger, config.MEDI
 const jobs = jobsOf(runtime, [
   {
     queue: IMPORTS_QUEUE,
-    run: (id, { signal }) => runImport({ db: stores.db, store, logger: runtime.logger }, id, { signal }),
+    run: (id, { signal }) =>
+      runImport({ db: stores.db, pool: stores.pool, store, logger: runtime.logger }, id, { signal }),
     unfinished: () => unfinishedJobs(stores.db, 'imports'),
   },
   {

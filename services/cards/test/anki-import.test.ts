@@ -55,6 +55,7 @@ async function importPackage(
   const job = await cards.queueImport(ownerId, bytes, options.name ?? 'collection.apkg', options.quotaBytes);
   const deps = {
     db: cards.db,
+    pool: cards.pool,
     store: cards.store,
     logger,
     ...(options.packageLimits && { packageLimits: options.packageLimits }),

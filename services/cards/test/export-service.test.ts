@@ -10,6 +10,7 @@ import { openPackage } from '@engram/anki/open-package';
 import { waitUntil } from '@engram/testkit/wait';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedCards } from '../src/exports/exported-cards.js';
 import { sweepObjects } from '../src/media/sweeper.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
@@ -197,6 +198,34 @@ describe('exporting everything as JSON', () => {
       reviews: [{ id: reviewId, rating: 4, durationMs: 2_500 }],
     });
     expect(data.cards.cards[0].items[0].stability).toBeGreaterThan(0);
+  });
+});
+
+describe("an export's reading of the cards", () => {
+  it("takes the learner's own cards in one pass, and hands its connection back when the export stops early", async () => {
+    const ann = learner('ann');
+    const first = await tagged(ann, 'one', 'uno', ['spanish']);
+    const second = await tagged(ann, 'two', 'dos', []);
+    await tagged(learner('bob'), 'three', 'tres', ['spanish']);
+    const read = [];
+    for await (const page of exportedCards(cards.pool, ann, [])) read.push(...page);
+    expect(read.map((card) => card.front)).toEqual(
+      [first, second].sort((a, b) => a.id.localeCompare(b.id)).map((card) => card.front),
+    );
+    expect(read.find((card) => card.front === 'one')).toMatchObject({ tags: ['spanish'], items: [{ ordinal: 0 }] });
+
+    for await (const _page of exportedCards(cards.pool, ann, [])) break;
+    // Every connection of the pool is idle again, none left inside the export's read-only transaction.
+    expect(cards.pool.idleCount).toBe(cards.pool.totalCount);
+    const clients = await Promise.all(Array.from({ length: cards.pool.idleCount }, () => cards.pool.connect()));
+    try {
+      for (const client of clients) {
+        const { rows } = await client.query("SELECT current_setting('transaction_read_only') AS read_only");
+        expect(rows[0].read_only).toBe('off');
+      }
+    } finally {
+      for (const client of clients) client.release();
+    }
   });
 });
 

@@ -89,7 +89,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
         queues: [
           {
             queue: IMPORTS_QUEUE,
-            run: (id, { signal }) => runImport({ db: stores.db, store, logger }, id, { signal }),
+            run: (id, { signal }) => runImport({ db: stores.db, pool: stores.pool, store, logger }, id, { signal }),
             unfinished: () => unfinishedJobs(stores.db, 'imports'),
             retryDelayMs: 200,
           },

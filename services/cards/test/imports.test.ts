@@ -26,7 +26,9 @@ const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 const queueImport = (ownerId: string, content: string, name = 'deck.csv') => cards.queueImport(ownerId, content, name);
 
 const run = (id: string) =>
-  runImport({ db: cards.db, store: cards.store, logger }, id, { signal: new AbortController().signal });
+  runImport({ db: cards.db, pool: cards.pool, store: cards.store, logger }, id, {
+    signal: new AbortController().signal,
+  });
 
 async function cardsOf(ownerId: string) {
   const { items } = await cards.list(ownerId, { pageSize: 100 });
@@ -104,7 +106,7 @@ describe('importing a CSV file', () => {
     const stopping = new AbortController();
     stopping.abort(new Error('the replica is stopping'));
     await expect(
-      runImport({ db: cards.db, store: cards.store, logger }, job.id, { signal: stopping.signal }),
+      runImport({ db: cards.db, pool: cards.pool, store: cards.store, logger }, job.id, { signal: stopping.signal }),
     ).rejects.toThrow();
     expect(await cards.db.import.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'queued' });
     expect(await cardsOf(ann)).toEqual([]);

@@ -1,7 +1,7 @@
-// The learner's cards as an export reads them: a page at a time (by id), each with its tag names, its review
-// items and its reviews that were not undone, and the files its text shows; so an export of 40,000 cards holds
-// one page in memory, never the collection. Plain SQL, two queries a page: the same read through Prisma's
-// includes took five queries and most of an export's time.
+// The learner's cards as an export reads them: a page at a time through a cursor, each with its tag names, its
+// review items and its reviews that were not undone, and the files its text shows; so an export of 40,000 cards
+// holds one page in memory, never the collection. Plain SQL, one query: the same read through Prisma's includes
+// took five queries a page and most of an export's time.
 import type { EngramExportCard } from '@engram/anki/from-engram';
 import type { CardType } from '@engram/contracts/learning';
 import type pg from 'pg';
@@ -33,8 +33,12 @@ export async function exportedCount(pool: pg.Pool, ownerId: string, tagIds: stri
   return rows[0]?.count ?? 0;
 }
 
-/** One page of cards after `after` (by id), each with its tag names, items and files, in one query. */
-const PAGE_SQL = `
+/**
+ * The exported cards in id order, each with its tag names, items, files and the reviews of its items the learner
+ * did not undo (oldest first), in one query read through a cursor: one plan and one pass over the learner's cards
+ * for the whole export, where pages each found by `id > last` scanned the rest of the learner's cards again.
+ */
+const CARDS_SQL = `
 SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.updated_at, c.external_id, c.deck_id,
   COALESCE((SELECT array_agg(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id),
     '{}') AS tags,
@@ -43,18 +47,16 @@ SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.
       'lastReview', i.last_review, 'scheduledDays', i.scheduled_days) ORDER BY i.ordinal)
     FROM review_items i WHERE i.card_id = c.id), '[]') AS items,
   COALESCE((SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'objectKey', m.object_key))
-    FROM card_media cm JOIN media m ON m.id = cm.media_id WHERE cm.card_id = c.id), '[]') AS files
+    FROM card_media cm JOIN media m ON m.id = cm.media_id WHERE cm.card_id = c.id), '[]') AS files,
+  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'ordinal', i.ordinal, 'reviewedAt', l.reviewed_at,
+      'rating', l.rating, 'durationMs', l.duration_ms, 'stateBefore', l.state_before, 'stateAfter', l.state_after,
+      'scheduledDays', l.scheduled_days, 'elapsedDays', l.elapsed_days, 'lastElapsedDays', l.last_elapsed_days,
+      'dueAfter', l.due_after) ORDER BY l.reviewed_at, l.seq)
+    FROM review_items i JOIN review_logs l ON l.item_id = i.id
+    WHERE i.card_id = c.id AND l.undone_at IS NULL), '[]') AS reviews
 FROM cards c
-WHERE ${exported('$3')} AND c.id > $2::uuid
-ORDER BY c.id
-LIMIT ${PAGE}`;
-
-/** The reviews of these items the learner did not undo, oldest first: by item, review_logs' index. */
-const REVIEWS_SQL = `
-SELECT id, card_id, item_id, reviewed_at, rating, duration_ms, state_before, state_after, scheduled_days,
-  elapsed_days, last_elapsed_days, due_after
-FROM review_logs WHERE item_id = ANY($1::uuid[]) AND undone_at IS NULL
-ORDER BY reviewed_at, seq`;
+WHERE ${exported('$2')}
+ORDER BY c.id`;
 
 interface PageRow {
   id: string;
@@ -80,80 +82,87 @@ interface PageRow {
     scheduledDays: number;
   }[];
   files: ExportedFile[];
+  reviews: {
+    id: string;
+    ordinal: number;
+    reviewedAt: string;
+    rating: number;
+    durationMs: number;
+    stateBefore: number;
+    stateAfter: number;
+    scheduledDays: number;
+    elapsedDays: number;
+    lastElapsedDays: number;
+    dueAfter: string;
+  }[];
 }
 
-interface ReviewRow {
-  id: string;
-  card_id: string;
-  item_id: string;
-  reviewed_at: Date;
-  rating: number;
-  duration_ms: number;
-  state_before: number;
-  state_after: number;
-  scheduled_days: number;
-  elapsed_days: number;
-  last_elapsed_days: number;
-  due_after: Date;
-}
-
-const FIRST_ID = '00000000-0000-0000-0000-000000000000';
-
-/** The cards, a page at a time: two queries a page, whatever the page holds. */
+/**
+ * The cards, a page at a time, from one snapshot of the learner's collection (a read-only repeatable-read
+ * transaction holding the cursor). The plan is made for reading every row (cursor_tuple_fraction 1), without
+ * the JIT compilation PostgreSQL would spend on the query's estimated cost.
+ */
 export async function* exportedCards(pool: pg.Pool, ownerId: string, tagIds: string[]): AsyncGenerator<ExportedCard[]> {
-  let after = FIRST_ID;
-  for (;;) {
-    const { rows: cards } = await pool.query<PageRow>(PAGE_SQL, [ownerId, after, tagIds]);
-    if (cards.length === 0) return;
-    after = cards.at(-1)?.id ?? after;
-    const itemIds = cards.flatMap((card) => card.items.map((item) => item.id));
-    const { rows: reviews } = await pool.query<ReviewRow>(REVIEWS_SQL, [itemIds]);
-    const reviewsOf = Map.groupBy(reviews, (review) => review.card_id);
-    yield cards.map((card) => {
-      const ordinalOf = new Map(card.items.map((item) => [item.id, item.ordinal]));
-      return {
-        id: card.id,
-        type: card.type,
-        front: card.front,
-        back: card.back,
-        tags: card.tags.sort((a, b) => a.localeCompare(b)),
-        archived: card.archived,
-        createdAt: card.created_at,
-        updatedAt: card.updated_at,
-        guid: card.external_id?.startsWith('anki:') ? card.external_id.slice('anki:'.length) : null,
-        deckId: card.deck_id,
-        items: card.items.map((item) => ({
-          ordinal: item.ordinal,
-          state: item.state,
-          due: new Date(item.due),
-          stability: item.stability,
-          difficulty: item.difficulty,
-          reps: item.reps,
-          lapses: item.lapses,
-          lastReview: item.lastReview ? new Date(item.lastReview) : null,
-          scheduledDays: item.scheduledDays,
-        })),
-        reviews: (reviewsOf.get(card.id) ?? []).flatMap((review) => {
-          const itemOrdinal = ordinalOf.get(review.item_id);
-          if (itemOrdinal === undefined) return [];
-          return [
-            {
-              id: review.id,
-              itemOrdinal,
-              reviewedAt: review.reviewed_at,
-              rating: review.rating,
-              durationMs: review.duration_ms,
-              stateBefore: review.state_before,
-              stateAfter: review.state_after,
-              scheduledDays: review.scheduled_days,
-              elapsedDays: review.elapsed_days,
-              lastElapsedDays: review.last_elapsed_days,
-              dueAfter: review.due_after,
-            },
-          ];
-        }),
-        files: card.files,
-      };
-    });
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  let finished = false;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off');
+    await client.query(`DECLARE exported_cards NO SCROLL CURSOR FOR ${CARDS_SQL}`, [ownerId, tagIds]);
+    for (;;) {
+      const { rows } = await client.query<PageRow>(`FETCH ${PAGE} FROM exported_cards`);
+      if (rows.length === 0) break;
+      yield rows.map(exportedCard);
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // Left early (the export stopped or failed) or broken: the connection is not handed back mid-transaction.
+    if (!finished && !broken) await client.query('ROLLBACK').catch(() => undefined);
+    client.release(broken);
   }
+}
+
+function exportedCard(card: PageRow): ExportedCard {
+  return {
+    id: card.id,
+    type: card.type,
+    front: card.front,
+    back: card.back,
+    tags: card.tags.sort((a, b) => a.localeCompare(b)),
+    archived: card.archived,
+    createdAt: card.created_at,
+    updatedAt: card.updated_at,
+    guid: card.external_id?.startsWith('anki:') ? card.external_id.slice('anki:'.length) : null,
+    deckId: card.deck_id,
+    items: card.items.map((item) => ({
+      ordinal: item.ordinal,
+      state: item.state,
+      due: new Date(item.due),
+      stability: item.stability,
+      difficulty: item.difficulty,
+      reps: item.reps,
+      lapses: item.lapses,
+      lastReview: item.lastReview ? new Date(item.lastReview) : null,
+      scheduledDays: item.scheduledDays,
+    })),
+    reviews: card.reviews.map((review) => ({
+      id: review.id,
+      itemOrdinal: review.ordinal,
+      reviewedAt: new Date(review.reviewedAt),
+      rating: review.rating,
+      durationMs: review.durationMs,
+      stateBefore: review.stateBefore,
+      stateAfter: review.stateAfter,
+      scheduledDays: review.scheduledDays,
+      elapsedDays: review.elapsedDays,
+      lastElapsedDays: review.lastElapsedDays,
+      dueAfter: new Date(review.dueAfter),
+    })),
+    files: card.files,
+  };
 }

@@ -19,7 +19,7 @@ import {
 } from '@engram/contracts/media';
 import { DomainError, FailedPrecondition } from '@engram/kit/errors';
 import type { ObjectStore } from '@engram/kit/storage';
-import type { Prisma } from '../generated/prisma/client.js';
+import type pg from 'pg';
 import { renamed } from '../handlers/finish-upload.js';
 import { type KeptFile, keepFile } from '../media/keep-file.js';
 import { mediaKey } from '../media/media-json.js';
@@ -36,7 +36,7 @@ export interface FileForCard {
 export type MediaOutcome = { file: FileForCard } | { problem: string };
 
 export interface PackageMediaArgs {
-  tx: Prisma.TransactionClient;
+  tx: pg.ClientBase;
   store: ObjectStore;
   ownerId: string;
   media: AnkiMedia[];
@@ -87,11 +87,12 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
   }
 
   async function record(name: string, kept: KeptFile): Promise<FileForCard> {
-    const [existing] = await tx.$queryRawUnsafe<{ id: string; name: string }[]>(
-      'SELECT id::text, name FROM media WHERE owner_id = $1 AND sha256 = $2',
-      ownerId,
-      kept.sha256,
-    );
+    const [existing] = (
+      await tx.query<{ id: string; name: string }>(
+        'SELECT id::text, name FROM media WHERE owner_id = $1 AND sha256 = $2',
+        [ownerId, kept.sha256],
+      )
+    ).rows;
     if (existing) return { id: existing.id, path: mediaPath(existing.id, existing.name), kind: kept.kind };
     if (usedBytes + added + kept.bytes.length > quotaBytes) throw quotaReached(quotaBytes, usedBytes);
     added += kept.bytes.length;
@@ -101,20 +102,15 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
     await store.putObject(objectKey, kept.bytes, { contentType: kept.contentType, contentLength: kept.bytes.length });
     const fileName = safeMediaName(renamed(name, kept.extension));
     // The same bytes kept at this moment by the learner's card editor: that file is the one.
-    const [row] = await tx.$queryRawUnsafe<{ id: string; name: string }[]>(
-      `INSERT INTO media (id, owner_id, name, kind, content_type, size, sha256, object_key)
+    const [row] = (
+      await tx.query<{ id: string; name: string }>(
+        `INSERT INTO media (id, owner_id, name, kind, content_type, size, sha256, object_key)
        VALUES ($1::uuid, $2, $3, $4, $5, $6::bigint, $7, $8)
        ON CONFLICT (owner_id, sha256) DO UPDATE SET name = media.name
        RETURNING id::text, name`,
-      id,
-      ownerId,
-      fileName,
-      kept.kind,
-      kept.contentType,
-      kept.bytes.length,
-      kept.sha256,
-      objectKey,
-    );
+        [id, ownerId, fileName, kept.kind, kept.contentType, kept.bytes.length, kept.sha256, objectKey],
+      )
+    ).rows;
     if (row!.id !== id) {
       stored.pop();
       added -= kept.bytes.length;

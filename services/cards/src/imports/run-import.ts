@@ -14,6 +14,7 @@ import type { PackageLimits } from '@engram/anki/open-package';
 import { DomainError } from '@engram/kit/errors';
 import type { Logger } from '@engram/kit/logger';
 import type { ObjectStore } from '@engram/kit/storage';
+import type pg from 'pg';
 import type { Db } from '../db.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
 import { queueObjectDeletions } from '../media/sweeper.js';
@@ -24,6 +25,8 @@ import { csvExternalId, importWriter } from './import-cards.js';
 
 export interface ImportDeps {
   db: Db;
+  /** The pool an Anki package's cards are written over (anki-writes says why not Prisma). */
+  pool: pg.Pool;
   store: ObjectStore;
   logger: Logger;
   /** What an Anki package may hold (@engram/anki's defaults otherwise). */
