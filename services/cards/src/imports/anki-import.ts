@@ -8,6 +8,7 @@
 // nothing; the learner's review days are recounted at its end, so the dashboard includes their past. Memory
 // stays that of one batch whatever the collection's size.
 import { dirname } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { memoryState } from '@engram/anki/memory-state';
 import { openPackage } from '@engram/anki/open-package';
 import type { AnkiReader } from '@engram/anki/reader';
@@ -65,12 +66,17 @@ interface Importing {
   now: Date;
 }
 
-/** Maps, keeps the files of and writes one batch of notes, the first at `position` (1-based). */
-async function importBatch(run: Importing, bundles: AnkiNoteBundle[], position: number) {
+/** Lets the event loop send the batch being written on its way (its next statement) every so many notes. */
+const YIELD_EVERY = 100;
+const breathe = (index: number) => (index % YIELD_EVERY === YIELD_EVERY - 1 ? setImmediate() : undefined);
+
+/** Maps and keeps the files of one batch of notes, the first at `position` (1-based): its cards to write. */
+async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position: number) {
   const { counts, problem, media } = run;
   const drafts: { draft: EngramCardDraft; line: number }[] = [];
   const firstShown = new Map<string, number>();
-  bundles.forEach((bundle, index) => {
+  for (const [index, bundle] of bundles.entries()) {
+    await breathe(index);
     const line = position + index;
     const mapped = toEngram(bundle, run.context);
     for (const skipped of mapped.skipped) {
@@ -82,7 +88,7 @@ async function importBatch(run: Importing, bundles: AnkiNoteBundle[], position: 
       drafts.push({ draft, line });
       for (const name of draft.media) if (!firstShown.has(name)) firstShown.set(name, line);
     }
-  });
+  }
   for (const left of await media.keep(firstShown.keys())) {
     counts.skipped++;
     problem({ line: firstShown.get(left.name)!, message: left.problem });
@@ -91,7 +97,8 @@ async function importBatch(run: Importing, bundles: AnkiNoteBundle[], position: 
   const cards: AnkiCardToImport[] = [];
   const seen = new Set<string>();
   const notes = new Set<string>();
-  for (const { draft, line } of drafts) {
+  for (const [index, { draft, line }] of drafts.entries()) {
+    await breathe(index);
     const externalId = `anki:${draft.guid}`;
     const front = withFileUrls(draft.front, media.outcome);
     const back = withFileUrls(draft.back, media.outcome);
@@ -125,8 +132,14 @@ async function importBatch(run: Importing, bundles: AnkiNoteBundle[], position: 
       items: itemsOf(draft, front, run.reader.created, run.now),
     });
   }
-  const written = await run.writer.write(cards);
-  counts.notes += notes.size;
+  return { cards, notes: notes.size };
+}
+
+/** Writes one prepared batch; answers how many cards it created. */
+async function writeBatch(run: Importing, batch: { cards: AnkiCardToImport[]; notes: number }) {
+  const { counts } = run;
+  const written = await run.writer.write(batch.cards);
+  counts.notes += batch.notes;
   counts.cards += written.created + written.updated;
   counts.reviews += written.reviews;
   return written.created;
@@ -173,12 +186,28 @@ export async function importAnki(
           droppedTags: new Set(),
           now,
         };
+        // A batch is mapped while the one before it is written: the database and this process work at once.
         let done = 0;
-        for (const bundles of reader.bundles(BATCH_NOTES)) {
-          signal.throwIfAborted();
-          created += await importBatch(run, bundles, done + 1);
-          done += bundles.length;
-          await progress(done, total);
+        let writing: Promise<unknown> = Promise.resolve();
+        try {
+          for (const bundles of reader.bundles(BATCH_NOTES)) {
+            signal.throwIfAborted();
+            const batch = await prepareBatch(run, bundles, done + 1);
+            await writing;
+            done += bundles.length;
+            const through = done;
+            writing = writeBatch(run, batch).then(async (made) => {
+              created += made;
+              await progress(through, total);
+            });
+            // Its failure is met by the next `await writing`, not reported as unhandled meanwhile.
+            writing.catch(() => undefined);
+          }
+          await writing;
+        } catch (error) {
+          // The transaction is rolled back only once the batch in flight has stopped using its connection.
+          await writing.catch(() => undefined);
+          throw error;
         }
         counts.media = media.keptCount();
         if (run.droppedTags.size > 0) {
