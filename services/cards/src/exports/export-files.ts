@@ -15,7 +15,7 @@ import type pg from 'pg';
 import type { Stores } from '../db.js';
 import { settingsOf } from '../domain/settings.js';
 import { readSettings } from '../review/settings-store.js';
-import { type ExportedCard, exportedCards } from './exported-cards.js';
+import { type ExportedCard, type ExportedFile, exportedCards } from './exported-cards.js';
 
 export interface ExportJob {
   id: string;
@@ -60,27 +60,47 @@ export async function writeCsv(path: string, job: ExportJob, context: ExportCont
   }
 }
 
+/** Files fetched from the store at once while the cards go on being written. */
+const FILES_AT_ONCE = 4;
+
 export async function writeApkg(path: string, job: ExportJob, context: ExportContext): Promise<void> {
   const settings = settingsOf(await readSettings(context.stores.pool, job.ownerId));
   const anki = await createExport(path, { desiredRetention: settings.desiredRetention, tempDir: context.dir });
   const added = new Set<string>();
+  const fetching = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const addFile = async (file: ExportedFile) => {
+    const object = await context.store.getObject(file.objectKey);
+    // A file whose bytes are gone is left out; the card still names it.
+    if (!object) return;
+    const filePath = join(context.dir, `file-${file.id}`);
+    await pipeline(object.body, createWriteStream(filePath), { signal: context.signal });
+    await anki.addMedia(anki.mediaName(file.id, file.name), filePath);
+    await rm(filePath, { force: true });
+  };
+  const settle = async (all: boolean) => {
+    while (fetching.size >= (all ? 1 : FILES_AT_ONCE)) await Promise.race(fetching);
+    if (failure) throw failure.error;
+  };
   try {
     await eachPage(context.stores.pool, job, context, async (card) => {
       anki.addCard(card);
       for (const file of card.files) {
         if (added.has(file.id)) continue;
         added.add(file.id);
-        const object = await context.store.getObject(file.objectKey);
-        // A file whose bytes are gone is left out; the card still names it.
-        if (!object) continue;
-        const filePath = join(context.dir, `file-${file.id}`);
-        await pipeline(object.body, createWriteStream(filePath), { signal: context.signal });
-        await anki.addMedia(anki.mediaName(file.id, file.name), filePath);
-        await rm(filePath, { force: true });
+        await settle(false);
+        const fetched: Promise<void> = addFile(file)
+          .catch((error: unknown) => {
+            failure ??= { error };
+          })
+          .finally(() => fetching.delete(fetched));
+        fetching.add(fetched);
       }
     });
+    await settle(true);
     await anki.finish();
   } catch (error) {
+    await Promise.allSettled(fetching);
     await anki.abort();
     throw error;
   }
