@@ -84,12 +84,31 @@ function mediaName(src: string): string | undefined {
   }
 }
 
-/** A field that is plain text with nothing Markdown or HTML would read specially passes through as it is. */
-const PLAIN = /^[\p{L}\p{N} ,.?!'"()%;:+=/-]*$/u;
+/**
+ * Text the full conversion gives back unchanged but for its spaces (collapsed, trimmed): letters, digits, spaces
+ * and punctuation that Markdown and HTML read as themselves (no colon, which may start a link or be escaped),
+ * cloze markers already swapped for their placeholders. Not a line a Markdown block could start (`1.`, `2)`, `-`,
+ * `+`, `=`), nor a bare `www.` link: those go the full way.
+ */
+const PLAIN = /^[\p{L}\p{N} ,.?!'"()%;+=/\uE000-\uE003-]*$/u;
+const BLOCK_START = /^\s*(?:\d+[.)]|[-+=])/;
+/** What GFM reads as a link without brackets. */
+const BARE_LINK = /www\./i;
 
 /** Converts one Anki field (or rendered template) to safe Markdown. */
 export function htmlToMarkdown(html: string): Converted {
-  if (PLAIN.test(html) && !html.includes('::')) return { markdown: html.trim().replace(/\s+/g, ' '), media: [] };
+  if (!html.includes('[sound:')) {
+    const text = protectCloze(html);
+    // Most fields are words and numbers: the same Markdown as the full conversion, without parsing HTML.
+    if (PLAIN.test(text) && !BLOCK_START.test(text) && !BARE_LINK.test(text)) {
+      return { markdown: restoreCloze(text.trim().replace(/\s+/g, ' ')), media: [] };
+    }
+  }
+  return convertHtml(html);
+}
+
+/** The full conversion: parsed as HTML, sanitised, turned into Markdown (htmlToMarkdown's way for any field). */
+export function convertHtml(html: string): Converted {
   const media = new Set<string>();
   const sounds: string[] = [];
   let text = html.replace(/\[sound:([^\]]*)\]/g, (_, name: string) => {
