@@ -1,6 +1,8 @@
 // The import screen's rules, in both languages: which files it takes before sending a byte (in English the
 // very words the contract's upload check gives, which the gateway would answer), the column mapping it
 // starts an import with and what keeps one from starting, and how the progress and the problems read.
+
+import { IMPORT_PROBLEMS, type ImportProblemReason, importProblem } from '@engram/contracts/import-problems';
 import { columnMapping } from '@engram/contracts/imports';
 import { createUploadInput, MAX_IMPORT_BYTES } from '@engram/contracts/media';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,7 +110,34 @@ describe('a running import', () => {
     expect(problemText({ line: 4, message: 'The front is empty.' })).toBe('Line 4: The front is empty.');
     expect(problemText({ message: 'The file is not an Anki package.' })).toBe('The file is not an Anki package.');
     setLocale('pt-BR');
+    // A problem without a reason (from an older service) keeps its English words.
     expect(problemText({ line: 12, message: 'The back is empty.' })).toBe('Linha 12: The back is empty.');
+  });
+
+  it("words each problem by its reason in the learner's language, its values filled in", () => {
+    const tooLong = importProblem('frontTooLong', { max: '2000' });
+    const missing = importProblem('fileMissing', { name: 'bark.mp3' });
+    const cloze = importProblem('clozeNoDeletion');
+    // In English, the very words the cards service answers.
+    for (const problem of [tooLong, missing, cloze, importProblem('notZip'), importProblem('backEmptySplit')]) {
+      expect(problemText(problem)).toBe(problem.message);
+    }
+    setLocale('pt-BR');
+    expect(problemText({ line: 7, ...tooLong })).toBe('Linha 7: A frente tem mais de 2.000 caracteres.');
+    expect(problemText(missing)).toBe('O arquivo "bark.mp3" não está no pacote, então ficou de fora.');
+    expect(problemText(importProblem('notZip'))).toBe('Este arquivo não é um pacote do Anki (.apkg ou .colpkg).');
+    expect(problemText(cloze)).not.toBe(cloze.message);
+  });
+
+  it('has words in English and Portuguese for every reason an import may give, the English the service’s own', () => {
+    const values = { max: '9', name: 'x.png', limit: '1 MB', tags: 't', type: 'x', quota: '1 MB', used: '0 MB' };
+    for (const reason of Object.keys(IMPORT_PROBLEMS) as ImportProblemReason[]) {
+      const english = (IMPORT_PROBLEMS[reason] as (values: Record<string, string>) => string)(values);
+      setLocale('en');
+      expect(problemText({ reason, values, message: '' }), reason).toBe(english);
+      setLocale('pt-BR');
+      expect(problemText({ reason, values, message: '' }), reason).not.toBe(english);
+    }
   });
 
   it('names the delimiter the preview found', () => {

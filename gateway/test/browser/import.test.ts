@@ -4,8 +4,8 @@
 // bar reach the end, reads what came in and the skipped row with its line, and finds the cards in the list.
 // A file of another kind is refused before anything is sent; leaving the page and coming back follows the
 // import again; an Anki package starts at once, and a broken one says why and offers another try. On a phone,
-// in Portuguese, a wide file's preview scrolls inside its own box and nothing is wider than the screen; the
-// screens pass axe's checks.
+// in Portuguese, a wide file's preview scrolls inside its own box, nothing is wider than the screen and the
+// skipped row is told in Portuguese; the screens pass axe's checks.
 //
 // Moving from Anki and back, on the same stack: a learner in São Paulo drops an Anki package (current layout,
 // made by the test) on the import screen — a Basic note showing a picture with a sound on its back, a cloze
@@ -251,7 +251,8 @@ describe('the import screen on a phone, in Portuguese', () => {
 
     await page.getByRole('button', { name: 'Importar biologia.csv' }).tap();
     await page.getByRole('heading', { name: 'biologia.csv foi importado' }).waitFor({ timeout: 60_000 });
-    await page.getByText('Linha 4: The back is empty.').waitFor();
+    // What was skipped is said in Portuguese too.
+    await page.getByText('Linha 4: O verso está vazio.').waitFor();
     expect(await page.getByTestId('import-announcement').textContent()).toBe(
       'Importação concluída. Notas importadas: 5. Ignorados: 1.',
     );

@@ -5,8 +5,8 @@
 // templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
 // (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
 // whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
-import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
-import { CLOZE_PROBLEMS, cardContentProblem, clozeNumbers } from '@engram/contracts/cloze';
+import { cardContentProblem, clozeNumbers } from '@engram/contracts/cloze';
+import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { htmlToMarkdown } from './html-to-markdown.ts';
 import type { AnkiReader } from './reader.ts';
@@ -40,7 +40,8 @@ export interface EngramCardDraft {
 export interface SkippedNote {
   guid: string;
   noteId: number;
-  reason: string;
+  /** Why, as a reason with its values and its English wording. */
+  problem: ImportProblemWords;
 }
 
 export interface MappedNote {
@@ -109,16 +110,6 @@ function tagsOf(bundle: AnkiNoteBundle, context: MappingContext) {
   return { tags: kept, dropped: unique.filter((tag) => !kept.includes(tag)) };
 }
 
-/** Why a card cannot be stored as it is, or undefined. */
-function problem(type: CardType, front: string, back: string): string | undefined {
-  if (!front.trim()) return 'Its front is empty.';
-  if (type !== 'cloze' && !back.trim()) return 'Its back is empty.';
-  if (front.length > CARD_SIDE_MAX_LENGTH) return `Its front is longer than ${CARD_SIDE_MAX_LENGTH} characters.`;
-  if (back.length > CARD_SIDE_MAX_LENGTH) return `Its back is longer than ${CARD_SIDE_MAX_LENGTH} characters.`;
-  const cloze = cardContentProblem(type, front);
-  return cloze ? CLOZE_PROBLEMS[cloze] : undefined;
-}
-
 /** Maps one note; cards that cannot fit are in `skipped` with the reason, never truncated. */
 export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): MappedNote {
   const { note } = bundle;
@@ -127,7 +118,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const archived = bundle.cards.length > 0 && bundle.cards.every(({ card }) => card.queue === -1);
   const result: MappedNote = { cards: [], skipped: [], droppedTags: dropped };
   if (!type) {
-    result.skipped.push({ guid: note.guid, noteId: note.id, reason: 'Its note type is missing from the package.' });
+    result.skipped.push({ guid: note.guid, noteId: note.id, problem: importProblem('noteTypeMissing') });
     return result;
   }
   const field = (index: number) => note.fields[index] ?? '';
@@ -135,9 +126,13 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const draft = (guid: string, cardType: CardType, frontHtml: string, backHtml: string, items: EngramItemSource[]) => {
     const front = htmlToMarkdown(frontHtml);
     const back = htmlToMarkdown(backHtml);
-    const reason = problem(cardType, front.markdown, back.markdown);
-    if (reason) {
-      result.skipped.push({ guid, noteId: note.id, reason });
+    const problem = sidesProblem(cardContentProblem(cardType, front.markdown), {
+      front: front.markdown,
+      back: back.markdown,
+      cloze: cardType === 'cloze',
+    });
+    if (problem) {
+      result.skipped.push({ guid, noteId: note.id, problem });
       return;
     }
     const media = [...new Set([...front.media, ...back.media])];

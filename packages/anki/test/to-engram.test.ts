@@ -289,7 +289,17 @@ describe('every generated note of every layout maps', () => {
     };
     const result = toEngram({ note, cards: [] }, context);
     expect(result.cards).toEqual([]);
-    expect(result.skipped).toEqual([{ guid: 'long', noteId: 5, reason: 'Its front is longer than 2000 characters.' }]);
+    expect(result.skipped).toEqual([
+      {
+        guid: 'long',
+        noteId: 5,
+        problem: {
+          reason: 'frontTooLong',
+          values: { max: '2000' },
+          message: 'The front is longer than 2,000 characters.',
+        },
+      },
+    ]);
     expect(result.droppedTags).toEqual(['a'.repeat(41)]);
     const cloze = toEngram(
       { note: { ...note, fields: ['no deletion', ''] }, cards: [] },
@@ -307,6 +317,9 @@ describe('every generated note of every layout maps', () => {
         ]),
       },
     );
-    expect(cloze.skipped[0]!.reason).toMatch(/at least one deletion/);
+    expect(cloze.skipped[0]!.problem).toMatchObject({
+      reason: 'clozeNoDeletion',
+      message: expect.stringMatching(/at least one deletion/),
+    });
   });
 });

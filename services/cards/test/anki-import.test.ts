@@ -290,10 +290,17 @@ describe('importing an Anki package', () => {
     expect(done.status).toBe('done');
     expect(done.counts).toEqual({ notes: 3, cards: 3, reviews: 0, media: 1, skipped: 2 });
     expect(done.problems).toEqual([
-      { line: 2, message: 'The file "missing.mp3" is not in the package, so it was left out.' },
+      {
+        line: 2,
+        reason: 'fileMissing',
+        values: { name: 'missing.mp3' },
+        message: 'The file "missing.mp3" is not in the package, so it was left out.',
+      },
       {
         line: 3,
-        message: expect.stringMatching(/^The file "fake.png" was left out: The file is not an image or a sound/),
+        reason: 'fileUnreadable',
+        values: { name: 'fake.png' },
+        message: 'The file "fake.png" was left out: it could not be read as the image or sound its name says.',
       },
     ]);
     const imported = await importedCards(ann);
@@ -313,7 +320,11 @@ describe('importing an Anki package', () => {
     );
     expect(failed.status).toBe('failed');
     expect(failed.problems).toEqual([
-      { message: expect.stringMatching(/^The images and sounds of this collection do not fit in your storage/) },
+      {
+        reason: 'quotaReached',
+        values: { quota: expect.stringMatching(/ MB$/), used: expect.stringMatching(/ MB$/) },
+        message: expect.stringMatching(/^The images and sounds of this collection do not fit in your storage/),
+      },
     ]);
     expect(await everything(ann)).toEqual({ cards: 0, tags: 0, items: 0, logs: 0, days: 0, media: 0 });
   });
@@ -408,7 +419,10 @@ describe('a hostile or broken file fails with its message and changes nothing', 
     it(what, async () => {
       const ann = learner('ann');
       const failed = await importPackage(ann, await file(), { ...(packageLimits && { packageLimits }) });
-      expect(failed).toMatchObject({ status: 'failed', problems: [{ message: ANKI_PACKAGE_ERRORS[error] }] });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        problems: [{ reason: error, message: ANKI_PACKAGE_ERRORS[error] }],
+      });
       expect(await everything(ann)).toEqual({ cards: 0, tags: 0, items: 0, logs: 0, days: 0, media: 0 });
     });
   }

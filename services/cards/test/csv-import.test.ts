@@ -114,16 +114,28 @@ describe('a row as a card', () => {
   });
 
   it('names what is wrong with a row that cannot be a card', () => {
-    expect(cardOfRow(['', 'Paris', '', ''], mapping)).toEqual({ problem: 'The front is empty.' });
-    expect(cardOfRow(['Capital', '', '', ''], mapping)).toEqual({ problem: 'The back is empty.' });
+    expect(cardOfRow(['', 'Paris', '', ''], mapping)).toEqual({
+      problem: { reason: 'frontEmpty', values: {}, message: 'The front is empty.' },
+    });
+    expect(cardOfRow(['Capital', '', '', ''], mapping)).toEqual({
+      problem: { reason: 'backEmpty', values: {}, message: 'The back is empty.' },
+    });
     expect(cardOfRow(['{{c0::x}}', '', '', 'cloze'], mapping)).toEqual({
-      problem: expect.stringContaining('{{c0::'),
+      problem: { reason: 'clozeNumberZero', values: {}, message: expect.stringContaining('{{c0::') },
     });
     expect(cardOfRow(['a', 'b', '', 'image occlusion'], mapping)).toEqual({
-      problem: 'The type "image occlusion" is not basic, reversed or cloze.',
+      problem: {
+        reason: 'typeUnknown',
+        values: { type: 'image occlusion' },
+        message: 'The type "image occlusion" is not basic, reversed or cloze.',
+      },
     });
     expect(cardOfRow(['x'.repeat(2001), 'b', '', ''], mapping)).toEqual({
-      problem: 'The front is longer than 2,000 characters.',
+      problem: {
+        reason: 'frontTooLong',
+        values: { max: '2000' },
+        message: 'The front is longer than 2,000 characters.',
+      },
     });
   });
 
@@ -137,7 +149,11 @@ describe('a row as a card', () => {
     });
     expect(cardOfRow(['{{c1::Paris}} is in France', ''], mochi)).toMatchObject({ card: { type: 'cloze', back: '' } });
     expect(cardOfRow(['Capital of France', ''], mochi)).toEqual({
-      problem: 'The back is empty: with no back column, a line of --- parts the front from the back.',
+      problem: {
+        reason: 'backEmptySplit',
+        values: {},
+        message: 'The back is empty: with no back column, a line of --- parts the front from the back.',
+      },
     });
     expect(sidesOf('a --- b')).toEqual(['a --- b', '']);
     expect(sidesOf('front\n---')).toEqual(['front', '']);

@@ -57,7 +57,7 @@ describe('importing a CSV file', () => {
     const done = await cards.db.import.findUniqueOrThrow({ where: { id: job.id } });
     expect(done).toMatchObject({ status: 'done', progressDone: 3, progressTotal: 3 });
     expect(done.counts).toEqual({ notes: 2, cards: 2, reviews: 0, media: 0, skipped: 1 });
-    expect(done.problems).toEqual([{ line: 3, message: 'The front is empty.' }]);
+    expect(done.problems).toEqual([{ line: 3, reason: 'frontEmpty', values: {}, message: 'The front is empty.' }]);
     expect((await cardsOf(ann)).sort((a, b) => (a.front < b.front ? -1 : 1))).toEqual([
       { front: 'Capital of France', back: 'Paris', type: 'basic', tags: ['europe', 'geo'] },
       { front: '{{c1::Lisbon}} is in Portugal', back: '', type: 'cloze', tags: ['geo'] },
@@ -82,7 +82,11 @@ describe('importing a CSV file', () => {
     const failed = await cards.db.import.findUniqueOrThrow({ where: { id: job.id } });
     expect(failed.status).toBe('failed');
     expect(failed.problems).toEqual([
-      { message: 'The file could not be imported: it is not a readable CSV, TSV or Anki file.' },
+      {
+        reason: 'unreadable',
+        values: {},
+        message: 'The file could not be imported: it is not a readable CSV, TSV or Anki file.',
+      },
     ]);
     expect(await cardsOf(ann)).toEqual([]);
   });

@@ -29,6 +29,9 @@ const CLOZE_MESSAGES: Record<ClozeProblem, () => string> = {
   tooManyDeletions: () => m.cards_cloze_too_many({ max: MAX_CLOZE_DELETIONS }),
 };
 
+/** Why a cloze card's text cannot be saved, in the current language. */
+export const clozeProblemText = (problem: ClozeProblem) => CLOZE_MESSAGES[problem]();
+
 /** A card being written: its type and its two sides as typed. */
 export type CardSides = { type: CardType; front: string; back: string };
 

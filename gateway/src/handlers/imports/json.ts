@@ -1,4 +1,5 @@
 // An import as the web app reads it (the API's public shape, issue "bring your collection").
+import { type ImportProblemReason, isImportProblemReason } from '@engram/contracts/import-problems';
 import type { ImportStatus } from '@engram/contracts/imports';
 import type { Import } from '@engram/proto/cards/v1/imports';
 
@@ -9,8 +10,12 @@ export interface ImportJson {
   status: ImportStatus;
   progress: { done: number; total: number };
   counts: { notes: number; cards: number; reviews: number; media: number; skipped: number };
-  /** What was skipped or went wrong; `line` names the file's line (or the note's position) when it is one's. */
-  problems: { line?: number; message: string }[];
+  /**
+   * What was skipped or went wrong; `line` names the file's line (or the note's position) when it is one's;
+   * `reason` and `values` (@engram/contracts/import-problems) let the app word it in the learner's language,
+   * `message` is English.
+   */
+  problems: { line?: number; message: string; reason?: ImportProblemReason; values?: Record<string, string> }[];
   createdAt: string;
   finishedAt: string | null;
 }
@@ -33,6 +38,7 @@ export const importJson = (answer: Import): ImportJson => ({
   problems: answer.problems.map((problem) => ({
     ...(problem.line > 0 && { line: problem.line }),
     message: problem.message,
+    ...(isImportProblemReason(problem.reason) && { reason: problem.reason, values: problem.values }),
   })),
   createdAt: answer.createdAt?.toISOString() ?? '',
   finishedAt: answer.finishedAt?.toISOString() ?? null,

@@ -16,6 +16,7 @@ import { type EngramCardDraft, type MappingContext, mappingContext, toEngram } f
 import type { AnkiNoteBundle } from '@engram/anki/types';
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { reviewOrdinals } from '@engram/contracts/cloze';
+import { importProblem } from '@engram/contracts/import-problems';
 import { newMemoryState } from '@engram/contracts/memory-state';
 import { inTransaction } from '@engram/kit/db';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
@@ -81,7 +82,7 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
     const mapped = toEngram(bundle, run.context);
     for (const skipped of mapped.skipped) {
       counts.skipped++;
-      problem({ line, message: skipped.reason });
+      problem({ line, ...skipped.problem });
     }
     for (const tag of mapped.droppedTags) if (run.droppedTags.size < 20) run.droppedTags.add(tag);
     for (const draft of mapped.cards) {
@@ -91,7 +92,7 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
   }
   for (const left of await media.keep(firstShown.keys())) {
     counts.skipped++;
-    problem({ line: firstShown.get(left.name)!, message: left.problem });
+    problem({ line: firstShown.get(left.name)!, ...left.problem });
   }
 
   const cards: AnkiCardToImport[] = [];
@@ -105,11 +106,14 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
     const tooLong = front.length > CARD_SIDE_MAX_LENGTH ? 'front' : back.length > CARD_SIDE_MAX_LENGTH ? 'back' : '';
     if (seen.has(externalId) || tooLong) {
       counts.skipped++;
+      const max = String(CARD_SIDE_MAX_LENGTH);
       problem({
         line,
-        message: tooLong
-          ? `Its ${tooLong} is longer than ${CARD_SIDE_MAX_LENGTH} characters once its files are linked.`
-          : 'Another note of the package has the same id.',
+        ...(tooLong === 'front'
+          ? importProblem('frontTooLongLinked', { max })
+          : tooLong === 'back'
+            ? importProblem('backTooLongLinked', { max })
+            : importProblem('sameNote')),
       });
       continue;
     }
@@ -211,9 +215,7 @@ export async function importAnki(
         }
         counts.media = media.keptCount();
         if (run.droppedTags.size > 0) {
-          problem({
-            message: `Some tags were left off, being too long or too many for a card: ${[...run.droppedTags].join(', ')}.`,
-          });
+          problem(importProblem('tagsLeftOff', { tags: [...run.droppedTags].join(', ') }));
         }
         if (counts.reviews > 0) {
           // Waits for the learner's reviews in flight (and holds new ones) so the recount includes them all.

@@ -7,17 +7,16 @@
 
 import { readFile } from 'node:fs/promises';
 import type { AnkiMedia } from '@engram/anki/types';
+import { type ImportProblemWords, importProblem } from '@engram/contracts/import-problems';
 import type { MediaKind } from '@engram/contracts/media';
 import {
   extensionOf,
   MAX_AUDIO_BYTES,
   MAX_IMAGE_BYTES,
-  MEDIA_REASONS,
   MEDIA_TYPES,
   mediaPath,
   safeMediaName,
 } from '@engram/contracts/media';
-import { DomainError, FailedPrecondition } from '@engram/kit/errors';
 import type { ObjectStore } from '@engram/kit/storage';
 import type pg from 'pg';
 import { renamed } from '../handlers/finish-upload.js';
@@ -25,6 +24,7 @@ import { type KeptFile, keepFile } from '../media/keep-file.js';
 import { mediaKey } from '../media/media-json.js';
 import { megabytes } from '../media/quota.js';
 import { derivedId } from './derived-id.js';
+import { ImportFailed } from './import-failed.js';
 
 export interface FileForCard {
   id: string;
@@ -33,7 +33,7 @@ export interface FileForCard {
   kind: MediaKind;
 }
 
-export type MediaOutcome = { file: FileForCard } | { problem: string };
+export type MediaOutcome = { file: FileForCard } | { problem: ImportProblemWords };
 
 export interface PackageMediaArgs {
   tx: pg.ClientBase;
@@ -54,11 +54,7 @@ const typeOfName = (name: string) => {
 };
 
 const quotaReached = (quotaBytes: number, usedBytes: number) =>
-  new FailedPrecondition(
-    `The images and sounds of this collection do not fit in your storage: your plan keeps ${megabytes(quotaBytes)} ` +
-      `of them (${megabytes(usedBytes)} used). Delete files you no longer use, or choose a larger plan, and import it again.`,
-    MEDIA_REASONS.quotaReached,
-  );
+  new ImportFailed(importProblem('quotaReached', { quota: megabytes(quotaBytes), used: megabytes(usedBytes) }));
 
 /** The package's files as the learner's card files, kept the first time a note shows each. */
 export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes }: PackageMediaArgs) {
@@ -68,21 +64,19 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
   const stored: string[] = [];
   let added = 0;
 
-  async function checked(name: string): Promise<{ problem: string } | { kept: KeptFile }> {
+  async function checked(name: string): Promise<{ problem: ImportProblemWords } | { kept: KeptFile }> {
     const file = byName.get(name) ?? byName.get(name.normalize('NFC'));
-    if (!file) return { problem: `The file "${name}" is not in the package, so it was left out.` };
+    if (!file) return { problem: importProblem('fileMissing', { name }) };
     const type = typeOfName(name);
-    if (!type) return { problem: `The file "${name}" is not an image or a sound a card can hold, so it was left out.` };
+    if (!type) return { problem: importProblem('fileNotMedia', { name }) };
     const [contentType, { kind }] = type;
     const limit = kind === 'image' ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
-    if (file.size > limit) {
-      return { problem: `The file "${name}" is larger than a card's ${megabytes(limit)}, so it was left out.` };
-    }
+    if (file.size > limit) return { problem: importProblem('fileTooLarge', { name, limit: megabytes(limit) }) };
     try {
       return { kept: await keepFile(await readFile(file.path), contentType) };
-    } catch (error) {
-      const why = error instanceof DomainError ? error.message : 'It could not be read.';
-      return { problem: `The file "${name}" was left out: ${why}` };
+    } catch {
+      // Its bytes are not the image or sound its name says (keepFile's refusal), or cannot be decoded.
+      return { problem: importProblem('fileUnreadable', { name }) };
     }
   }
 
@@ -121,9 +115,9 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
 
   return {
     /** Keeps the files of `names` not seen before; the outcome of each is then `outcome(name)`. */
-    async keep(names: Iterable<string>): Promise<{ name: string; problem: string }[]> {
+    async keep(names: Iterable<string>): Promise<{ name: string; problem: ImportProblemWords }[]> {
       const fresh = [...new Set(names)].filter((name) => !outcomes.has(name));
-      const problems: { name: string; problem: string }[] = [];
+      const problems: { name: string; problem: ImportProblemWords }[] = [];
       for (let at = 0; at < fresh.length; at += KEEP_AT_ONCE) {
         const group = fresh.slice(at, at + KEEP_AT_ONCE);
         const checks = await Promise.all(group.map(checked));

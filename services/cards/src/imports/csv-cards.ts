@@ -4,8 +4,8 @@
 // the front column holds both sides split at a line of three dashes, as Mochi writes a card ("Question\n---\n
 // Answer"). A row that cannot be a card is a problem with its line number and the reason in the card rules' own
 // words.
-import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
-import { CLOZE_PROBLEMS, cardContentProblem, findDeletions } from '@engram/contracts/cloze';
+import { cardContentProblem, findDeletions } from '@engram/contracts/cloze';
+import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 
 export interface CsvMapping {
@@ -23,7 +23,7 @@ export interface ImportedCard {
   tags: string[];
 }
 
-export type RowOutcome = { card: ImportedCard } | { problem: string };
+export type RowOutcome = { card: ImportedCard } | { problem: ImportProblemWords };
 
 /** A type column's words as Engram's types (Anki's note type names included). */
 function typeOf(text: string): CardType | undefined {
@@ -63,27 +63,14 @@ export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOu
   const back = backText.trim();
   const typeCell = mapping.type === undefined ? '' : (fields[mapping.type] ?? '');
   const named = typeOf(typeCell);
-  if (typeCell.trim() !== '' && named === undefined) {
-    return { problem: `The type "${typeCell.trim()}" is not basic, reversed or cloze.` };
-  }
+  if (typeCell.trim() !== '' && named === undefined)
+    return { problem: importProblem('typeUnknown', { type: typeCell.trim() }) };
   const type: CardType = named ?? (findDeletions(front).length > 0 ? 'cloze' : 'basic');
-  if (front === '') return { problem: 'The front is empty.' };
-  if (type !== 'cloze' && back === '') {
-    return {
-      problem:
-        mapping.back === undefined
-          ? 'The back is empty: with no back column, a line of --- parts the front from the back.'
-          : 'The back is empty.',
-    };
+  if (front !== '' && type !== 'cloze' && back === '' && mapping.back === undefined) {
+    return { problem: importProblem('backEmptySplit') };
   }
-  if (front.length > CARD_SIDE_MAX_LENGTH) {
-    return { problem: `The front is longer than ${CARD_SIDE_MAX_LENGTH.toLocaleString('en')} characters.` };
-  }
-  if (back.length > CARD_SIDE_MAX_LENGTH) {
-    return { problem: `The back is longer than ${CARD_SIDE_MAX_LENGTH.toLocaleString('en')} characters.` };
-  }
-  const content = cardContentProblem(type, front);
-  if (content) return { problem: CLOZE_PROBLEMS[content] };
+  const problem = sidesProblem(cardContentProblem(type, front), { front, back, cloze: type === 'cloze' });
+  if (problem) return { problem };
   const tags = mapping.tags === undefined ? [] : tagNamesOf(fields[mapping.tags] ?? '');
   return { card: { type, front, back, tags } };
 }

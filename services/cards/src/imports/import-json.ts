@@ -16,7 +16,12 @@ export function toProtoImport(row: Import): ProtoImport {
     progressDone: row.progressDone,
     progressTotal: row.progressTotal,
     counts,
-    problems: problems.map((problem) => ({ line: problem.line ?? 0, message: problem.message })),
+    problems: problems.map((problem) => ({
+      line: problem.line ?? 0,
+      message: problem.message,
+      reason: problem.reason ?? '',
+      values: problem.values ?? {},
+    })),
     createdAt: row.createdAt,
     finishedAt: row.finishedAt ?? undefined,
   };

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isAnkiPackageError } from '@engram/anki/errors';
 import type { PackageLimits } from '@engram/anki/open-package';
+import { type ImportProblemReason, importProblem } from '@engram/contracts/import-problems';
 import { DomainError } from '@engram/kit/errors';
 import type { Logger } from '@engram/kit/logger';
 import type { ObjectStore } from '@engram/kit/storage';
@@ -22,6 +23,7 @@ import { importAnki } from './anki-import.js';
 import { csvRows, previewCsv } from './csv.js';
 import { type CsvMapping, cardOfRow } from './csv-cards.js';
 import { csvExternalId, importWriter } from './import-cards.js';
+import { ImportFailed } from './import-failed.js';
 
 export interface ImportDeps {
   db: Db;
@@ -41,9 +43,12 @@ export interface ImportCounts {
   skipped: number;
 }
 
+/** One thing an import skipped or failed on: its reason and values (contracts' import-problems) and English. */
 export interface ImportProblem {
   line?: number;
   message: string;
+  reason?: ImportProblemReason;
+  values?: Record<string, string>;
 }
 
 /** At most this many problems are kept for the learner to read; the count of skipped rows stays exact. */
@@ -51,8 +56,14 @@ const MAX_PROBLEMS = 200;
 /** Long enough for a large collection; the heartbeat, not this, tells a dead replica from a slow one. */
 const TRANSACTION_TIMEOUT_MS = 60 * 60_000;
 
-/** A refusal of the file itself, in words for the learner: the import fails and nothing is written. */
-export class ImportFailed extends Error {}
+/** Why an import failed, as the learner reads it: a refusal as it is, anything else as an unreadable file. */
+function failureOf(error: unknown): ImportProblem | undefined {
+  if (error instanceof ImportFailed) return error.problem;
+  if (isAnkiPackageError(error)) return importProblem(error.code);
+  // Another refusal in the learner's words (a card rule), in English only.
+  if (error instanceof DomainError) return { message: error.message };
+  return undefined;
+}
 
 export async function runImport(deps: ImportDeps, id: string, { signal }: { signal: AbortSignal }): Promise<void> {
   const { db, store } = deps;
@@ -64,7 +75,7 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
   try {
     const upload = await db.upload.findFirst({ where: { id: job.uploadId, ownerId: job.ownerId, purpose: 'import' } });
     const object = upload && (await store.getObject(upload.objectKey));
-    if (!upload || !object) throw new ImportFailed('The file to import is no longer there. Please send it again.');
+    if (!upload || !object) throw new ImportFailed(importProblem('uploadGone'));
     const path = join(dir, 'collection');
     await pipeline(object.body, createWriteStream(path), { signal });
     const progress = (done: number, total: number) =>
@@ -95,14 +106,11 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
       throw error;
     }
     // A refusal of the file (or of its files by the learner's quota) is told as it is; anything else is not.
-    const told = error instanceof ImportFailed || error instanceof DomainError || isAnkiPackageError(error);
-    const message = told
-      ? error.message
-      : 'The file could not be imported: it is not a readable CSV, TSV or Anki file.';
+    const problem = failureOf(error) ?? importProblem('unreadable');
     if (!(error instanceof ImportFailed)) logger.warn({ err: error }, 'import failed');
     await db.import.update({
       where: { id },
-      data: { status: 'failed', problems: [{ message }], finishedAt: new Date() },
+      data: { status: 'failed', problems: [{ ...problem }], finishedAt: new Date() },
     });
   } finally {
     stopHeartbeat();
@@ -123,7 +131,7 @@ function mappingOf(saved: unknown, columns: { index: number; role: string }[]): 
         type: given.type ?? undefined,
       }
     : { front: guessed('front'), back: guessed('back'), tags: guessed('tags'), type: guessed('type') };
-  if (mapping.front === undefined) throw new ImportFailed('Choose the column that holds the front of the cards.');
+  if (mapping.front === undefined) throw new ImportFailed(importProblem('frontColumnMissing'));
   return { front: mapping.front, back: mapping.back, tags: mapping.tags, type: mapping.type };
 }
 
@@ -150,7 +158,7 @@ async function importCsv(
         const outcome = cardOfRow(fields, mapping);
         if ('problem' in outcome) {
           counts.skipped++;
-          problems.push({ line, message: outcome.problem });
+          problems.push({ line, ...outcome.problem });
         } else {
           await writer.write({ ...outcome.card, archived: false, externalId: csvExternalId(outcome.card) });
           counts.notes++;

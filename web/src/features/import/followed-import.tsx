@@ -10,7 +10,7 @@ import { trpcCode } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { ImportDone, ImportFailed } from './import-result';
 import { importOptions, refreshImports } from './queries';
-import { formatCount, isOver, progressText } from './wording';
+import { formatCount, isOver, problemWords, progressText } from './wording';
 
 export function FollowedImport({ importId, onAnother }: { importId: string; onAnother: () => void }) {
   const followed = useQuery(importOptions(importId));
@@ -36,7 +36,8 @@ export function FollowedImport({ importId, onAnother }: { importId: string; onAn
       skipped: formatCount(current.counts.skipped),
     });
   } else if (current?.status === 'failed') {
-    announcement = m.import_announce_failed({ message: current.problems[0]?.message ?? m.import_failed_unknown() });
+    const first = current.problems[0];
+    announcement = m.import_announce_failed({ message: first ? problemWords(first) : m.import_failed_unknown() });
   }
 
   let body: ReactNode;

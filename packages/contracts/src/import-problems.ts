@@ -1,0 +1,110 @@
+// What an import skipped, or why it failed, as a reason and its values, so each reader words it in their own
+// language (the web app's messages `import_problem_<reason>`); the English wording here is what the API's
+// `message` carries beside them, for readers without the reason. One catalogue for CSV rows, Anki notes and
+// their files, and the refusals of a whole file.
+import { CARD_SIDE_MAX_LENGTH } from './cards.ts';
+import { CLOZE_PROBLEMS, type ClozeProblem } from './cloze.ts';
+
+const count = (value: string) => Number(value).toLocaleString('en');
+
+/** Why an Anki package was refused (@engram/anki's AnkiPackageError codes), in English. */
+export const ANKI_PACKAGE_PROBLEMS = {
+  notZip: 'This file is not an Anki package (.apkg or .colpkg).',
+  zipBomb: 'This Anki package unpacks to more data than we accept, so it was not imported.',
+  tooManyFiles: 'This Anki package holds more files than we accept, so it was not imported.',
+  unsafeName: 'This Anki package contains a file with an unsafe name, so it was not imported.',
+  mediaTooLarge: 'This Anki package contains a media file larger than we accept, so it was not imported.',
+  corruptDatabase: 'The collection inside this Anki package is damaged and cannot be read.',
+  fieldTooLarge: 'A note in this Anki package has a field larger than we accept, so it was not imported.',
+  unknownLayout: 'This Anki package was made in a format we do not know. Export it again from a current Anki.',
+  corruptMedia: 'The media list inside this Anki package is damaged and cannot be read.',
+} as const;
+type AnkiPackageProblem = keyof typeof ANKI_PACKAGE_PROBLEMS;
+
+const packageProblems = () =>
+  Object.fromEntries(Object.entries(ANKI_PACKAGE_PROBLEMS).map(([code, text]) => [code, () => text])) as Record<
+    AnkiPackageProblem,
+    () => string
+  >;
+
+/** Each reason's English wording, from its values (all strings; numbers as digits). */
+export const IMPORT_PROBLEMS = {
+  // A CSV row or an Anki note that cannot be a card.
+  typeUnknown: ({ type }: { type: string }) => `The type "${type}" is not basic, reversed or cloze.`,
+  frontEmpty: () => 'The front is empty.',
+  backEmpty: () => 'The back is empty.',
+  backEmptySplit: () => 'The back is empty: with no back column, a line of --- parts the front from the back.',
+  frontTooLong: ({ max }: { max: string }) => `The front is longer than ${count(max)} characters.`,
+  backTooLong: ({ max }: { max: string }) => `The back is longer than ${count(max)} characters.`,
+  clozeNoDeletion: () => CLOZE_PROBLEMS.noDeletion,
+  clozeNumberZero: () => CLOZE_PROBLEMS.numberZero,
+  clozeEmptyDeletion: () => CLOZE_PROBLEMS.emptyDeletion,
+  clozeTooManyDeletions: () => CLOZE_PROBLEMS.tooManyDeletions,
+  noteTypeMissing: () => 'Its note type is missing from the package.',
+  frontTooLongLinked: ({ max }: { max: string }) =>
+    `Its front is longer than ${count(max)} characters once its files are linked.`,
+  backTooLongLinked: ({ max }: { max: string }) =>
+    `Its back is longer than ${count(max)} characters once its files are linked.`,
+  sameNote: () => 'Another note of the package has the same id.',
+  tagsLeftOff: ({ tags }: { tags: string }) =>
+    `Some tags were left off, being too long or too many for a card: ${tags}.`,
+  // An Anki package's file a note shows.
+  fileMissing: ({ name }: { name: string }) => `The file "${name}" is not in the package, so it was left out.`,
+  fileNotMedia: ({ name }: { name: string }) =>
+    `The file "${name}" is not an image or a sound a card can hold, so it was left out.`,
+  fileTooLarge: ({ name, limit }: { name: string; limit: string }) =>
+    `The file "${name}" is larger than a card's ${limit}, so it was left out.`,
+  fileUnreadable: ({ name }: { name: string }) =>
+    `The file "${name}" was left out: it could not be read as the image or sound its name says.`,
+  // The whole file refused: nothing was imported.
+  uploadGone: () => 'The file to import is no longer there. Please send it again.',
+  frontColumnMissing: () => 'Choose the column that holds the front of the cards.',
+  quotaReached: ({ quota, used }: { quota: string; used: string }) =>
+    `The images and sounds of this collection do not fit in your storage: your plan keeps ${quota} of them ` +
+    `(${used} used). Delete files you no longer use, or choose a larger plan, and import it again.`,
+  unreadable: () => 'The file could not be imported: it is not a readable CSV, TSV or Anki file.',
+  ...packageProblems(),
+} as const;
+
+export type ImportProblemReason = keyof typeof IMPORT_PROBLEMS;
+export type ImportProblemValues<R extends ImportProblemReason> = Parameters<(typeof IMPORT_PROBLEMS)[R]>[0];
+
+/** A problem as imports keep and answer it: the reason, its values and the English wording. */
+export interface ImportProblemWords {
+  reason: ImportProblemReason;
+  values: Record<string, string>;
+  message: string;
+}
+
+/** The problem `reason` with its `values` (none for a reason that has none). */
+export function importProblem<R extends ImportProblemReason>(
+  reason: R,
+  ...[values]: ImportProblemValues<R> extends undefined ? [] : [ImportProblemValues<R>]
+): ImportProblemWords {
+  const given = (values ?? {}) as Record<string, string>;
+  const wording = IMPORT_PROBLEMS[reason] as (values: Record<string, string>) => string;
+  return { reason, values: given, message: wording(given) };
+}
+
+export const isImportProblemReason = (reason: string): reason is ImportProblemReason =>
+  Object.hasOwn(IMPORT_PROBLEMS, reason);
+
+const CLOZE_REASONS: Record<ClozeProblem, ImportProblemReason> = {
+  noDeletion: 'clozeNoDeletion',
+  numberZero: 'clozeNumberZero',
+  emptyDeletion: 'clozeEmptyDeletion',
+  tooManyDeletions: 'clozeTooManyDeletions',
+};
+
+/** Why a card's sides cannot be a card of Engram's (empty, too long, a cloze without deletions), if they cannot. */
+export function sidesProblem(
+  cloze: ClozeProblem | undefined,
+  sides: { front: string; back: string; cloze: boolean },
+): ImportProblemWords | undefined {
+  const max = String(CARD_SIDE_MAX_LENGTH);
+  if (sides.front.trim() === '') return importProblem('frontEmpty');
+  if (!sides.cloze && sides.back.trim() === '') return importProblem('backEmpty');
+  if (sides.front.length > CARD_SIDE_MAX_LENGTH) return importProblem('frontTooLong', { max });
+  if (sides.back.length > CARD_SIDE_MAX_LENGTH) return importProblem('backTooLong', { max });
+  return cloze ? { reason: CLOZE_REASONS[cloze], values: {}, message: CLOZE_PROBLEMS[cloze] } : undefined;
+}
