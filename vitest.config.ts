@@ -12,8 +12,13 @@ const conditions = ['@engram/source', 'node', 'import', 'default'];
 const include = ['**/test/**/*.test.ts', '**/src/**/*.test.ts'];
 const exclude = ['**/node_modules/**', '**/dist/**', '.cache/**'];
 
-/** What a test file calls to start every process of Engram (testkit's stack and browser helpers, the proof). */
-const STARTS_A_STACK = /\b(?:useBrowserStack|startTestStack|runProof)\(/;
+/**
+ * What a test file calls to start every process of Engram (testkit's stack and browser helpers, the proof), or to
+ * measure its own process's memory (which other files sharing the process would distort): such files get a
+ * process of their own.
+ */
+const STARTS_A_STACK =
+  /\b(?:(?:useBrowserStack|startTestStack|runProof)\(|process\.memoryUsage\b|process\.resourceUsage)\b/;
 /** Folders the search never walks into (what `exclude` below leaves out). */
 const skipped = (path: string) => /(^|\/)(node_modules|dist|\.cache)(\/|$)/.test(path);
 const stackFiles = globSync(include, { exclude: skipped }).filter((path) =>
