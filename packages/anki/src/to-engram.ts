@@ -5,7 +5,7 @@
 // templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
 // (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
 // whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
-import { cardContentProblem, clozeNumbers } from '@engram/contracts/cloze';
+import { clozeNumbers } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { htmlToMarkdown } from './html-to-markdown.ts';
@@ -126,11 +126,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const draft = (guid: string, cardType: CardType, frontHtml: string, backHtml: string, items: EngramItemSource[]) => {
     const front = htmlToMarkdown(frontHtml);
     const back = htmlToMarkdown(backHtml);
-    const problem = sidesProblem(cardContentProblem(cardType, front.markdown), {
-      front: front.markdown,
-      back: back.markdown,
-      cloze: cardType === 'cloze',
-    });
+    const problem = sidesProblem(cardType, front.markdown, back.markdown);
     if (problem) {
       result.skipped.push({ guid, noteId: note.id, problem });
       return;

@@ -3,7 +3,8 @@
 // `message` carries beside them, for readers without the reason. One catalogue for CSV rows, Anki notes and
 // their files, and the refusals of a whole file.
 import { CARD_SIDE_MAX_LENGTH } from './cards.ts';
-import { CLOZE_PROBLEMS, type ClozeProblem } from './cloze.ts';
+import { CLOZE_PROBLEMS, type ClozeProblem, cardContentProblem } from './cloze.ts';
+import type { CardType } from './learning.ts';
 
 const count = (value: string) => Number(value).toLocaleString('en');
 
@@ -96,15 +97,13 @@ const CLOZE_REASONS: Record<ClozeProblem, ImportProblemReason> = {
   tooManyDeletions: 'clozeTooManyDeletions',
 };
 
-/** Why a card's sides cannot be a card of Engram's (empty, too long, a cloze without deletions), if they cannot. */
-export function sidesProblem(
-  cloze: ClozeProblem | undefined,
-  sides: { front: string; back: string; cloze: boolean },
-): ImportProblemWords | undefined {
+/** Why a card of `type` with these sides cannot be one of Engram's (empty, too long, a cloze without deletions). */
+export function sidesProblem(type: CardType, front: string, back: string): ImportProblemWords | undefined {
   const max = String(CARD_SIDE_MAX_LENGTH);
-  if (sides.front.trim() === '') return importProblem('frontEmpty');
-  if (!sides.cloze && sides.back.trim() === '') return importProblem('backEmpty');
-  if (sides.front.length > CARD_SIDE_MAX_LENGTH) return importProblem('frontTooLong', { max });
-  if (sides.back.length > CARD_SIDE_MAX_LENGTH) return importProblem('backTooLong', { max });
+  if (front.trim() === '') return importProblem('frontEmpty');
+  if (type !== 'cloze' && back.trim() === '') return importProblem('backEmpty');
+  if (front.length > CARD_SIDE_MAX_LENGTH) return importProblem('frontTooLong', { max });
+  if (back.length > CARD_SIDE_MAX_LENGTH) return importProblem('backTooLong', { max });
+  const cloze = cardContentProblem(type, front);
   return cloze ? { reason: CLOZE_REASONS[cloze], values: {}, message: CLOZE_PROBLEMS[cloze] } : undefined;
 }

@@ -25,6 +25,7 @@ import type { AnkiLayout } from '@engram/anki/types';
 import { collectionOf, writePackage } from '@engram/anki/write-package';
 import { createLogger } from '@engram/kit/logger';
 import { deflatedZeros } from '@engram/testkit/hostile-files';
+import { waitUntil } from '@engram/testkit/wait';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/imports/run-import.js';
@@ -308,6 +309,31 @@ describe('importing an Anki package', () => {
     expect(imported.get('anki:media1')!.front).toBe('Listen missing.mp3');
     expect(imported.get('anki:media2')!.front).toBe('A fake fake.png');
   });
+
+  it('gathers the statistics of the tables it wrote after a large import, so the next queries are planned for its rows', async () => {
+    const analyzed = async () => {
+      const { rows } = await cards.pool.query<{ count: string }>(
+        `SELECT analyze_count::text AS count FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = 'review_logs'`,
+      );
+      return Number(rows[0]?.count ?? 0);
+    };
+    const before = await analyzed();
+    const small = await importPackage(
+      learner('sam'),
+      await generated({ layout: 'anki2', notes: 10, reviewsPerCard: 1 }),
+    );
+    expect(small.status).toBe('done');
+    // 900 notes of the four generated kinds make more than 1,000 cards.
+    const large = await importPackage(
+      learner('lea'),
+      await generated({ layout: 'anki2', notes: 900, reviewsPerCard: 1 }),
+    );
+    expect(large.counts).toMatchObject({ notes: 900 });
+    expect((large.counts as { cards: number }).cards).toBeGreaterThanOrEqual(1000);
+    await waitUntil('the statistics were gathered', async () => (await analyzed()) > before, 10_000);
+    // Only the large import gathered them: a small one leaves that to autovacuum.
+    expect(await analyzed()).toBe(before + 1);
+  }, 60_000);
 
   it("fails and changes nothing when the files do not fit in the learner's storage", async () => {
     const ann = learner('ann');

@@ -104,8 +104,8 @@ interface PageRow {
  */
 export async function* exportedCards(pool: pg.Pool, ownerId: string, tagIds: string[]): AsyncGenerator<ExportedCard[]> {
   const client = await pool.connect();
-  let broken: Error | undefined;
   let finished = false;
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off');
@@ -117,12 +117,14 @@ export async function* exportedCards(pool: pg.Pool, ownerId: string, tagIds: str
     }
     await client.query('COMMIT');
     finished = true;
-  } catch (error) {
-    broken = error instanceof Error ? error : new Error(String(error));
-    throw error;
   } finally {
-    // Left early (the export stopped or failed) or broken: the connection is not handed back mid-transaction.
-    if (!finished && !broken) await client.query('ROLLBACK').catch(() => undefined);
+    // Left early (the export stopped) or failed: the connection goes back outside any transaction, or, when
+    // even the ROLLBACK fails, is discarded (as kit's inTransaction does).
+    if (!finished) {
+      await client.query('ROLLBACK').catch((error: Error) => {
+        broken = error;
+      });
+    }
     client.release(broken);
   }
 }

@@ -2,11 +2,11 @@
 // is opened safely (@engram/anki/open-package: a hostile or broken file is refused with its message), then
 // read in batches of notes, each mapped to Engram cards (to-engram), its files kept (anki-media), each review
 // item given its memory state (Anki's own, or its review log replayed: memory-state) and every review becomes
-// a review log; a batch is written a statement per table (anki-writes). Everything is in one transaction (on
-// the pg pool: anki-writes says why not Prisma's), so
-// a failure anywhere (a page of the database broken halfway, the files over the learner's quota) changes
-// nothing; the learner's review days are recounted at its end, so the dashboard includes their past. Memory
-// stays that of one batch whatever the collection's size.
+// a review log; a batch is written a statement per table (anki-writes) while the next one is mapped.
+// Everything is in one transaction on the pg pool (anki-writes says why not Prisma's), so a failure anywhere
+// (a page of the database broken halfway, the files over the learner's quota) changes nothing; the learner's
+// review days are recounted at its end, so the dashboard includes their past, and a large import gathers the
+// tables' statistics again. Memory stays that of two batches whatever the collection's size.
 import { dirname } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { memoryState } from '@engram/anki/memory-state';
@@ -103,18 +103,16 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
     const externalId = `anki:${draft.guid}`;
     const front = withFileUrls(draft.front, media.outcome);
     const back = withFileUrls(draft.back, media.outcome);
-    const tooLong = front.length > CARD_SIDE_MAX_LENGTH ? 'front' : back.length > CARD_SIDE_MAX_LENGTH ? 'back' : '';
+    const tooLong =
+      front.length > CARD_SIDE_MAX_LENGTH
+        ? 'frontTooLongLinked'
+        : back.length > CARD_SIDE_MAX_LENGTH
+          ? 'backTooLongLinked'
+          : undefined;
     if (seen.has(externalId) || tooLong) {
       counts.skipped++;
-      const max = String(CARD_SIDE_MAX_LENGTH);
-      problem({
-        line,
-        ...(tooLong === 'front'
-          ? importProblem('frontTooLongLinked', { max })
-          : tooLong === 'back'
-            ? importProblem('backTooLongLinked', { max })
-            : importProblem('sameNote')),
-      });
+      const why = tooLong ? importProblem(tooLong, { max: String(CARD_SIDE_MAX_LENGTH) }) : importProblem('sameNote');
+      problem({ line, ...why });
       continue;
     }
     seen.add(externalId);

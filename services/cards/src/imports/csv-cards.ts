@@ -4,7 +4,7 @@
 // the front column holds both sides split at a line of three dashes, as Mochi writes a card ("Question\n---\n
 // Answer"). A row that cannot be a card is a problem with its line number and the reason in the card rules' own
 // words.
-import { cardContentProblem, findDeletions } from '@engram/contracts/cloze';
+import { findDeletions } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 
@@ -69,7 +69,7 @@ export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOu
   if (front !== '' && type !== 'cloze' && back === '' && mapping.back === undefined) {
     return { problem: importProblem('backEmptySplit') };
   }
-  const problem = sidesProblem(cardContentProblem(type, front), { front, back, cloze: type === 'cloze' });
+  const problem = sidesProblem(type, front, back);
   if (problem) return { problem };
   const tags = mapping.tags === undefined ? [] : tagNamesOf(fields[mapping.tags] ?? '');
   return { card: { type, front, back, tags } };
