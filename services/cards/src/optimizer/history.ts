@@ -1,0 +1,70 @@
+// A learner's review log as the FSRS optimizer reads it. Each review item's reviews, in order, become one
+// training item per review after the first: the reviews up to it, each with the days since the one before.
+// Days are the learner's study days (their timezone, from their day-start hour), as their due lists count them:
+// a review at 1 am belongs to the day before, and two reviews on one study day are 0 days apart (a short-term
+// review). Left out: reviews that were undone, anything not rated 1–4, and what came before an item last
+// started as new (a card that was reset starts its history again). An item whose history does not start as new
+// (imported without its first learning) teaches nothing about first ratings and is left out whole.
+import { FSRSBindingItem, FSRSBindingReview } from '@open-spaced-repetition/binding';
+import { studyDayOf } from '../domain/study-day.js';
+
+/** What the optimizer needs of one review_logs row. */
+export interface LoggedReview {
+  itemId: string;
+  /** 1 again … 4 easy. */
+  rating: number;
+  /** The item's state before the review: 0 new, 1 learning, 2 review, 3 relearning. */
+  stateBefore: number;
+  reviewedAt: Date;
+  /** Undone by the learner: it never happened. */
+  undone: boolean;
+}
+
+export interface LearnerDay {
+  timeZone: string;
+  dayStartHour: number;
+}
+
+/** One review to predict, with the history before it, and when it happened (for a split by time). */
+export interface TrainingItem {
+  item: FSRSBindingItem;
+  reviewedAt: Date;
+}
+
+const DAY_MS = 86_400_000;
+const NEW = 0;
+
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+
+/** The reviews of one item from its last start as new, or nothing when it never started as new here. */
+function fromLastStart(reviews: LoggedReview[]): LoggedReview[] {
+  for (let index = reviews.length - 1; index >= 0; index -= 1)
+    if (reviews[index]?.stateBefore === NEW) return reviews.slice(index);
+  return [];
+}
+
+/** The training items of a learner's reviews (any order), oldest review first. */
+export function trainingItems(reviews: Iterable<LoggedReview>, day: LearnerDay): TrainingItem[] {
+  const byItem = new Map<string, LoggedReview[]>();
+  for (const review of reviews) {
+    if (review.undone || !Number.isInteger(review.rating) || review.rating < 1 || review.rating > 4) continue;
+    const list = byItem.get(review.itemId);
+    if (list) list.push(review);
+    else byItem.set(review.itemId, [review]);
+  }
+  const items: TrainingItem[] = [];
+  for (const list of byItem.values()) {
+    list.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+    const history = fromLastStart(list);
+    const bindingReviews: FSRSBindingReview[] = [];
+    let previousDay: string | undefined;
+    for (const review of history) {
+      const reviewDay = studyDayOf(review.reviewedAt, day.timeZone, day.dayStartHour);
+      bindingReviews.push(new FSRSBindingReview(review.rating, previousDay ? daysBetween(previousDay, reviewDay) : 0));
+      previousDay = reviewDay;
+      if (bindingReviews.length > 1)
+        items.push({ item: new FSRSBindingItem([...bindingReviews]), reviewedAt: review.reviewedAt });
+    }
+  }
+  return items.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+}

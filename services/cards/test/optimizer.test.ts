@@ -1,0 +1,156 @@
+// Personal parameters: the optimizer learns a learner's memory from their own reviews, counted in their own
+// days, and the parameters are adopted only when they predict the learner's later reviews better.
+import { describe, expect, it } from 'vitest';
+import { type LoggedReview, trainingItems } from '../src/optimizer/history.ts';
+import { DEFAULT_PARAMETERS, optimize } from '../src/optimizer/optimize.ts';
+import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-learner.ts';
+
+const TOKYO = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };
+const UTC = { timeZone: 'UTC', dayStartHour: 4 };
+
+const review = (itemId: string, rating: number, stateBefore: number, at: string, undone = false): LoggedReview => ({
+  itemId,
+  rating,
+  stateBefore,
+  reviewedAt: new Date(at),
+  undone,
+});
+
+/** Each training item as [rating, days since the review before] pairs. */
+const histories = (reviews: LoggedReview[], day = TOKYO) =>
+  trainingItems(reviews, day).map(({ item }) => item.reviews.map((r) => [r.rating, r.deltaT]));
+
+describe('a learner’s reviews as the optimizer reads them', () => {
+  it('counts days as the learner’s study days, in their timezone from their day start', () => {
+    // 00:30 on 2 November in Tokyo is still the study day of 1 November (the day starts at 4 am); 05:00 on
+    // 3 November is that day's.
+    const reviews = [review('a', 3, 0, '2025-11-01T15:30:00Z'), review('a', 3, 2, '2025-11-02T20:00:00Z')];
+    expect(histories(reviews, TOKYO)).toEqual([
+      [
+        [3, 0],
+        [3, 2],
+      ],
+    ]);
+    expect(histories(reviews, UTC)).toEqual([
+      [
+        [3, 0],
+        [3, 1],
+      ],
+    ]);
+  });
+
+  it('predicts each review after the first from the ones before it; two on one day are 0 days apart', () => {
+    const reviews = [
+      review('a', 1, 0, '2025-11-01T01:00:00Z'),
+      review('a', 3, 1, '2025-11-01T01:10:00Z'),
+      review('a', 3, 2, '2025-11-04T01:00:00Z'),
+    ];
+    expect(histories(reviews)).toEqual([
+      [
+        [1, 0],
+        [3, 0],
+      ],
+      [
+        [1, 0],
+        [3, 0],
+        [3, 3],
+      ],
+    ]);
+  });
+
+  it('leaves out undone reviews, what is not a rating, what came before a reset, and a card never seen new', () => {
+    const reviews = [
+      review('reset', 3, 0, '2025-11-01T01:00:00Z'),
+      review('reset', 4, 2, '2025-11-05T01:00:00Z'),
+      review('reset', 2, 0, '2025-11-20T01:00:00Z'),
+      review('reset', 0, 2, '2025-11-21T01:00:00Z'),
+      review('reset', 1, 2, '2025-11-22T01:00:00Z', true),
+      review('reset', 3, 2, '2025-11-23T01:00:00Z'),
+      review('imported', 3, 2, '2025-11-01T01:00:00Z'),
+      review('imported', 3, 2, '2025-11-09T01:00:00Z'),
+    ];
+    expect(histories(reviews)).toEqual([
+      [
+        [2, 0],
+        [3, 3],
+      ],
+    ]);
+  });
+});
+
+describe('fitting a learner’s own parameters', () => {
+  // A year of a learner in Tokyo who forgets faster than the defaults expect.
+  const reviews = syntheticLearner({
+    parameters: FORGETFUL_PARAMETERS,
+    firstDay: '2025-11-01',
+    days: 365,
+    newPerDay: 10,
+    ...TOKYO,
+    seed: 7,
+  });
+  const items = trainingItems(reviews, TOKYO);
+
+  it('finds parameters that predict the learner’s later reviews better than the defaults, and adopts them', async () => {
+    const result = await optimize(items, { current: DEFAULT_PARAMETERS, relearningSteps: 1 });
+    if (result.outcome !== 'adopted') throw new Error(`not adopted: ${JSON.stringify(result)}`);
+    const { evaluation, parameters } = result;
+    // Tested on the later fifth, fitted on the rest.
+    expect(evaluation.trainedOn + evaluation.reviews).toBe(items.length);
+    expect(evaluation.reviews).toBeGreaterThan(5_000);
+    expect(evaluation.logLossAfter).toBeLessThan(evaluation.logLossBefore);
+    expect(evaluation.rmseAfter).toBeLessThan(evaluation.rmseBefore);
+    // What it found is the learner: first stabilities about a third of the defaults', a steeper decay.
+    for (const index of [0, 1, 2, 3]) {
+      const truth = FORGETFUL_PARAMETERS[index] as number;
+      expect(Math.abs((parameters[index] as number) - truth) / truth).toBeLessThan(0.35);
+    }
+    expect(Math.abs((parameters[20] as number) - (FORGETFUL_PARAMETERS[20] as number))).toBeLessThan(0.1);
+    expect(parameters).toHaveLength(21);
+  });
+
+  it('keeps the parameters in use when the fitted ones do not predict better', async () => {
+    const fitted = await optimize(items, { current: DEFAULT_PARAMETERS, relearningSteps: 1 });
+    if (fitted.outcome !== 'adopted') throw new Error('not adopted');
+    // The same fit again, against parameters that already are the learner's: nothing better to adopt.
+    const again = await optimize(items, { current: FORGETFUL_PARAMETERS, relearningSteps: 1 });
+    expect(again.outcome).toBe('not-better');
+  });
+
+  it('keeps the defaults below the minimum, and says how many reviews it has and needs', async () => {
+    expect(await optimize(items.slice(0, 399), { current: DEFAULT_PARAMETERS, relearningSteps: 1 })).toEqual({
+      outcome: 'too-few-reviews',
+      reviews: 399,
+      needed: 400,
+    });
+    const enough = await optimize(items.slice(0, 400), {
+      current: DEFAULT_PARAMETERS,
+      relearningSteps: 1,
+      minimumReviews: 500,
+    });
+    expect(enough).toEqual({ outcome: 'too-few-reviews', reviews: 400, needed: 500 });
+  });
+
+  it('reports its progress while it fits', async () => {
+    const progress: [number, number][] = [];
+    await optimize(items, {
+      current: DEFAULT_PARAMETERS,
+      relearningSteps: 1,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(progress.length).toBeGreaterThan(0);
+    const [done, total] = progress.at(-1) ?? [0, 0];
+    expect(total).toBeGreaterThan(0);
+    expect(done).toBeLessThanOrEqual(total);
+  });
+
+  it('stops when asked to, with the reason it was given', async () => {
+    const stop = new AbortController();
+    const fitting = optimize(items, {
+      current: DEFAULT_PARAMETERS,
+      relearningSteps: 1,
+      signal: stop.signal,
+      onProgress: () => stop.abort(new Error('the replica is shutting down')),
+    });
+    await expect(fitting).rejects.toThrow('the replica is shutting down');
+  });
+});
