@@ -68,6 +68,13 @@ export const DEFAULT_SETTINGS = {
   dailyGoal: 20,
 };
 
+/** What a learner's default preset starts with, besides the desired retention of DEFAULT_SETTINGS. */
+export const PRESET_DEFAULTS = {
+  name: 'Default',
+  newPerDay: 20,
+  reviewsPerDay: 200,
+};
+
 export const settingsFields = {
   timezone,
   dayStartHour: z

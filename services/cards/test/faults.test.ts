@@ -141,7 +141,7 @@ describe('the cards service', () => {
     await waitUntil('the outbox row is marked published', async () => (await unpublished()) === 0);
   }, 60_000);
 
-  it("erases a deleted user's cards, tags, review items, review logs, settings and create keys, and nobody else's", async () => {
+  it("erases a deleted user's cards, tags, review items, review logs, settings, presets and create keys, and nobody else's", async () => {
     const gone = `gone-${randomUUID().slice(0, 8)}`;
     const kept = `kept-${randomUUID().slice(0, 8)}`;
     for (const user of [gone, kept]) {
@@ -160,6 +160,7 @@ describe('the cards service', () => {
                 (SELECT count(*) FROM review_items WHERE owner_id = $1)::int AS review_items,
                 (SELECT count(*) FROM review_logs WHERE owner_id = $1)::int AS review_logs,
                 (SELECT count(*) FROM learner_settings WHERE owner_id = $1)::int AS settings,
+                (SELECT count(*) FROM presets WHERE owner_id = $1)::int AS presets,
                 (SELECT count(*) FROM create_requests WHERE owner_id = $1)::int AS create_requests`,
         [user],
       );
@@ -172,6 +173,7 @@ describe('the cards service', () => {
       review_items: 1,
       review_logs: 1,
       settings: 1,
+      presets: 1,
       create_requests: 1,
     };
     expect(await rowsOf(gone)).toEqual(everything);
@@ -195,6 +197,7 @@ describe('the cards service', () => {
       review_items: 0,
       review_logs: 0,
       settings: 0,
+      presets: 0,
       create_requests: 0,
     });
     expect(await rowsOf(kept)).toEqual(everything);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS, RATINGS, type RatingName } from '@engram/contracts/learning';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_PARAMETERS,
   type MemoryState,
   newMemoryState,
   nextIntervals,
@@ -15,7 +16,7 @@ import { type CardsHarness, startCardsHarness } from './harness.js';
 
 const MINUTE = 60;
 const DAY = 86_400;
-const settings: SchedulingSettings = { ...DEFAULT_SETTINGS, fuzz: false };
+const settings: SchedulingSettings = { ...DEFAULT_SETTINGS, parameters: DEFAULT_PARAMETERS, fuzz: false };
 
 /** Seconds from `at` to the due time `rating` really gives. */
 const scheduledSeconds = (with_: SchedulingSettings, memory: MemoryState, rating: RatingName, at: Date) =>

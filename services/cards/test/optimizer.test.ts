@@ -1,8 +1,9 @@
 // Personal parameters: the optimizer learns a learner's memory from their own reviews, counted in their own
 // days, and the parameters are adopted only when they predict the learner's later reviews better.
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
 import { type LoggedReview, trainingItems } from '../src/optimizer/history.ts';
-import { DEFAULT_PARAMETERS, optimize } from '../src/optimizer/optimize.ts';
+import { optimize } from '../src/optimizer/optimize.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-learner.ts';
 
 const TOKYO = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };

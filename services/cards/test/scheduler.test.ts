@@ -3,9 +3,15 @@
 // the service maps its state to FSRS's shows up here.
 import { DEFAULT_SETTINGS, type RatingName } from '@engram/contracts/learning';
 import { describe, expect, it } from 'vitest';
-import { type MemoryState, newMemoryState, type SchedulingSettings, scheduleReview } from '../src/domain/scheduler.js';
+import {
+  DEFAULT_PARAMETERS,
+  type MemoryState,
+  newMemoryState,
+  type SchedulingSettings,
+  scheduleReview,
+} from '../src/domain/scheduler.js';
 
-const settings: SchedulingSettings = { ...DEFAULT_SETTINGS, fuzz: false };
+const settings: SchedulingSettings = { ...DEFAULT_SETTINGS, parameters: DEFAULT_PARAMETERS, fuzz: false };
 
 const REFERENCE: {
   rating: RatingName;

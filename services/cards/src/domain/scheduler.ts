@@ -3,12 +3,17 @@
 import type { RatingName, ReviewState } from '@engram/contracts/learning';
 import { RATINGS } from '@engram/contracts/learning';
 import { fromFsrsCard, type MemoryState, toFsrsCard } from '@engram/contracts/memory-state';
-import { type FSRS, fsrs, type Grade, generatorParameters, type StepUnit } from 'ts-fsrs';
+import { default_w, type FSRS, fsrs, type Grade, generatorParameters, type StepUnit } from 'ts-fsrs';
 
 export { type MemoryState, newMemoryState, toFsrsCard } from '@engram/contracts/memory-state';
 
+/** FSRS-6's parameters for everyone, until a learner's own are fitted and adopted. */
+export const DEFAULT_PARAMETERS: readonly number[] = Object.freeze([...default_w]);
+
 export interface SchedulingSettings {
   desiredRetention: number;
+  /** FSRS-6's 21 parameters: the defaults, or the learner's own. */
+  parameters: readonly number[];
   maximumIntervalDays: number;
   learningSteps: string[];
   relearningSteps: string[];
@@ -39,6 +44,7 @@ const SCHEDULER_CACHE_LIMIT = 256;
 export function schedulerFor(settings: SchedulingSettings): FSRS {
   const key = JSON.stringify([
     settings.desiredRetention,
+    settings.parameters,
     settings.maximumIntervalDays,
     settings.learningSteps,
     settings.relearningSteps,
@@ -48,6 +54,7 @@ export function schedulerFor(settings: SchedulingSettings): FSRS {
   if (!scheduler) {
     scheduler = fsrs(
       generatorParameters({
+        w: [...settings.parameters],
         request_retention: settings.desiredRetention,
         maximum_interval: settings.maximumIntervalDays,
         enable_fuzz: settings.fuzz,

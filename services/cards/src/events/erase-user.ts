@@ -1,6 +1,6 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
 // (with their review items and tags on them, copies of shared decks included), tags, review logs and
-// their daily counts, settings, the idempotency keys of its creates, their deck subscriptions, and their
+// their daily counts, settings and presets, the idempotency keys of its creates, their deck subscriptions, and their
 // images, sounds, uploads, imports and exports (the objects queued for the sweeper to remove from the store) — in the
 // consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
 // hash of the id, so late events about the user are refused.
@@ -19,6 +19,7 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.card.deleteMany({ where: { ownerId: userId } });
   await tx.tag.deleteMany({ where: { ownerId: userId } });
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
+  await tx.preset.deleteMany({ where: { ownerId: userId } });
   await tx.createRequest.deleteMany({ where: { ownerId: userId } });
   await tx.deckSubscriber.deleteMany({ where: { userId } });
   await queueObjectDeletions(tx, {

@@ -4,11 +4,8 @@
 // earlier reviews and both sets predict the later ones, which neither was fitted on — the way a learner's next
 // reviews will come. The adopted parameters are the ones that test measured.
 import { computeParameters, FSRSBinding } from '@open-spaced-repetition/binding';
-import { default_w } from 'ts-fsrs';
 import type { TrainingItem } from './history.js';
 
-/** FSRS-6's parameters for everyone, until a learner's own are adopted. */
-export const DEFAULT_PARAMETERS: readonly number[] = [...default_w];
 /** Below this many reviews to learn from, the parameters in use stay. */
 export const DEFAULT_MINIMUM_REVIEWS = 400;
 /** The later share of the reviews kept out of the fit, to test on. */

@@ -19,7 +19,7 @@ import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
 import { gradeOf, type MemoryState, nextIntervals, scheduleReview } from '../domain/scheduler.js';
-import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
+import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
 import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
 import {
   fromSnapshot,
@@ -54,6 +54,7 @@ SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
   (SELECT c.deck_id::text FROM cards c WHERE c.id = i.card_id) AS deck_id
 FROM review_items i
 LEFT JOIN learner_settings s ON s.owner_id = i.owner_id
+${defaultPresetJoin('i.owner_id')}
 LEFT JOIN review_logs l ON l.id = $3
 WHERE i.id = $1 AND i.owner_id = $2 ${lock}`;
 

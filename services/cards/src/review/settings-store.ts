@@ -1,24 +1,32 @@
-// Reading and writing a learner's settings row with plain SQL (null when they never saved any).
-import type { Settings } from '@engram/contracts/learning';
+// Reading and writing a learner's settings with plain SQL: their learner_settings row and their default
+// preset's desired retention and parameters (null columns where they never saved any).
+import { PRESET_DEFAULTS, type Settings } from '@engram/contracts/learning';
 import type pg from 'pg';
-import type { SettingsRow } from '../domain/settings.js';
+import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow } from '../domain/settings.js';
 
 const READ = `
-SELECT timezone, day_start_hour, desired_retention, maximum_interval_days, learning_steps, relearning_steps,
-  fuzz, daily_goal
-FROM learner_settings WHERE owner_id = $1`;
+SELECT ${SETTINGS_COLUMNS}
+FROM (SELECT $1::text AS owner_id) o
+LEFT JOIN learner_settings s ON s.owner_id = o.owner_id
+${defaultPresetJoin('o.owner_id')}`;
 
+// The default preset is made with the learner's first saved settings.
 const UPSERT = `
-INSERT INTO learner_settings (owner_id, timezone, day_start_hour, desired_retention, maximum_interval_days,
+WITH preset AS (
+  INSERT INTO presets (id, owner_id, name, is_default, desired_retention, new_per_day, reviews_per_day)
+  VALUES (gen_random_uuid(), $1, $10, true, $4, $11, $12)
+  ON CONFLICT (owner_id, is_default) WHERE is_default DO UPDATE SET desired_retention = $4
+)
+INSERT INTO learner_settings (owner_id, timezone, day_start_hour, maximum_interval_days,
   learning_steps, relearning_steps, fuzz, daily_goal, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
-ON CONFLICT (owner_id) DO UPDATE SET timezone = $2, day_start_hour = $3, desired_retention = $4,
+VALUES ($1, $2, $3, $5, $6, $7, $8, $9, now())
+ON CONFLICT (owner_id) DO UPDATE SET timezone = $2, day_start_hour = $3,
   maximum_interval_days = $5, learning_steps = $6, relearning_steps = $7, fuzz = $8, daily_goal = $9,
   updated_at = now()`;
 
-export async function readSettings(pool: pg.Pool | pg.PoolClient, ownerId: string): Promise<SettingsRow | null> {
+export async function readSettings(pool: pg.Pool | pg.PoolClient, ownerId: string): Promise<SettingsRow> {
   const { rows } = await pool.query<SettingsRow>(READ, [ownerId]);
-  return rows[0] ?? null;
+  return rows[0] as SettingsRow;
 }
 
 export async function writeSettings(pool: pg.Pool | pg.PoolClient, ownerId: string, s: Settings): Promise<void> {
@@ -32,5 +40,8 @@ export async function writeSettings(pool: pg.Pool | pg.PoolClient, ownerId: stri
     s.relearningSteps,
     s.fuzz,
     s.dailyGoal,
+    PRESET_DEFAULTS.name,
+    PRESET_DEFAULTS.newPerDay,
+    PRESET_DEFAULTS.reviewsPerDay,
   ]);
 }

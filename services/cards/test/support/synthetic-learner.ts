@@ -4,9 +4,9 @@
 // optimizer should find is then known: the parameters the reviews were drawn from.
 import { type BindingMemoryState, FSRSBinding } from '@open-spaced-repetition/binding';
 import { forgetting_curve } from 'ts-fsrs';
+import { DEFAULT_PARAMETERS } from '../../src/domain/scheduler.ts';
 import { addDays, studyDayOf, studyDayStart } from '../../src/domain/study-day.ts';
 import type { LoggedReview } from '../../src/optimizer/history.ts';
-import { DEFAULT_PARAMETERS } from '../../src/optimizer/optimize.ts';
 
 /** A learner who forgets faster than FSRS-6's defaults expect, most of all early on. */
 export const FORGETFUL_PARAMETERS: readonly number[] = DEFAULT_PARAMETERS.map((weight, index) =>
