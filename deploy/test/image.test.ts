@@ -123,6 +123,13 @@ beforeAll(async () => {
   deploys.forEach(({ code, output }, i) => {
     if (code !== 0) throw new Error(`pnpm deploy of ${DEPLOYED[i]} failed (${code}):\n${output}`);
   });
+  // What the build stage runs on the deployed folder next (the native addons' binaries).
+  for (const name of DEPLOYED) {
+    for (const script of recipe.afterDeploy) {
+      const { code, output } = await run(process.execPath, [join(repoRoot, script), folderOf(name)], { cwd: repoRoot });
+      if (code !== 0) throw new Error(`${script} on ${name} failed (${code}):\n${output}`);
+    }
+  }
   // The gateway's stage adds the web build (its COPY from the build stage's web/dist).
   const webCopies = imageOf('gateway').copies.filter(([source]) => source.endsWith('/web/dist'));
   for (const [, destination] of webCopies) {
@@ -221,6 +228,25 @@ describe('the deployed cards', () => {
     });
     expect(code, output).toBe(0);
     expect(JSON.parse(output.trim().split('\n').at(-1) ?? '{}')).toEqual({ width: 32, format: 'jpeg' });
+  });
+});
+
+describe('the deployed cards, fitting FSRS parameters', () => {
+  it('runs the optimizer its image ships (the native binary for its platform, copied in after the deploy)', async () => {
+    expect(recipe.afterDeploy).toEqual(['scripts/deploy-native-addons.mjs']);
+    const script = [
+      "const { computeParameters, FSRSBindingItem, FSRSBindingReview } = await import('@open-spaced-repetition/binding');",
+      'const items = [];',
+      'for (let i = 0; i < 400; i++) items.push(new FSRSBindingItem([new FSRSBindingReview(1 + (i % 4), 0), new FSRSBindingReview(3, 1 + (i % 5))]));',
+      'const w = await computeParameters(items, { enableShortTerm: true, timeout: 50 });',
+      'console.log(JSON.stringify({ parameters: w.length }));',
+    ].join('\n');
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: folderOf('cards'),
+      env: environments.get('cards') as Record<string, string>,
+    });
+    expect(code, output).toBe(0);
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '{}')).toEqual({ parameters: 21 });
   });
 });
 

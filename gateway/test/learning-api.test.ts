@@ -1,7 +1,9 @@
 // The learning loop through the real gateway: onboarding, cards with tags, practice with retried and
-// undone reviews, and the dashboard's batched load — as the web app calls it.
+// undone reviews, the dashboard's batched load, and personal scheduling's presets and optimizations — as the
+// web app calls it.
 import { randomUUID } from 'node:crypto';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, trpcClient } from './support/trpc-client.ts';
 
@@ -122,5 +124,50 @@ describe('the learning loop through the gateway', () => {
     await api.mutate('cards.create', { front: 'no key', back: 'x' });
     await api.mutate('cards.create', { front: 'no key', back: 'x' });
     expect((await api.query('cards.list', {})).items).toHaveLength(4);
+  });
+});
+
+describe('personal scheduling through the gateway', () => {
+  it('shows the default preset, optimizes it as a job and says how many more reviews it needs', async () => {
+    const api = client(await signUp('optimizer'));
+    const settings = await api.query('settings.get');
+    expect(settings.presets).toEqual([
+      expect.objectContaining({ isDefault: true, name: 'Default', desiredRetention: 0.9, optimizedAt: null }),
+    ]);
+    expect(settings.presets[0].parameters).toHaveLength(21);
+
+    await api.mutate('cards.create', { front: 'one card', back: 'one review' });
+    const [item] = (await api.query('cards.listDue')).items;
+    await api.mutate('cards.review', { id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 3000 });
+    const { jobId } = await api.mutate('settings.optimize', {});
+    let optimization: Json = {};
+    await waitUntil('the optimization finished', async () => {
+      optimization = await api.query('settings.optimization', { jobId });
+      return optimization.status === 'done';
+    });
+    expect(optimization).toMatchObject({
+      id: jobId,
+      status: 'done',
+      outcome: 'too-few-reviews',
+      reviews: 0,
+      needed: 400,
+      evaluation: null,
+    });
+    const [preset] = (await api.query('settings.get')).presets;
+    expect(preset.id).toBe(optimization.presetId);
+    expect(preset.optimizedAt).toBeNull();
+  });
+
+  it("keeps one learner's optimizations from another, and refuses an id that is not one", async () => {
+    const mine = client(await signUp('optimizer-me'));
+    const theirs = client(await signUp('optimizer-them'));
+    const { jobId } = await mine.mutate('settings.optimize', {});
+    await expect(theirs.query('settings.optimization', { jobId })).rejects.toMatchObject({
+      data: { code: 'NOT_FOUND' },
+    });
+    await expect(theirs.query('settings.optimization', { jobId: 'x' })).rejects.toMatchObject({
+      message: 'The optimization is not valid.',
+      data: { code: 'BAD_REQUEST' },
+    });
   });
 });

@@ -25,6 +25,8 @@ export interface ImageRecipe {
   migrateCommand: string[];
   /** The flags of the build stage's `pnpm deploy --filter "@engram/${SERVICE}"`, store flag aside. */
   deployFlags: string[];
+  /** The scripts the build stage runs on the deployed folder after `pnpm deploy` (`node <script> /app`). */
+  afterDeploy: string[];
   /** Each `runtime-<component>` stage, by component. */
   components: Map<string, ComponentImage>;
 }
@@ -56,6 +58,9 @@ export function readImageRecipe(text = readFileSync(DOCKERFILE, 'utf8')): ImageR
   const command = /^CMD\s+(\[.*\])\s*$/m.exec(joined)?.[1];
   const migrate = /^#\s+(\["node",.*"apply".*\])/m.exec(joined)?.[1];
   const deploy = /pnpm deploy --filter "@engram\/\$\{SERVICE\}"((?:\s+--[\w-]+)*?)\s+--store-dir\s/.exec(joined)?.[1];
+  const afterDeploy = [...joined.matchAll(/--store-dir \/pnpm\/store \/app((?:\s+&&\s+node\s+\S+\s+\/app)*)/g)].flatMap(
+    ([, steps]) => [...(steps ?? '').matchAll(/node\s+(\S+)\s+\/app/g)].map(([, script]) => script as string),
+  );
   const stages = joined.split(/^(?=FROM\s)/m).map(readStage);
   const runtime = stages.find((stage) => stage.name === 'runtime');
   if (!command || !migrate || deploy === undefined || !runtime) {
@@ -76,6 +81,7 @@ export function readImageRecipe(text = readFileSync(DOCKERFILE, 'utf8')): ImageR
     command: JSON.parse(command) as string[],
     migrateCommand: JSON.parse(migrate) as string[],
     deployFlags: deploy.trim().split(/\s+/),
+    afterDeploy,
     components,
   };
 }

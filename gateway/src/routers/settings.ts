@@ -1,7 +1,8 @@
-// The settings procedures: the learner's scheduling settings and onboarding.
+// The settings procedures: the learner's scheduling settings, onboarding, and fitting a preset's parameters.
 import { completeOnboarding, completeOnboardingInput } from '../handlers/settings/complete-onboarding.js';
 import { getSettings } from '../handlers/settings/get.js';
 import { getTimezone } from '../handlers/settings/get-timezone.js';
+import { getOptimization, getOptimizationInput, optimize, optimizeInput } from '../handlers/settings/optimize.js';
 import { settingsUpdateInput, updateSettings } from '../handlers/settings/update.js';
 import { protectedProcedure, router } from '../trpc.js';
 
@@ -10,4 +11,6 @@ export const settingsRouter = router({
   getTimezone: protectedProcedure.query(getTimezone),
   update: protectedProcedure.input(settingsUpdateInput).mutation(updateSettings),
   completeOnboarding: protectedProcedure.input(completeOnboardingInput).mutation(completeOnboarding),
+  optimize: protectedProcedure.input(optimizeInput).mutation(optimize),
+  optimization: protectedProcedure.input(getOptimizationInput).query(getOptimization),
 });

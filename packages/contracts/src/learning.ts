@@ -106,6 +106,16 @@ export const settingsUpdateInput = z
   .partial()
   .refine((value) => Object.keys(value).length > 0, 'Give at least one setting to change.');
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
+
+/** settings.optimize: a preset (none: the default one), and whether the reviews of deleted cards are left out. */
+export const optimizeInput = z
+  .object({
+    presetId: z.uuid('The preset is not valid.').optional(),
+    excludeDeletedCards: z.boolean().optional(),
+  })
+  .default({});
+
+export const getOptimizationInput = z.object({ jobId: z.uuid('The optimization is not valid.') });
 export type Settings = typeof DEFAULT_SETTINGS;
 
 // /practice/new loads all due cards, with no input at all.

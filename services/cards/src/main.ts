@@ -1,7 +1,7 @@
 // The cards service's parts: its stores (Prisma and a pg pool on one schema), the object store of card files
 // (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its seven gRPC
-// services, its events (relay and consumers) and its jobs (imports, exports). runService boots and stops them
-// in its order (docs/architecture.md#boot-and-shutdown).
+// services, its events (relay and consumers) and its jobs (imports, exports, optimizations). runService boots
+// and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
@@ -18,6 +18,7 @@ import { runImport } from './imports/run-import.js';
 import { unfinishedJobs } from './jobs/job-row.js';
 import { billingQuota } from './media/quota.js';
 import { startObjectSweeper } from './media/sweeper.js';
+import { OPTIMIZATIONS_QUEUE, runOptimization } from './optimizer/run-optimization.js';
 import { cardsServices } from './server.js';
 
 const config = readConfig();
@@ -40,6 +41,11 @@ const jobs = jobsOf(runtime, [
     run: (id, { signal }) => runExport({ stores, store, logger: runtime.logger }, id, { signal }),
     unfinished: () => unfinishedJobs(stores.db, 'exports'),
   },
+  {
+    queue: OPTIMIZATIONS_QUEUE,
+    run: (id, { signal }) => runOptimization({ stores, logger: runtime.logger }, id, { signal }),
+    unfinished: () => unfinishedJobs(stores.db, 'optimizations'),
+  },
 ]);
 
 await runService(runtime, {
@@ -48,6 +54,7 @@ await runService(runtime, {
     quotaOf: billingQuota(billing),
     enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
     enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
+    enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
   }),
   events: cardsEvents(stores.db, config),
   jobs,

@@ -1,5 +1,6 @@
-// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings, card files,
-// imports and exports.
+// Registers the cards service's gRPC services: cards and tags, practice, metrics, settings (with their presets'
+// optimizations), card files, imports and exports.
+import { Unavailable } from '@engram/kit/errors';
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { ExportServiceService } from '@engram/proto/cards/v1/exports';
@@ -21,6 +22,7 @@ import { deleteTag } from './handlers/delete-tag.js';
 import { finishUpload } from './handlers/finish-upload.js';
 import { getExport } from './handlers/get-export.js';
 import { getImport } from './handlers/get-import.js';
+import { getOptimization } from './handlers/get-optimization.js';
 import { getSettings } from './handlers/get-settings.js';
 import { listCards } from './handlers/list-cards.js';
 import { listDue } from './handlers/list-due.js';
@@ -29,6 +31,7 @@ import { listImports } from './handlers/list-imports.js';
 import { listMedia } from './handlers/list-media.js';
 import { listTags } from './handlers/list-tags.js';
 import { openMedia } from './handlers/open-media.js';
+import { optimize } from './handlers/optimize.js';
 import { previewImport } from './handlers/preview-import.js';
 import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
@@ -43,15 +46,23 @@ import { updateSettings } from './handlers/update-settings.js';
 import type { ImportServiceDeps } from './imports/import-deps.js';
 import type { MediaDeps } from './media/media-deps.js';
 
+/** What queues the settings' optimizations (the work queue's cards.optimizations). */
+export interface SettingsJobs {
+  enqueueOptimization: (id: string) => Promise<void>;
+}
+
 /**
  * The services; MediaService, ImportService and ExportService with `files` (main.ts always gives them; a test
- * or benchmark of other services may not).
+ * or benchmark of other services may not). Without `files`, an optimization is refused as unavailable.
  */
 export function cardsServices(
   stores: Stores,
   options: ServerOptions,
-  files?: Omit<ImportServiceDeps, 'db'> & Omit<ExportServiceDeps, 'db'>,
+  files?: Omit<ImportServiceDeps, 'db'> & Omit<ExportServiceDeps, 'db'> & SettingsJobs,
 ) {
+  const enqueueOptimization =
+    files?.enqueueOptimization ??
+    (() => Promise.reject(new Unavailable('Optimizations are not run here.', 'OPTIMIZATIONS_UNAVAILABLE')));
   return [
     {
       name: 'engram.cards.v1.CardsService',
@@ -104,7 +115,12 @@ export function cardsServices(
       definition: SettingsServiceService,
       implementation: implement(
         SettingsServiceService,
-        { getSettings: { handle: getSettings(stores) }, updateSettings: { handle: updateSettings(stores) } },
+        {
+          getSettings: { handle: getSettings(stores) },
+          updateSettings: { handle: updateSettings(stores) },
+          optimize: { handle: optimize(stores, enqueueOptimization) },
+          getOptimization: { handle: getOptimization(stores) },
+        },
         options,
       ),
     },

@@ -26,6 +26,7 @@ import { IMPORTS_QUEUE } from '../src/imports/import-deps.js';
 import { runImport } from '../src/imports/run-import.js';
 import { unfinishedJobs } from '../src/jobs/job-row.js';
 import type { Quota } from '../src/media/media-deps.js';
+import { OPTIMIZATIONS_QUEUE, runOptimization } from '../src/optimizer/run-optimization.js';
 import { cardsServices } from '../src/server.js';
 
 type DeepPartial<T> = T extends Date
@@ -99,6 +100,12 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
             unfinished: () => unfinishedJobs(stores.db, 'exports'),
             retryDelayMs: 200,
           },
+          {
+            queue: OPTIMIZATIONS_QUEUE,
+            run: (id, { signal }) => runOptimization({ stores, logger }, id, { signal }),
+            unfinished: () => unfinishedJobs(stores.db, 'optimizations'),
+            retryDelayMs: 200,
+          },
         ],
         recoverIntervalMs: 1_000,
       });
@@ -109,6 +116,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
           quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
           enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
           enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
+          enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
         }),
         resources: stores,
         ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
@@ -166,6 +174,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       reviewMetrics: call(metrics, metrics.reviewMetrics, metricsProto.ReviewMetricsRequest),
       getSettings: call(settings, settings.getSettings, settingsProto.GetSettingsRequest),
       updateSettings: call(settings, settings.updateSettings, settingsProto.UpdateSettingsRequest),
+      optimize: call(settings, settings.optimize, settingsProto.OptimizeRequest),
+      getOptimization: call(settings, settings.getOptimization, settingsProto.GetOptimizationRequest),
       createUpload: call(media, media.createUpload, mediaProto.CreateUploadRequest),
       finishUpload: call(media, media.finishUpload, mediaProto.FinishUploadRequest),
       listMedia: call(media, media.listMedia, mediaProto.ListMediaRequest),

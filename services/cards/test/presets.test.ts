@@ -48,7 +48,11 @@ describe('the default preset', () => {
     ]);
     await adopt(user, FORGETFUL_PARAMETERS);
     await learner.updateSettings({ fields: ['desired_retention'], settings: { desiredRetention: 0.92 } });
-    expect(await learner.getSettings()).toEqual({ ...DEFAULT_SETTINGS, desiredRetention: 0.92 });
+    const { presets, ...settings } = await learner.getSettings();
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, desiredRetention: 0.92 });
+    expect(presets).toEqual([
+      expect.objectContaining({ isDefault: true, desiredRetention: 0.92, parameters: FORGETFUL_PARAMETERS }),
+    ]);
     const [preset] = await presetsOf(user);
     expect(preset?.desired_retention).toBe(0.92);
     expect(preset?.parameters).toEqual(FORGETFUL_PARAMETERS);

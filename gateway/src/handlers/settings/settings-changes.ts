@@ -4,6 +4,7 @@ import type { SettingsUpdateInput } from '@engram/contracts/learning';
 import { Settings } from '@engram/proto/cards/v1/settings';
 import { asUser } from '../../call.js';
 import type { ProtectedContext } from '../../trpc.js';
+import { type SettingsJson, settingsJson } from './json.js';
 
 const FIELD_NAMES: Record<keyof SettingsUpdateInput, string> = {
   timezone: 'timezone',
@@ -16,13 +17,15 @@ const FIELD_NAMES: Record<keyof SettingsUpdateInput, string> = {
   dailyGoal: 'daily_goal',
 };
 
-export async function saveSettings(ctx: ProtectedContext, changes: SettingsUpdateInput) {
+export async function saveSettings(ctx: ProtectedContext, changes: SettingsUpdateInput): Promise<SettingsJson> {
   const fields = (Object.keys(changes) as (keyof SettingsUpdateInput)[])
     .filter((key) => changes[key] !== undefined)
     .map((key) => FIELD_NAMES[key]);
   // The service reads only the fields named; the others are protobuf's defaults and ignored.
-  return asUser(ctx).settings.updateSettings({
-    fields,
-    settings: Settings.fromPartial(changes),
-  });
+  return settingsJson(
+    await asUser(ctx).settings.updateSettings({
+      fields,
+      settings: Settings.fromPartial(changes),
+    }),
+  );
 }

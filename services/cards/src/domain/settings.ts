@@ -42,7 +42,11 @@ export function settingsOf(row: SettingsRow | null | undefined): LearnerSettings
   };
 }
 
-export function settingsMessage({ parameters: _parameters, ...settings }: LearnerSettings): SettingsMessage {
+/** The settings as the API answers them, but for the presets (presets/presets.ts). */
+export function settingsMessage({
+  parameters: _parameters,
+  ...settings
+}: LearnerSettings): Omit<SettingsMessage, 'presets'> {
   return settings;
 }
 

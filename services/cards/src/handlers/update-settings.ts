@@ -6,6 +6,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
 import { settingsMessage, settingsOf } from '../domain/settings.js';
+import { presetMessages } from '../presets/presets.js';
 import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
 import { readSettings, writeSettings } from '../review/settings-store.js';
 
@@ -20,7 +21,7 @@ const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
   daily_goal: 'dailyGoal',
 };
 
-export function updateSettings({ pool }: Stores) {
+export function updateSettings({ db, pool }: Stores) {
   return async (request: UpdateSettingsRequest, ctx: CallContext): Promise<Settings> => {
     const ownerId = ctx.caller.userId;
     const named = Object.fromEntries(
@@ -30,7 +31,7 @@ export function updateSettings({ pool }: Stores) {
       }),
     );
     const changes = parseInput(settingsUpdateInput, named);
-    return inTransaction(pool, async (client) => {
+    const settings = await inTransaction(pool, async (client) => {
       // Serialises concurrent partial updates of one learner, so neither loses the other's fields, and
       // waits for their reviews and undos in flight (they share it), so the recount below includes them.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(ownerId)]);
@@ -41,7 +42,8 @@ export function updateSettings({ pool }: Stores) {
       if (settings.timezone !== before.timezone || settings.dayStartHour !== before.dayStartHour) {
         await recountReviewDays(client, ownerId);
       }
-      return settingsMessage(settings);
+      return settings;
     });
+    return { ...settingsMessage(settings), presets: await presetMessages(db, ownerId) };
   };
 }

@@ -1,12 +1,12 @@
-// The row of a job (an import, an export) as its worker holds it (docs/architecture.md#jobs): claimed in one
-// UPDATE while queued, or while running with a heartbeat over two minutes old (its replica died); JobBusy
-// while another replica holds it with a fresh heartbeat, so the message waits its turn; the heartbeat kept
-// fresh while it runs.
+// The row of a job (an import, an export, an optimization) as its worker holds it (docs/architecture.md#jobs):
+// claimed in one UPDATE while queued, or while running with a heartbeat over two minutes old (its replica died);
+// JobBusy while another replica holds it with a fresh heartbeat, so the message waits its turn; the heartbeat
+// kept fresh while it runs.
 import { JobBusy } from '@engram/kit/jobs/work-queue';
 import type { Db } from '../db.js';
 import { Prisma } from '../generated/prisma/client.js';
 
-export type JobTable = 'imports' | 'exports';
+export type JobTable = 'imports' | 'exports' | 'optimizations';
 
 const HEARTBEAT_MS = 20_000;
 /** How stale a running job's heartbeat must be before another replica takes it over. */

@@ -14,7 +14,7 @@ const TEST_SHARE = 0.2;
 const PROGRESS_POLL_MS = 50;
 
 /** How well the parameters in use and the fitted ones predicted the later reviews. */
-export interface Evaluation {
+export type Evaluation = {
   /** The reviews the figures are measured on. */
   reviews: number;
   /** The reviews the parameters were fitted on. */
@@ -23,7 +23,7 @@ export interface Evaluation {
   logLossAfter: number;
   rmseBefore: number;
   rmseAfter: number;
-}
+};
 
 export type Optimization =
   | { outcome: 'adopted'; parameters: number[]; evaluation: Evaluation }

@@ -1,0 +1,182 @@
+// Optimizing a preset as a learner asks for it: a background job fits the learner's own FSRS-6 parameters to
+// their review log, adopts them only when they predict the learner's later reviews better, and shows the
+// figures; below the minimum the defaults stay; a replica that dies mid-fit leaves the job to another.
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
+import { grpcFailure } from '@engram/testkit/grpc';
+import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
+import type { LoggedReview } from '../src/optimizer/history.ts';
+import { type CardsHarness, startCardsHarness } from './harness.js';
+import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-learner.ts';
+
+let cards: CardsHarness;
+beforeAll(async () => {
+  cards = await startCardsHarness();
+});
+afterAll(() => cards?.stop());
+
+const TOKYO = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };
+
+const learnerId = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+/** A learner in Tokyo with `days` days of reviews in their log (of cards they have since deleted). */
+async function learnerWithHistory(name: string, days: number): Promise<string> {
+  const user = learnerId(name);
+  await cards.as(user).updateSettings({ fields: ['timezone'], settings: { timezone: TOKYO.timeZone } });
+  const reviews = syntheticLearner({
+    parameters: FORGETFUL_PARAMETERS,
+    firstDay: '2025-11-01',
+    days,
+    newPerDay: 10,
+    ...TOKYO,
+    seed: 11,
+  });
+  await writeLog(user, reviews);
+  return user;
+}
+
+async function writeLog(user: string, reviews: LoggedReview[]) {
+  const items = new Map<string, string>();
+  for (const review of reviews) if (!items.has(review.itemId)) items.set(review.itemId, randomUUID());
+  await cards.pool.query(
+    `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
+       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+     SELECT gen_random_uuid(), $1, item, item, rating, state_before, 2, reviewed_at, 5000, 0, 0, 1, 0,
+       reviewed_at, '{}', '{}'
+     FROM unnest($2::uuid[], $3::smallint[], $4::smallint[], $5::timestamptz[])
+       AS r(item, rating, state_before, reviewed_at)`,
+    [
+      user,
+      reviews.map((review) => items.get(review.itemId)),
+      reviews.map((review) => review.rating),
+      reviews.map((review) => review.stateBefore),
+      reviews.map((review) => review.reviewedAt),
+    ],
+  );
+}
+
+async function finished(user: string, jobId: string) {
+  let current = await cards.as(user).getOptimization({ jobId });
+  await waitUntil(
+    'the optimization finished',
+    async () => {
+      current = await cards.as(user).getOptimization({ jobId });
+      return current.status === 'done' || current.status === 'failed';
+    },
+    60_000,
+  );
+  return current;
+}
+
+const defaultPreset = async (user: string) => (await cards.as(user).getSettings()).presets[0];
+
+describe('optimizing the default preset', () => {
+  it('fits a year of the learner’s reviews in their days, adopts the parameters and shows the figures', async () => {
+    const user = await learnerWithHistory('tokyo', 365);
+    const { jobId } = await cards.as(user).optimize({});
+    const done = await finished(user, jobId);
+    expect(done).toMatchObject({ status: 'done', outcome: 'adopted' });
+    expect(done.reviews).toBeGreaterThan(30_000);
+    const evaluation = done.evaluation;
+    expect(evaluation?.logLossAfter).toBeLessThan(evaluation?.logLossBefore ?? 0);
+    expect(evaluation?.rmseAfter).toBeLessThan(evaluation?.rmseBefore ?? 0);
+    expect((evaluation?.reviews ?? 0) + (evaluation?.trainedOn ?? 0)).toBe(done.reviews);
+
+    const preset = await defaultPreset(user);
+    expect(preset).toMatchObject({ isDefault: true, name: 'Default', id: done.presetId });
+    expect(preset?.optimizedAt).toBeInstanceOf(Date);
+    expect(preset?.evaluation).toEqual(evaluation);
+    // The learner forgets faster than the defaults expect: their first stability after "good" is lower.
+    expect(preset?.parameters).toHaveLength(21);
+    expect(preset?.parameters[2]).toBeLessThan((DEFAULT_PARAMETERS[2] as number) * 0.6);
+  });
+
+  it('keeps the defaults below 400 reviews and says how many it had and needs', async () => {
+    const user = await learnerWithHistory('new', 4);
+    const { jobId } = await cards.as(user).optimize({});
+    const done = await finished(user, jobId);
+    expect(done).toMatchObject({ status: 'done', outcome: 'too-few-reviews', needed: 400 });
+    expect(done.reviews).toBeGreaterThan(0);
+    expect(done.reviews).toBeLessThan(400);
+    expect(done.evaluation).toBeUndefined();
+    const preset = await defaultPreset(user);
+    expect(preset?.parameters).toEqual([...DEFAULT_PARAMETERS]);
+    expect(preset?.optimizedAt).toBeUndefined();
+  });
+
+  it('leaves out the reviews of deleted cards when the learner asks', async () => {
+    const user = await learnerWithHistory('tidy', 60);
+    const { jobId } = await cards.as(user).optimize({ excludeDeletedCards: true });
+    expect(await finished(user, jobId)).toMatchObject({ outcome: 'too-few-reviews', reviews: 0 });
+  });
+
+  it('answers the optimization already under way when asked again', async () => {
+    const user = learnerId('eager');
+    const preset = (await cards.db.preset.create({
+      data: {
+        ownerId: user,
+        name: 'Default',
+        isDefault: true,
+        desiredRetention: 0.9,
+        newPerDay: 20,
+        reviewsPerDay: 200,
+      },
+    })) as { id: string };
+    // A replica holds it (a fresh heartbeat), so it stays running while the learner asks again.
+    const running = await cards.db.optimization.create({
+      data: { ownerId: user, presetId: preset.id, status: 'running', attempts: 1, heartbeatAt: new Date() },
+    });
+    expect(await cards.as(user).optimize({})).toEqual({ jobId: running.id });
+    expect(await cards.as(user).optimize({ presetId: preset.id })).toEqual({ jobId: running.id });
+    // That replica finishes (it would otherwise be offered to this harness's worker until its heartbeat aged).
+    await cards.db.optimization.update({ where: { id: running.id }, data: { status: 'failed' } });
+  });
+
+  it('is taken over when the replica running it died (its heartbeat went stale)', async () => {
+    const user = await learnerWithHistory('orphan', 120);
+    const { id: presetId } = (await cards.db.preset.findFirstOrThrow({ where: { ownerId: user } })) as { id: string };
+    const abandoned = await cards.db.optimization.create({
+      data: { ownerId: user, presetId, status: 'running', attempts: 1, heartbeatAt: new Date(Date.now() - 600_000) },
+    });
+    const done = await finished(user, abandoned.id);
+    expect(done.status).toBe('done');
+    expect(done.outcome).not.toBe('');
+    expect((await cards.db.optimization.findUniqueOrThrow({ where: { id: abandoned.id } })).attempts).toBe(2);
+  });
+
+  it('shows a learner who never saved settings their default preset, with the defaults', async () => {
+    const settings = await cards.as(learnerId('fresh')).getSettings();
+    expect(settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      presets: [
+        {
+          id: '',
+          name: 'Default',
+          isDefault: true,
+          tagIds: [],
+          desiredRetention: 0.9,
+          parameters: [...DEFAULT_PARAMETERS],
+          optimizedAt: undefined,
+          evaluation: undefined,
+          newPerDay: 20,
+          reviewsPerDay: 200,
+        },
+      ],
+    });
+  });
+});
+
+describe('another learner', () => {
+  it('cannot see my optimization or optimize my preset', async () => {
+    const me = learnerId('me');
+    const { jobId } = await cards.as(me).optimize({});
+    const { id: presetId } = (await cards.db.preset.findFirstOrThrow({ where: { ownerId: me } })) as { id: string };
+    const other = cards.as(learnerId('other'));
+    expect((await grpcFailure(other.getOptimization({ jobId }))).code).toBe(status.NOT_FOUND);
+    expect((await grpcFailure(other.optimize({ presetId }))).code).toBe(status.NOT_FOUND);
+    expect((await grpcFailure(other.getOptimization({ jobId: 'not-an-id' }))).code).toBe(status.INVALID_ARGUMENT);
+  });
+});
