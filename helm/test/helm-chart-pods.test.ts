@@ -215,6 +215,16 @@ describe('the environment of each component', () => {
     expect(() => render({ set: ['cards.idempotency.retentionHours=0'] })).toThrow();
   });
 
+  it('tells cards when to fit learners’ FSRS parameters again: every 1,000 reviews from 400, or what cards.optimizer says', () => {
+    const env = (rendered: typeof objects) => envOf(appContainer(rendered, 'cards'));
+    expect(env(objects).get('OPTIMIZE_EVERY_REVIEWS')?.value).toBe('1000');
+    expect(env(objects).get('OPTIMIZE_MINIMUM_REVIEWS')?.value).toBe('400');
+    const set = render({ set: ['cards.optimizer.everyReviews=500', 'cards.optimizer.minimumReviews=1000'] });
+    expect(env(set).get('OPTIMIZE_EVERY_REVIEWS')?.value).toBe('500');
+    expect(env(set).get('OPTIMIZE_MINIMUM_REVIEWS')?.value).toBe('1000');
+    expect(() => render({ set: ['cards.optimizer.everyReviews=0'] })).toThrow();
+  });
+
   it('gives cards a young generation sized for imports and exports, which cards.youngGenerationMb and cards.env change', () => {
     const nodeOptions = (rendered: typeof objects) => envOf(appContainer(rendered, 'cards')).get('NODE_OPTIONS')?.value;
     expect(nodeOptions(objects)).toBe('--max-semi-space-size=16');

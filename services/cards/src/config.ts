@@ -14,6 +14,10 @@ export const configShape = {
   BILLING_ADDR: vars.address,
   /** How often expired uploads and the objects of deleted files are removed from the store. */
   MEDIA_SWEEP_INTERVAL_SECONDS: vars.positiveInt(60),
+  /** After this many new reviews of a learner, their default preset is optimized again (in the background). */
+  OPTIMIZE_EVERY_REVIEWS: vars.positiveInt(1000),
+  /** Below this many reviews to learn from, an optimization keeps the parameters in use. */
+  OPTIMIZE_MINIMUM_REVIEWS: vars.positiveInt(400),
   ...storageVars,
 };
 

@@ -43,7 +43,10 @@ const jobs = jobsOf(runtime, [
   },
   {
     queue: OPTIMIZATIONS_QUEUE,
-    run: (id, { signal }) => runOptimization({ stores, logger: runtime.logger }, id, { signal }),
+    run: (id, { signal }) =>
+      runOptimization({ stores, logger: runtime.logger, minimumReviews: config.OPTIMIZE_MINIMUM_REVIEWS }, id, {
+        signal,
+      }),
     unfinished: () => unfinishedJobs(stores.db, 'optimizations'),
   },
 ]);

@@ -201,7 +201,10 @@ describe('the cards service', () => {
       create_requests: 0,
     });
     expect(await rowsOf(kept)).toEqual(everything);
-    const { rows } = await cards.pool.query('SELECT consumer FROM processed_events');
+    // Applied once (the reviews' own events went to the auto-optimize consumer).
+    const { rows } = await cards.pool.query(
+      "SELECT consumer FROM processed_events WHERE consumer <> 'cards-auto-optimize'",
+    );
     expect(rows).toEqual([{ consumer: 'cards-erase-user' }]);
   }, 60_000);
 });

@@ -47,7 +47,12 @@ export interface CardsHarnessOptions {
 }
 
 /** The cards service's configuration the harness runs with where the tests do not set it. */
-export const HARNESS_CONFIG = { IDEMPOTENCY_RETENTION_HOURS: 24 };
+export const HARNESS_CONFIG = {
+  IDEMPOTENCY_RETENTION_HOURS: 24,
+  // Few, so a test reaches an automatic optimization in a handful of reviews.
+  OPTIMIZE_EVERY_REVIEWS: 5,
+  OPTIMIZE_MINIMUM_REVIEWS: 400,
+};
 
 /** The storage quota of every learner in the harness unless a test sets one for a learner (`quotas`). */
 export const HARNESS_QUOTA: Quota = { plan: 'free', quotaBytes: 100 * 1024 * 1024 };
@@ -102,7 +107,10 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
           },
           {
             queue: OPTIMIZATIONS_QUEUE,
-            run: (id, { signal }) => runOptimization({ stores, logger }, id, { signal }),
+            run: (id, { signal }) =>
+              runOptimization({ stores, logger, minimumReviews: HARNESS_CONFIG.OPTIMIZE_MINIMUM_REVIEWS }, id, {
+                signal,
+              }),
             unfinished: () => unfinishedJobs(stores.db, 'optimizations'),
             retryDelayMs: 200,
           },

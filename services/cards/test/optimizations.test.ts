@@ -1,6 +1,7 @@
 // Optimizing a preset as a learner asks for it: a background job fits the learner's own FSRS-6 parameters to
 // their review log, adopts them only when they predict the learner's later reviews better, and shows the
-// figures; below the minimum the defaults stay; a replica that dies mid-fit leaves the job to another.
+// figures; below the minimum the defaults stay; a replica that dies mid-fit leaves the job to another; and every
+// OPTIMIZE_EVERY_REVIEWS new reviews (5 in the harness) one is queued by itself.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { grpcFailure } from '@engram/testkit/grpc';
@@ -14,7 +15,9 @@ import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-lear
 
 let cards: CardsHarness;
 beforeAll(async () => {
-  cards = await startCardsHarness();
+  // With its events, as main.ts runs it: its own ReviewRecorded count toward automatic optimizations.
+  cards = await startCardsHarness({ events: {} });
+  await cards.events?.ready;
 });
 afterAll(() => cards?.stop());
 
@@ -166,6 +169,37 @@ describe('optimizing the default preset', () => {
         },
       ],
     });
+  });
+});
+
+describe('automatic optimization', () => {
+  it('queues one after every OPTIMIZE_EVERY_REVIEWS new reviews, which runs in the background', async () => {
+    const user = learnerId('steady');
+    const learner = cards.as(user);
+    await learner.createCards({ cards: Array.from({ length: 9 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const { items } = await learner.listDue();
+    const reviewNext = async () => {
+      const item = items.shift();
+      await learner.review({ id: item?.id, rating: 'good', reviewId: randomUUID(), durationMs: 1000 });
+    };
+    const counted = async () =>
+      (await cards.db.preset.findFirst({ where: { ownerId: user, isDefault: true } }))?.reviewsSinceOptimized ?? 0;
+    for (let n = 0; n < 4; n += 1) await reviewNext();
+    await waitUntil('four reviews counted', async () => (await counted()) === 4);
+    expect(await cards.db.optimization.count({ where: { ownerId: user } })).toBe(0);
+
+    await reviewNext();
+    let optimizations: { status: string; outcome: string | null }[] = [];
+    await waitUntil('the optimization ran', async () => {
+      optimizations = await cards.db.optimization.findMany({ where: { ownerId: user } });
+      return optimizations.length === 1 && optimizations[0]?.status === 'done';
+    });
+    // Five first reviews are nothing to learn from yet: the defaults stay.
+    expect(optimizations[0]?.outcome).toBe('too-few-reviews');
+    expect(await counted()).toBe(0);
+    for (let n = 0; n < 4; n += 1) await reviewNext();
+    await waitUntil('four more reviews counted', async () => (await counted()) === 4);
+    expect(await cards.db.optimization.count({ where: { ownerId: user } })).toBe(1);
   });
 });
 

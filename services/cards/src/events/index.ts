@@ -1,13 +1,14 @@
 // The events the cards service takes part in, as runService wires them: it publishes its outbox
 // (CardCreated, ReviewRecorded, ReviewUndone), keeps subscribers' copies of the organizations' shared
-// decks (DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed) and erases a deleted
-// user's data (UserDeleted). Beside the outbox, the pruner forgets create calls' idempotency keys
+// decks (DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed), erases a deleted
+// user's data (UserDeleted) and counts its own ReviewRecorded toward learners' automatic optimizations. Beside the outbox, the pruner forgets create calls' idempotency keys
 // (create_requests) after their retention.
 import {
   DeckCardPublished,
   DeckCardWithdrawn,
   DeckSubscribed,
   DeckUnsubscribed,
+  ReviewRecorded,
   UserDeleted,
 } from '@engram/contracts/events';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
@@ -18,6 +19,7 @@ import type { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { countReviewForOptimizer } from './auto-optimize.js';
 import { eraseUser } from './erase-user.js';
 import { onDeckCardPublished, onDeckCardWithdrawn, onDeckSubscribed, onDeckUnsubscribed } from './shared-decks.js';
 
@@ -31,7 +33,10 @@ export const retainedRecords = (config: Pick<Config, 'IDEMPOTENCY_RETENTION_HOUR
   { table: 'create_requests', column: 'created_at', retentionMs: config.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
 ];
 
-export function cardsEvents(db: Db, config: Pick<Config, 'IDEMPOTENCY_RETENTION_HOURS'>): EventsDeclaration<Tx> {
+export function cardsEvents(
+  db: Db,
+  config: Pick<Config, 'IDEMPOTENCY_RETENTION_HOURS' | 'OPTIMIZE_EVERY_REVIEWS'>,
+): EventsDeclaration<Tx> {
   return {
     relay: true,
     records: retainedRecords(config),
@@ -49,6 +54,14 @@ export function cardsEvents(db: Db, config: Pick<Config, 'IDEMPOTENCY_RETENTION_
         subscriptions: [
           on(DeckCardPublished, (payload, { tx }) => onDeckCardPublished(tx, payload)),
           on(DeckCardWithdrawn, (payload, { tx }) => onDeckCardWithdrawn(tx, payload)),
+        ],
+      },
+      {
+        purpose: 'auto-optimize',
+        subscriptions: [
+          on(ReviewRecorded, async (payload, { tx }) => {
+            await countReviewForOptimizer(tx, payload.ownerId, config.OPTIMIZE_EVERY_REVIEWS);
+          }),
         ],
       },
       {

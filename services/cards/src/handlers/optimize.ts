@@ -27,9 +27,11 @@ export function optimize(stores: Stores, enqueueOptimization: (id: string) => Pr
       select: { id: true },
     });
     if (pending) return { jobId: pending.id };
-    const created = await stores.db.optimization.create({
-      data: { ownerId, presetId, excludeDeleted: input.excludeDeletedCards },
-    });
+    // Counting toward the next automatic one starts again (events/auto-optimize.ts).
+    const [created] = await stores.db.$transaction([
+      stores.db.optimization.create({ data: { ownerId, presetId, excludeDeleted: input.excludeDeletedCards } }),
+      stores.db.preset.update({ where: { id: presetId }, data: { reviewsSinceOptimized: 0 } }),
+    ]);
     await enqueueOptimization(created.id);
     ctx.logger.info({ optimizationId: created.id, presetId }, 'optimization queued');
     return { jobId: created.id };

@@ -18,6 +18,8 @@ export const OPTIMIZATIONS_QUEUE = 'cards.optimizations';
 export interface OptimizationDeps {
   stores: Stores;
   logger: Logger;
+  /** OPTIMIZE_MINIMUM_REVIEWS: below this many reviews to learn from, the parameters in use stay. */
+  minimumReviews: number;
 }
 
 /** How often at most the fit's progress is written to the row the learner's screen follows. */
@@ -49,6 +51,7 @@ export async function runOptimization(
     const result = await optimize(items, {
       current: job.preset.parameters.length > 0 ? job.preset.parameters : DEFAULT_PARAMETERS,
       relearningSteps: settings.relearningSteps.length,
+      minimumReviews: deps.minimumReviews,
       signal,
       onProgress: (done, total) => {
         if (Date.now() - written < PROGRESS_WRITE_MS) return;

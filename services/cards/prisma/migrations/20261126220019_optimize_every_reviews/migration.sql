@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "presets" ADD COLUMN     "reviews_since_optimized" INTEGER NOT NULL DEFAULT 0;

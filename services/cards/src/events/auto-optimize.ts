@@ -1,0 +1,34 @@
+// ReviewRecorded, cards' own event: counts a learner's new reviews toward their next automatic optimization.
+// Every OPTIMIZE_EVERY_REVIEWS of them, an optimization of their default preset is queued as a row, which the
+// job recovery hands to the work queue within half a minute (docs/architecture.md#jobs), unless one is queued or
+// running already. Off the review's path: the review transaction writes nothing more for it. An erased learner's
+// late events count nothing.
+import { DEFAULT_SETTINGS, PRESET_DEFAULTS } from '@engram/contracts/learning';
+import { wasErased } from '@engram/kit/events/erased-users';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/** Counts one review; the optimization queued when it made the count, if any. */
+export async function countReviewForOptimizer(
+  tx: Prisma.TransactionClient,
+  ownerId: string,
+  everyReviews: number,
+): Promise<string | undefined> {
+  if (await wasErased(tx, ownerId)) return undefined;
+  const [preset] = await tx.$queryRaw<{ id: string; reviews: number }[]>`
+    INSERT INTO presets (id, owner_id, name, is_default, desired_retention, new_per_day, reviews_per_day,
+      reviews_since_optimized)
+    VALUES (gen_random_uuid(), ${ownerId}, ${PRESET_DEFAULTS.name}, true, ${DEFAULT_SETTINGS.desiredRetention},
+      ${PRESET_DEFAULTS.newPerDay}, ${PRESET_DEFAULTS.reviewsPerDay}, 1)
+    ON CONFLICT (owner_id, is_default) WHERE is_default
+    DO UPDATE SET reviews_since_optimized = presets.reviews_since_optimized + 1
+    RETURNING id::text, reviews_since_optimized AS reviews`;
+  if (!preset || preset.reviews < everyReviews) return undefined;
+  await tx.preset.update({ where: { id: preset.id }, data: { reviewsSinceOptimized: 0 } });
+  const pending = await tx.optimization.findFirst({
+    where: { presetId: preset.id, status: { in: ['queued', 'running'] } },
+    select: { id: true },
+  });
+  if (pending) return undefined;
+  const queued = await tx.optimization.create({ data: { ownerId, presetId: preset.id }, select: { id: true } });
+  return queued.id;
+}
