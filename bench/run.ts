@@ -5,6 +5,7 @@
 import { cardCreation } from './cards-create.ts';
 import { collectionTransfer } from './collection.ts';
 import { dashboardLoad } from './dashboard-load.ts';
+import { optimizerFit } from './optimizer.ts';
 import { reviewSubmission } from './review-submit.ts';
 
 const adminUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -13,6 +14,7 @@ const benchmarks: Record<string, (url: string) => Promise<void>> = {
   'review-submit': reviewSubmission,
   'dashboard-load': dashboardLoad,
   collection: collectionTransfer,
+  optimizer: optimizerFit,
 };
 const chosen = process.argv.slice(2);
 if (chosen.includes('--help')) {
@@ -29,7 +31,8 @@ carries >= 0.40 of the direct-PostgreSQL throughput and, at half that load, has 
 path's; dashboard-load's cards.listDue and dashboard batch have a p99 <= 3 x its baseline call's; collection imports
 an Anki collection of 40,000 notes (200,000 reviews, 200 files) in <= 4 x the time COPY writes its card and
 review rows, with the import's peak memory growing < 2 x from 4,000 notes, and exports it in <= 4 x the time
-COPY TO reads them.`);
+COPY TO reads them; optimizer fits a learner's FSRS parameters to about 100,000 reviews in <= 20 x the time
+ts-fsrs replays them.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

@@ -10,8 +10,8 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
 import type { LoggedReview } from '../src/optimizer/history.ts';
+import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
 import { type CardsHarness, startCardsHarness } from './harness.js';
-import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-learner.ts';
 
 let cards: CardsHarness;
 beforeAll(async () => {

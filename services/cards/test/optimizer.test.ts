@@ -2,9 +2,10 @@
 // days, and the parameters are adopted only when they predict the learner's later reviews better.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
+import { studyDayOf } from '../src/domain/study-day.ts';
 import { type LoggedReview, trainingItems } from '../src/optimizer/history.ts';
 import { optimize } from '../src/optimizer/optimize.ts';
-import { FORGETFUL_PARAMETERS, syntheticLearner } from './support/synthetic-learner.ts';
+import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
 
 const TOKYO = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };
 const UTC = { timeZone: 'UTC', dayStartHour: 4 };
@@ -153,5 +154,37 @@ describe('fitting a learner’s own parameters', () => {
       onProgress: () => stop.abort(new Error('the replica is shutting down')),
     });
     await expect(fitting).rejects.toThrow('the replica is shutting down');
+  });
+});
+
+describe('study days of reviews across the year', () => {
+  it('are those of the learner’s day, also across daylight-saving changes and half-hour timezones', () => {
+    // Reviews every 7 minutes for a year, one item each pair: each pair's days apart must match studyDayOf.
+    for (const day of [
+      { timeZone: 'America/Sao_Paulo', dayStartHour: 4 },
+      { timeZone: 'Europe/Lisbon', dayStartHour: 0 },
+      { timeZone: 'Asia/Kolkata', dayStartHour: 5 },
+      { timeZone: 'Australia/Lord_Howe', dayStartHour: 2 },
+    ]) {
+      const reviews: LoggedReview[] = [];
+      const start = Date.parse('2025-01-01T00:00:00Z');
+      for (let n = 0; n < 2 * 10_000; n += 2) {
+        const first = new Date(start + n * 7 * 60_000 * 3);
+        const second = new Date(first.getTime() + 7 * 60_000 * 17);
+        reviews.push(review(`i${n}`, 3, 0, first.toISOString()), review(`i${n}`, 3, 2, second.toISOString()));
+      }
+      const daysApart = new Map(
+        trainingItems(reviews, day).map(({ item, reviewedAt }) => [reviewedAt.getTime(), item.reviews[1]?.deltaT]),
+      );
+      for (let n = 0; n < reviews.length; n += 2) {
+        const first = reviews[n] as LoggedReview;
+        const second = reviews[n + 1] as LoggedReview;
+        const expected =
+          (Date.parse(studyDayOf(second.reviewedAt, day.timeZone, day.dayStartHour)) -
+            Date.parse(studyDayOf(first.reviewedAt, day.timeZone, day.dayStartHour))) /
+          86_400_000;
+        expect(daysApart.get(second.reviewedAt.getTime())).toBe(expected);
+      }
+    }
   });
 });

@@ -11,8 +11,8 @@ import { applyMigrations } from '@engram/kit/migrate';
 import { testContext } from '@engram/testkit/context';
 import { schemaUrl } from '@engram/testkit/databases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORGETFUL_PARAMETERS } from '../src/optimizer/synthetic-learner.ts';
 import { CARDS_MIGRATIONS, type CardsHarness, startCardsHarness } from './harness.js';
-import { FORGETFUL_PARAMETERS } from './support/synthetic-learner.ts';
 
 const DAY_S = 86_400;
 

@@ -36,6 +36,24 @@ const NEW = 0;
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
+// Every timezone's offset, and every change of it, is a whole number of quarter hours, and a day starts on the
+// hour: the study day is the same throughout each quarter hour of UTC. A learner reviews in sittings, so one
+// lookup (Intl, about 17 µs) serves many reviews.
+const QUARTER_HOUR_MS = 900_000;
+
+function studyDays(day: LearnerDay) {
+  const known = new Map<number, string>();
+  return (instant: Date): string => {
+    const quarter = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
+    let found = known.get(quarter);
+    if (found === undefined) {
+      found = studyDayOf(new Date(quarter * QUARTER_HOUR_MS), day.timeZone, day.dayStartHour);
+      known.set(quarter, found);
+    }
+    return found;
+  };
+}
+
 /** The reviews of one item from its last start as new, or nothing when it never started as new here. */
 function fromLastStart(reviews: LoggedReview[]): LoggedReview[] {
   for (let index = reviews.length - 1; index >= 0; index -= 1)
@@ -53,13 +71,14 @@ export function trainingItems(reviews: Iterable<LoggedReview>, day: LearnerDay):
     else byItem.set(review.itemId, [review]);
   }
   const items: TrainingItem[] = [];
+  const studyDay = studyDays(day);
   for (const list of byItem.values()) {
     list.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
     const history = fromLastStart(list);
     const bindingReviews: FSRSBindingReview[] = [];
     let previousDay: string | undefined;
     for (const review of history) {
-      const reviewDay = studyDayOf(review.reviewedAt, day.timeZone, day.dayStartHour);
+      const reviewDay = studyDay(review.reviewedAt);
       bindingReviews.push(new FSRSBindingReview(review.rating, previousDay ? daysBetween(previousDay, reviewDay) : 0));
       previousDay = reviewDay;
       if (bindingReviews.length > 1)

@@ -1,12 +1,13 @@
 // A learner whose memory follows known FSRS-6 parameters: each day of their study they learn new cards and
 // review the ones Engram (scheduling with the default parameters) says are due, at a time of their own day in
 // their timezone; whether they recall a card is drawn from their memory's recall probability. What the
-// optimizer should find is then known: the parameters the reviews were drawn from.
+// optimizer should find is then known: the parameters the reviews were drawn from. For tests and bench/ (no
+// production code calls it).
 import { type BindingMemoryState, FSRSBinding } from '@open-spaced-repetition/binding';
 import { forgetting_curve } from 'ts-fsrs';
-import { DEFAULT_PARAMETERS } from '../../src/domain/scheduler.ts';
-import { addDays, studyDayOf, studyDayStart } from '../../src/domain/study-day.ts';
-import type { LoggedReview } from '../../src/optimizer/history.ts';
+import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
+import { addDays, studyDayOf, studyDayStart } from '../domain/study-day.js';
+import type { LoggedReview } from './history.js';
 
 /** A learner who forgets faster than FSRS-6's defaults expect, most of all early on. */
 export const FORGETFUL_PARAMETERS: readonly number[] = DEFAULT_PARAMETERS.map((weight, index) =>

@@ -1,0 +1,71 @@
+// optimizer: fitting a learner's FSRS-6 parameters to about 100,000 reviews as cards' optimization job does
+// (the review log read in the learner's days, fitted on its earlier four fifths, both sets of parameters
+// evaluated on the rest), beside ts-fsrs replaying the same reviews (each item's reviews stepped through its
+// scheduler, one memory state per review) in the same run. The optimizer is a few passes over the reviews, so
+// the target is the fit ≤ 20 × the replay. The learner is synthetic (a year in Tokyo, drawn from known
+// parameters, services/cards/src/optimizer/synthetic-learner.ts); making it is not timed.
+import { DEFAULT_PARAMETERS } from '@engram/cards/domain/scheduler';
+import { trainingItems } from '@engram/cards/optimizer/history';
+import { optimize } from '@engram/cards/optimizer/optimize';
+import { FORGETFUL_PARAMETERS, syntheticLearner } from '@engram/cards/optimizer/synthetic-learner';
+import { type Card, createEmptyCard, fsrs, type Grade } from 'ts-fsrs';
+import { ratioAgainst } from './measure.ts';
+
+const TARGET = { atMost: 20 };
+const DAY = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };
+const REPLAYS = 3;
+
+type Review = ReturnType<typeof syntheticLearner>[number];
+
+/** Every item's reviews through ts-fsrs (default parameters); the number of states computed. */
+function replay(byItem: Map<string, Review[]>): number {
+  const scheduler = fsrs();
+  let states = 0;
+  for (const reviews of byItem.values()) {
+    let card: Card = createEmptyCard(reviews[0]?.reviewedAt);
+    for (const review of reviews) {
+      card = scheduler.next(card, review.reviewedAt, review.rating as Grade).card;
+      states += 1;
+    }
+  }
+  return states;
+}
+
+export async function optimizerFit(): Promise<void> {
+  const reviews = syntheticLearner({
+    parameters: FORGETFUL_PARAMETERS,
+    firstDay: '2025-11-01',
+    days: 365,
+    newPerDay: 24,
+    ...DAY,
+    seed: 3,
+  });
+  const byItem = new Map<string, Review[]>();
+  for (const review of reviews) byItem.set(review.itemId, [...(byItem.get(review.itemId) ?? []), review]);
+  console.log(`a synthetic learner: ${reviews.length} reviews of ${byItem.size} cards over 365 days`);
+
+  let replayMs = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < REPLAYS; run += 1) {
+    const started = performance.now();
+    const states = replay(byItem);
+    replayMs = Math.min(replayMs, performance.now() - started);
+    if (states !== reviews.length) throw new Error(`replayed ${states} of ${reviews.length} reviews`);
+  }
+
+  const started = performance.now();
+  const items = trainingItems(reviews, DAY);
+  const readMs = performance.now() - started;
+  const result = await optimize(items, { current: DEFAULT_PARAMETERS, relearningSteps: 1 });
+  const fitMs = performance.now() - started;
+  if (result.outcome !== 'adopted') throw new Error(`the fit was not adopted: ${JSON.stringify(result)}`);
+  const { evaluation } = result;
+
+  console.log(`ts-fsrs replay (fastest of ${REPLAYS}): ${replayMs.toFixed(0)} ms`);
+  console.log(
+    `optimization: ${fitMs.toFixed(0)} ms (reading the log in the learner's days ${readMs.toFixed(0)} ms, ` +
+      `fit and evaluation ${(fitMs - readMs).toFixed(0)} ms; fitted on ${evaluation.trainedOn}, tested on ` +
+      `${evaluation.reviews}: log loss ${evaluation.logLossBefore.toFixed(4)} → ${evaluation.logLossAfter.toFixed(4)}, ` +
+      `RMSE ${evaluation.rmseBefore.toFixed(4)} → ${evaluation.rmseAfter.toFixed(4)})`,
+  );
+  console.log(`optimization / replay: ${ratioAgainst(fitMs / replayMs, TARGET)}`);
+}
