@@ -142,6 +142,8 @@ interface Victim extends SignedUp {
   importId: string;
   importUploadId: string;
   exportId: string;
+  presetId: string;
+  optimizationId: string;
 }
 
 interface Attacker extends SignedUp {
@@ -208,6 +210,17 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     if (tries > 100) throw new Error("the victim's export did not finish");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // Their default preset, fitted to their (few) reviews.
+  const { jobId: optimizationId } = await t.call(me, 'settings.optimize', {});
+  for (
+    let tries = 0;
+    (await t.call(me, 'settings.optimization', { jobId: optimizationId })).status !== 'done';
+    tries++
+  ) {
+    if (tries > 100) throw new Error("the victim's optimization did not finish");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const presetId = (await t.call(me, 'settings.get', undefined)).presets[0].id as string;
   return {
     ...me,
     secrets: [
@@ -225,6 +238,8 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
       importId,
       importUploadId,
       exportId,
+      presetId,
+      optimizationId,
     ],
     cardId: card.id,
     dueItemId,
@@ -241,6 +256,8 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     importId,
     importUploadId,
     exportId,
+    presetId,
+    optimizationId,
   };
 }
 
@@ -356,6 +373,10 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
   'settings.getTimezone': [undefined],
   'settings.update': [],
   'settings.completeOnboarding': [],
+  'settings.optimize': [{ presetId: victim.presetId }, { presetId: victim.presetId, excludeDeletedCards: true }],
+  'settings.optimization': [{ jobId: victim.optimizationId }],
+  'settings.simulate': [{ presetId: victim.presetId, desiredRetentions: [0.9], days: 30 }],
+  'settings.recommendRetention': [{ presetId: victim.presetId }],
 });
 
 /** Procedures that only ever act for the caller and take no one else's id: nothing to aim at the victim. */
@@ -740,6 +761,10 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'orgs.progress': { organizationId: 'org' },
   'settings.update': { dailyGoal: 20 },
   'settings.completeOnboarding': { timezone: 'Europe/Lisbon' },
+  'settings.optimize': { presetId: randomUUID(), excludeDeletedCards: false },
+  'settings.optimization': { jobId: randomUUID() },
+  'settings.simulate': { desiredRetentions: [0.9], days: 30 },
+  'settings.recommendRetention': { presetId: randomUUID() },
 });
 
 /** An input for `path`: anything at all, or a well-formed one with one field replaced. */

@@ -158,6 +158,27 @@ describe('personal scheduling through the gateway', () => {
     expect(preset.optimizedAt).toBeNull();
   });
 
+  it('simulates the workload of the learner’s cards at several retentions and recommends one', async () => {
+    const api = client(await signUp('simulator'));
+    await api.mutate('cards.createMany', {
+      cards: Array.from({ length: 30 }, (_, i) => ({ front: `Q${i}`, back: 'A' })),
+    });
+    const runs = await api.query('settings.simulate', { desiredRetentions: [0.85, 0.95], days: 30 });
+    expect(runs.map((run: Json) => run.desiredRetention)).toEqual([0.85, 0.95]);
+    expect(runs[0].daily).toHaveLength(30);
+    expect(runs[0].daily[0]).toEqual({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      reviews: 20,
+      minutes: expect.any(Number),
+    });
+    const advice = await api.query('settings.recommendRetention');
+    expect(advice).toMatchObject({ currentRetention: 0.9, reason: expect.stringMatching(/^At \d+% you /) });
+    await expect(api.query('settings.simulate', { desiredRetentions: [0.9], days: 400 })).rejects.toMatchObject({
+      message: 'Simulate from 1 to 365 days.',
+      data: { code: 'BAD_REQUEST' },
+    });
+  });
+
   it("keeps one learner's optimizations from another, and refuses an id that is not one", async () => {
     const mine = client(await signUp('optimizer-me'));
     const theirs = client(await signUp('optimizer-them'));

@@ -116,6 +116,17 @@ export const optimizeInput = z
   .default({});
 
 export const getOptimizationInput = z.object({ jobId: z.uuid('The optimization is not valid.') });
+
+/** settings.simulate: the preset (none: the default one), the desired retentions side by side, the days ahead. */
+export const simulateInput = z.object({
+  presetId: z.uuid('The preset is not valid.').optional(),
+  desiredRetentions: z.array(settingsFields.desiredRetention),
+  days: z.number().int(),
+});
+
+export const recommendRetentionInput = z
+  .object({ presetId: z.uuid('The preset is not valid.').optional() })
+  .default({});
 export type Settings = typeof DEFAULT_SETTINGS;
 
 // /practice/new loads all due cards, with no input at all.

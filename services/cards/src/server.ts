@@ -37,6 +37,7 @@ import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
 import { review } from './handlers/review.js';
 import { reviewMetrics } from './handlers/review-metrics.js';
+import { recommendRetention, simulate } from './handlers/simulate.js';
 import { startExport } from './handlers/start-export.js';
 import { startImport } from './handlers/start-import.js';
 import { streak } from './handlers/streak.js';
@@ -120,6 +121,8 @@ export function cardsServices(
           updateSettings: { handle: updateSettings(stores) },
           optimize: { handle: optimize(stores, enqueueOptimization) },
           getOptimization: { handle: getOptimization(stores) },
+          simulate: { handle: simulate(stores) },
+          recommendRetention: { handle: recommendRetention(stores) },
         },
         options,
       ),

@@ -184,6 +184,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       updateSettings: call(settings, settings.updateSettings, settingsProto.UpdateSettingsRequest),
       optimize: call(settings, settings.optimize, settingsProto.OptimizeRequest),
       getOptimization: call(settings, settings.getOptimization, settingsProto.GetOptimizationRequest),
+      simulate: call(settings, settings.simulate, settingsProto.SimulateRequest),
+      recommendRetention: call(settings, settings.recommendRetention, settingsProto.RecommendRetentionRequest),
       createUpload: call(media, media.createUpload, mediaProto.CreateUploadRequest),
       finishUpload: call(media, media.finishUpload, mediaProto.FinishUploadRequest),
       listMedia: call(media, media.listMedia, mediaProto.ListMediaRequest),

@@ -203,8 +203,63 @@ describe('automatic optimization', () => {
   });
 });
 
+describe('simulating the workload of a learner’s own cards', () => {
+  it('shows each day’s reviews and minutes and the cards remembered, for each desired retention', async () => {
+    const user = learnerId('planner');
+    const learner = cards.as(user);
+    await learner.updateSettings({ fields: ['timezone'], settings: { timezone: TOKYO.timeZone } });
+    await learner.createCards({ cards: Array.from({ length: 60 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const { items } = await learner.listDue();
+    for (const item of items.slice(0, 30))
+      await learner.review({ id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 6000 });
+    const { runs } = await learner.simulate({ desiredRetentions: [0.8, 0.9, 0.95], days: 90 });
+    expect(runs.map((run) => run.desiredRetention)).toEqual([0.8, 0.9, 0.95]);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TOKYO.timeZone }).format(
+      new Date(Date.now() - TOKYO.dayStartHour * 3_600_000),
+    );
+    for (const run of runs) {
+      expect(run.daily).toHaveLength(90);
+      expect(run.daily[0]?.date).toBe(today);
+      // The 30 cards never seen are learned at 20 a day: the first day holds 20 of them.
+      expect(run.daily[0]?.reviews).toBeGreaterThanOrEqual(20);
+      expect(run.remembered).toBeGreaterThan(0);
+      expect(run.remembered).toBeLessThanOrEqual(60);
+    }
+    const minutes = runs.map((run) => run.totalMinutes);
+    expect(minutes[0]).toBeLessThan(minutes[2] ?? 0);
+    // The same question, the same simulated future.
+    expect((await learner.simulate({ desiredRetentions: [0.9], days: 90 })).runs[0]).toEqual(runs[1]);
+  });
+
+  it('recommends the retention with the most remembered per minute, with its reason', async () => {
+    const learner = cards.as(learnerId('advice'));
+    await learner.createCards({ cards: Array.from({ length: 40 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const advice = await learner.recommendRetention({});
+    expect(advice.desiredRetention).toBeGreaterThanOrEqual(0.8);
+    expect(advice.desiredRetention).toBeLessThanOrEqual(0.95);
+    expect(advice.currentRetention).toBe(0.9);
+    expect(advice.rememberedPerMinute).toBeGreaterThanOrEqual(advice.currentPerMinute);
+    expect(advice.reason).toMatch(/^At \d+% you /);
+  });
+
+  it('refuses what it cannot simulate, with the reason', async () => {
+    const learner = cards.as(learnerId('odd'));
+    const cases: [Record<string, unknown>, string][] = [
+      [{ desiredRetentions: [0.5], days: 30 }, 'Desired retention must be between 0.70 and 0.99.'],
+      [{ desiredRetentions: [], days: 30 }, 'Give at least one desired retention to simulate.'],
+      [{ desiredRetentions: [0.9], days: 0 }, 'Simulate from 1 to 365 days.'],
+      [{ desiredRetentions: [0.8, 0.82, 0.84, 0.86, 0.88, 0.9], days: 30 }, 'At most 5 desired retentions at once.'],
+    ];
+    for (const [request, message] of cases) {
+      const error = await grpcFailure(learner.simulate(request));
+      expect(error.code).toBe(status.INVALID_ARGUMENT);
+      expect(error.message).toBe(message);
+    }
+  });
+});
+
 describe('another learner', () => {
-  it('cannot see my optimization or optimize my preset', async () => {
+  it('cannot see my optimization, optimize my preset or simulate it', async () => {
     const me = learnerId('me');
     const { jobId } = await cards.as(me).optimize({});
     const { id: presetId } = (await cards.db.preset.findFirstOrThrow({ where: { ownerId: me } })) as { id: string };
@@ -212,5 +267,9 @@ describe('another learner', () => {
     expect((await grpcFailure(other.getOptimization({ jobId }))).code).toBe(status.NOT_FOUND);
     expect((await grpcFailure(other.optimize({ presetId }))).code).toBe(status.NOT_FOUND);
     expect((await grpcFailure(other.getOptimization({ jobId: 'not-an-id' }))).code).toBe(status.INVALID_ARGUMENT);
+    expect((await grpcFailure(other.simulate({ presetId, desiredRetentions: [0.9], days: 30 }))).code).toBe(
+      status.NOT_FOUND,
+    );
+    expect((await grpcFailure(other.recommendRetention({ presetId }))).code).toBe(status.NOT_FOUND);
   });
 });

@@ -1,0 +1,36 @@
+// settings.simulate: the workload of one of the learner's presets over the coming days at each desired retention
+// asked for; settings.recommendRetention: the retention that gives them the most remembered per minute, and why.
+// Both computed by cards (its limits and messages: at most 5 retentions, 1 to 365 days).
+import { recommendRetentionInput, simulateInput } from '@engram/contracts/learning';
+import type { z } from 'zod';
+import { asUser } from '../../call.js';
+import type { HandlerArgs } from '../../trpc.js';
+
+export { recommendRetentionInput, simulateInput };
+
+export interface SimulationJson {
+  desiredRetention: number;
+  daily: { date: string; reviews: number; minutes: number }[];
+  remembered: number;
+  totalMinutes: number;
+}
+
+export interface RecommendationJson {
+  desiredRetention: number;
+  reason: string;
+  currentRetention: number;
+  rememberedPerMinute: number;
+  currentPerMinute: number;
+}
+
+export async function simulate({ ctx, input }: HandlerArgs<z.infer<typeof simulateInput>>): Promise<SimulationJson[]> {
+  const { runs } = await asUser(ctx).settings.simulate({ ...input, presetId: input.presetId ?? '' });
+  return runs;
+}
+
+export async function recommendRetention({
+  ctx,
+  input,
+}: HandlerArgs<z.infer<typeof recommendRetentionInput>>): Promise<RecommendationJson> {
+  return asUser(ctx).settings.recommendRetention({ presetId: input.presetId ?? '' });
+}

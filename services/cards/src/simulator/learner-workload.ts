@@ -1,0 +1,137 @@
+// What the simulator starts from for one of a learner's presets: their cards (not archived) as they stand today,
+// in their days; the preset's parameters and limits; and their habits from their own review log — how long a
+// first review, a recalled one and a forgotten one take them (medians) and how their ratings fall — where they
+// have enough reviews of a kind (else the defaults). Until presets by tag, the default preset holds every card.
+import { createHash } from 'node:crypto';
+import { PRESET_DEFAULTS } from '@engram/contracts/learning';
+import { NotFound } from '@engram/kit/errors';
+import type { Stores } from '../db.js';
+import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
+import { settingsOf } from '../domain/settings.js';
+import { studyDayOf } from '../domain/study-day.js';
+import { readSettings } from '../review/settings-store.js';
+import { DEFAULT_HABITS, type LearnerHabits, type SimulatedCard, type SimulationInput } from './simulate.js';
+
+/** Fewer reviews of a kind than this, and the default habit stands in for the learner's. */
+const ENOUGH_REVIEWS = 20;
+const DAY_MS = 86_400_000;
+/** A review longer than this is someone who walked away: it does not set the learner's pace. */
+const LONGEST_REVIEW_MS = 120_000;
+
+const CARDS = `
+SELECT state::int AS state, stability, difficulty, due, last_review
+FROM review_items WHERE owner_id = $1 AND NOT archived`;
+
+const HABITS = `
+SELECT
+  count(*) FILTER (WHERE state_before = 0)::int AS firsts,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE state_before = 0) AS first_ms,
+  count(*) FILTER (WHERE state_before <> 0 AND rating > 1)::int AS recalls,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE state_before <> 0 AND rating > 1) AS recall_ms,
+  count(*) FILTER (WHERE state_before <> 0 AND rating = 1)::int AS lapses,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE state_before <> 0 AND rating = 1) AS forget_ms,
+  ARRAY[
+    count(*) FILTER (WHERE state_before = 0 AND rating = 1), count(*) FILTER (WHERE state_before = 0 AND rating = 2),
+    count(*) FILTER (WHERE state_before = 0 AND rating = 3), count(*) FILTER (WHERE state_before = 0 AND rating = 4)
+  ]::int[] AS first_ratings,
+  ARRAY[
+    count(*) FILTER (WHERE state_before <> 0 AND rating = 2), count(*) FILTER (WHERE state_before <> 0 AND rating = 3),
+    count(*) FILTER (WHERE state_before <> 0 AND rating = 4)
+  ]::int[] AS recall_ratings
+FROM review_logs
+WHERE owner_id = $1 AND undone_at IS NULL AND duration_ms > 0 AND duration_ms <= $2`;
+
+interface HabitsRow {
+  firsts: number;
+  first_ms: number | null;
+  recalls: number;
+  recall_ms: number | null;
+  lapses: number;
+  forget_ms: number | null;
+  first_ratings: number[];
+  recall_ratings: number[];
+}
+
+const shares = (counts: number[]) => {
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  return counts.map((count) => count / total);
+};
+
+function habitsOf(row: HabitsRow | undefined): LearnerHabits {
+  if (!row) return DEFAULT_HABITS;
+  const seconds = (count: number, ms: number | null, fallback: number) =>
+    count >= ENOUGH_REVIEWS && ms !== null ? ms / 1000 : fallback;
+  const recallCount = row.recall_ratings.reduce((sum, count) => sum + count, 0);
+  return {
+    seconds: {
+      new: seconds(row.firsts, row.first_ms, DEFAULT_HABITS.seconds.new),
+      recall: seconds(row.recalls, row.recall_ms, DEFAULT_HABITS.seconds.recall),
+      forget: seconds(row.lapses, row.forget_ms, DEFAULT_HABITS.seconds.forget),
+    },
+    firstRatings:
+      row.firsts >= ENOUGH_REVIEWS
+        ? (shares(row.first_ratings) as LearnerHabits['firstRatings'])
+        : DEFAULT_HABITS.firstRatings,
+    recallRatings:
+      recallCount >= ENOUGH_REVIEWS
+        ? (shares(row.recall_ratings) as LearnerHabits['recallRatings'])
+        : DEFAULT_HABITS.recallRatings,
+  };
+}
+
+/** The same learner and preset draw the same simulated future each time they ask. */
+const seedOf = (ownerId: string, presetId: string) =>
+  createHash('sha256').update(`${ownerId}:${presetId}`).digest().readUInt32LE(0);
+
+export interface LearnerWorkload {
+  input: Omit<SimulationInput, 'desiredRetention' | 'days'>;
+  currentRetention: number;
+  today: string;
+}
+
+/** The simulator's input for `presetId` ('' for the default preset) of `ownerId`; another's preset is not found. */
+export async function learnerWorkload(stores: Stores, ownerId: string, presetId: string, now = new Date()) {
+  const settings = settingsOf(await readSettings(stores.pool, ownerId));
+  const preset = await stores.db.preset.findFirst({
+    where: presetId === '' ? { ownerId, isDefault: true } : { ownerId, id: presetId },
+  });
+  if (presetId !== '' && !preset) throw new NotFound('Preset not found.', 'PRESET_NOT_FOUND');
+  const [{ rows: cardRows }, { rows: habitRows }] = await Promise.all([
+    stores.pool.query<{ state: number; stability: number; difficulty: number; due: Date; last_review: Date | null }>(
+      CARDS,
+      [ownerId],
+    ),
+    stores.pool.query<HabitsRow>(HABITS, [ownerId, LONGEST_REVIEW_MS]),
+  ]);
+  const today = studyDayOf(now, settings.timezone, settings.dayStartHour);
+  const dayOf = (instant: Date) =>
+    Math.round(
+      (Date.parse(studyDayOf(instant, settings.timezone, settings.dayStartHour)) - Date.parse(today)) / DAY_MS,
+    );
+  const cards: SimulatedCard[] = cardRows.map((row) =>
+    row.state === 0 || row.stability <= 0 || !row.last_review
+      ? { isNew: true }
+      : {
+          isNew: false,
+          stability: row.stability,
+          difficulty: row.difficulty,
+          lastDay: dayOf(row.last_review),
+          dueDay: dayOf(row.due),
+        },
+  );
+  const parameters = preset && preset.parameters.length > 0 ? preset.parameters : DEFAULT_PARAMETERS;
+  const workload: LearnerWorkload = {
+    input: {
+      cards,
+      parameters,
+      newPerDay: preset?.newPerDay ?? PRESET_DEFAULTS.newPerDay,
+      reviewsPerDay: preset?.reviewsPerDay ?? PRESET_DEFAULTS.reviewsPerDay,
+      maximumIntervalDays: settings.maximumIntervalDays,
+      habits: habitsOf(habitRows[0]),
+      seed: seedOf(ownerId, preset?.id ?? ''),
+    },
+    currentRetention: preset?.desiredRetention ?? settings.desiredRetention,
+    today,
+  };
+  return workload;
+}
