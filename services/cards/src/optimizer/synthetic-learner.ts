@@ -7,6 +7,7 @@ import { type BindingMemoryState, FSRSBinding } from '@open-spaced-repetition/bi
 import { forgetting_curve } from 'ts-fsrs';
 import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
 import { addDays, studyDayOf, studyDayStart } from '../domain/study-day.js';
+import { seededRandom } from '../simulator/seeded-random.js';
 import type { LoggedReview } from './history.js';
 
 /** A learner who forgets faster than FSRS-6's defaults expect, most of all early on. */
@@ -23,18 +24,6 @@ export interface SyntheticLearnerOptions {
   timeZone: string;
   dayStartHour: number;
   seed: number;
-}
-
-/** Mulberry32: the same seed draws the same learner. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 interface Item {
@@ -54,7 +43,7 @@ const AGAIN = 1;
 
 /** Every review the learner made, in order. */
 export function syntheticLearner(options: SyntheticLearnerOptions): LoggedReview[] {
-  const draw = random(options.seed);
+  const draw = seededRandom(options.seed);
   const learner = new FSRSBinding([...options.parameters]);
   const engram = new FSRSBinding([...DEFAULT_PARAMETERS]);
   const items: Item[] = [];

@@ -5,6 +5,7 @@
 // retentions side by side show what a higher one costs; recommendRetention picks the one that buys the most
 // remembering per minute. Pure computation, seeded, so a preview is the same each time it is asked.
 import { FSRSAlgorithm, type Grade, generatorParameters } from 'ts-fsrs';
+import { seededRandom } from './seeded-random.js';
 
 /** A card as the simulation starts from it: new, or with its memory state and days relative to today. */
 export type SimulatedCard =
@@ -55,18 +56,6 @@ export interface Simulation {
   totalMinutes: number;
 }
 
-/** Mulberry32. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** The index whose share `roll` falls in. */
 function pick(shares: readonly number[], roll: number): number {
   let sum = 0;
@@ -93,7 +82,7 @@ export function simulate(input: SimulationInput): Simulation {
       enable_short_term: false,
     }),
   );
-  const draw = random(input.seed);
+  const draw = seededRandom(input.seed);
   const { habits } = input;
   const memories: Memory[] = [];
   // due[d]: the memories falling due on day d of the simulation.
