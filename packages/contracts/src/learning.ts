@@ -107,26 +107,34 @@ export const settingsUpdateInput = z
   .refine((value) => Object.keys(value).length > 0, 'Give at least one setting to change.');
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
 
-/** settings.optimize: a preset (none: the default one), and whether the reviews of deleted cards are left out. */
-export const optimizeInput = z
-  .object({
-    presetId: z.uuid('The preset is not valid.').optional(),
-    excludeDeletedCards: z.boolean().optional(),
-  })
-  .default({});
+/** A preset named by an optimization, simulation or recommendation; none: the learner's default preset. */
+const presetId = z.uuid('The preset is not valid.').optional();
+
+/** settings.optimize: a preset, and whether the reviews of deleted cards are left out. */
+export const optimizeInput = z.object({ presetId, excludeDeletedCards: z.boolean().optional() }).default({});
 
 export const getOptimizationInput = z.object({ jobId: z.uuid('The optimization is not valid.') });
 
-/** settings.simulate: the preset (none: the default one), the desired retentions side by side, the days ahead. */
+/** The most days ahead, and the most desired retentions side by side, one simulation covers. */
+export const MAX_SIMULATED_DAYS = 365;
+export const MAX_SIMULATED_RETENTIONS = 5;
+
+/** settings.simulate: a preset, the desired retentions side by side, the days ahead. */
 export const simulateInput = z.object({
-  presetId: z.uuid('The preset is not valid.').optional(),
-  desiredRetentions: z.array(settingsFields.desiredRetention),
-  days: z.number().int(),
+  presetId,
+  desiredRetentions: z
+    .array(settingsFields.desiredRetention)
+    .min(1, 'Give at least one desired retention to simulate.')
+    .max(MAX_SIMULATED_RETENTIONS, `At most ${MAX_SIMULATED_RETENTIONS} desired retentions at once.`),
+  days: z
+    .number()
+    .int(`Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`)
+    .min(1, `Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`)
+    .max(MAX_SIMULATED_DAYS, `Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`),
 });
 
-export const recommendRetentionInput = z
-  .object({ presetId: z.uuid('The preset is not valid.').optional() })
-  .default({});
+export const recommendRetentionInput = z.object({ presetId }).default({});
+
 export type Settings = typeof DEFAULT_SETTINGS;
 
 // /practice/new loads all due cards, with no input at all.

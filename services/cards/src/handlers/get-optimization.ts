@@ -1,18 +1,16 @@
 // GetOptimization: one of the caller's optimizations, where it stands and what it found; anyone else's is not
 // found.
+import { getOptimizationInput } from '@engram/contracts/learning';
 import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { GetOptimizationRequest, Optimization } from '@engram/proto/cards/v1/settings';
-import { z } from 'zod';
 import type { Stores } from '../db.js';
 import { evaluationMessage } from '../presets/presets.js';
 
-const getInput = z.object({ jobId: z.uuid('The optimization is not valid.') });
-
 export function getOptimization({ db }: Stores) {
   return async (request: GetOptimizationRequest, ctx: CallContext): Promise<Optimization> => {
-    const { jobId } = parseInput(getInput, request);
+    const { jobId } = parseInput(getOptimizationInput, request);
     const row = await db.optimization.findFirst({ where: { id: jobId, ownerId: ctx.caller.userId } });
     if (!row) throw new NotFound('Optimization not found.', 'OPTIMIZATION_NOT_FOUND');
     return {

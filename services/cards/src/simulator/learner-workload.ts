@@ -89,13 +89,13 @@ export interface LearnerWorkload {
   today: string;
 }
 
-/** The simulator's input for `presetId` ('' for the default preset) of `ownerId`; another's preset is not found. */
-export async function learnerWorkload(stores: Stores, ownerId: string, presetId: string, now = new Date()) {
+/** The simulator's input for `presetId` (none: the default preset) of `ownerId`; another's preset is not found. */
+export async function learnerWorkload(stores: Stores, ownerId: string, presetId: string | undefined, now = new Date()) {
   const settings = settingsOf(await readSettings(stores.pool, ownerId));
   const preset = await stores.db.preset.findFirst({
-    where: presetId === '' ? { ownerId, isDefault: true } : { ownerId, id: presetId },
+    where: presetId === undefined ? { ownerId, isDefault: true } : { ownerId, id: presetId },
   });
-  if (presetId !== '' && !preset) throw new NotFound('Preset not found.', 'PRESET_NOT_FOUND');
+  if (presetId !== undefined && !preset) throw new NotFound('Preset not found.', 'PRESET_NOT_FOUND');
   const [{ rows: cardRows }, { rows: habitRows }] = await Promise.all([
     stores.pool.query<{ state: number; stability: number; difficulty: number; due: Date; last_review: Date | null }>(
       CARDS,
@@ -120,7 +120,7 @@ export async function learnerWorkload(stores: Stores, ownerId: string, presetId:
         },
   );
   const parameters = preset && preset.parameters.length > 0 ? preset.parameters : DEFAULT_PARAMETERS;
-  const workload: LearnerWorkload = {
+  return {
     input: {
       cards,
       parameters,
@@ -132,6 +132,5 @@ export async function learnerWorkload(stores: Stores, ownerId: string, presetId:
     },
     currentRetention: preset?.desiredRetention ?? settings.desiredRetention,
     today,
-  };
-  return workload;
+  } satisfies LearnerWorkload;
 }
