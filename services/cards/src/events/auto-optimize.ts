@@ -3,9 +3,17 @@
 // job recovery hands to the work queue within half a minute (docs/architecture.md#jobs), unless one is queued or
 // running already. Off the review's path: the review transaction writes nothing more for it. An erased learner's
 // late events count nothing.
-import { DEFAULT_SETTINGS, PRESET_DEFAULTS } from '@engram/contracts/learning';
+import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { wasErased } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
+import { insertDefaultPreset } from '../presets/presets.js';
+
+// Made with this review counted, if the learner has no default preset yet.
+const COUNT_REVIEW = `${insertDefaultPreset(
+  { owner: '$1', retention: '$2', counted: '1' },
+  'DO UPDATE SET reviews_since_optimized = presets.reviews_since_optimized + 1',
+)}
+RETURNING id::text, reviews_since_optimized AS reviews`;
 
 /** Counts one review; the optimization queued when it made the count, if any. */
 export async function countReviewForOptimizer(
@@ -14,14 +22,11 @@ export async function countReviewForOptimizer(
   everyReviews: number,
 ): Promise<string | undefined> {
   if (await wasErased(tx, ownerId)) return undefined;
-  const [preset] = await tx.$queryRaw<{ id: string; reviews: number }[]>`
-    INSERT INTO presets (id, owner_id, name, is_default, desired_retention, new_per_day, reviews_per_day,
-      reviews_since_optimized)
-    VALUES (gen_random_uuid(), ${ownerId}, ${PRESET_DEFAULTS.name}, true, ${DEFAULT_SETTINGS.desiredRetention},
-      ${PRESET_DEFAULTS.newPerDay}, ${PRESET_DEFAULTS.reviewsPerDay}, 1)
-    ON CONFLICT (owner_id, is_default) WHERE is_default
-    DO UPDATE SET reviews_since_optimized = presets.reviews_since_optimized + 1
-    RETURNING id::text, reviews_since_optimized AS reviews`;
+  const [preset] = await tx.$queryRawUnsafe<{ id: string; reviews: number }[]>(
+    COUNT_REVIEW,
+    ownerId,
+    DEFAULT_SETTINGS.desiredRetention,
+  );
   if (!preset || preset.reviews < everyReviews) return undefined;
   await tx.preset.update({ where: { id: preset.id }, data: { reviewsSinceOptimized: 0 } });
   const pending = await tx.optimization.findFirst({

@@ -1,8 +1,9 @@
 // Reading and writing a learner's settings with plain SQL: their learner_settings row and their default
 // preset's desired retention and parameters (null columns where they never saved any).
-import { PRESET_DEFAULTS, type Settings } from '@engram/contracts/learning';
+import type { Settings } from '@engram/contracts/learning';
 import type pg from 'pg';
 import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow } from '../domain/settings.js';
+import { insertDefaultPreset } from '../presets/presets.js';
 
 const READ = `
 SELECT ${SETTINGS_COLUMNS}
@@ -12,11 +13,7 @@ ${defaultPresetJoin('o.owner_id')}`;
 
 // The default preset is made with the learner's first saved settings.
 const UPSERT = `
-WITH preset AS (
-  INSERT INTO presets (id, owner_id, name, is_default, desired_retention, new_per_day, reviews_per_day)
-  VALUES (gen_random_uuid(), $1, $10, true, $4, $11, $12)
-  ON CONFLICT (owner_id, is_default) WHERE is_default DO UPDATE SET desired_retention = $4
-)
+WITH preset AS (${insertDefaultPreset({ owner: '$1', retention: '$4' }, 'DO UPDATE SET desired_retention = $4')})
 INSERT INTO learner_settings (owner_id, timezone, day_start_hour, maximum_interval_days,
   learning_steps, relearning_steps, fuzz, daily_goal, updated_at)
 VALUES ($1, $2, $3, $5, $6, $7, $8, $9, now())
@@ -40,8 +37,5 @@ export async function writeSettings(pool: pg.Pool | pg.PoolClient, ownerId: stri
     s.relearningSteps,
     s.fuzz,
     s.dailyGoal,
-    PRESET_DEFAULTS.name,
-    PRESET_DEFAULTS.newPerDay,
-    PRESET_DEFAULTS.reviewsPerDay,
   ]);
 }
