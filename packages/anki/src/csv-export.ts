@@ -80,7 +80,11 @@ export function createCsvExport(outPath: string): CsvExport {
     async abort() {
       if (!open) return;
       open = false;
+      // The file is opened in the background: until the stream has closed, removing it could come before the
+      // open creates it, and the file would stay behind.
+      const closed = out.closed ? Promise.resolve() : once(out, 'close').catch(() => undefined);
       out.destroy();
+      await closed;
       await rm(outPath, { force: true });
     },
   };

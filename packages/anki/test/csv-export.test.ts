@@ -1,6 +1,6 @@
 // A CSV export read back by Engram's own CSV import (the cards service's reader and row mapping, imported
 // from its source for this test only) gives the same cards: quoting, line breaks, cloze, tags and types.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { csvRows, previewCsv } from '../../../services/cards/src/imports/csv.ts';
@@ -71,5 +71,13 @@ describe('CSV export → Engram CSV import', () => {
     await stopped.addCard(CARDS[0]!);
     await stopped.abort();
     expect(() => readFileSync(aborted)).toThrow();
+  });
+
+  it('leaves no file when aborted at once, before the file is even open', async () => {
+    const paths = Array.from({ length: 100 }, (_, i) => join(dir, `at-once-${i}.csv`));
+    for (const path of paths) await createCsvExport(path).abort();
+    // An open still under way would create its file after the abort answered.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(paths.filter((path) => existsSync(path))).toEqual([]);
   });
 });
