@@ -32,6 +32,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // expect.poll waits for a condition; its default of one second is shorter than a page may take to render on
+    // a CI machine running a dozen files at once (a card's pictures did, under load). A poll that passes returns
+    // at once, so only a failing one waits this long.
+    expect: { poll: { timeout: 10_000 } },
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'units', include, exclude: [...exclude, ...stackFiles], isolate: false } },

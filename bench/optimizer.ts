@@ -6,11 +6,12 @@
 // parameters, services/cards/src/optimizer/synthetic-learner.ts); making it is not timed. Then the workload
 // simulator: 10,000 cards over 365 days at three desired retentions, against the bound of 2 s on this
 // machine (above it, the simulation would leave the request's path).
-import { DEFAULT_PARAMETERS } from '@engram/cards/domain/scheduler';
+
 import { trainingItems } from '@engram/cards/optimizer/history';
 import { optimize } from '@engram/cards/optimizer/optimize';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '@engram/cards/optimizer/synthetic-learner';
 import { DEFAULT_HABITS, type SimulatedCard, simulate } from '@engram/cards/simulator/simulate';
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { type Card, createEmptyCard, fsrs, type Grade } from 'ts-fsrs';
 import { ratioAgainst } from './measure.ts';
 

@@ -40,6 +40,8 @@ async function learnerWithCards(stack: BenchStack, index: number, cards: number)
   const { cookie, userId } = await stack.signUp(`learner-${index}`);
   const batch = Array.from({ length: cards }, (_, i) => ({ front: `front ${i}`, back: `back ${i}` }));
   await trpc(stack.url, cookie, 'cards.createMany', { cards: batch }, 'POST');
+  // Every new card is offered today: no daily limit holds any back.
+  await trpc(stack.url, cookie, 'settings.updatePreset', { newPerDay: 9999 }, 'POST');
   const due = (await trpc(stack.url, cookie, 'cards.listDue')) as { result: { data: { items: { id: string }[] } } };
   return { cookie, userId, items: due.result.data.items.map((item) => item.id) };
 }

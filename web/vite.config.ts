@@ -3,6 +3,7 @@ import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { betterAuthUi, isSideEffectFree } from './build/better-auth-ui';
 import { pageHeads } from './build/page-heads';
 import { webauthnOnDemand } from './build/webauthn-on-demand';
@@ -19,6 +20,39 @@ export default defineConfig({
     pageHeads(new URL('./messages/en.json', import.meta.url)),
     react(),
     tailwindcss(),
+    // The installable app: dist/manifest.webmanifest and the service worker dist/sw.js, built from src/sw.ts with the
+    // list of files to precache (registered after the first render, src/lib/service-worker.ts).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'Engram',
+        short_name: 'Engram',
+        description: 'Flashcards from your own notes, each review scheduled just before you would forget it.',
+        start_url: '/dashboard',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#4f46e5',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        shortcuts: [{ name: 'Practice', url: '/practice', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] }],
+      },
+      injectManifest: {
+        // A classic script: every browser that runs service workers runs it.
+        rollupFormat: 'iife',
+        // The app's code, styles and icons, and KaTeX's fonts in the one format every supported browser reads.
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        globIgnores: ['**/*.map', 'sw.js'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+    }),
   ],
   // Workspace packages (@engram/contracts) are compiled from their TypeScript sources, like in tests.
   // One KaTeX (the app's): @vscode/markdown-it-katex would otherwise bundle an older one, unmatched by the CSS.
@@ -34,6 +68,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // No polyfill for <link rel="modulepreload">: every browser the app supports preloads modules itself (Chromium
+    // 66, Safari 17, Firefox 115), and one that did not would only load them a moment later. It would weigh on
+    // every page's first load (the JavaScript budget, web/README.md).
+    modulePreload: { polyfill: false },
     rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !isSideEffectFree(id) } },
   },
 });

@@ -143,12 +143,16 @@ interface Victim extends SignedUp {
   importUploadId: string;
   exportId: string;
   presetId: string;
+  /** A preset of theirs for the cards of their tag. */
+  tagPresetId: string;
   optimizationId: string;
 }
 
 interface Attacker extends SignedUp {
   orgId: string;
   tagId: string;
+  /** An item of the attacker's own card. */
+  dueItemId: string;
 }
 
 async function victimActiveEverywhere(t: Session): Promise<Victim> {
@@ -221,6 +225,7 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const presetId = (await t.call(me, 'settings.get', undefined)).presets[0].id as string;
+  const tagPreset = await t.call(me, 'settings.createPreset', { name: `${secret} preset`, tagIds: [tag.id] });
   return {
     ...me,
     secrets: [
@@ -239,6 +244,7 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
       importUploadId,
       exportId,
       presetId,
+      tagPreset.id,
       optimizationId,
     ],
     cardId: card.id,
@@ -257,6 +263,7 @@ async function victimActiveEverywhere(t: Session): Promise<Victim> {
     importUploadId,
     exportId,
     presetId,
+    tagPresetId: tagPreset.id,
     optimizationId,
   };
 }
@@ -321,6 +328,12 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
   'cards.listDue': [{ tagIds: [victim.tagId] }],
   'cards.review': [{ id: victim.dueItemId, rating: 'easy', reviewId: randomUUID(), durationMs: 1000 }],
   'cards.undoReview': [{ reviewId: victim.reviewId }],
+  'cards.syncReviews': [
+    { reviews: [{ ...offlineReview(victim.dueItemId), rating: 'easy' }] },
+    // The victim's review id on the attacker's own item: refused, never a way to read or redo theirs.
+    { reviews: [{ ...offlineReview(attacker.dueItemId), reviewId: victim.reviewId }] },
+  ],
+  'cards.offlineSet': [{ horizonDays: 14 }],
   'cards.progressMetrics': [undefined],
   'cards.streak': [undefined],
   'cards.reviewMetrics': [undefined],
@@ -377,6 +390,15 @@ const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]
   'settings.optimization': [{ jobId: victim.optimizationId }],
   'settings.simulate': [{ presetId: victim.presetId, desiredRetentions: [0.9], days: 30 }],
   'settings.recommendRetention': [{ presetId: victim.presetId }],
+  'settings.createPreset': [{ name: 'Taken', tagIds: [victim.tagId] }],
+  'settings.updatePreset': [
+    { presetId: victim.tagPresetId, name: 'Taken' },
+    { presetId: victim.presetId, desiredRetention: 0.7 },
+    { presetId: victim.tagPresetId, tagIds: [] },
+  ],
+  'settings.deletePreset': [{ presetId: victim.tagPresetId }],
+  'settings.previewReschedule': [{ presetId: victim.presetId }, { presetId: victim.tagPresetId }],
+  'settings.reschedule': [{ presetId: victim.presetId }, { presetId: victim.tagPresetId }],
 });
 
 /** Procedures that only ever act for the caller and take no one else's id: nothing to aim at the victim. */
@@ -390,8 +412,31 @@ const OWN_DATA_ONLY = new Set([
   'settings.completeOnboarding',
 ]);
 
-const leaks = (victim: Victim, body: unknown) =>
-  victim.secrets.filter((secret) => secret && JSON.stringify(body).includes(secret));
+/** The victim's secrets in `body` that the attacker did not send themselves (an answer may echo its input). */
+const leaks = (victim: Victim, body: unknown, input?: unknown) =>
+  victim.secrets.filter(
+    (secret) => secret && JSON.stringify(body).includes(secret) && !(JSON.stringify(input) ?? '').includes(secret),
+  );
+
+/** A review done offline a minute ago, as a device syncs it. */
+const offlineReview = (id: string) => ({
+  reviewId: randomUUID(),
+  id,
+  rating: 'good',
+  durationMs: 1000,
+  reviewedAt: new Date(Date.now() - 60_000).toISOString(),
+});
+
+/**
+ * Mutations that answer each part of a batch on its own: the call succeeds (200) and says in its answer which
+ * parts it refused. An attack on one of them is refused when every part is.
+ */
+const REFUSED_IN_ANSWER: Record<string, (body: Json) => boolean> = {
+  'cards.syncReviews': (body) =>
+    (body as { result?: { data?: { results?: { status: string }[] } } }).result?.data?.results?.every(
+      (result) => result.status === 'conflict',
+    ) === true,
+};
 
 /** Every procedure with the victim's ids; a procedure missing from the table is a breach of the proof itself. */
 async function anotherUsersIds(t: Session, victim: Victim, attacker: Attacker): Promise<string[]> {
@@ -407,9 +452,10 @@ async function anotherUsersIds(t: Session, victim: Victim, attacker: Attacker): 
       const answer = await t.send(attacker, path, input);
       const what = `${path} ${JSON.stringify(input) ?? ''}`;
       if (answer.status >= 500) breaches.push(`${what}: answered ${answer.status}`);
-      else if (leaks(victim, answer.body).length > 0)
-        breaches.push(`${what}: leaked ${leaks(victim, answer.body).join(', ')}`);
-      else if (typeOf(path) === 'mutation' && answer.status === 200) breaches.push(`${what}: succeeded`);
+      else if (leaks(victim, answer.body, input).length > 0)
+        breaches.push(`${what}: leaked ${leaks(victim, answer.body, input).join(', ')}`);
+      else if (typeOf(path) === 'mutation' && answer.status === 200 && !REFUSED_IN_ANSWER[path]?.(answer.body))
+        breaches.push(`${what}: succeeded`);
     }
   }
   if (JSON.stringify(await victimsView(t, victim)) !== JSON.stringify(before))
@@ -743,6 +789,8 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'cards.listDue': { tagIds: [] },
   'cards.review': { id: randomUUID(), rating: 'good', reviewId: randomUUID(), durationMs: 100 },
   'cards.undoReview': { reviewId: randomUUID() },
+  'cards.syncReviews': { reviews: [offlineReview(randomUUID())] },
+  'cards.offlineSet': { horizonDays: 3 },
   'orgs.decks': { organizationId: 'org' },
   'orgs.publishDeck': { organizationId: 'org', name: 'deck', tagId: 'tag' },
   'orgs.syncDeck': { deckId: 'deck' },
@@ -765,6 +813,11 @@ const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'settings.optimization': { jobId: randomUUID() },
   'settings.simulate': { desiredRetentions: [0.9], days: 30 },
   'settings.recommendRetention': { presetId: randomUUID() },
+  'settings.createPreset': { name: 'Preset', tagIds: [randomUUID()], desiredRetention: 0.9, newPerDay: 20 },
+  'settings.updatePreset': { presetId: randomUUID(), name: 'Preset', reviewsPerDay: 100 },
+  'settings.deletePreset': { presetId: randomUUID() },
+  'settings.previewReschedule': { presetId: randomUUID() },
+  'settings.reschedule': { presetId: randomUUID() },
 });
 
 /** An input for `path`: anything at all, or a well-formed one with one field replaced. */
@@ -854,7 +907,9 @@ export async function runAttacks(target: AttackTarget, fuzzRuns = 12): Promise<A
   const me = await setup.person('attacker');
   const org = await setup.organization(me, 'create', { name: 'Intruders', slug: `intruders-${suffix()}` });
   const tag = await setup.call(me, 'cards.createTag', { name: 'intruder tag' });
-  const attacker: Attacker = { ...me, orgId: org.id, tagId: tag.id };
+  await setup.call(me, 'cards.create', { front: 'intruder card', back: 'x' });
+  const [own] = (await setup.call(me, 'cards.listDue', {})).items;
+  const attacker: Attacker = { ...me, orgId: org.id, tagId: tag.id, dueItemId: own.id };
   const attacks: [string, (t: Session) => Promise<string[]>][] = [
     [ATTACKS[0], (t) => anotherUsersIds(t, victim, attacker)],
     [ATTACKS[1], (t) => badInternalTokens(t, target, victim)],

@@ -2,6 +2,9 @@
 // undone reviews, the dashboard's batched load, and personal scheduling's presets and optimizations — as the
 // web app calls it.
 import { randomUUID } from 'node:crypto';
+import { memoryToJson } from '@engram/contracts/memory-state';
+import { progressOnDevice, streakOnDevice } from '@engram/contracts/offline-dashboard';
+import { type DeviceState, dueToday, reviewOnDevice } from '@engram/contracts/offline-practice';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +109,52 @@ describe('the learning loop through the gateway', () => {
     expect((await owner.query('cards.list', {})).items[0]).toMatchObject({ front: 'mine', archived: false });
   });
 
+  it('syncs a queue of offline reviews in one call: each recorded once at its time, a resend answered as duplicates', async () => {
+    const api = client(await signUp('offline'));
+    // The learner's day starts half a day from now, so reviews of the last hour are all today's.
+    await api.mutate('settings.update', { dayStartHour: (new Date().getUTCHours() + 12) % 24 });
+    await api.mutate('cards.createMany', {
+      cards: [
+        { front: 'one', back: '1' },
+        { front: 'two', back: '2' },
+      ],
+    });
+    const items = (await api.query('cards.listDue')).items;
+    const reviewedAt = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const reviews = [
+      { reviewId: randomUUID(), id: items[0].id, rating: 'good', durationMs: 3000, reviewedAt: reviewedAt(50) },
+      { reviewId: randomUUID(), id: items[1].id, rating: 'again', durationMs: 5000, reviewedAt: reviewedAt(40) },
+      { reviewId: randomUUID(), id: randomUUID(), rating: 'good', durationMs: 1000, reviewedAt: reviewedAt(30) },
+    ];
+    const { results } = await api.mutate('cards.syncReviews', { reviews });
+    expect(results.map((result: Json) => [result.status, result.reason])).toEqual([
+      ['recorded', null],
+      ['recorded', null],
+      ['conflict', 'ITEM_NOT_FOUND'],
+    ]);
+    // The item's whole memory state, as a device schedules its next review from it.
+    expect(results[0].item).toEqual({
+      state: 'learning',
+      due: expect.any(String),
+      reps: 1,
+      lapses: 0,
+      stability: expect.any(Number),
+      difficulty: expect.any(Number),
+      lastReview: reviews[0]?.reviewedAt,
+      elapsedDays: 0,
+      scheduledDays: 0,
+      learningStep: 1,
+    });
+    const again = await api.mutate('cards.syncReviews', { reviews: reviews.slice(0, 2) });
+    expect(again.results.map((result: Json) => result.status)).toEqual(['duplicate', 'duplicate']);
+    expect(await api.query('cards.progressMetrics')).toMatchObject({ reviewedToday: 2 });
+    await expect(
+      api.mutate('cards.syncReviews', { reviews: [{ ...reviews[0], reviewedAt: 'yesterday' }] }),
+    ).rejects.toMatchObject({
+      data: { code: 'BAD_REQUEST' },
+    });
+  });
+
   it('creates a card once when the client resends cards.create with its idempotency key', async () => {
     const api = client(await signUp('resender'));
     const idempotencyKey = randomUUID();
@@ -124,6 +173,93 @@ describe('the learning loop through the gateway', () => {
     await api.mutate('cards.create', { front: 'no key', back: 'x' });
     await api.mutate('cards.create', { front: 'no key', back: 'x' });
     expect((await api.query('cards.list', {})).items).toHaveLength(4);
+  });
+});
+
+describe('practising on a device without the network', () => {
+  const HOUR = 3_600_000;
+  const RATINGS = ['again', 'hard', 'good', 'easy'] as const;
+
+  it('offers on the device the due list the server offers, and schedules each review as the server then stores it', async () => {
+    const api = client(await signUp('device'));
+    // In Tokyo (UTC+9), a day that starts half a day from now; Saturday lighter, Sunday off, load balancing on.
+    const dayStartHour = (new Date().getUTCHours() + 9 + 12) % 24;
+    await api.mutate('settings.update', {
+      timezone: 'Asia/Tokyo',
+      dayStartHour,
+      easyDays: [1, 1, 1, 1, 1, 0.5, 0],
+      loadBalance: true,
+    });
+    const tag = await api.mutate('cards.createTag', { name: 'verbs' });
+    await api.mutate('cards.createMany', {
+      cards: Array.from({ length: 48 }, (_, n) => ({
+        front: `Q${n}`,
+        back: `A${n}`,
+        tagIds: n % 4 === 0 ? [tag.id] : [],
+      })),
+    });
+    await api.mutate('settings.createPreset', {
+      name: 'Verbs',
+      tagIds: [tag.id],
+      desiredRetention: 0.85,
+      newPerDay: 3,
+      reviewsPerDay: 2,
+    });
+    await api.mutate('settings.updatePreset', { newPerDay: 5, reviewsPerDay: 9 });
+    // A history synced from earlier days: 36 cards learned one to eight days ago, some of them forgotten since.
+    const items = (await api.query('cards.listDue')).items as Json[];
+    const history = (await api.query('cards.offlineSet', {})).items.slice(0, 36) as Json[];
+    expect(items.length).toBeGreaterThan(0);
+    const past = history.flatMap((item: Json, n: number) => {
+      const learned = Date.now() - (1 + (n % 8)) * 24 * HOUR - n * 60_000;
+      const steps = [
+        { rating: 'good', at: learned },
+        { rating: 'good', at: learned + 15 * 60_000 },
+      ];
+      if (n % 5 === 0) steps.push({ rating: 'again', at: learned + 20 * HOUR });
+      return steps.map(({ rating, at }) => ({
+        reviewId: randomUUID(),
+        id: item.id,
+        rating,
+        durationMs: 2000,
+        reviewedAt: new Date(at).toISOString(),
+      }));
+    });
+    const synced = await api.mutate('cards.syncReviews', { reviews: past });
+    expect(synced.results.every((result: Json) => result.status === 'recorded')).toBe(true);
+
+    // The device takes its set, then the network goes.
+    let device: DeviceState = {
+      settings: await api.query('settings.get'),
+      set: await api.query('cards.offlineSet', { horizonDays: 3 }),
+      reviews: [],
+    };
+    const ids = (list: { id: string }[]) => list.map((item) => item.id);
+    const offered = dueToday(device, new Date());
+    expect(offered.length).toBeGreaterThan(10);
+    expect(ids(offered)).toEqual(ids((await api.query('cards.listDue')).items));
+
+    // Twelve ratings on the device, a second apart, each taking the first card the device offers.
+    const start = Date.now() - 20_000;
+    const done: { review: Json; next: Json }[] = [];
+    for (let n = 0; n < 12; n += 1) {
+      const at = new Date(start + n * 1000);
+      const [item] = dueToday(device, at);
+      const rating = RATINGS[n % 4]!;
+      const outcome = reviewOnDevice(device, item!, rating, at);
+      device = outcome.state;
+      const review = { reviewId: randomUUID(), id: item!.id, rating, durationMs: 1500, reviewedAt: at.toISOString() };
+      done.push({ review, next: memoryToJson(outcome.next) });
+    }
+    const { results } = await api.mutate('cards.syncReviews', { reviews: done.map(({ review }) => review) });
+    // What the server stored is, field for field, what the device scheduled.
+    expect(results.map((result: Json) => result.item)).toEqual(done.map(({ next }) => next));
+    const later = new Date();
+    expect(ids(dueToday(device, later))).toEqual(ids((await api.query('cards.listDue')).items));
+    // The dashboard the device showed offline (its set's progress and streak moved on by its twelve reviews) is the
+    // one the server shows now.
+    expect(progressOnDevice(device, later)).toEqual(await api.query('cards.progressMetrics'));
+    expect(streakOnDevice(device, later)).toEqual(await api.query('cards.streak'));
   });
 });
 
@@ -156,6 +292,24 @@ describe('personal scheduling through the gateway', () => {
     const [preset] = (await api.query('settings.get')).presets;
     expect(preset.id).toBe(optimization.presetId);
     expect(preset.optimizedAt).toBeNull();
+  });
+
+  it('reschedules a preset’s cards only when asked, as its preview said', async () => {
+    const api = client(await signUp('rescheduling'));
+    await api.mutate('cards.createMany', {
+      cards: Array.from({ length: 6 }, (_, n) => ({ front: `Q${n}`, back: `A${n}` })),
+    });
+    // Easy graduates a new card: six cards in review.
+    for (const item of (await api.query('cards.listDue')).items)
+      await api.mutate('cards.review', { id: item.id, rating: 'easy', reviewId: randomUUID(), durationMs: 2000 });
+    expect(await api.query('settings.previewReschedule', {})).toMatchObject({ cards: 6, changed: 0 });
+
+    await api.mutate('settings.updatePreset', { desiredRetention: 0.8 });
+    // A lower retention spaces them further; nothing has moved yet.
+    const preview = await api.query('settings.previewReschedule', {});
+    expect(preview).toMatchObject({ cards: 6, changed: 6 });
+    expect(await api.mutate('settings.reschedule', {})).toEqual({ changed: 6 });
+    expect(await api.query('settings.previewReschedule', {})).toMatchObject({ cards: 6, changed: 0 });
   });
 
   it('simulates the workload of the learner’s cards at several retentions and recommends one', async () => {

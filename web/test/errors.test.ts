@@ -4,6 +4,7 @@
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
 import { EXPORT_REASONS } from '@engram/contracts/exports';
+import { PRESET_REASONS } from '@engram/contracts/scheduling';
 import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { TRPCClientError } from '@trpc/client';
 import { BASE_ERROR_CODES } from 'better-auth';
@@ -189,6 +190,7 @@ describe('the catalogue', () => {
     ...Object.values(AI_REASONS),
     ...Object.values(SHARED_DECK_REASONS),
     ...Object.values(EXPORT_REASONS),
+    ...Object.values(PRESET_REASONS),
   ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {

@@ -53,7 +53,12 @@ describe('a saved practice session', () => {
   });
 
   it('goes on however old while reviews wait to be sent', () => {
-    const unsent = session([{ kind: 'review', review: { id: 'a', rating: 'good', reviewId: 'r1', durationMs: 1000 } }]);
+    const unsent = session([
+      {
+        kind: 'review',
+        review: { id: 'a', rating: 'good', reviewId: 'r1', durationMs: 1000, reviewedAt: '2026-11-27T10:00:00.000Z' },
+      },
+    ]);
     saveSession('ana', undefined, unsent, saved);
     expect(loadSavedSession('ana', undefined, saved + 24 * SAVED_SESSION_MAX_AGE_MS)).toEqual(unsent);
   });

@@ -1,4 +1,5 @@
-// Serves the built web app: hashed assets cached for a year; every other GET that accepts HTML answered
+// Serves the built web app: hashed assets cached for a year, the service worker and manifest never kept without
+// asking again; every other GET that accepts HTML answered
 // with index.html (never cached), so client-side routes survive a reload, its <head> filled in for the
 // path (page-heads.ts); robots.txt and sitemap.xml from the same list of public pages.
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -33,7 +34,16 @@ export function spa(distDir: string, publicBaseUrl: string, config: PublicConfig
     res.type('application/xml').setHeader('cache-control', 'public, max-age=3600');
     res.send(sitemapXml(loadPages().indexableUrls()));
   });
-  spaRouter.use(express.static(distDir, { index: false, maxAge: '1h' }));
+  spaRouter.use(
+    express.static(distDir, {
+      index: false,
+      maxAge: '1h',
+      // The service worker and the manifest name the version: a browser asks for them again at each start.
+      setHeaders: (res, path) => {
+        if (/(?:^|[/\\])(?:sw\.js|manifest\.webmanifest)$/.test(path)) res.setHeader('cache-control', 'no-cache');
+      },
+    }),
+  );
   spaRouter.get('/{*path}', (req: Request, res: Response, next: NextFunction) => {
     if (req.path.startsWith('/api/') || !req.accepts('html')) return next();
     if (!existsSync(index)) {

@@ -9,11 +9,13 @@ import { generationUsage } from '../handlers/cards/generation-usage.js';
 import { listCards, listCardsInput } from '../handlers/cards/list.js';
 import { listDue, listDueInput } from '../handlers/cards/list-due.js';
 import { listTags, listTagsInput } from '../handlers/cards/list-tags.js';
+import { offlineSet, offlineSetInput } from '../handlers/cards/offline-set.js';
 import { progressMetrics } from '../handlers/cards/progress-metrics.js';
 import { renameTag, renameTagInput } from '../handlers/cards/rename-tag.js';
 import { review, reviewInput } from '../handlers/cards/review.js';
 import { reviewMetrics } from '../handlers/cards/review-metrics.js';
 import { streak } from '../handlers/cards/streak.js';
+import { syncReviews, syncReviewsInput } from '../handlers/cards/sync-reviews.js';
 import { undoReview, undoReviewInput } from '../handlers/cards/undo-review.js';
 import { updateCard, updateCardInput } from '../handlers/cards/update.js';
 import { protectedProcedure, router } from '../trpc.js';
@@ -32,6 +34,8 @@ export const cardsRouter = router({
   listDue: protectedProcedure.input(listDueInput).query(listDue),
   review: protectedProcedure.input(reviewInput).mutation(review),
   undoReview: protectedProcedure.input(undoReviewInput).mutation(undoReview),
+  syncReviews: protectedProcedure.input(syncReviewsInput).mutation(syncReviews),
+  offlineSet: protectedProcedure.input(offlineSetInput).query(offlineSet),
   progressMetrics: protectedProcedure.query(progressMetrics),
   streak: protectedProcedure.query(streak),
   reviewMetrics: protectedProcedure.query(reviewMetrics),

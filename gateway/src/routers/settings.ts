@@ -1,8 +1,20 @@
-// The settings procedures: the learner's scheduling settings, onboarding, fitting a preset's parameters and simulating its workload.
+// The settings procedures: the learner's scheduling settings, onboarding, their presets by tag, fitting a preset's
+// parameters, simulating its workload and rescheduling its cards.
 import { completeOnboarding, completeOnboardingInput } from '../handlers/settings/complete-onboarding.js';
 import { getSettings } from '../handlers/settings/get.js';
 import { getTimezone } from '../handlers/settings/get-timezone.js';
 import { getOptimization, getOptimizationInput, optimize, optimizeInput } from '../handlers/settings/optimize.js';
+import {
+  createPreset,
+  createPresetInput,
+  deletePreset,
+  deletePresetInput,
+  previewReschedule,
+  reschedule,
+  rescheduleInput,
+  updatePreset,
+  updatePresetInput,
+} from '../handlers/settings/presets.js';
 import { recommendRetention, recommendRetentionInput, simulate, simulateInput } from '../handlers/settings/simulate.js';
 import { settingsUpdateInput, updateSettings } from '../handlers/settings/update.js';
 import { protectedProcedure, router } from '../trpc.js';
@@ -16,4 +28,9 @@ export const settingsRouter = router({
   optimization: protectedProcedure.input(getOptimizationInput).query(getOptimization),
   simulate: protectedProcedure.input(simulateInput).query(simulate),
   recommendRetention: protectedProcedure.input(recommendRetentionInput).query(recommendRetention),
+  createPreset: protectedProcedure.input(createPresetInput).mutation(createPreset),
+  updatePreset: protectedProcedure.input(updatePresetInput).mutation(updatePreset),
+  deletePreset: protectedProcedure.input(deletePresetInput).mutation(deletePreset),
+  previewReschedule: protectedProcedure.input(rescheduleInput).query(previewReschedule),
+  reschedule: protectedProcedure.input(rescheduleInput).mutation(reschedule),
 });

@@ -164,4 +164,24 @@ describe('the cookie banner', () => {
     await page.keyboard.press('Escape');
     await preferences(page).waitFor({ state: 'hidden' });
   });
+
+  it('keeps keyboard focus inside a dialog when Shift+Tab is the first key pressed after it opens', async () => {
+    const { page } = await visit('consent-focus-back');
+    await page.goto(env.stack.url);
+    const insideBanner = () => page.evaluate<boolean>('Boolean(document.activeElement?.closest("#cc-main .cm"))');
+    await expect.poll(insideBanner).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await insideBanner()).toBe(true);
+    await banner(page).getByRole('button', { name: 'Choose' }).click();
+    await preferences(page).waitFor();
+    // The dialog focuses itself as it opens (and again when its fade-in ends): wait for that focus to settle.
+    const insidePreferences = () => page.evaluate<boolean>('Boolean(document.activeElement?.closest("#cc-main .pm"))');
+    await expect.poll(insidePreferences).toBe(true);
+    // (Read through page.evaluate: the page's policy refuses the eval that waitForFunction polls a string with.)
+    const opacity = () => page.evaluate<string>('getComputedStyle(document.querySelector("#cc-main .pm")).opacity');
+    await expect.poll(opacity).toBe('1');
+    await page.keyboard.press('Shift+Tab');
+    expect(await insidePreferences()).toBe(true);
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Save my choice');
+  });
 });

@@ -66,6 +66,13 @@ export const DEFAULT_SETTINGS = {
   relearningSteps: ['10m'],
   fuzz: true,
   dailyGoal: 20,
+  /**
+   * How much of a usual day's reviews each day of the week takes, Monday first: 1 a usual day, 0.5 a lighter one,
+   * 0 a day off. Within what fuzz allows, reviews are steered away from lighter days.
+   */
+  easyDays: [1, 1, 1, 1, 1, 1, 1] as number[],
+  /** Among the days fuzz allows, a review goes to the least loaded one. */
+  loadBalance: true,
 };
 
 /** What a learner's default preset starts with, besides the desired retention of DEFAULT_SETTINGS. */
@@ -94,6 +101,10 @@ export const settingsFields = {
   learningSteps: z.array(step).max(10, 'At most 10 learning steps.'),
   relearningSteps: z.array(step).max(10, 'At most 10 relearning steps.'),
   fuzz: z.boolean(),
+  easyDays: z
+    .array(z.number().min(0, 'Each easy day is a share from 0 to 1.').max(1, 'Each easy day is a share from 0 to 1.'))
+    .length(7, 'Easy days are seven numbers, Monday first.'),
+  loadBalance: z.boolean(),
   dailyGoal: z
     .number()
     .int()
@@ -106,34 +117,6 @@ export const settingsUpdateInput = z
   .partial()
   .refine((value) => Object.keys(value).length > 0, 'Give at least one setting to change.');
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
-
-/** A preset named by an optimization, simulation or recommendation; none: the learner's default preset. */
-const presetId = z.uuid('The preset is not valid.').optional();
-
-/** settings.optimize: a preset, and whether the reviews of deleted cards are left out. */
-export const optimizeInput = z.object({ presetId, excludeDeletedCards: z.boolean().optional() }).default({});
-
-export const getOptimizationInput = z.object({ jobId: z.uuid('The optimization is not valid.') });
-
-/** The most days ahead, and the most desired retentions side by side, one simulation covers. */
-export const MAX_SIMULATED_DAYS = 365;
-export const MAX_SIMULATED_RETENTIONS = 5;
-
-/** settings.simulate: a preset, the desired retentions side by side, the days ahead. */
-export const simulateInput = z.object({
-  presetId,
-  desiredRetentions: z
-    .array(settingsFields.desiredRetention)
-    .min(1, 'Give at least one desired retention to simulate.')
-    .max(MAX_SIMULATED_RETENTIONS, `At most ${MAX_SIMULATED_RETENTIONS} desired retentions at once.`),
-  days: z
-    .number()
-    .int(`Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`)
-    .min(1, `Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`)
-    .max(MAX_SIMULATED_DAYS, `Simulate from 1 to ${MAX_SIMULATED_DAYS} days.`),
-});
-
-export const recommendRetentionInput = z.object({ presetId }).default({});
 
 export type Settings = typeof DEFAULT_SETTINGS;
 

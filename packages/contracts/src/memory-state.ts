@@ -67,3 +67,36 @@ export function fromFsrsCard(card: FsrsCard): MemoryState {
     lastReview: card.last_review ?? null,
   };
 }
+
+/** A memory state as the API carries it (dates as ISO strings): what cards.review and cards.syncReviews answer. */
+export interface MemoryStateJson {
+  state: ReviewState;
+  due: string;
+  reps: number;
+  lapses: number;
+  stability: number;
+  difficulty: number;
+  lastReview: string | null;
+  elapsedDays: number;
+  scheduledDays: number;
+  learningStep: number;
+}
+
+export const memoryToJson = (memory: MemoryState): MemoryStateJson => ({
+  state: memory.state,
+  due: memory.due.toISOString(),
+  reps: memory.reps,
+  lapses: memory.lapses,
+  stability: memory.stability,
+  difficulty: memory.difficulty,
+  lastReview: memory.lastReview?.toISOString() ?? null,
+  elapsedDays: memory.elapsedDays,
+  scheduledDays: memory.scheduledDays,
+  learningStep: memory.learningStep,
+});
+
+export const memoryFromJson = (json: MemoryStateJson): MemoryState => ({
+  ...json,
+  due: new Date(json.due),
+  lastReview: json.lastReview === null ? null : new Date(json.lastReview),
+});

@@ -93,6 +93,11 @@ export interface TestPageOptions extends BrowserContextOptions {
    * of every page until answered, stays away; false shows it as on a real first visit.
    */
   cookieBannerAnswered?: boolean;
+  /**
+   * The app's service worker precaches the whole app in every new profile: blocked (the default) unless the test
+   * is about it ('allow').
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 /**
@@ -101,8 +106,8 @@ export interface TestPageOptions extends BrowserContextOptions {
  * toasts are printed; then the profile closes.
  */
 export async function openTestPage(browser: Browser, name: string, options: TestPageOptions = {}): Promise<Page> {
-  const { cookieBannerAnswered = true, ...contextOptions } = options;
-  const context = await browser.newContext(contextOptions);
+  const { cookieBannerAnswered = true, serviceWorkers = 'block', ...contextOptions } = options;
+  const context = await browser.newContext({ ...contextOptions, serviceWorkers });
   if (cookieBannerAnswered) await context.addCookies([answeredConsentCookie()]);
   const page = await context.newPage();
   trackRequests(page);

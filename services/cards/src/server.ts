@@ -29,18 +29,22 @@ import { listDue } from './handlers/list-due.js';
 import { listExports } from './handlers/list-exports.js';
 import { listImports } from './handlers/list-imports.js';
 import { listMedia } from './handlers/list-media.js';
+import { listOffline } from './handlers/list-offline.js';
 import { listTags } from './handlers/list-tags.js';
 import { openMedia } from './handlers/open-media.js';
 import { optimize } from './handlers/optimize.js';
+import { createPreset, deletePreset, updatePreset } from './handlers/presets.js';
 import { previewImport } from './handlers/preview-import.js';
 import { progressMetrics } from './handlers/progress-metrics.js';
 import { renameTag } from './handlers/rename-tag.js';
+import { previewReschedule, reschedule } from './handlers/reschedule.js';
 import { review } from './handlers/review.js';
 import { reviewMetrics } from './handlers/review-metrics.js';
 import { recommendRetention, simulate } from './handlers/simulate.js';
 import { startExport } from './handlers/start-export.js';
 import { startImport } from './handlers/start-import.js';
 import { streak } from './handlers/streak.js';
+import { syncReviews } from './handlers/sync-reviews.js';
 import { undoReview } from './handlers/undo-review.js';
 import { updateCard } from './handlers/update-card.js';
 import { updateSettings } from './handlers/update-settings.js';
@@ -94,6 +98,8 @@ export function cardsServices(
           listDue: { handle: listDue(stores) },
           review: { handle: review(stores) },
           undoReview: { handle: undoReview(stores) },
+          syncReviews: { handle: syncReviews(stores) },
+          listOffline: { handle: listOffline(stores) },
         },
         options,
       ),
@@ -123,6 +129,11 @@ export function cardsServices(
           getOptimization: { handle: getOptimization(stores) },
           simulate: { handle: simulate(stores) },
           recommendRetention: { handle: recommendRetention(stores) },
+          createPreset: { handle: createPreset(stores) },
+          updatePreset: { handle: updatePreset(stores) },
+          deletePreset: { handle: deletePreset(stores) },
+          previewReschedule: { handle: previewReschedule(stores) },
+          reschedule: { handle: reschedule(stores) },
         },
         options,
       ),

@@ -55,6 +55,12 @@ export const HARNESS_CONFIG = {
 };
 
 /** The storage quota of every learner in the harness unless a test sets one for a learner (`quotas`). */
+/**
+ * A day start twelve hours from now: the learner's study day then ends half a day away, so a step minutes away
+ * is always "later today" (at the default 04:00 UTC, a run in the minutes before it found the day over).
+ */
+export const dayStartHalfADayAway = () => (new Date().getUTCHours() + 12) % 24;
+
 export const HARNESS_QUOTA: Quota = { plan: 'free', quotaBytes: 100 * 1024 * 1024 };
 
 export async function startCardsHarness(options: CardsHarnessOptions = {}) {
@@ -177,6 +183,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       listDue: call(reviews, reviews.listDue, reviewProto.ListDueRequest),
       review: call(reviews, reviews.review, reviewProto.ReviewRequest),
       undoReview: call(reviews, reviews.undoReview, reviewProto.UndoReviewRequest),
+      syncReviews: call(reviews, reviews.syncReviews, reviewProto.SyncReviewsRequest),
+      listOffline: call(reviews, reviews.listOffline, reviewProto.ListOfflineRequest),
       progressMetrics: call(metrics, metrics.progressMetrics, metricsProto.ProgressMetricsRequest),
       streak: call(metrics, metrics.streak, metricsProto.StreakRequest),
       reviewMetrics: call(metrics, metrics.reviewMetrics, metricsProto.ReviewMetricsRequest),
@@ -186,6 +194,11 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       getOptimization: call(settings, settings.getOptimization, settingsProto.GetOptimizationRequest),
       simulate: call(settings, settings.simulate, settingsProto.SimulateRequest),
       recommendRetention: call(settings, settings.recommendRetention, settingsProto.RecommendRetentionRequest),
+      createPreset: call(settings, settings.createPreset, settingsProto.PresetRequest),
+      updatePreset: call(settings, settings.updatePreset, settingsProto.PresetRequest),
+      deletePreset: call(settings, settings.deletePreset, settingsProto.DeletePresetRequest),
+      previewReschedule: call(settings, settings.previewReschedule, settingsProto.RescheduleRequest),
+      reschedule: call(settings, settings.reschedule, settingsProto.RescheduleRequest),
       createUpload: call(media, media.createUpload, mediaProto.CreateUploadRequest),
       finishUpload: call(media, media.finishUpload, mediaProto.FinishUploadRequest),
       listMedia: call(media, media.listMedia, mediaProto.ListMediaRequest),

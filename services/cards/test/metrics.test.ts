@@ -1,7 +1,7 @@
 // The dashboard's numbers, computed in SQL in the learner's own days (their timezone and day start).
 import { randomUUID } from 'node:crypto';
+import { addDays, studyDayAround, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, studyDayAround, studyDayOf, studyDayStart } from '../src/domain/study-day.js';
 import { recountReviewDays } from '../src/review/review-days.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 

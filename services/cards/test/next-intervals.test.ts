@@ -3,7 +3,6 @@
 // review's answer, for the item's next review.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS, RATINGS, type RatingName } from '@engram/contracts/learning';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_PARAMETERS,
   type MemoryState,
@@ -11,7 +10,8 @@ import {
   nextIntervals,
   type SchedulingSettings,
   scheduleReview,
-} from '../src/domain/scheduler.js';
+} from '@engram/contracts/scheduler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
 const MINUTE = 60;

@@ -4,11 +4,11 @@
 // OPTIMIZE_EVERY_REVIEWS new reviews (5 in the harness) one is queued by itself.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
 import type { LoggedReview } from '../src/optimizer/history.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
 import { type CardsHarness, startCardsHarness } from './harness.js';
@@ -114,6 +114,26 @@ describe('optimizing the default preset', () => {
     const user = await learnerWithHistory('tidy', 60);
     const { jobId } = await cards.as(user).optimize({ excludeDeletedCards: true });
     expect(await finished(user, jobId)).toMatchObject({ outcome: 'too-few-reviews', reviews: 0 });
+  });
+
+  it('fails without changing the preset when the fit cannot run, and can be asked for again', async () => {
+    const user = await learnerWithHistory('broken', 120);
+    // Parameters no fit can start from (21 are needed): the evaluation of the ones in use throws.
+    await cards.pool.query('UPDATE presets SET parameters = $2 WHERE owner_id = $1', [user, [1, 2, 3]]);
+    const { jobId } = await cards.as(user).optimize({});
+    const failed = await finished(user, jobId);
+    expect(failed).toMatchObject({ status: 'failed', outcome: '' });
+    expect(failed.finishedAt).toBeInstanceOf(Date);
+    const preset = await cards.db.preset.findFirstOrThrow({ where: { ownerId: user } });
+    expect({ parameters: preset.parameters, optimizedAt: preset.optimizedAt, evaluation: preset.evaluation }).toEqual({
+      parameters: [1, 2, 3],
+      optimizedAt: null,
+      evaluation: null,
+    });
+    // A failed optimization is not one under way: asking again queues a new one.
+    const again = await cards.as(user).optimize({});
+    expect(again.jobId).not.toBe(jobId);
+    await finished(user, again.jobId);
   });
 
   it('answers the optimization already under way when asked again', async () => {

@@ -1,8 +1,9 @@
 // Personal parameters: the optimizer learns a learner's memory from their own reviews, counted in their own
 // days, and the parameters are adopted only when they predict the learner's later reviews better.
+
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
+import { studyDayOf } from '@engram/contracts/study-day';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
-import { studyDayOf } from '../src/domain/study-day.ts';
 import { type LoggedReview, trainingItems } from '../src/optimizer/history.ts';
 import { optimize } from '../src/optimizer/optimize.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';

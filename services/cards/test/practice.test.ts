@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CardsHarness, startCardsHarness } from './harness.js';
+import { type CardsHarness, dayStartHalfADayAway, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
 
@@ -61,6 +61,7 @@ describe('due items', () => {
 
   it('puts learning items first, then new ones, and leaves out archived cards', async () => {
     const learner = newLearner('order');
+    await learner.updateSettings({ fields: ['day_start_hour'], settings: { dayStartHour: dayStartHalfADayAway() } });
     const { card: first } = await learner.createCard({ front: 'one', back: '1' });
     await learner.createCard({ front: 'two', back: '2' });
     const { card: archived } = await learner.createCard({ front: 'three', back: '3' });
@@ -76,10 +77,9 @@ describe('due items', () => {
 
   it('ranks what is due now by state (learning and relearning, review, new), each by due time, then what falls due later today, and keeps the first 500', async () => {
     const learner = newLearner('rank');
-    // The study day starts twelve hours from now, so "later today" (minutes away) is always within it; at the
-    // default 04:00 UTC a run in the minutes before it found the day over.
-    const dayStartHour = (new Date().getUTCHours() + 12) % 24;
-    await learner.updateSettings({ fields: ['day_start_hour'], settings: { dayStartHour } });
+    await learner.updateSettings({ fields: ['day_start_hour'], settings: { dayStartHour: dayStartHalfADayAway() } });
+    // No daily limit holds any of them back.
+    await learner.updatePreset({ fields: ['new_per_day'], preset: { newPerDay: 9999 } });
     const { cards: created } = await learner.createCards({
       cards: Array.from({ length: 500 }, (_, i) => ({ front: `new ${String(i).padStart(3, '0')}`, back: 'n' })),
     });

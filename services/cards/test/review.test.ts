@@ -3,12 +3,12 @@
 // counts for while the learner changes their timezone.
 import { randomUUID } from 'node:crypto';
 import { LEECH_LAPSES } from '@engram/contracts/learning';
+import { studyDayOf } from '@engram/contracts/study-day';
 import { createPool } from '@engram/kit/db';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { studyDayOf } from '../src/domain/study-day.js';
-import { type CardsHarness, startCardsHarness } from './harness.js';
+import { type CardsHarness, dayStartHalfADayAway, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
 
@@ -306,7 +306,7 @@ describe('the study day of a review', () => {
     const secondItem = (await learner.listDue()).items.find((due) => due.cardId === second?.id);
     // The learner's day (in UTC) is half gone; in Kiritimati (UTC+14) the same instant is two hours into
     // the next one.
-    const dayStartHour = (new Date().getUTCHours() + 12) % 24;
+    const dayStartHour = dayStartHalfADayAway();
     await learner.updateSettings({
       settings: { timezone: 'UTC', dayStartHour },
       fields: ['timezone', 'day_start_hour'],
@@ -337,7 +337,7 @@ describe('the study day of a review', () => {
 
   it('takes an undone review out of the day of the new timezone when the undo races the change', async () => {
     const { user, learner, item } = await learnerWithOneCard('undo-racing-timezone');
-    const dayStartHour = (new Date().getUTCHours() + 12) % 24;
+    const dayStartHour = dayStartHalfADayAway();
     await learner.updateSettings({
       settings: { timezone: 'UTC', dayStartHour },
       fields: ['timezone', 'day_start_hour'],

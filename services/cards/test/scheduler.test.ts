@@ -2,14 +2,14 @@
 // 5.4.2 itself (default parameters, steps 1m 10m / 10m, retention 0.9, fuzz off), so any drift in how
 // the service maps its state to FSRS's shows up here.
 import { DEFAULT_SETTINGS, type RatingName } from '@engram/contracts/learning';
-import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PARAMETERS,
   type MemoryState,
   newMemoryState,
   type SchedulingSettings,
   scheduleReview,
-} from '../src/domain/scheduler.js';
+} from '@engram/contracts/scheduler';
+import { describe, expect, it } from 'vitest';
 
 const settings: SchedulingSettings = { ...DEFAULT_SETTINGS, parameters: DEFAULT_PARAMETERS, fuzz: false };
 

@@ -1,9 +1,10 @@
 // The workload simulator: what a desired retention costs a learner each day, and what it buys them.
+
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
+import { RECOMMENDABLE_RETENTIONS } from '@engram/contracts/scheduling';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS } from '../src/domain/scheduler.ts';
 import {
   DEFAULT_HABITS,
-  RECOMMENDABLE_RETENTIONS,
   recommendRetention,
   type SimulatedCard,
   type SimulationInput,

@@ -1,6 +1,7 @@
 // The learner's day starts at their day-start hour in their own timezone, across daylight-saving changes.
+
+import { addDays, studyDayAround, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
 import { describe, expect, it } from 'vitest';
-import { addDays, studyDayAround, studyDayOf, studyDayStart } from '../src/domain/study-day.js';
 
 const at = (iso: string) => new Date(iso);
 

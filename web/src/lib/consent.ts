@@ -82,7 +82,8 @@ function translation(locale: Locale): CookieConsent.Translation {
   };
 }
 
-const analyticsAccepted = () => CookieConsent.acceptedCategory(ANALYTICS);
+/** Analytics follows the decision: granted only while its category is accepted. */
+const followDecision = () => updateAnalyticsConsent(CookieConsent.acceptedCategory(ANALYTICS));
 
 let started: Promise<void> | undefined;
 
@@ -94,23 +95,16 @@ export function startConsent(): Promise<void> {
 
 async function run(): Promise<void> {
   setDefaultAnalyticsConsent();
+  // The library's defaults are the ones wanted, so they are not repeated here (the banner counts against every
+  // page's JavaScript budget): opt-in mode, cookies cleared on a decline, the cookie SameSite Lax and Secure only
+  // over https, box layouts with buttons of equal weight.
   await CookieConsent.run({
     revision: CONSENT_REVISION,
-    mode: 'opt-in',
-    autoClearCookies: true,
     manageScriptTags: false,
     // Shown to automated browsers too (accessibility checkers, tests): the decision is the same for all.
     hideFromBots: false,
-    cookie: {
-      name: CONSENT_COOKIE,
-      expiresAfterDays: CONSENT_DAYS,
-      sameSite: 'Lax',
-      secure: window.location.protocol === 'https:',
-    },
-    guiOptions: {
-      consentModal: { layout: 'box', position: 'bottom left', equalWeightButtons: true },
-      preferencesModal: { layout: 'box', equalWeightButtons: true },
-    },
+    cookie: { name: CONSENT_COOKIE, expiresAfterDays: CONSENT_DAYS },
+    guiOptions: { consentModal: { position: 'bottom left' } },
     categories: {
       necessary: { enabled: true, readOnly: true },
       [ANALYTICS]: {
@@ -123,8 +117,18 @@ async function run(): Promise<void> {
       translations: Object.fromEntries(locales.map((locale) => [locale, translation(locale)])),
     },
     // A stored decision on every load, and the first one: analytics follows it.
-    onConsent: () => updateAnalyticsConsent(analyticsAccepted()),
-    onChange: () => updateAnalyticsConsent(analyticsAccepted()),
+    onConsent: followDecision,
+    onChange: followDecision,
+    // As a dialog opens, the library focuses an untabbable anchor at its start, and its focus trap lets Shift+Tab
+    // from there leave the dialog for the page behind: from the anchor, Shift+Tab goes to the dialog's last
+    // control instead.
+    onModalReady: ({ modal }) =>
+      modal.firstElementChild?.addEventListener('keydown', (event) => {
+        if ((event as KeyboardEvent).key === 'Tab' && (event as KeyboardEvent).shiftKey) {
+          event.preventDefault();
+          [...modal.querySelectorAll<HTMLElement>('button,a')].pop()?.focus();
+        }
+      }),
   });
   onLocaleChange(() => void CookieConsent.setLanguage(getLocale(), true));
 }

@@ -23,6 +23,15 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 /**
+ * Whether a failed call is the server's final word: a 4xx answer (bad input, no session, forbidden, not found) would
+ * come back the same, so it is not tried again; 408 (timed out) and 429 (rate limited) ask for exactly that wait.
+ */
+export function isFinalRefusal(error: unknown): boolean {
+  const status = httpStatus(error);
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+/**
  * Whether the answer refuses a banned user: a tRPC error with that reason (the gateway), or better-auth's
  * error, alone or in its result (identity).
  */

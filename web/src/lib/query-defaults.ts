@@ -2,7 +2,7 @@
 // after 300000 ms, three retries backing off from 1000 ms, doubling, up to 30000 ms; and an error toast for a
 // failed fetch.
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { httpStatus } from './error-codes';
+import { isFinalRefusal } from './error-codes';
 
 export const STALE_TIME_MS = 30_000;
 export const GC_TIME_MS = 300_000;
@@ -16,10 +16,7 @@ export const MAX_RETRY_DELAY_MS = 30_000;
  * (rate limited) are the exceptions, as waiting is exactly what they ask for.
  */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (failureCount >= MAX_RETRIES) return false;
-  const status = httpStatus(error);
-  const clientError = status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
-  return !clientError;
+  return failureCount < MAX_RETRIES && !isFinalRefusal(error);
 }
 
 /** The wait before retry number `attempt + 1`: 1000 ms, 2000 ms, 4000 ms, … at most 30000 ms. */

@@ -3,9 +3,9 @@
 // generated proposals from this device.
 import type { QueryClient } from '@tanstack/react-query';
 import { clearGenerationDraft } from '../entities/generation/draft-store';
-import { authClient } from './auth-client';
+import { authClient, type Session } from './auth-client';
 
-type SessionSnapshot = { data: { user: { id: string } } | null; isPending: boolean; isRefetching: boolean };
+type SessionSnapshot = { data: Session | null; isPending: boolean; isRefetching: boolean };
 
 const sessionStore = authClient.$store.atoms.session as {
   get(): SessionSnapshot;
@@ -20,6 +20,8 @@ export function clearCacheIfUserChanged(queryClient: QueryClient): void {
   const state = sessionStore.get();
   if (state.isPending) return;
   const userId = state.data?.user.id ?? null;
+  // Offline, the session could not be fetched: the learner is still signed in on this device.
+  if (userId === null && !navigator.onLine) return;
   if (cachedFor !== undefined && userId !== cachedFor) queryClient.clear();
   if (cachedFor && userId === null) clearGenerationDraft(cachedFor);
   cachedFor = userId;

@@ -1,5 +1,5 @@
 // Reads the signed-in session for route guards, from the same store that authClient.useSession renders.
-import { authClient, type Session } from './auth-client';
+import { authClient, LAST_SESSION_KEY, type Session } from './auth-client';
 
 type SessionState = {
   data: Session | null;
@@ -13,8 +13,16 @@ const sessionStore = authClient.$store.atoms.session as {
   subscribe(listener: (state: SessionState) => void): () => void;
 };
 
+function lastSession(): Session | null {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_SESSION_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Resolves with the session once the store has settled. Subscribing mounts the store, which is what makes
+ * Resolves with the session once the store has settled (offline: the last one known on this device). Subscribing mounts the store, which is what makes
  * better-auth fetch it; a guard must not decide on a value that is still loading or being refreshed.
  */
 export function loadSession(): Promise<Session | null> {
@@ -23,7 +31,7 @@ export function loadSession(): Promise<Session | null> {
     const unsubscribe: () => void = sessionStore.subscribe((state) => {
       if (settled || state.isPending || state.isRefetching) return;
       settled = true;
-      resolve(state.data);
+      resolve(state.data ?? (navigator.onLine ? null : lastSession()));
       // subscribe() calls the listener synchronously, before unsubscribe is assigned.
       queueMicrotask(() => unsubscribe());
     });

@@ -16,12 +16,15 @@ function ProtectedLayout() {
   const guarded = protectedRoute.useRouteContext().session;
   const { data, isPending, isRefetching } = authClient.useSession();
   const router = useRouter();
+  // Read as it renders: coming back online refetches the session, which renders again.
+  const online = navigator.onLine;
   const settled = !isPending && !isRefetching;
-  const signedOut = settled && !data;
+  // Offline the session cannot be fetched: the learner stays with the one the guard saw (lib/session.ts).
+  const signedOut = settled && !data && online;
   const banned = settled && Boolean(data?.user.banned);
   // While the session store (re)loads, keep the page mounted with the session the guard saw: unmounting
   // it would cancel the page's queries mid-flight.
-  const session = settled ? data : (data ?? guarded);
+  const session = settled && online ? data : (data ?? guarded);
 
   // The session can also end while the page is open (expiry, a 401, sign-out in another tab), or its user be
   // banned (a refused call reads it again): running the guards again sends the user to sign-in with

@@ -1,5 +1,7 @@
 // The JSON shapes of cards, tags and review items for the web app (dates as ISO strings).
 import type { CardType, RatingName, ReviewState } from '@engram/contracts/learning';
+import type { MemoryStateJson } from '@engram/contracts/memory-state';
+import type { ItemSides } from '@engram/contracts/offline';
 import type { Card as CardMessage, Tag as TagMessage } from '@engram/proto/cards/v1/cards';
 import type {
   DueItem as DueItemMessage,
@@ -25,14 +27,7 @@ export interface Card {
   updatedAt: string;
 }
 
-export interface DueItem {
-  id: string;
-  cardId: string;
-  type: CardType;
-  ordinal: number;
-  front: string;
-  back: string;
-  tags: Tag[];
+export interface DueItem extends ItemSides {
   state: ReviewState;
   due: string;
   reps: number;
@@ -43,14 +38,8 @@ export interface DueItem {
 
 export type NextIntervals = Record<RatingName, number>;
 
-export interface ItemState {
-  state: ReviewState;
-  due: string;
-  reps: number;
-  lapses: number;
-  stability: number;
-  difficulty: number;
-}
+/** An item's whole memory state (what a device schedules its next review from). */
+export type ItemState = MemoryStateJson;
 
 const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
 
@@ -79,7 +68,8 @@ export function cardJson(card: CardMessage | undefined): Card {
   };
 }
 
-export function dueItemJson(item: DueItemMessage): DueItem {
+/** What a due item shows of its card: its direction's prompt and answer, type and tags. */
+export function itemSidesJson(item: DueItemMessage): ItemSides {
   return {
     id: item.id,
     cardId: item.cardId,
@@ -88,6 +78,12 @@ export function dueItemJson(item: DueItemMessage): DueItem {
     front: item.front,
     back: item.back,
     tags: item.tags.map(tagJson),
+  };
+}
+
+export function dueItemJson(item: DueItemMessage): DueItem {
+  return {
+    ...itemSidesJson(item),
     state: item.state as ReviewState,
     due: iso(item.due),
     reps: item.reps,
@@ -105,5 +101,9 @@ export function itemStateJson(item: ItemStateMessage | undefined): ItemState {
     lapses: item.lapses,
     stability: item.stability,
     difficulty: item.difficulty,
+    lastReview: item.lastReview?.toISOString() ?? null,
+    elapsedDays: item.elapsedDays,
+    scheduledDays: item.scheduledDays,
+    learningStep: item.learningStep,
   };
 }

@@ -62,7 +62,7 @@ const evaluationJson = (evaluation: Evaluation | undefined): EvaluationJson | nu
       }
     : null;
 
-const presetJson = (preset: Preset): PresetJson => ({
+export const presetJson = (preset: Preset): PresetJson => ({
   id: preset.id,
   name: preset.name,
   isDefault: preset.isDefault,

@@ -1,6 +1,6 @@
 // settings.optimize: fits one of the learner's presets (the default one when none is named) to their reviews, as
 // a background job; settings.optimization follows it.
-import { getOptimizationInput, optimizeInput } from '@engram/contracts/learning';
+import { getOptimizationInput, optimizeInput } from '@engram/contracts/scheduling';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
 import type { HandlerArgs } from '../../trpc.js';

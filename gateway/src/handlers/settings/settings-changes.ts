@@ -15,6 +15,8 @@ const FIELD_NAMES: Record<keyof SettingsUpdateInput, string> = {
   relearningSteps: 'relearning_steps',
   fuzz: 'fuzz',
   dailyGoal: 'daily_goal',
+  easyDays: 'easy_days',
+  loadBalance: 'load_balance',
 };
 
 export async function saveSettings(ctx: ProtectedContext, changes: SettingsUpdateInput): Promise<SettingsJson> {

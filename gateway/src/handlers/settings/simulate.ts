@@ -1,7 +1,7 @@
 // settings.simulate: the workload of one of the learner's presets over the coming days at each desired retention
 // asked for; settings.recommendRetention: the retention that gives them the most remembered per minute, and why.
 // Both computed by cards (its limits and messages: at most 5 retentions, 1 to 365 days).
-import { recommendRetentionInput, simulateInput } from '@engram/contracts/learning';
+import { recommendRetentionInput, simulateInput } from '@engram/contracts/scheduling';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
 import type { HandlerArgs } from '../../trpc.js';

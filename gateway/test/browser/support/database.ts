@@ -1,6 +1,7 @@
 // What a test arranges or checks behind the app's back, straight in the stack's database and Redis: a user
 // banned while signed in, a session aged past its freshness, what is left of a deleted user, reviews in
 // past weeks.
+import { randomUUID } from 'node:crypto';
 import type { TestStack } from '@engram/testkit/stack';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -113,4 +114,76 @@ export const writePastReviews = (stack: TestStack, userId: string, reviews: Past
         [userId, item.id, item.card_id, rating, stateBefore, at],
       );
     }
+  });
+
+/** One review of a learner's history, as the optimizer reads it (services/cards/src/optimizer/history.ts). */
+export interface HistoryReview {
+  itemId: string;
+  rating: number;
+  stateBefore: number;
+  reviewedAt: Date;
+}
+
+/**
+ * Writes a learner's history of reviews into their review log at once, each item of it a card they have since
+ * deleted (its reviews are kept and learned from).
+ */
+export const writeHistory = (stack: TestStack, userId: string, reviews: HistoryReview[]): Promise<void> =>
+  withDatabase(stack, async (client) => {
+    const items = new Map<string, string>();
+    for (const { itemId } of reviews) if (!items.has(itemId)) items.set(itemId, randomUUID());
+    await client.query(
+      `insert into cards.review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after,
+         reviewed_at, duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after,
+         previous, after)
+       select gen_random_uuid(), $1, item, item, rating, state_before, 2, reviewed_at, 6000, 0, 0, 1, 0,
+         reviewed_at, '{}', '{}'
+       from unnest($2::uuid[], $3::smallint[], $4::smallint[], $5::timestamptz[])
+         as r(item, rating, state_before, reviewed_at)`,
+      [
+        userId,
+        reviews.map(({ itemId }) => items.get(itemId)),
+        reviews.map(({ rating }) => rating),
+        reviews.map(({ stateBefore }) => stateBefore),
+        reviews.map(({ reviewedAt }) => reviewedAt),
+      ],
+    );
+  });
+
+/** Moves every review item of `userId` `hours` earlier: cards made now, due as if made then. */
+export const backdateItems = (stack: TestStack, userId: string, hours: number): Promise<void> =>
+  withDatabase(stack, async (client) => {
+    await client.query(`update cards.review_items set due = due - make_interval(hours => $2) where owner_id = $1`, [
+      userId,
+      hours,
+    ]);
+  });
+
+/** The reviews of `userId` the server has, oldest first: id, time and the learner's day it counted on. */
+export const reviewLogsOf = (stack: TestStack, userId: string) =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ id: string; reviewed_at: Date }>(
+      'select id, reviewed_at from cards.review_logs where owner_id = $1 and undone_at is null order by reviewed_at',
+      [userId],
+    );
+    return rows;
+  });
+
+/**
+ * Makes `userId`'s items (in the order their cards were made) review cards last seen three days ago and due
+ * `days[n]` days from now.
+ */
+export const reviewItemsDueIn = (stack: TestStack, userId: string, days: number[]): Promise<void> =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `select i.id from cards.review_items i join cards.cards c on c.id = i.card_id
+       where i.owner_id = $1 order by c.created_at, c.id`,
+      [userId],
+    );
+    for (const [n, row] of rows.entries())
+      await client.query(
+        `update cards.review_items set state = 2, stability = 10, difficulty = 5, reps = 3, scheduled_days = 3,
+           last_review = now() - interval '3 days', due = now() + make_interval(days => $2) where id = $1`,
+        [row.id, days[n] ?? 0],
+      );
   });

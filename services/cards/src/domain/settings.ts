@@ -1,8 +1,8 @@
 // A learner's settings as the service uses them: the stored row, or the defaults for a learner who has
 // never changed anything; the desired retention and the FSRS-6 parameters come from their default preset.
 import { DEFAULT_SETTINGS, type Settings } from '@engram/contracts/learning';
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import type { Settings as SettingsMessage } from '@engram/proto/cards/v1/settings';
-import { DEFAULT_PARAMETERS } from './scheduler.js';
 
 /** A learner_settings row beside their default preset's columns: any may be null (nothing saved yet). */
 export interface SettingsRow {
@@ -16,6 +16,8 @@ export interface SettingsRow {
   relearning_steps: string[];
   fuzz: boolean;
   daily_goal: number;
+  easy_days: number[] | null;
+  load_balance: boolean;
 }
 
 /** A learner's settings and the parameters their cards are scheduled with. */
@@ -38,6 +40,8 @@ export function settingsOf(row: SettingsRow | null | undefined): LearnerSettings
     relearningSteps: row.relearning_steps,
     fuzz: row.fuzz,
     dailyGoal: row.daily_goal,
+    easyDays: row.easy_days?.length === 7 ? row.easy_days : DEFAULT_SETTINGS.easyDays,
+    loadBalance: row.load_balance,
     ...preset,
   };
 }
@@ -55,7 +59,7 @@ export function settingsMessage({
  * preset (null columns when none are stored): see DEFAULT_PRESET_JOIN.
  */
 export const SETTINGS_COLUMNS = `s.timezone, s.day_start_hour, p.desired_retention, p.parameters,
-  s.maximum_interval_days, s.learning_steps, s.relearning_steps, s.fuzz, s.daily_goal`;
+  s.maximum_interval_days, s.learning_steps, s.relearning_steps, s.fuzz, s.daily_goal, s.easy_days, s.load_balance`;
 
 /** Joins `p`, the default preset of the learner `owner` names (a column or a parameter). */
 export const defaultPresetJoin = (owner: string) => `LEFT JOIN presets p ON p.owner_id = ${owner} AND p.is_default`;

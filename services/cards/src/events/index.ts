@@ -60,7 +60,7 @@ export function cardsEvents(
         purpose: 'auto-optimize',
         subscriptions: [
           on(ReviewRecorded, async (payload, { tx }) => {
-            await countReviewForOptimizer(tx, payload.ownerId, config.OPTIMIZE_EVERY_REVIEWS);
+            await countReviewForOptimizer(tx, payload, config.OPTIMIZE_EVERY_REVIEWS);
           }),
         ],
       },

@@ -1,6 +1,6 @@
 // GetOptimization: one of the caller's optimizations, where it stands and what it found; anyone else's is not
 // found.
-import { getOptimizationInput } from '@engram/contracts/learning';
+import { getOptimizationInput } from '@engram/contracts/scheduling';
 import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';

@@ -1,13 +1,12 @@
 // Optimize: queues fitting one of the caller's presets (the default one when none is named) to their reviews, as
 // a job any replica may run (optimizer/run-optimization.ts). While one of the preset's optimizations is queued or
 // running, asking again answers that one (a fit is seconds of a replica's CPU). Another user's preset is not found.
-import { optimizeInput } from '@engram/contracts/learning';
-import { NotFound } from '@engram/kit/errors';
+import { optimizeInput } from '@engram/contracts/scheduling';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { OptimizeRequest, OptimizeResponse } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
-import { defaultPresetId } from '../presets/presets.js';
+import { defaultPresetId, PRESET_NOT_FOUND } from '../presets/presets.js';
 
 export function optimize(stores: Stores, enqueueOptimization: (id: string) => Promise<void>) {
   return async (request: OptimizeRequest, ctx: CallContext): Promise<OptimizeResponse> => {
@@ -16,8 +15,7 @@ export function optimize(stores: Stores, enqueueOptimization: (id: string) => Pr
     const input = parseInput(optimizeInput, { ...request, presetId: request.presetId || undefined });
     let presetId = input.presetId;
     if (presetId === undefined) presetId = await defaultPresetId(stores.pool, ownerId);
-    else if ((await stores.db.preset.count({ where: { id: presetId, ownerId } })) === 0)
-      throw new NotFound('Preset not found.', 'PRESET_NOT_FOUND');
+    else if ((await stores.db.preset.count({ where: { id: presetId, ownerId } })) === 0) throw PRESET_NOT_FOUND();
     const pending = await stores.db.optimization.findFirst({
       where: { presetId, status: { in: ['queued', 'running'] } },
       select: { id: true },

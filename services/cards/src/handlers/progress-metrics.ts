@@ -1,8 +1,9 @@
-// ProgressMetrics: the learner's cards by state, and today's due and reviewed counts against the daily goal,
-// in the learner's own day.
+// ProgressMetrics: the learner's cards by state, and today's due (within their presets' daily limits, as the due
+// list offers them) and reviewed counts against the daily goal, in the learner's own day.
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
+import { dailyLimits } from '../presets/daily-limits.js';
 import { learnerDay } from '../review/learner-day.js';
 import { PROGRESS } from '../review/metrics-sql.js';
 
@@ -10,7 +11,8 @@ export function progressMetrics(stores: Stores) {
   return async (_request: Proto.ProgressMetricsRequest, ctx: CallContext): Promise<Proto.ProgressMetricsResponse> => {
     const ownerId = ctx.caller.userId;
     const { settings, start, end } = await learnerDay(stores, ownerId);
-    const { rows } = await stores.pool.query(PROGRESS, [ownerId, end, start]);
+    const limits = await dailyLimits(stores, ownerId, start);
+    const { rows } = await stores.pool.query(PROGRESS, [ownerId, end, start, ...limits.values]);
     const row = rows[0];
     return {
       total: row.total,

@@ -1,9 +1,10 @@
 // ReviewMetrics: the learner's reviews by day, retention, the year's heatmap and the coming month's
 // forecast, in the learner's own days.
+
+import { addDays, studyDayStart, weekStart } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
-import { addDays, studyDayStart, weekStart } from '../domain/study-day.js';
 import { learnerDay } from '../review/learner-day.js';
 import { FORECAST, REVIEWS_BY_DAY } from '../review/metrics-sql.js';
 

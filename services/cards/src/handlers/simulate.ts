@@ -1,7 +1,8 @@
 // Simulate and RecommendRetention: the workload of one of the caller's presets over the coming days at the desired
 // retentions asked for, and the retention that gives them the most remembered per minute of study. Computed in
 // the call (10,000 cards over a year at three retentions take about 0.4 s: bench/optimizer.ts).
-import { recommendRetentionInput, simulateInput } from '@engram/contracts/learning';
+import { recommendRetentionInput, simulateInput } from '@engram/contracts/scheduling';
+import { addDays } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type {
@@ -11,7 +12,6 @@ import type {
   SimulateResponse,
 } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
-import { addDays } from '../domain/study-day.js';
 import { learnerWorkload } from '../simulator/learner-workload.js';
 import { recommendRetention as recommend, simulate as simulateDays } from '../simulator/simulate.js';
 

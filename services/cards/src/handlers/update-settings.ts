@@ -19,6 +19,8 @@ const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
   relearning_steps: 'relearningSteps',
   fuzz: 'fuzz',
   daily_goal: 'dailyGoal',
+  easy_days: 'easyDays',
+  load_balance: 'loadBalance',
 };
 
 export function updateSettings({ db, pool }: Stores) {

@@ -5,8 +5,9 @@
 // review). Left out: reviews that were undone, anything not rated 1–4, and what came before an item last
 // started as new (a card that was reset starts its history again). An item whose history does not start as new
 // (imported without its first learning) teaches nothing about first ratings and is left out whole.
+
+import { studyDayOf } from '@engram/contracts/study-day';
 import { FSRSBindingItem, FSRSBindingReview } from '@open-spaced-repetition/binding';
-import { studyDayOf } from '../domain/study-day.js';
 
 /** What the optimizer needs of one review_logs row. */
 export interface LoggedReview {
@@ -54,8 +55,11 @@ function studyDays(day: LearnerDay) {
   };
 }
 
-/** The reviews of one item from its last start as new, or nothing when it never started as new here. */
-function fromLastStart(reviews: LoggedReview[]): LoggedReview[] {
+/**
+ * The reviews of one item (in order) from its last start as new, or nothing when it never started as new here: what
+ * the optimizer learns from, and what rescheduling replays (presets/reschedule.ts).
+ */
+export function fromLastStart<Review extends { stateBefore: number }>(reviews: Review[]): Review[] {
   for (let index = reviews.length - 1; index >= 0; index -= 1)
     if (reviews[index]?.stateBefore === NEW) return reviews.slice(index);
   return [];

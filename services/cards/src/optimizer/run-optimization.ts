@@ -3,11 +3,13 @@
 // (optimize.ts) and records what it found, adopting the parameters in the same transaction when they predict
 // better. A replica that dies leaves the row to be taken over and fitted again from the start (the fit writes
 // nothing until it ends); a stop at shutdown hands it back at once.
+
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import type { Logger } from '@engram/kit/logger';
 import type { Stores } from '../db.js';
-import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
 import { settingsOf } from '../domain/settings.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
+import { cardPresetId } from '../presets/card-preset.js';
 import type { StoredEvaluation } from '../presets/presets.js';
 import { readSettings } from '../review/settings-store.js';
 import { type LoggedReview, trainingItems } from './history.js';
@@ -25,13 +27,14 @@ export interface OptimizationDeps {
 /** How often at most the fit's progress is written to the row the learner's screen follows. */
 const PROGRESS_WRITE_MS = 500;
 
-// Until presets by tag arrive, the default preset schedules every card, so it learns from every review. The
-// reviews of deleted cards are kept (docs/product.md) and learned from unless the learner chose otherwise.
+// The reviews of the cards the preset schedules (presets/card-preset.ts). The reviews of deleted cards are kept
+// (docs/product.md), count toward the default preset, and are learned from unless the learner chose otherwise.
 const REVIEWS = `
 SELECT l.item_id::text AS "itemId", l.rating::int AS rating, l.state_before::int AS "stateBefore",
   l.reviewed_at AS "reviewedAt", l.undone_at IS NOT NULL AS undone
 FROM review_logs l
-WHERE l.owner_id = $1 AND (NOT $2 OR EXISTS (SELECT 1 FROM cards c WHERE c.id = l.card_id))`;
+WHERE l.owner_id = $1 AND (NOT $2 OR EXISTS (SELECT 1 FROM cards c WHERE c.id = l.card_id))
+  AND ${cardPresetId('l.card_id', '$1')} = $3::uuid`;
 
 export async function runOptimization(
   deps: OptimizationDeps,
@@ -40,12 +43,14 @@ export async function runOptimization(
 ): Promise<void> {
   const { db, pool } = deps.stores;
   if (!(await claimJob(db, 'optimizations', id))) return;
-  const job = await db.optimization.findUniqueOrThrow({ where: { id }, include: { preset: true } });
+  // A preset deleted meanwhile takes its optimizations with it: there is nothing left to fit.
+  const job = await db.optimization.findUnique({ where: { id }, include: { preset: true } });
+  if (!job) return;
   const logger = deps.logger.child({ optimizationId: id });
   const stopHeartbeat = keepHeartbeat(db, 'optimizations', id);
   try {
     const settings = settingsOf(await readSettings(pool, job.ownerId));
-    const { rows } = await pool.query<LoggedReview>(REVIEWS, [job.ownerId, job.excludeDeleted]);
+    const { rows } = await pool.query<LoggedReview>(REVIEWS, [job.ownerId, job.excludeDeleted, job.presetId]);
     const items = trainingItems(rows, { timeZone: settings.timezone, dayStartHour: settings.dayStartHour });
     let written = 0;
     const result = await optimize(items, {
@@ -57,31 +62,31 @@ export async function runOptimization(
         if (Date.now() - written < PROGRESS_WRITE_MS) return;
         written = Date.now();
         void db.optimization
-          .update({ where: { id }, data: { progressDone: done, progressTotal: total } })
+          .updateMany({ where: { id }, data: { progressDone: done, progressTotal: total } })
           .catch((error: unknown) => logger.warn({ err: error }, 'optimization progress not written'));
       },
     });
     const finishedAt = new Date();
     const done = { status: 'done', outcome: result.outcome, reviews: items.length, finishedAt };
     if (result.outcome === 'too-few-reviews') {
-      await db.optimization.update({ where: { id }, data: { ...done, needed: result.needed } });
+      await db.optimization.updateMany({ where: { id }, data: { ...done, needed: result.needed } });
     } else {
       const evaluation: StoredEvaluation = { ...result.evaluation, measuredAt: finishedAt.toISOString() };
       const adopted = result.outcome === 'adopted' ? { parameters: result.parameters, optimizedAt: finishedAt } : {};
       await db.$transaction([
-        db.preset.update({ where: { id: job.presetId }, data: { evaluation, ...adopted } }),
-        db.optimization.update({ where: { id }, data: { ...done, evaluation } }),
+        db.preset.updateMany({ where: { id: job.presetId }, data: { evaluation, ...adopted } }),
+        db.optimization.updateMany({ where: { id }, data: { ...done, evaluation } }),
       ]);
     }
     logger.info({ outcome: result.outcome, reviews: items.length }, 'optimization done');
   } catch (error) {
     if (signal.aborted) {
       // Handed back at shutdown: queued again, so the next replica takes it at once.
-      await db.optimization.update({ where: { id }, data: { status: 'queued' } });
+      await db.optimization.updateMany({ where: { id }, data: { status: 'queued' } });
       throw error;
     }
     logger.warn({ err: error }, 'optimization failed');
-    await db.optimization.update({ where: { id }, data: { status: 'failed', finishedAt: new Date() } });
+    await db.optimization.updateMany({ where: { id }, data: { status: 'failed', finishedAt: new Date() } });
   } finally {
     stopHeartbeat();
   }

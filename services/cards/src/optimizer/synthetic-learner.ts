@@ -3,10 +3,11 @@
 // their timezone; whether they recall a card is drawn from their memory's recall probability. What the
 // optimizer should find is then known: the parameters the reviews were drawn from. For tests and bench/ (no
 // production code calls it).
+
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
+import { addDays, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
 import { type BindingMemoryState, FSRSBinding } from '@open-spaced-repetition/binding';
 import { forgetting_curve } from 'ts-fsrs';
-import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
-import { addDays, studyDayOf, studyDayStart } from '../domain/study-day.js';
 import { seededRandom } from '../simulator/seeded-random.js';
 import type { LoggedReview } from './history.js';
 

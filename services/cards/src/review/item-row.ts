@@ -1,8 +1,8 @@
 // A review item as the review queries read it, and the conversions between its columns, the
 // scheduler's memory state and the gRPC ItemState.
 import { REVIEW_STATES, type ReviewState } from '@engram/contracts/learning';
+import type { MemoryState } from '@engram/contracts/scheduler';
 import type { ItemState } from '@engram/proto/cards/v1/review';
-import type { MemoryState } from '../domain/scheduler.js';
 
 export interface ItemRow {
   id: string;
@@ -48,6 +48,10 @@ export function itemState(memory: MemoryState): ItemState {
     lapses: memory.lapses,
     stability: memory.stability,
     difficulty: memory.difficulty,
+    lastReview: memory.lastReview ?? undefined,
+    elapsedDays: memory.elapsedDays,
+    scheduledDays: memory.scheduledDays,
+    learningStep: memory.learningStep,
   };
 }
 

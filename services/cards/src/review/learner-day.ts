@@ -1,7 +1,8 @@
 // The learner's settings and their study day now, which the dashboard's metrics are counted in.
+
+import { studyDayAround } from '@engram/contracts/study-day';
 import type { Stores } from '../db.js';
 import { settingsOf } from '../domain/settings.js';
-import { studyDayAround } from '../domain/study-day.js';
 import { readSettings } from './settings-store.js';
 
 export async function learnerDay(stores: Stores, ownerId: string) {

@@ -2,8 +2,20 @@
 // is the learner's day: its time in their timezone, moved back by their day-start hour. Streaks and
 // reviews by day read review_days (review-days.ts), a row per learner and day, not every review. Review
 // items carry their card's archived flag, so counts of items need no join to cards.
+import { presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
 
-/** $1 owner, $2 end of today, $3 start of today. */
+/** Due today and offered by the daily limits of the preset `l` (presets/daily-limits.ts): state `state`. */
+const dueWithin = (state: string, left: string) => `(
+  SELECT COALESCE(sum(least(l.${left}, (
+    SELECT count(*) FROM review_items i
+    WHERE i.owner_id = $1 AND NOT i.archived AND i.due < $2 AND ${state} AND ${scheduledByLimit('$7')}
+  ))), 0)::int
+  FROM (${presetLimits(4)}) l)`;
+
+/**
+ * $1 owner, $2 end of today, $3 start of today, $4–$7 the daily limits left (DailyLimits.values). Due today is what
+ * the due list offers today: every learning step, and reviews and new cards within their presets' limits.
+ */
 export const PROGRESS = `
 SELECT
   (SELECT count(*)::int FROM cards WHERE owner_id = $1 AND NOT archived) AS total,
@@ -12,7 +24,8 @@ SELECT
   count(*) FILTER (WHERE i.state = 1)::int AS learning,
   count(*) FILTER (WHERE i.state = 2)::int AS review,
   count(*) FILTER (WHERE i.state = 3)::int AS relearning,
-  count(*) FILTER (WHERE i.due < $2)::int AS due_today,
+  count(*) FILTER (WHERE i.due < $2 AND i.state IN (1, 3))::int
+    + ${dueWithin('i.state = 2', 'reviews_left')} + ${dueWithin('i.state NOT IN (1, 2, 3)', 'new_left')} AS due_today,
   (SELECT count(*)::int FROM review_logs
     WHERE owner_id = $1 AND undone_at IS NULL AND reviewed_at >= $3) AS reviewed_today
 FROM review_items i

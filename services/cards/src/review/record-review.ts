@@ -12,15 +12,16 @@
 // retry of the same review racing the first), or the review makes a leech, the review runs again as a
 // transaction that locks the item first.
 import { LEECH_LAPSES, type ReviewInput } from '@engram/contracts/learning';
+import { gradeOf, type MemoryState, nextIntervals, scheduleReview } from '@engram/contracts/scheduler';
 import { inTransaction } from '@engram/kit/db';
 import { Conflict, NotFound } from '@engram/kit/errors';
 import { OUTBOX_INSERT, outboxValues } from '@engram/kit/events/outbox';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
-import { gradeOf, type MemoryState, nextIntervals, scheduleReview } from '../domain/scheduler.js';
-import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
+import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
 import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
+import { cardPresetJoin } from '../presets/card-preset.js';
 import {
   fromSnapshot,
   ITEM_COLUMNS,
@@ -32,7 +33,9 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from './item-row.js';
+import { placeLateReview } from './late-review.js';
 import { countReview, reviewDayOf } from './review-days.js';
+import { spreadReview } from './spread-review.js';
 
 /** The review this review id already names, if any: whose, of which item and rating, and what it produced. */
 interface LoggedReview {
@@ -45,8 +48,8 @@ interface LoggedReview {
 
 type ReadRow = ItemRow & SettingsRow & LoggedReview & { version: string; deck_id: string | null };
 
-// The item, its learner's settings, the row's version, the review this review id already names and the
-// shared deck its card is a copy of (for the event).
+// The item, its learner's settings with its card's preset (presets/card-preset.ts), the row's version, the
+// review this review id already names and the shared deck its card is a copy of (for the event).
 const READ_ITEM = (lock: string) => `
 SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
   l.owner_id AS logged_by, l.item_id::text AS logged_item, l.rating::int AS logged_rating,
@@ -54,7 +57,7 @@ SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
   (SELECT c.deck_id::text FROM cards c WHERE c.id = i.card_id) AS deck_id
 FROM review_items i
 LEFT JOIN learner_settings s ON s.owner_id = i.owner_id
-${defaultPresetJoin('i.owner_id')}
+${cardPresetJoin('i.card_id', 'i.owner_id')}
 LEFT JOIN review_logs l ON l.id = $3
 WHERE i.id = $1 AND i.owner_id = $2 ${lock}`;
 
@@ -131,14 +134,36 @@ interface Planned {
   leech: boolean;
 }
 
-/** What an already recorded review answers, or the review planned on `row` (found and the owner's). */
-function plan(row: ReadRow | undefined, ownerId: string, input: ReviewInput): ReviewResponse | Planned {
+/** A review done before the item's latest one (synced late from a device): review/late-review.ts places it. */
+const LATE = Symbol('late');
+
+/**
+ * What an already recorded review answers, or the review planned on `row` (found and the owner's) at `at` (a
+ * synced review's time; now when absent), or LATE when that is before the item's latest review.
+ */
+async function plan(
+  db: pg.Pool | pg.PoolClient,
+  row: ReadRow | undefined,
+  ownerId: string,
+  input: ReviewInput,
+  at?: Date,
+): Promise<ReviewResponse | Planned | typeof LATE> {
   if (!row) throw ITEM_NOT_FOUND();
   if (row.logged_by !== null) return loggedAnswer(row, ownerId, input);
+  if (at && row.last_review && at < row.last_review) return LATE;
   const memory = memoryOf(row);
-  const now = new Date();
+  const now = at ?? new Date();
   const settings = settingsOf(row);
-  const { next, log } = scheduleReview(settings, memory, input.rating, now);
+  const scheduled = scheduleReview(settings, memory, input.rating, now);
+  const { log } = scheduled;
+  // Spread within fuzz: easy days and the load of each day it may land on (review/spread-review.ts).
+  const next = await spreadReview(
+    db,
+    { ownerId, itemId: row.id },
+    settings,
+    { memory, rating: input.rating, next: scheduled.next, elapsedDays: log.elapsedDays },
+    now,
+  );
   const values = [
     ...updateItemValues(row.id, next),
     input.reviewId,
@@ -160,7 +185,11 @@ function plan(row: ReadRow | undefined, ownerId: string, input: ReviewInput): Re
   return { row, memory, next, now, values, leech };
 }
 
-function reviewEvent(ownerId: string, input: ReviewInput, { row, memory, next, now }: Planned) {
+function reviewEvent(
+  ownerId: string,
+  input: ReviewInput,
+  { row, memory, next, now }: Pick<Planned, 'row' | 'memory' | 'next' | 'now'>,
+) {
   return {
     reviewId: input.reviewId,
     ownerId,
@@ -179,23 +208,40 @@ function reviewEvent(ownerId: string, input: ReviewInput, { row, memory, next, n
 
 /** Records `input` for `ownerId` (already validated); the review handler's whole write. */
 export async function recordReview(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
-  const optimistic = await recordIfUnchanged(pool, ownerId, input);
+  return (await applyReview(pool, ownerId, input)).answer;
+}
+
+/** What applying a review gave: the answer, and whether the review id had been recorded before. */
+export interface Applied {
+  answer: ReviewResponse;
+  duplicate: boolean;
+}
+
+/**
+ * Records `input` for `ownerId` (already validated) as done at `at` (a synced review's time, not in the future;
+ * now when absent), exactly once.
+ */
+export async function applyReview(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date): Promise<Applied> {
+  const optimistic = await recordIfUnchanged(pool, ownerId, input, at);
   if (optimistic) return optimistic;
   try {
-    return await recordLocked(pool, ownerId, input);
+    return await recordLocked(pool, ownerId, input, at);
   } catch (error) {
     // A concurrent retry of this very review committed first: this attempt rolled back, the next one
     // finds the log and answers the state it produced.
     if ((error as { constraint?: string }).constraint !== LOG_KEY) throw error;
-    return recordLocked(pool, ownerId, input);
+    return recordLocked(pool, ownerId, input, at);
   }
 }
 
+const duplicate = (answer: ReviewResponse): Applied => ({ answer, duplicate: true });
+
 /** The optimistic path; undefined when the locking transaction must take over. */
-async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewInput) {
+async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date) {
   const read = await pool.query<ReadRow>({ ...READ, values: [input.id, ownerId, input.reviewId] });
-  const planned = plan(read.rows[0], ownerId, input);
-  if (!('values' in planned)) return planned;
+  const planned = await plan(pool, read.rows[0], ownerId, input, at);
+  if (planned === LATE) return undefined;
+  if (!('values' in planned)) return duplicate(planned);
   if (planned.leech) return undefined;
   const event = reviewRecordedRow(reviewEvent(ownerId, input, planned));
   try {
@@ -209,17 +255,25 @@ async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewIn
     throw error;
   }
   announceOutbox(pool);
-  return answer(planned.row, planned.next, false, planned.now);
+  return { answer: answer(planned.row, planned.next, false, planned.now), duplicate: false };
 }
 
-function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
+function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date): Promise<Applied> {
   return inTransaction(pool, async (client) => {
     const locked = await client.query<ReadRow>({ ...LOCK, values: [input.id, ownerId, input.reviewId] });
-    const planned = plan(locked.rows[0], ownerId, input);
-    if (!('values' in planned)) return planned;
+    const row = locked.rows[0];
+    const planned = await plan(client, row, ownerId, input, at);
+    if (planned === LATE) {
+      const late = await placeLateReview(client, ownerId, row!, input, at!);
+      if (makesLeech(row!.lapses, late.after.lapses)) await client.query(TAG_LEECH, [ownerId, row!.card_id]);
+      const event = { row: row!, memory: late.before, next: late.next, now: at! };
+      await recordReviewRecorded(client, reviewEvent(ownerId, input, event));
+      return { answer: answer(row!, late.after, false, at!), duplicate: false };
+    }
+    if (!('values' in planned)) return duplicate(planned);
     await client.query({ ...APPLY_LOCKED, values: planned.values });
     if (planned.leech) await client.query(TAG_LEECH, [ownerId, planned.row.card_id]);
     await recordReviewRecorded(client, reviewEvent(ownerId, input, planned));
-    return answer(planned.row, planned.next, planned.leech, planned.now);
+    return { answer: answer(planned.row, planned.next, planned.leech, planned.now), duplicate: false };
   });
 }

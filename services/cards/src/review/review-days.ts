@@ -63,7 +63,8 @@ UPDATE review_days d SET reviews = d.reviews - 1,
 FROM undone u
 WHERE d.owner_id = u.owner_id AND d.day = ${learnerDayOf('u.reviewed_at', 'u.owner_id')}`;
 
-const FORGET_DAYS = 'DELETE FROM review_days WHERE owner_id = $1';
+// $2: the days to count again (null: all of them).
+const FORGET_DAYS = 'DELETE FROM review_days WHERE owner_id = $1 AND ($2::date[] IS NULL OR day = ANY($2::date[]))';
 
 const COUNT_DAYS = `
 INSERT INTO review_days (owner_id, day, reviews, again, hard, good, easy, mature, mature_recalled)
@@ -71,10 +72,14 @@ SELECT $1, ${learnerDayOf('reviewed_at', '$1')}, count(*), count(*) FILTER (WHER
   count(*) FILTER (WHERE rating = 2), count(*) FILTER (WHERE rating = 3), count(*) FILTER (WHERE rating = 4),
   count(*) FILTER (WHERE state_before = 2), count(*) FILTER (WHERE state_before = 2 AND rating > 1)
 FROM review_logs WHERE owner_id = $1 AND undone_at IS NULL
+  AND ($2::date[] IS NULL OR ${learnerDayOf('reviewed_at', '$1')} = ANY($2::date[]))
 GROUP BY 2`;
 
-/** Counts the learner's days again from their logs, after their timezone or day start changed or an import. */
-export async function recountReviewDays(client: SqlExecutor, ownerId: string): Promise<void> {
-  await executeCount(client, FORGET_DAYS, [ownerId]);
-  await executeCount(client, COUNT_DAYS, [ownerId]);
+/**
+ * Counts the learner's days (`days` only, as YYYY-MM-DD, if given) again from their logs: after their timezone or
+ * day start changed or an import, or a review placed among earlier ones (late-review.ts).
+ */
+export async function recountReviewDays(client: SqlExecutor, ownerId: string, days?: string[]): Promise<void> {
+  await executeCount(client, FORGET_DAYS, [ownerId, days ?? null]);
+  await executeCount(client, COUNT_DAYS, [ownerId, days ?? null]);
 }

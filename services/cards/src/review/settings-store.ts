@@ -15,11 +15,11 @@ ${defaultPresetJoin('o.owner_id')}`;
 const UPSERT = `
 WITH preset AS (${insertDefaultPreset({ owner: '$1', retention: '$4' }, 'DO UPDATE SET desired_retention = $4')})
 INSERT INTO learner_settings (owner_id, timezone, day_start_hour, maximum_interval_days,
-  learning_steps, relearning_steps, fuzz, daily_goal, updated_at)
-VALUES ($1, $2, $3, $5, $6, $7, $8, $9, now())
+  learning_steps, relearning_steps, fuzz, daily_goal, easy_days, load_balance, updated_at)
+VALUES ($1, $2, $3, $5, $6, $7, $8, $9, $10, $11, now())
 ON CONFLICT (owner_id) DO UPDATE SET timezone = $2, day_start_hour = $3,
   maximum_interval_days = $5, learning_steps = $6, relearning_steps = $7, fuzz = $8, daily_goal = $9,
-  updated_at = now()`;
+  easy_days = $10, load_balance = $11, updated_at = now()`;
 
 export async function readSettings(pool: pg.Pool | pg.PoolClient, ownerId: string): Promise<SettingsRow> {
   const { rows } = await pool.query<SettingsRow>(READ, [ownerId]);
@@ -37,5 +37,7 @@ export async function writeSettings(pool: pg.Pool | pg.PoolClient, ownerId: stri
     s.relearningSteps,
     s.fuzz,
     s.dailyGoal,
+    s.easyDays,
+    s.loadBalance,
   ]);
 }

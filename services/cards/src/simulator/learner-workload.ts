@@ -1,14 +1,15 @@
-// What the simulator starts from for one of a learner's presets: their cards (not archived) as they stand today,
-// in their days; the preset's parameters and limits; and their habits from their own review log — how long a
-// first review, a recalled one and a forgotten one take them (medians) and how their ratings fall — where they
-// have enough reviews of a kind (else the defaults). Until presets by tag, the default preset holds every card.
+// What the simulator starts from for one of a learner's presets: the cards it schedules (not archived) as they
+// stand today, in their days; the preset's parameters and limits; and their habits from their own review log —
+// how long a first review, a recalled one and a forgotten one take them (medians) and how their ratings fall —
+// where they have enough reviews of a kind (else the defaults).
 import { createHash } from 'node:crypto';
 import { PRESET_DEFAULTS } from '@engram/contracts/learning';
-import { NotFound } from '@engram/kit/errors';
+import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
+import { studyDayOf } from '@engram/contracts/study-day';
 import type { Stores } from '../db.js';
-import { DEFAULT_PARAMETERS } from '../domain/scheduler.js';
 import { settingsOf } from '../domain/settings.js';
-import { studyDayOf } from '../domain/study-day.js';
+import { cardPresetId } from '../presets/card-preset.js';
+import { PRESET_NOT_FOUND } from '../presets/presets.js';
 import { readSettings } from '../review/settings-store.js';
 import { DEFAULT_HABITS, type LearnerHabits, type SimulatedCard, type SimulationInput } from './simulate.js';
 
@@ -18,9 +19,11 @@ const DAY_MS = 86_400_000;
 /** A review longer than this is someone who walked away: it does not set the learner's pace. */
 const LONGEST_REVIEW_MS = 120_000;
 
+// The cards the preset schedules (presets/card-preset.ts); $2 null: the learner has no preset yet, so all.
 const CARDS = `
-SELECT state::int AS state, stability, difficulty, due, last_review
-FROM review_items WHERE owner_id = $1 AND NOT archived`;
+SELECT i.state::int AS state, i.stability, i.difficulty, i.due, i.last_review
+FROM review_items i
+WHERE i.owner_id = $1 AND NOT i.archived AND ($2::uuid IS NULL OR ${cardPresetId('i.card_id', '$1')} = $2::uuid)`;
 
 const HABITS = `
 SELECT
@@ -95,11 +98,11 @@ export async function learnerWorkload(stores: Stores, ownerId: string, presetId:
   const preset = await stores.db.preset.findFirst({
     where: presetId === undefined ? { ownerId, isDefault: true } : { ownerId, id: presetId },
   });
-  if (presetId !== undefined && !preset) throw new NotFound('Preset not found.', 'PRESET_NOT_FOUND');
+  if (presetId !== undefined && !preset) throw PRESET_NOT_FOUND();
   const [{ rows: cardRows }, { rows: habitRows }] = await Promise.all([
     stores.pool.query<{ state: number; stability: number; difficulty: number; due: Date; last_review: Date | null }>(
       CARDS,
-      [ownerId],
+      [ownerId, preset?.id ?? null],
     ),
     stores.pool.query<HabitsRow>(HABITS, [ownerId, LONGEST_REVIEW_MS]),
   ]);

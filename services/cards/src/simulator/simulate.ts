@@ -4,6 +4,7 @@
 // from the learner's own review durations) and how many cards they would remember at the end. Several desired
 // retentions side by side show what a higher one costs; recommendRetention picks the one that buys the most
 // remembering per minute. Pure computation, seeded, so a preview is the same each time it is asked.
+import { RECOMMENDABLE_RETENTIONS } from '@engram/contracts/scheduling';
 import { FSRSAlgorithm, type Grade, generatorParameters } from 'ts-fsrs';
 import { seededRandom } from './seeded-random.js';
 
@@ -143,12 +144,6 @@ export function simulate(input: SimulationInput): Simulation {
   for (const memory of memories) remembered += algorithm.forgetting_curve(lastDay - memory.lastDay, memory.stability);
   return { daily, remembered, totalMinutes };
 }
-
-/**
- * The desired retentions a recommendation chooses among. 0.80 is the lowest it suggests, a choice of ours: lower
- * targets save minutes mainly by letting more be forgotten.
- */
-export const RECOMMENDABLE_RETENTIONS = [0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.95] as const;
 
 export interface Recommendation {
   desiredRetention: number;

@@ -1,8 +1,10 @@
 // "/account/$pathname": better-auth-ui's account views. Settings: avatar (cropped square, Gravatar when
 // none), name, username, email, the accounts of this device, the learner's card files; security: password, two-factor, passkeys,
-// linked providers, sessions, account deletion; api-keys: create and delete, and switch each key on or off.
+// linked providers, sessions, account deletion; api-keys: create and delete, and switch each key on or off. A switch of
+// account with reviews not yet synced on this device asks first (switch-warning.tsx).
 import { AccountView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
+import { NeedsNetwork } from '../../components/needs-network';
 import { PlanSummary } from '../../entities/billing/plan-summary';
 import { AVATAR_OPTIONS } from '../../lib/auth-ui/avatar-image';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
@@ -11,22 +13,26 @@ import { organizationAuthClient } from '../../lib/organization-client';
 import { ApiKeySwitches } from './api-key-switches';
 import { CardFiles } from './card-files';
 import { PasskeyNames } from './passkey-names';
+import { useSwitchWarning } from './switch-warning';
 
 const accountRoute = getRouteApi('/protected/account/$pathname');
 
 export function AccountScreen() {
   const { pathname } = accountRoute.useParams();
+  const switching = useSwitchWarning();
   return (
     // Only the organizations view needs the organization client; the others keep the app's client, so a
     // sign-out or an account switch there updates the session the route guards read, and list
     // organizations (the API-key dialog's owner choice) with the organization client's hook.
     <EngramAuthUIProvider
       avatar={AVATAR_OPTIONS}
+      mutators={switching.mutators}
       {...(pathname === 'organizations'
         ? { client: organizationAuthClient }
         : { hooks: { useListOrganizations: organizationAuthClient.useListOrganizations } })}
     >
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
+        <NeedsNetwork />
         <h1 className="mb-8 text-2xl font-semibold tracking-tight text-slate-900">{m.account_title()}</h1>
         {pathname === 'settings' && (
           <>
@@ -37,6 +43,7 @@ export function AccountScreen() {
         <AccountView pathname={pathname} />
         {pathname === 'api-keys' && <ApiKeySwitches />}
         {pathname === 'security' && <PasskeyNames />}
+        {switching.dialog}
       </main>
     </EngramAuthUIProvider>
   );

@@ -12,6 +12,11 @@ import { forgetPendingVerification, pendingVerification, rememberPendingVerifica
 
 const authRoute = getRouteApi('/auth/$pathname');
 
+// Only on sign-out: reviews of this device not yet synced are told of first.
+const UnsyncedBeforeSignOut = lazy(() =>
+  import('./unsynced-before-sign-out').then((module) => ({ default: module.UnsyncedBeforeSignOut })),
+);
+
 // Only after a sign-up: a first visit to sign-in does not load it.
 const CheckInbox = lazy(() => import('./check-inbox').then((module) => ({ default: module.CheckInbox })));
 
@@ -35,6 +40,8 @@ export function AuthScreen() {
   useEffect(() => {
     if (pathname === 'sign-out') forgetVerification();
   }, [pathname, forgetVerification]);
+  const [signOutChecked, setSignOutChecked] = useState(false);
+  const signOut = useCallback(() => setSignOutChecked(true), []);
 
   return (
     <EngramAuthUIProvider onVerificationEmailSent={onVerificationEmailSent}>
@@ -53,7 +60,13 @@ export function AuthScreen() {
               />
             </Suspense>
           )}
-          <AuthView pathname={pathname} redirectTo={target} />
+          {pathname === 'sign-out' && !signOutChecked ? (
+            <Suspense fallback={null}>
+              <UnsyncedBeforeSignOut onSignOut={signOut} />
+            </Suspense>
+          ) : (
+            <AuthView pathname={pathname} redirectTo={target} />
+          )}
         </main>
         <SiteFooter />
       </div>

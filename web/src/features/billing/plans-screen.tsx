@@ -6,6 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button';
+import { NeedsNetwork } from '../../components/needs-network';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { annualSaving, formatPrice, type Price, priceOf } from '../../entities/billing/format';
 import { PLAN_NAMES } from '../../entities/billing/plan-names';
@@ -275,6 +276,7 @@ export function PlansScreen() {
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
+      <NeedsNetwork />
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.billing_plans_title()}</h1>
       <p className="mt-1 mb-6 text-sm text-slate-600">{m.billing_plans_intro()}</p>
       {plans.data?.standIn && (

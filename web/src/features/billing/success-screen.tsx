@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { buttonClass } from '../../components/button';
+import { NeedsNetwork } from '../../components/needs-network';
 import { Spinner } from '../../components/spinner';
 import { PLAN_NAMES } from '../../entities/billing/plan-names';
 import { trpcCode } from '../../lib/errors';
@@ -34,6 +35,7 @@ function NextSteps() {
 function Shell({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <main className="mx-auto max-w-2xl px-6 py-16 text-center">
+      <NeedsNetwork />
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
       {children}
     </main>

@@ -6,13 +6,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { InlineError, InlineLoading } from '../../components/query-states';
+import { barOptions, UPlotChart } from '../../components/uplot-chart';
 import { getLocale, m } from '../../lib/i18n';
 import { addDays, dayRange, formatShortDate, onDays, todayIn } from './days';
 import { Heatmap } from './heatmap';
 import { Panel } from './panels';
 import { type ReviewMetrics, reviewMetricsOptions, timezoneOptions } from './queries';
 import { RetentionChart } from './retention-chart';
-import { barOptions, UPlotChart } from './uplot-chart';
 
 const CHART_DAYS = 30;
 export const RATING_COLORS: Record<RatingName, string> = {
@@ -186,6 +186,13 @@ function ForecastChart({ metrics, today }: { metrics: ReviewMetrics; today: stri
 export function DashboardCharts() {
   const metrics = useQuery(reviewMetricsOptions);
   const timezone = useQuery(timezoneOptions);
+  // Offline with none loaded yet: the charts wait for the network (the progress and streak above are the device's).
+  if (metrics.isPending && metrics.fetchStatus === 'paused')
+    return (
+      <p className="rounded-2xl bg-white p-6 text-sm text-slate-500 shadow-sm ring-1 ring-slate-200">
+        {m.offline_charts_when_online()}
+      </p>
+    );
   if (metrics.isPending) return <InlineLoading label={m.dashboard_loading()} />;
   if (metrics.isError)
     return <InlineError message={m.dashboard_load_failed()} onRetry={() => void metrics.refetch()} />;

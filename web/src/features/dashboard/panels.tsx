@@ -1,6 +1,8 @@
 // The dashboard's headline panels: progress (cards by state, due today, today's goal, "Practice now") and
-// the streak. Each shows its own loading and error state.
+// the streak. Each shows its own loading and error state; offline, the figures the device works out with the reviews
+// done on it (entities/offline), or that they wait for the network.
 import { REVIEW_STATES, type ReviewState } from '@engram/contracts/learning';
+import type { Progress, Streak } from '@engram/contracts/offline-dashboard';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -8,6 +10,7 @@ import { buttonClass } from '../../components/button';
 import { FlameIcon } from '../../components/flame-icon';
 import { InlineError, InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
+import { useOnline } from '../../lib/online';
 import { cardsAndItems } from './counts';
 import { progressOptions, streakOptions } from './queries';
 
@@ -33,14 +36,36 @@ export function Panel({ title, children, className = '' }: { title: string; chil
   );
 }
 
-export function ProgressPanel() {
+/** Said offline where a panel's figures wait for the network (none kept on the device). */
+function ShownWhenOnline() {
+  return <p className="mt-4 text-sm text-slate-500">{m.offline_shown_when_online()}</p>;
+}
+
+/** Offline, under figures the device worked out: they include the reviews done on it. */
+function CountedHere() {
+  return <p className="mt-4 text-xs text-slate-500">{m.offline_counted_here()}</p>;
+}
+
+/**
+ * A panel's figures: the server's (undefined while they load), or offline those the device worked out with its own
+ * reviews (`onDevice`, null before the device has a set).
+ */
+function useFigures<T>(server: { data: T | undefined }, onDevice: T | null): { data: T | undefined; here: boolean } {
+  const online = useOnline();
+  if (online || !onDevice) return { data: server.data, here: false };
+  return { data: onDevice, here: true };
+}
+
+export function ProgressPanel({ onDevice }: { onDevice: Progress | null }) {
   const progress = useQuery(progressOptions);
+  const figures = useFigures(progress, onDevice);
   let body: ReactNode;
-  if (progress.isPending) body = <InlineLoading label={m.dashboard_loading()} />;
-  else if (progress.isError) {
+  if (!figures.data && progress.fetchStatus === 'paused') body = <ShownWhenOnline />;
+  else if (!figures.data && progress.isError) {
     body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void progress.refetch()} />;
-  } else {
-    const p = progress.data;
+  } else if (!figures.data) body = <InlineLoading label={m.dashboard_loading()} />;
+  else {
+    const p = figures.data;
     const items = REVIEW_STATES.reduce((sum, state) => sum + p[state], 0);
     const goal = p.dailyGoal > 0 ? Math.min(1, p.reviewedToday / p.dailyGoal) : 0;
     body = (
@@ -92,6 +117,7 @@ export function ProgressPanel() {
             ))}
           </dl>
         </div>
+        {figures.here && <CountedHere />}
       </>
     );
   }
@@ -102,14 +128,16 @@ export function ProgressPanel() {
   );
 }
 
-export function StreakPanel() {
+export function StreakPanel({ onDevice }: { onDevice: Streak | null }) {
   const streak = useQuery(streakOptions);
+  const figures = useFigures(streak, onDevice);
   let body: ReactNode;
-  if (streak.isPending) body = <InlineLoading label={m.dashboard_loading()} />;
-  else if (streak.isError) {
+  if (!figures.data && streak.fetchStatus === 'paused') body = <ShownWhenOnline />;
+  else if (!figures.data && streak.isError) {
     body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void streak.refetch()} />;
-  } else {
-    const s = streak.data;
+  } else if (!figures.data) body = <InlineLoading label={m.dashboard_loading()} />;
+  else {
+    const s = figures.data;
     body = (
       <>
         <div className="mt-4 flex items-center gap-3">
@@ -138,6 +166,7 @@ export function StreakPanel() {
             </dd>
           </div>
         </dl>
+        {figures.here && <CountedHere />}
       </>
     );
   }

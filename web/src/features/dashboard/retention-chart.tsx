@@ -3,12 +3,12 @@
 // A week without such reviews is a gap in the line, not 0%.
 import { useMemo, useState } from 'react';
 import uPlot from 'uplot';
+import { UPlotChart } from '../../components/uplot-chart';
 import { percent } from '../../entities/shared-decks/shared-decks';
 import { getLocale, m } from '../../lib/i18n';
 import { formatShortDate } from './days';
 import { Panel } from './panels';
 import type { ReviewMetrics } from './queries';
-import { UPlotChart } from './uplot-chart';
 
 type Week = ReviewMetrics['retentionWeeks'][number];
 

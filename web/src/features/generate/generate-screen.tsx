@@ -8,6 +8,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { NeedsNetwork } from '../../components/needs-network';
 import { refreshCards } from '../../entities/cards/queries';
 import { UsageFigure } from '../../entities/generation/usage-figure';
 import { toastError } from '../../lib/errors';
@@ -59,6 +60,7 @@ export function GenerateScreen() {
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-10">
+      <NeedsNetwork />
       <div className="mb-8">
         <Link to="/dashboard" className="text-sm font-medium text-brand-700 hover:text-brand-800">
           ← {m.dashboard_title()}

@@ -5,6 +5,7 @@
 // follows it again. The learner's imports are listed below.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { NeedsNetwork } from '../../components/needs-network';
 import { ProgressBar } from '../../components/progress-bar';
 import { InlineLoading } from '../../components/query-states';
 import { m } from '../../lib/i18n';
@@ -76,6 +77,7 @@ export function ImportScreen() {
 
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
+      <NeedsNetwork />
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.import_title()}</h1>
       <p className="mt-1 mb-8 max-w-2xl text-sm text-slate-600">{m.import_intro()}</p>
       <div className="mb-10">

@@ -4,6 +4,7 @@
 // personal dashboard).
 import { OrganizationSwitcher, OrganizationView } from '@daveyplate/better-auth-ui';
 import { useParams } from '@tanstack/react-router';
+import { NeedsNetwork } from '../../components/needs-network';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
 import { m } from '../../lib/i18n';
 import { organizationAuthClient } from '../../lib/organization-client';
@@ -14,6 +15,7 @@ export function OrganizationScreen() {
   return (
     <EngramAuthUIProvider client={organizationAuthClient}>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
+        <NeedsNetwork />
         <div className="mb-4 flex flex-wrap items-center justify-between gap-4">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.organization_title()}</h1>
           <OrganizationSwitcher slug={slug} size="sm" align="end" />

@@ -10,18 +10,23 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Button, buttonClass } from '../../components/button';
 import { InlineError, InlineLoading } from '../../components/query-states';
+import { deviceOf } from '../../entities/offline/device';
+import { SyncStatus, useDeviceStatus } from '../../entities/offline/sync-status';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
+import { useOnline } from '../../lib/online';
 import { queryClient } from '../../lib/query-client';
-import { trpc, trpcClient } from '../../lib/trpc';
+import { startOfflineAfterRender } from '../../lib/service-worker-loader';
+import { trpc } from '../../lib/trpc';
 import { CardFace } from './card-face';
 import { formatInterval } from './intervals';
 import { useKeyboardHints } from './keyboard-hints';
-import { type DueItem, dueOptions } from './queries';
+import { dueOptions } from './queries';
 import { clearSavedSession, loadSavedSession, saveSession } from './saved-session';
-import { PracticeSession, type SavedSession } from './session';
+import { PracticeSession, type SavedSession, type SessionItem } from './session';
 import { practiceKeyAction } from './shortcuts';
 import { playSounds } from './sounds';
+import { isNetworkFailure, practiceTransport } from './transport';
 
 const route = getRouteApi('/protected/practice/session');
 
@@ -41,22 +46,16 @@ const RATING_STYLES: Record<RatingName, string> = {
   easy: 'bg-sky-50 text-sky-700 ring-sky-200 hover:bg-sky-100',
 };
 
-const SESSION_OPTIONS = {
-  transport: {
-    review: (review: Parameters<typeof trpcClient.cards.review.mutate>[0]) => trpcClient.cards.review.mutate(review),
-    undo: (reviewId: string) => trpcClient.cards.undoReview.mutate({ reviewId }),
-  },
-  onDeliveryError: toastError,
-};
-
-type SessionSource = { items: DueItem[] } | { saved: SavedSession<DueItem> };
+type SessionSource = { items: SessionItem[] } | { saved: SavedSession<SessionItem> };
 
 function Session({ source, userId, tags }: { source: SessionSource; userId: string; tags: string[] | undefined }) {
-  const [session] = useState(() =>
-    'saved' in source
-      ? PracticeSession.restore(source.saved, SESSION_OPTIONS)
-      : new PracticeSession(source.items, SESSION_OPTIONS),
-  );
+  const [session] = useState(() => {
+    // Online, each review goes at once; offline, it is queued on the device (offline/practice-transport.ts).
+    const options = { transport: practiceTransport(userId), onDeliveryError: toastError };
+    return 'saved' in source
+      ? PracticeSession.restore(source.saved, options)
+      : new PracticeSession(source.items, options);
+  });
   const state = useSyncExternalStore(session.subscribe, session.snapshot, session.snapshot);
   const navigate = useNavigate();
   const finished = useRef(false);
@@ -113,7 +112,10 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
     void Promise.race([settled, timeout])
       .then(() => navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }))
       .then(() => settled)
-      .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }));
+      .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }))
+      // The device takes the state the session left (and sends what it queued, if anything).
+      .then(() => deviceOf(userId))
+      .then((device) => device.sync());
   }, [session, navigate, userId]);
 
   useEffect(() => {
@@ -217,16 +219,34 @@ function Session({ source, userId, tags }: { source: SessionSource; userId: stri
 
 export function PracticeSessionScreen() {
   const { tags } = route.useSearch();
-  const userId = route.useRouteContext().session.user.id;
+  const { session } = route.useRouteContext();
+  const userId = session.user.id;
+  // Practice is what works offline: the app readies itself for it here too.
+  useEffect(() => startOfflineAfterRender(session), [session]);
   // Read once: a session left in this tab (a reload) goes on instead of starting from the due list.
-  const [saved] = useState(() => loadSavedSession<DueItem>(userId, tags));
-  const due = useQuery({ ...dueOptions(tags), refetchOnWindowFocus: false, enabled: !saved });
+  const [saved] = useState(() => loadSavedSession<SessionItem>(userId, tags));
+  const online = useOnline();
+  const device = useDeviceStatus(userId);
+  const due = useQuery({ ...dueOptions(tags), refetchOnWindowFocus: false, enabled: !saved && online });
+  // Without the network (or when the due list cannot be reached), the session starts from the cards kept on this
+  // device, scheduled there as the server would.
+  const fromDevice = !saved && (!online || (due.isError && isNetworkFailure(due.error)));
+  const kept = useQuery({
+    queryKey: ['offline', 'due', userId, tags ?? []],
+    queryFn: async () => ({ items: await (await deviceOf(userId)).dueToday(tags) }),
+    enabled: fromDevice,
+    networkMode: 'always',
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  const source = fromDevice ? kept : due;
 
   let body: ReactNode;
   if (saved) body = <Session source={{ saved }} userId={userId} tags={tags} />;
-  else if (due.isPending) body = <InlineLoading label={m.practice_due_loading()} />;
-  else if (due.isError) body = <InlineError message={m.practice_due_failed()} onRetry={() => void due.refetch()} />;
-  else if (due.data.items.length === 0) {
+  else if (source.isPending) body = <InlineLoading label={m.practice_due_loading()} />;
+  else if (source.isError)
+    body = <InlineError message={m.practice_due_failed()} onRetry={() => void source.refetch()} />;
+  else if (source.data.items.length === 0) {
     body = (
       <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
         <p className="text-lg font-semibold text-slate-900">{m.practice_nothing_due_title()}</p>
@@ -241,11 +261,14 @@ export function PracticeSessionScreen() {
         </div>
       </div>
     );
-  } else body = <Session source={{ items: due.data.items }} userId={userId} tags={tags} />;
+  } else body = <Session source={{ items: source.data.items }} userId={userId} tags={tags} />;
 
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="sr-only">{m.practice_session_title()}</h1>
+      <div className="mb-4 empty:hidden">
+        <SyncStatus status={device} />
+      </div>
       {body}
     </main>
   );

@@ -10,6 +10,7 @@
 // included: they are sent again, which the server's review ids make harmless.
 import type { RatingName } from '@engram/contracts/learning';
 import { LEARN_AHEAD_MINUTES, RATINGS } from '@engram/contracts/learning';
+import { isFinalRefusal } from '../../lib/error-codes';
 
 /** Seconds each rating would put an item off (the cards service computes them with the learner's settings). */
 export type Intervals = Record<RatingName, number>;
@@ -28,6 +29,8 @@ export interface Review {
   rating: RatingName;
   reviewId: string;
   durationMs: number;
+  /** When it was rated (ISO): the time a review sent later, once the network is back, is recorded at. */
+  reviewedAt: string;
 }
 
 /** What the server answers a review with: the intervals of the item's next review. */
@@ -105,13 +108,6 @@ export interface SessionOptions {
   /** Waits between delivery attempts; tests pass a faster one. */
   retryDelayMs?: (attempt: number) => number;
   learnAheadMs?: number;
-}
-
-/** Retries network failures and server errors with growing delays; a 4xx answer will not change. */
-function isPermanent(error: unknown): boolean {
-  const candidate = error as { data?: { httpStatus?: unknown }; status?: unknown } | null;
-  const status = candidate?.data?.httpStatus ?? candidate?.status;
-  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 const defaultDelay = (attempt: number) => Math.min(1_000 * 2 ** attempt, 30_000);
@@ -224,6 +220,7 @@ export class PracticeSession<T extends SessionItem> {
       rating,
       reviewId: this.options.newReviewId(),
       durationMs: Math.max(0, now - this.shownAt),
+      reviewedAt: new Date(now).toISOString(),
     };
     const seconds = shown.intervals?.[rating];
     // Without the server's word, "again" is taken to come back within the limit, as a learning step does.
@@ -328,7 +325,8 @@ export class PracticeSession<T extends SessionItem> {
       try {
         return await send();
       } catch (error) {
-        if (isPermanent(error)) {
+        // Network failures and server errors are tried again with growing waits; a final refusal is not.
+        if (isFinalRefusal(error)) {
           this.options.onDeliveryError?.(error);
           return false;
         }

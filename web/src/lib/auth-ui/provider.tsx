@@ -116,6 +116,8 @@ type ProviderProps = {
   hooks?: ComponentProps<typeof AuthUIProvider>['hooks'];
   /** After a sign-up that needs the address verified, with the address the link went to (the auth screens). */
   onVerificationEmailSent?: (email: string) => void;
+  /** Calls the library makes, done otherwise by a screen (the account screens ask before a switch of account). */
+  mutators?: ComponentProps<typeof AuthUIProvider>['mutators'];
 };
 
 type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
@@ -140,6 +142,7 @@ export function EngramAuthUIProvider({
   client = authClient,
   hooks = client === authClient ? { useListOrganizations: noOrganizationList } : undefined,
   onVerificationEmailSent,
+  mutators,
 }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
@@ -174,6 +177,7 @@ export function EngramAuthUIProvider({
     <AuthUIProvider
       authClient={client}
       hooks={hooks}
+      mutators={mutators}
       basePath={AUTH_BASE_PATH}
       redirectTo={DEFAULT_REDIRECT}
       navigate={navigate}

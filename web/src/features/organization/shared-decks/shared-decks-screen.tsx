@@ -3,6 +3,7 @@
 // identity says may) also share decks, publish their changes, withdraw them, assign them, and see every
 // member's progress.
 import { getRouteApi } from '@tanstack/react-router';
+import { NeedsNetwork } from '../../../components/needs-network';
 import { m } from '../../../lib/i18n';
 import { OrganizationNav } from '../organization-nav';
 import { AssignmentsSection } from './assignments-section';
@@ -26,6 +27,7 @@ export function SharedDecksScreen() {
   };
   return (
     <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl px-6 py-10">
+      <NeedsNetwork />
       <h1 className="mb-4 text-2xl font-semibold tracking-tight text-slate-900">
         {m.shared_decks_title({ organization: organization.name })}
       </h1>

@@ -1,11 +1,12 @@
 // Scheduling one review with FSRS-6 (ts-fsrs): the learner's settings become FSRS parameters, and a
 // review item's memory state plus a rating become its next state and the review log. No I/O here.
-import type { RatingName, ReviewState } from '@engram/contracts/learning';
-import { RATINGS } from '@engram/contracts/learning';
-import { fromFsrsCard, type MemoryState, toFsrsCard } from '@engram/contracts/memory-state';
-import { default_w, type FSRS, fsrs, type Grade, generatorParameters, type StepUnit } from 'ts-fsrs';
 
-export { type MemoryState, newMemoryState, toFsrsCard } from '@engram/contracts/memory-state';
+import { default_w, type FSRS, fsrs, type Grade, generatorParameters, type StepUnit } from 'ts-fsrs';
+import type { RatingName, ReviewState } from './learning.ts';
+import { RATINGS } from './learning.ts';
+import { fromFsrsCard, type MemoryState, toFsrsCard } from './memory-state.ts';
+
+export { type MemoryState, newMemoryState, toFsrsCard } from './memory-state.ts';
 
 /** FSRS-6's parameters for everyone, until a learner's own are fitted and adopted. */
 export const DEFAULT_PARAMETERS: readonly number[] = Object.freeze([...default_w]);

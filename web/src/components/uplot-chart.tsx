@@ -2,7 +2,7 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import { useTheme } from '../../lib/theme';
+import { useTheme } from '../lib/theme';
 
 /** The axes' text and grid lines in the theme's colours, read from the page's palette (a canvas cannot read CSS). */
 function themedAxes(axes: uPlot.Axis[] | undefined): uPlot.Axis[] | undefined {

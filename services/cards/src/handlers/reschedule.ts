@@ -1,0 +1,36 @@
+// PreviewReschedule and Reschedule: a preset's reviewed cards given the due dates its options give them now
+// (presets/reschedule.ts), previewed first and never done without being asked. Another learner's preset is not
+// found.
+import { rescheduleInput } from '@engram/contracts/scheduling';
+import type { CallContext } from '@engram/kit/grpc/server';
+import { parseInput } from '@engram/kit/validation';
+import type { ReschedulePreview, RescheduleRequest, RescheduleResponse } from '@engram/proto/cards/v1/settings';
+import type { Stores } from '../db.js';
+import { defaultPresetId, PRESET_NOT_FOUND } from '../presets/presets.js';
+import { applyReschedule, dueDays, planReschedule } from '../presets/reschedule.js';
+
+async function presetOf(stores: Stores, request: RescheduleRequest, ownerId: string) {
+  const input = parseInput(rescheduleInput, { presetId: request.presetId || undefined });
+  const id = input.presetId ?? (await defaultPresetId(stores.pool, ownerId));
+  const preset = await stores.db.preset.findFirst({ where: { id, ownerId } });
+  if (!preset) throw PRESET_NOT_FOUND();
+  return preset;
+}
+
+export function previewReschedule(stores: Stores) {
+  return async (request: RescheduleRequest, ctx: CallContext): Promise<ReschedulePreview> => {
+    const ownerId = ctx.caller.userId;
+    const plan = await planReschedule(stores, ownerId, await presetOf(stores, request, ownerId));
+    return { cards: plan.cards, changed: plan.moved, days: dueDays(plan) };
+  };
+}
+
+export function reschedule(stores: Stores) {
+  return async (request: RescheduleRequest, ctx: CallContext): Promise<RescheduleResponse> => {
+    const ownerId = ctx.caller.userId;
+    const preset = await presetOf(stores, request, ownerId);
+    const changed = await applyReschedule(stores.pool, ownerId, await planReschedule(stores, ownerId, preset));
+    ctx.logger.info({ presetId: preset.id, changed }, 'preset rescheduled');
+    return { changed };
+  };
+}

@@ -1,0 +1,40 @@
+// Where a review's next due day lands once reviews are spread within fuzz (@engram/contracts/due-day): each
+// candidate day with the learner's cards already due that day (the due index answers it), and the one chosen.
+import { type ScheduledReview, spreadDays, spreadOver } from '@engram/contracts/due-day';
+import type { MemoryState } from '@engram/contracts/scheduler';
+import type pg from 'pg';
+import type { LearnerSettings } from '../domain/settings.js';
+
+// The learner's cards due within each day's bounds ($2 starts, $3 ends), but the item being reviewed ($4).
+const LOADS = `
+SELECT count(r.id)::int AS load
+FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS w(start, finish, n)
+LEFT JOIN review_items r
+  ON r.owner_id = $1 AND NOT r.archived AND r.id <> $4 AND r.due >= w.start AND r.due < w.finish
+GROUP BY w.n
+ORDER BY w.n`;
+
+/** `review.next` (what the scheduler gave a review at `now`), spread within fuzz. */
+export async function spreadReview(
+  db: pg.Pool | pg.PoolClient,
+  owner: { ownerId: string; itemId: string },
+  settings: LearnerSettings,
+  review: ScheduledReview,
+  now: Date,
+): Promise<MemoryState> {
+  const days = spreadDays(settings, review, now);
+  if (!days) return review.next;
+  const { rows } = await db.query<{ load: number }>(LOADS, [
+    owner.ownerId,
+    days.map((day) => day.start),
+    days.map((day) => day.end),
+    owner.itemId,
+  ]);
+  return spreadOver(
+    settings,
+    review,
+    now,
+    days,
+    rows.map((row) => row.load),
+  );
+}
