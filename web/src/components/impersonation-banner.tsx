@@ -1,7 +1,8 @@
 // Shown on every page while an admin acts as another user (impersonation): whom they are acting as, and
 // the way back to their own session, which returns them to the admin area.
 import { useState } from 'react';
-import { authClient, type SessionUser } from '../lib/auth-client';
+import { adminAuthClient } from '../lib/admin-client';
+import type { SessionUser } from '../lib/auth-client';
 import { toastErrorLater } from '../lib/error-codes';
 import { m } from '../lib/i18n';
 import { Button } from './button';
@@ -10,7 +11,7 @@ export function ImpersonationBanner({ user }: { user: SessionUser }) {
   const [pending, setPending] = useState(false);
   const stop = async () => {
     setPending(true);
-    const { error } = await authClient.admin.stopImpersonating();
+    const { error } = await adminAuthClient.admin.stopImpersonating();
     if (error) {
       setPending(false);
       toastErrorLater(error);

@@ -1,13 +1,12 @@
 // The better-auth client: the one place the SPA talks to the gateway's /api/auth endpoints from. Its
 // plugins match identity's (username, magic link, email code, two-factor, passkeys, API keys, several
-// accounts per device, admin; organizations in organization-client.ts), so the auth screens call the standard endpoints, and identity's additional
-// user field is typed for the guards. Generic OAuth has no 1.7 client plugin: the screens post to
+// accounts per device; admin in admin-client.ts, organizations in organization-client.ts), so the auth screens
+// call the standard endpoints, and the user fields the guards read (onboarding, role, ban) are typed. Generic OAuth has no 1.7 client plugin: the screens post to
 // /sign-in/oauth2 themselves (auth-ui/provider.tsx).
 import { apiKeyClient } from '@better-auth/api-key/client';
 import { passkeyClient } from '@better-auth/passkey/client';
 import { BANNED_USER_CODE } from '@engram/contracts/auth';
 import {
-  adminClient,
   emailOTPClient,
   inferAdditionalFields,
   magicLinkClient,
@@ -42,16 +41,29 @@ export const AUTH_CLIENT_PLUGINS = [
   passkeyClient(),
   apiKeyClient(),
   multiSessionClient(),
-  adminClient(),
-  // Set only by settings.completeOnboarding, never by a sign-up or update-user body.
-  inferAdditionalFields({ user: { onboardedAt: { type: 'date', required: false, input: false } } }),
+  inferAdditionalFields({
+    user: {
+      // Set only by settings.completeOnboarding, never by a sign-up or update-user body.
+      onboardedAt: { type: 'date', required: false, input: false },
+      // The admin plugin's fields, read by the guards and the menus on every page: its client (admin-client.ts,
+      // with better-auth's access control and error texts) loads with the admin screens.
+      role: { type: 'string', required: false, input: false },
+      banned: { type: 'boolean', required: false, input: false },
+      banReason: { type: 'string', required: false, input: false },
+      banExpires: { type: 'date', required: false, input: false },
+    },
+    session: { impersonatedBy: { type: 'string', required: false, input: false } },
+  }),
 ] as const;
 
 /**
- * The app's client. Organizations are not among its plugins: their client (organization-client.ts, with
- * better-auth's error texts and access control) loads with the organization screens, off the first page.
+ * The app's client. Organizations and admin are not among its plugins: their clients (organization-client.ts,
+ * admin-client.ts, with better-auth's error texts and access control) load with their screens, off the first page.
  */
 export const authClient = createAuthClient({ ...AUTH_CLIENT_OPTIONS, plugins: [...AUTH_CLIENT_PLUGINS] });
 
 export type Session = typeof authClient.$Infer.Session;
 export type SessionUser = Session['user'];
+
+/** Who was last signed in on this device (lib/offline-session.ts keeps it), for the guards without the network. */
+export const LAST_SESSION_KEY = 'engram.last-session';

@@ -1,7 +1,9 @@
 // "/admin": list and search users, create one; each user's row carries the actions (user-row.tsx).
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { NeedsNetwork } from '../../components/needs-network';
 import { TextField } from '../../components/text-field';
+import { adminAuthClient } from '../../lib/admin-client';
 import { authClient } from '../../lib/auth-client';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
@@ -16,7 +18,7 @@ function CreateUserForm() {
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<'user' | 'admin'>('user');
   const create = useAdminAction((input: { name: string; email: string; password: string; role: 'user' | 'admin' }) =>
-    authClient.admin.createUser(input),
+    adminAuthClient.admin.createUser(input),
   );
   const submit = () =>
     create.mutate(
@@ -78,6 +80,7 @@ export function AdminScreen() {
   const { data: session } = authClient.useSession();
   return (
     <main className="mx-auto grid w-full max-w-5xl gap-6 px-6 py-10">
+      <NeedsNetwork />
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{m.admin_title()}</h1>
       <CreateUserForm />
       <section aria-labelledby="admin-users-title" className="grid gap-3">

@@ -1,7 +1,7 @@
 // The admin area's calls to identity's admin endpoints (better-auth's admin plugin), as TanStack Query
 // keys and mutations. Every answer is checked by identity, which refuses non-admins whatever the screen shows.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authClient } from '../../lib/auth-client';
+import { adminAuthClient } from '../../lib/admin-client';
 
 export type AdminUser = {
   id: string;
@@ -28,7 +28,7 @@ export function useAdminUsers(search: string) {
     queryKey: [...USERS_KEY, search],
     queryFn: () =>
       unwrap(
-        authClient.admin.listUsers({
+        adminAuthClient.admin.listUsers({
           query: {
             limit: ADMIN_PAGE_SIZE,
             sortBy: 'createdAt',

@@ -5,7 +5,7 @@ import { banReasonOf } from '@engram/contracts/auth';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
-import { authClient } from '../../lib/auth-client';
+import { adminAuthClient } from '../../lib/admin-client';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
@@ -19,7 +19,7 @@ function BanForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const [days, setDays] = useState('');
   const ban = useAdminAction((input: { userId: string; banReason?: string; banExpiresIn?: number }) =>
-    authClient.admin.banUser(input),
+    adminAuthClient.admin.banUser(input),
   );
   return (
     <form
@@ -63,7 +63,7 @@ function BanForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
 function PasswordForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const [password, setPassword] = useState('');
   const setUserPassword = useAdminAction((input: { userId: string; newPassword: string }) =>
-    authClient.admin.setUserPassword(input),
+    adminAuthClient.admin.setUserPassword(input),
   );
   return (
     <form
@@ -100,17 +100,17 @@ function PasswordForm({ user, onDone }: { user: AdminUser; onDone: () => void })
 export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
   const [panel, setPanel] = useState<Panel>('none');
   const setRole = useAdminAction((input: { userId: string; role: 'user' | 'admin' }) =>
-    authClient.admin.setRole(input),
+    adminAuthClient.admin.setRole(input),
   );
-  const unban = useAdminAction((userId: string) => authClient.admin.unbanUser({ userId }));
-  const revoke = useAdminAction((userId: string) => authClient.admin.revokeUserSessions({ userId }));
-  const remove = useAdminAction((userId: string) => authClient.admin.removeUser({ userId }));
+  const unban = useAdminAction((userId: string) => adminAuthClient.admin.unbanUser({ userId }));
+  const revoke = useAdminAction((userId: string) => adminAuthClient.admin.revokeUserSessions({ userId }));
+  const remove = useAdminAction((userId: string) => adminAuthClient.admin.removeUser({ userId }));
   const [impersonating, setImpersonating] = useState(false);
   // Not a query mutation: the session switches as soon as identity answers, which clears the query client
   // (mutations included, session-cache.ts) before a mutation's callbacks could run.
   const impersonate = async () => {
     setImpersonating(true);
-    const { error } = await authClient.admin.impersonateUser({ userId: user.id });
+    const { error } = await adminAuthClient.admin.impersonateUser({ userId: user.id });
     if (error) {
       setImpersonating(false);
       toastError(error);
