@@ -101,6 +101,38 @@ describe('the installable app', () => {
     });
   }
 
+  it('no longer opens as the learner once their session has ended elsewhere or expired: it asks them to sign in', async () => {
+    const page = await open('offline-ended');
+    const kept = "localStorage.getItem('engram.last-session')";
+    expect(await page.evaluate(kept)).not.toBeNull();
+    // Signed out everywhere from another device: identity ends every session of theirs.
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const revoked = await fetch(`${env.stack.url}/api/auth/revoke-sessions`, {
+      method: 'POST',
+      headers: { cookie, origin: env.stack.url, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(revoked.status).toBe(200);
+    // The next page opened with the network learns it, and the device forgets the learner.
+    await page.goto(`${env.stack.url}/dashboard`);
+    await page.waitForURL(/\/auth\/sign-in/);
+    expect(await page.evaluate(kept)).toBeNull();
+    await goOffline(page.context());
+    await page.goto(`${env.stack.url}/dashboard`);
+    await page.waitForURL(/\/auth\/sign-in/);
+
+    // A session kept on the device that has expired since opens nothing either.
+    const other = await open('offline-expired');
+    await other.evaluate(`{
+      const kept = JSON.parse(localStorage.getItem('engram.last-session'));
+      kept.session.expiresAt = new Date(Date.now() - 60_000).toISOString();
+      localStorage.setItem('engram.last-session', JSON.stringify(kept));
+    }`);
+    await goOffline(other.context());
+    await other.goto(`${env.stack.url}/dashboard`);
+    await other.waitForURL(/\/auth\/sign-in/);
+  });
+
   it('announces a new version and takes it on the next start, never in the middle of a session', async () => {
     const page = await open('update');
     const context = page.context();

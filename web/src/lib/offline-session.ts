@@ -1,6 +1,7 @@
 // Keeps who is signed in on this device, so the installed app opens without the network: the protected routes'
 // guard reads it when the session cannot be fetched (lib/session.ts). Only who they are and until when: no token (the
-// cookie stays the only credential). Signing out forgets it (features/auth/unsynced-before-sign-out.tsx); another
+// cookie stays the only credential). It is forgotten on signing out and whenever identity answers that there is no
+// session, ended here or elsewhere (lib/session-cache.ts), and not used once expired (lib/session.ts); another
 // account signing in replaces it.
 import { LAST_SESSION_KEY, type Session } from './auth-client';
 
@@ -18,13 +19,5 @@ export function rememberSession({ user, session }: Session): void {
     localStorage.setItem(LAST_SESSION_KEY, JSON.stringify(kept));
   } catch {
     // Storage switched off: the app then needs the network to open.
-  }
-}
-
-export function forgetSession(): void {
-  try {
-    localStorage.removeItem(LAST_SESSION_KEY);
-  } catch {
-    // Storage switched off: nothing was kept.
   }
 }

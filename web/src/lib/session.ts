@@ -13,9 +13,11 @@ const sessionStore = authClient.$store.atoms.session as {
   subscribe(listener: (state: SessionState) => void): () => void;
 };
 
+/** The session last known on this device (lib/offline-session.ts), unless it has expired since. */
 function lastSession(): Session | null {
   try {
-    return JSON.parse(localStorage.getItem(LAST_SESSION_KEY) ?? 'null');
+    const kept: Session | null = JSON.parse(localStorage.getItem(LAST_SESSION_KEY) ?? 'null');
+    return kept && new Date(kept.session.expiresAt) > new Date() ? kept : null;
   } catch {
     return null;
   }

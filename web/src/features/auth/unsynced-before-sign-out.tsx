@@ -6,13 +6,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../../components/button';
 import { unsyncedOfSignedIn } from '../../entities/offline/unsynced';
 import { m } from '../../lib/i18n';
-import { forgetSession } from '../../lib/offline-session';
+import { forgetLastSession } from '../../lib/session-cache';
 
 export function UnsyncedBeforeSignOut({ onSignOut: signOut }: { onSignOut: () => void }) {
   const [waiting, setWaiting] = useState<number>();
   // Signed out, the app no longer opens offline as this learner.
   const onSignOut = useCallback(() => {
-    forgetSession();
+    forgetLastSession();
     signOut();
   }, [signOut]);
   const navigate = useNavigate();
