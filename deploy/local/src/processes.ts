@@ -195,23 +195,28 @@ export async function startProcesses(
   const gaveUp = new Promise<string>((resolve) => {
     giveUp = resolve;
   });
+  const start = (name: ComponentName, env: Record<string, string>) => {
+    const supervised = new SupervisedProcess({
+      name,
+      spawn: () => spawnComponent(name, env, onLine),
+      waitReady: (child) => waitReady(name, metricsPortOf(name, settings.ports), child),
+      terminate: (child) => terminate(child),
+      policy,
+      onEvent: (event) => {
+        supervision.onEvent?.(event);
+        if (event.kind === 'gave-up') giveUp(describeEvent(event, policy));
+      },
+      onGiveUp: () => void stop(),
+    });
+    processes.set(name, supervised);
+    return supervised.ready();
+  };
   try {
-    for (const [name, env] of componentEnvironments(settings)) {
-      const supervised = new SupervisedProcess({
-        name,
-        spawn: () => spawnComponent(name, env, onLine),
-        waitReady: (child) => waitReady(name, metricsPortOf(name, settings.ports), child),
-        terminate: (child) => terminate(child),
-        policy,
-        onEvent: (event) => {
-          supervision.onEvent?.(event);
-          if (event.kind === 'gave-up') giveUp(describeEvent(event, policy));
-        },
-        onGiveUp: () => void stop(),
-      });
-      processes.set(name, supervised);
-      await supervised.ready();
-    }
+    // Every component starts at once, as pods do (none needs another to start: clients connect on first use), and
+    // the stack is up once all of them serve.
+    const started = await Promise.allSettled(componentEnvironments(settings).map(([name, env]) => start(name, env)));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     await stop();
     throw error;
