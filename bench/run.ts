@@ -32,7 +32,8 @@ path's; dashboard-load's cards.listDue and dashboard batch have a p99 <= 3 x its
 an Anki collection of 40,000 notes (200,000 reviews, 200 files) in <= 4 x the time COPY writes its card and
 review rows, with the import's peak memory growing < 2 x from 4,000 notes, and exports it in <= 4 x the time
 COPY TO reads them; optimizer fits a learner's FSRS parameters to about 100,000 reviews in <= 20 x the time
-ts-fsrs replays them, and simulates 10,000 cards over 365 days at three desired retentions in <= 2 s.`);
+ts-fsrs replays them, simulates 10,000 cards over 365 days at three desired retentions in <= 2 s, and works out
+the recommended retention for them (ten simulations) in <= 2 s.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));
