@@ -214,9 +214,7 @@ export async function startProcesses(
   try {
     // Every component starts at once, as pods do (none needs another to start: clients connect on first use), and
     // the stack is up once all of them serve.
-    const started = await Promise.allSettled(componentEnvironments(settings).map(([name, env]) => start(name, env)));
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
+    await Promise.all(componentEnvironments(settings).map(([name, env]) => start(name, env)));
   } catch (error) {
     await stop();
     throw error;

@@ -1,8 +1,8 @@
 // The better-auth client: the one place the SPA talks to the gateway's /api/auth endpoints from. Its
 // plugins match identity's (username, magic link, email code, two-factor, passkeys, API keys, several
 // accounts per device; admin in admin-client.ts, organizations in organization-client.ts), so the auth screens
-// call the standard endpoints, and the user fields the guards read (onboarding, role, ban) are typed. Generic OAuth has no 1.7 client plugin: the screens post to
-// /sign-in/oauth2 themselves (auth-ui/provider.tsx).
+// call the standard endpoints, and the user fields the guards read (onboarding, role, ban) are typed. Generic
+// OAuth has no 1.7 client plugin: the screens post to /sign-in/oauth2 themselves (auth-ui/provider.tsx).
 import { apiKeyClient } from '@better-auth/api-key/client';
 import { passkeyClient } from '@better-auth/passkey/client';
 import { BANNED_USER_CODE } from '@engram/contracts/auth';

@@ -106,8 +106,8 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
   const revoke = useAdminAction((userId: string) => adminAuthClient.admin.revokeUserSessions({ userId }));
   const remove = useAdminAction((userId: string) => adminAuthClient.admin.removeUser({ userId }));
   const [impersonating, setImpersonating] = useState(false);
-  // Not a query mutation: the session switches as soon as identity answers, which clears the query client
-  // (mutations included, session-cache.ts) before a mutation's callbacks could run.
+  // Not a query mutation: once identity answers, the browser's session is the other user's, and the page is loaded
+  // afresh at once (nothing of the admin's stays in memory), so no mutation callback would run.
   const impersonate = async () => {
     setImpersonating(true);
     const { error } = await adminAuthClient.admin.impersonateUser({ userId: user.id });
