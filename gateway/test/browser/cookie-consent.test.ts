@@ -172,14 +172,17 @@ describe('the cookie banner', () => {
     await expect.poll(insideBanner).toBe(true);
     await page.keyboard.press('Shift+Tab');
     expect(await insideBanner()).toBe(true);
+    // The dialog focuses itself as it opens, and again in its own handler of the fade-in's end (the event fires a
+    // moment after the opacity reads 1): the page notes that event as it passes the document, before that handler.
+    await page.evaluate(`document.addEventListener('transitionend', (event) => {
+      if (event.propertyName === 'opacity' && event.target.closest('#cc-main .pm')) window.fadedIn = true;
+    }, true)`);
     await banner(page).getByRole('button', { name: 'Choose' }).click();
     await preferences(page).waitFor();
-    // The dialog focuses itself as it opens (and again when its fade-in ends): wait for that focus to settle.
     const insidePreferences = () => page.evaluate<boolean>('Boolean(document.activeElement?.closest("#cc-main .pm"))');
     await expect.poll(insidePreferences).toBe(true);
     // (Read through page.evaluate: the page's policy refuses the eval that waitForFunction polls a string with.)
-    const opacity = () => page.evaluate<string>('getComputedStyle(document.querySelector("#cc-main .pm")).opacity');
-    await expect.poll(opacity).toBe('1');
+    await expect.poll(() => page.evaluate<boolean>('window.fadedIn === true')).toBe(true);
     await page.keyboard.press('Shift+Tab');
     expect(await insidePreferences()).toBe(true);
     expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Save my choice');
