@@ -1,7 +1,8 @@
 // The signed-in app's top bar: logo, the app's sections (once onboarded; the admin area for admins), the
 // language, who is signed in (a link to their account settings), and sign-out; above it, while an admin
 // impersonates a user, the impersonation banner. Below the xl breakpoint all but the logo fold into the menu
-// (app-menu.tsx), so the bar never runs off a phone's screen or overlaps itself on a laptop.
+// (app-menu.tsx), so the bar never runs off a phone's screen or overlaps itself on a laptop. The bar is wider than
+// the pages under it (7xl, not 6xl): at 1280 px an admin's row in Portuguese needs about 1,140 px, 6xl leaves 1,104.
 import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { SessionUser } from '../lib/auth-client';
@@ -28,7 +29,7 @@ export function AppHeader({ user, impersonated }: { user: SessionUser; impersona
           <ImpersonationBanner user={user} />
         </Suspense>
       )}
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+      <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
         <div className="flex shrink-0 items-center gap-6">
           <Logo />
           {user.onboardedAt && (

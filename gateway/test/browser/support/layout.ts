@@ -29,16 +29,21 @@ export async function onScreen(page: Page, locator: Locator): Promise<boolean> {
   return box !== null && box.width > 0 && box.x >= 0 && box.x + box.width <= width + 0.5;
 }
 
-/** The header's visible controls that overlap another one (as "a ∩ b"); none when it lays out cleanly. */
+/**
+ * The header's visible controls, and what they show (an avatar, a name), that overlap another one (as "a ∩ b");
+ * none when it lays out cleanly. What a control shows counts too: a link squeezed narrower than its avatar keeps a
+ * box that overlaps nothing while the avatar is drawn under the next button.
+ */
 export const overlapsInHeader = (page: Page) =>
   page.evaluate<string[]>(`(() => {
-    const controls = [...document.querySelectorAll('header a, header button, header select')]
-      .map((element) => ({ name: (element.textContent || element.getAttribute('aria-label') || element.tagName).trim().slice(0, 20), box: element.getBoundingClientRect() }))
-      .filter(({ box }) => box.width > 0 && box.height > 0);
+    const controls = [...document.querySelectorAll('header a, header button, header select, header a > *, header button > *')]
+      .map((element) => ({ element, name: (element.textContent || element.getAttribute('aria-label') || element.tagName).trim().slice(0, 20), box: element.getBoundingClientRect() }))
+      // (More than a pixel: a screen reader's text is a 1-pixel box.)
+      .filter(({ box }) => box.width > 1 && box.height > 1);
     const overlaps = [];
     for (const [i, a] of controls.entries())
       for (const b of controls.slice(i + 1))
-        if (a.box.left < b.box.right - 0.5 && b.box.left < a.box.right - 0.5 && a.box.top < b.box.bottom - 0.5 && b.box.top < a.box.bottom - 0.5)
+        if (!a.element.contains(b.element) && !b.element.contains(a.element) && a.box.left < b.box.right - 0.5 && b.box.left < a.box.right - 0.5 && a.box.top < b.box.bottom - 0.5 && b.box.top < a.box.bottom - 0.5)
           overlaps.push(a.name + ' ∩ ' + b.name);
     return overlaps;
   })()`);
