@@ -162,6 +162,34 @@ describe('a deck shared with a team', () => {
     expect(await copies(owner)).toHaveLength(0);
   });
 
+  it('counts what a member learned from reviews synced late from a second device, in the order they were done', async () => {
+    const { owner, org, member } = await subscribedMember('devices', 'Two devices');
+    const [item] = (await member.api.query('cards.listDue', {})).items;
+    const review = (rating: string, minutesAgo: number) => ({
+      reviewId: randomUUID(),
+      id: item.id,
+      rating,
+      durationMs: 3000,
+      reviewedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    });
+    const progressOf = async () =>
+      (await owner.api.query('orgs.progress', { organizationId: org.id })).items.find(
+        (row: Json) => row.userId === member.id,
+      );
+    // The laptop syncs first a review that left the card still being learned…
+    await member.api.mutate('cards.syncReviews', { reviews: [review('good', 10)] });
+    await vi.waitFor(async () => expect(await progressOf()).toMatchObject({ reviews: 1, cardsLearned: 0 }), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    // …then the phone the one it did before, which had learned it: the laptop's review found it learned, and kept it.
+    await member.api.mutate('cards.syncReviews', { reviews: [review('easy', 20)] });
+    await vi.waitFor(
+      async () => expect(await progressOf()).toMatchObject({ reviews: 2, cardsLearned: 1, retention: 1 }),
+      { timeout: 15_000, interval: 200 },
+    );
+  });
+
   it('sends a publisher’s edit to the copies without losing what the member learned', async () => {
     const { owner, member, deck } = await subscribedMember('edit', 'Organelles');
     const [item] = (await member.api.query('cards.listDue', {})).items;

@@ -6,6 +6,7 @@ import { SubscriptionChanged as SubscriptionChangedMessage } from '@engram/proto
 import {
   CardCreated as CardCreatedMessage,
   ReviewRecorded as ReviewRecordedMessage,
+  ReviewRestated as ReviewRestatedMessage,
   ReviewUndone as ReviewUndoneMessage,
 } from '@engram/proto/events/v1/cards';
 import {
@@ -53,6 +54,12 @@ export const CardCreated = defineEvent('engram.cards.card.created', CardCreatedM
 
 /** A review was recorded (cards service), committed with the review item's new state. */
 export const ReviewRecorded = defineEvent('engram.cards.review.recorded', ReviewRecordedMessage);
+
+/**
+ * A review's states before and after changed (cards service): a review done before it on another device was synced
+ * after it, and it is now scheduled from the state that one left.
+ */
+export const ReviewRestated = defineEvent('engram.cards.review.restated', ReviewRestatedMessage);
 
 /** A review was undone (cards service): its item is back in the state it had before. */
 export const ReviewUndone = defineEvent('engram.cards.review.undone', ReviewUndoneMessage);
@@ -106,6 +113,7 @@ export const AssignmentCreated = defineEvent('engram.organizations.assignment.cr
 export const EVENT_CATALOGUE = [
   CardCreated,
   ReviewRecorded,
+  ReviewRestated,
   ReviewUndone,
   UserCreated,
   UserUpdated,

@@ -1,8 +1,10 @@
 // Reviews done on a device without the network, synced later: each recorded exactly once at its own time,
 // in the order they happened, and what cannot be applied answered as a conflict that changes nothing.
 import { randomUUID } from 'node:crypto';
+import { ReviewRecorded, ReviewRestated } from '@engram/contracts/events';
 import { SYNC_BATCH_MAX, SYNC_MAX_AGE_DAYS } from '@engram/contracts/offline';
 import { addDays, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
+import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +60,28 @@ const daysOf = async (user: string) =>
       [user],
     )
   ).rows;
+
+/**
+ * What the user's review events told other services (organizations keeps it for shared decks): each review's
+ * states before and after, as ReviewRecorded said and any later ReviewRestated corrected, in the order reviewed;
+ * and how many restatements there were.
+ */
+async function toldOf(user: string) {
+  const { rows } = await cards.pool.query<{ type: string; payload: Buffer }>(
+    'SELECT type, payload FROM outbox_events WHERE type = ANY($1) ORDER BY seq',
+    [[ReviewRecorded.subject, ReviewRestated.subject]],
+  );
+  const states = new Map<string, [string, string]>();
+  let restatements = 0;
+  for (const row of rows) {
+    const event = row.type === ReviewRecorded.subject ? ReviewRecorded : ReviewRestated;
+    const told = event.message.decode(EventEnvelope.decode(row.payload).payload);
+    if (told.ownerId !== user) continue;
+    if (event === ReviewRestated) restatements += 1;
+    states.set(told.reviewId, [told.stateBefore, told.stateAfter]);
+  }
+  return { states: (await logsOf(user)).map((log) => states.get(log.id)), restatements };
+}
 
 const itemOf = async (itemId: string) =>
   (
@@ -125,7 +149,7 @@ describe('syncing reviews done offline', () => {
     expect(results[0]!.item!.lastReview).toEqual(reversed[0]!.reviewedAt);
   });
 
-  it('counts the same card reviewed offline on two devices twice, in the order the reviews were done', async () => {
+  it('counts the same card reviewed offline on two devices twice, in the order the reviews were done, and tells other services each review’s states as corrected', async () => {
     // One learner's two devices: the phone reviewed the card first but syncs last.
     const twoDevices = await learnerWithCards('two-devices', 1);
     const oneDevice = await learnerWithCards('one-device', 1);
@@ -162,6 +186,11 @@ describe('syncing reviews done offline', () => {
         after,
       }));
     expect(await states(twoDevices.user)).toEqual(await states(oneDevice.user));
+    // Other services were told the same: the laptop's reviews, synced first, were restated once the phone's came.
+    const told = await toldOf(twoDevices.user);
+    expect(told.states).toEqual((await toldOf(oneDevice.user)).states);
+    expect(told.restatements).toBeGreaterThan(0);
+    expect((await toldOf(oneDevice.user)).restatements).toBe(0);
 
     // Undoing the latest review (the laptop's) puts back the state the phone's late review left.
     const undone = await twoDevices.learner.undoReview({ reviewId: laptop[1]!.reviewId });

@@ -1,10 +1,11 @@
-// ReviewRecorded and ReviewUndone: written to the outbox in the transaction that changes the review
+// ReviewRecorded, ReviewRestated and ReviewUndone: written to the outbox in the transaction that changes the review
 // item, so other services (progress read models) see exactly the reviews that happened, and the shared
 // deck of each reviewed copy (deck_id, empty for the learner's own cards).
-import { ReviewRecorded, ReviewUndone } from '@engram/contracts/events';
+import { ReviewRecorded, ReviewRestated, ReviewUndone } from '@engram/contracts/events';
 import { enqueueEvent, outboxRow, type SqlExecutor } from '@engram/kit/events/outbox';
 import type {
   ReviewRecorded as ReviewRecordedPayload,
+  ReviewRestated as ReviewRestatedPayload,
   ReviewUndone as ReviewUndonePayload,
 } from '@engram/proto/events/v1/cards';
 import { Actor_Kind } from '@engram/proto/events/v1/envelope';
@@ -22,4 +23,8 @@ export function reviewRecordedRow(review: ReviewRecordedPayload) {
 
 export function recordReviewUndone(tx: SqlExecutor, undone: ReviewUndonePayload): Promise<string> {
   return enqueueEvent(tx, ReviewUndone, undone, byLearner(undone.ownerId));
+}
+
+export function recordReviewRestated(tx: SqlExecutor, restated: ReviewRestatedPayload): Promise<string> {
+  return enqueueEvent(tx, ReviewRestated, restated, byLearner(restated.ownerId));
 }

@@ -4,7 +4,8 @@
 // scheduled again from the state the one before it now leaves, each at its own time; the item takes the state
 // the last one gives. Each log's before and after are rewritten, so an undo of the latest review still puts back
 // exactly the state before it, and each is applied again after the late one (an undo takes back the review applied
-// last). The days the item's reviews fall on are counted again (a review's state before
+// last); the reviews whose states changed are told to other services again (ReviewRestated, sent by the caller with
+// the late review's ReviewRecorded). The days the item's reviews fall on are counted again (a review's state before
 // decides whether it counts as mature), under the learner's settings lock so no review counts into them meanwhile.
 //
 // Runs inside the locking review transaction (record-review.ts), the item row locked. Rescheduled reviews are
@@ -28,7 +29,8 @@ const NEW = 0;
 
 // The item's reviews that count, in the order they happened.
 const ITEM_LOGS = `
-SELECT id, rating::int AS rating, state_before::int AS state_before, reviewed_at, previous
+SELECT id, rating::int AS rating, state_before::int AS state_before, state_after::int AS state_after, reviewed_at,
+  previous
 FROM review_logs
 WHERE item_id = $1 AND undone_at IS NULL
 ORDER BY reviewed_at, seq`;
@@ -37,6 +39,7 @@ interface ItemLog {
   id: string;
   rating: number;
   state_before: number;
+  state_after: number;
   reviewed_at: Date;
   previous: ReturnType<typeof snapshot>;
 }
@@ -67,6 +70,8 @@ export interface PlacedReview {
   /** The state the item had at the late review's time, and the one the late review gave it (its event tells both). */
   before: MemoryState;
   next: MemoryState;
+  /** The later reviews whose states before or after changed (each one's ReviewRestated tells them). */
+  restated: { reviewId: string; stateBefore: MemoryState['state']; stateAfter: MemoryState['state'] }[];
 }
 
 /** Places `input`, done at `at` (before the item's latest review), among the item's reviews. */
@@ -105,6 +110,7 @@ export async function placeLateReview(
     json(late.next),
   ]);
   let current = late.next;
+  const restated: PlacedReview['restated'] = [];
   // Whether a review came before, in the item's history as it stood: a review after one that still found the
   // item new had it reset in between, and starts again from new.
   let reviewedBefore = later.length < logs.length;
@@ -126,6 +132,9 @@ export async function placeLateReview(
       json(from),
       json(again.next),
     ]);
+    if (stateNumber(from.state) !== log.state_before || stateNumber(again.next.state) !== log.state_after) {
+      restated.push({ reviewId: log.id, stateBefore: from.state, stateAfter: again.next.state });
+    }
     current = again.next;
   }
   await client.query(UPDATE_ITEM, updateItemValues(row.id, current));
@@ -139,5 +148,6 @@ export async function placeLateReview(
     after: current,
     before,
     next: late.next,
+    restated,
   };
 }

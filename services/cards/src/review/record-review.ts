@@ -20,7 +20,7 @@ import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
-import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
+import { recordReviewRecorded, recordReviewRestated, reviewRecordedRow } from '../events/review-events.js';
 import { cardPresetJoin } from '../presets/card-preset.js';
 import {
   fromSnapshot,
@@ -268,6 +268,10 @@ function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: D
       if (makesLeech(row!.lapses, late.after.lapses)) await client.query(TAG_LEECH, [ownerId, row!.card_id]);
       const event = { row: row!, memory: late.before, next: late.next, now: at! };
       await recordReviewRecorded(client, reviewEvent(ownerId, input, event));
+      for (const { reviewId, stateBefore, stateAfter } of late.restated) {
+        const deckId = row!.deck_id ?? '';
+        await recordReviewRestated(client, { reviewId, ownerId, itemId: row!.id, stateBefore, stateAfter, deckId });
+      }
       return { answer: answer(row!, late.after, false, at!), duplicate: false };
     }
     if (!('values' in planned)) return duplicate(planned);

@@ -9,6 +9,7 @@ import {
   MemberRoleChanged,
   OrganizationDeleted,
   ReviewRecorded,
+  ReviewRestated,
   ReviewUndone,
   TeamMemberAdded,
   TeamMemberRemoved,
@@ -183,6 +184,14 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
             },
             // Most reviews are of the learner's own cards: those never open a transaction here.
             { when: (review) => review.deckId !== '' },
+          ),
+          // A review synced late from another device changed the states of the reviews after it.
+          on(
+            ReviewRestated,
+            async ({ reviewId, stateBefore, stateAfter }, { tx }) => {
+              await tx.deckReview.updateMany({ where: { reviewId }, data: { stateBefore, stateAfter } });
+            },
+            { when: (restated) => restated.deckId !== '' },
           ),
           on(
             ReviewUndone,
