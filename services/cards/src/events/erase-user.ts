@@ -6,8 +6,8 @@
 // hash of the id, so late events about the user are refused.
 //
 // Unlike the other services, cards leaves its published outbox rows about the user to the pruner (7
-// days): they carry ids only (CardCreated, ReviewRecorded, ReviewRestated, ReviewUndone), and its outbox holds a week of
-// every review, which no erasure can search within its transaction (about 5 s per million rows here).
+// days): they carry ids only (CardCreated, ReviewRecorded, ReviewRestated, ReviewUndone), and its outbox holds a
+// week of every review, which no erasure can search within its transaction (about 5 s per million rows here).
 import { recordErasure } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
 import { queueObjectDeletions } from '../media/sweeper.js';

@@ -1,8 +1,8 @@
 // The events the cards service takes part in, as runService wires them: it publishes its outbox
-// (CardCreated, ReviewRecorded, ReviewRestated, ReviewUndone), keeps subscribers' copies of the organizations' shared
-// decks (DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed), erases a deleted
-// user's data (UserDeleted) and counts its own ReviewRecorded toward learners' automatic optimizations. Beside the outbox, the pruner forgets create calls' idempotency keys
-// (create_requests) after their retention.
+// (CardCreated, ReviewRecorded, ReviewRestated, ReviewUndone), keeps subscribers' copies of the organizations'
+// shared decks (DeckCardPublished, DeckCardWithdrawn, DeckSubscribed, DeckUnsubscribed), erases a deleted
+// user's data (UserDeleted) and counts its own ReviewRecorded toward learners' automatic optimizations. Beside the
+// outbox, the pruner forgets create calls' idempotency keys (create_requests) after their retention.
 import {
   DeckCardPublished,
   DeckCardWithdrawn,
