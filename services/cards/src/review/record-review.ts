@@ -268,9 +268,9 @@ function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: D
       if (makesLeech(row!.lapses, late.after.lapses)) await client.query(TAG_LEECH, [ownerId, row!.card_id]);
       const event = { row: row!, memory: late.before, next: late.next, now: at! };
       await recordReviewRecorded(client, reviewEvent(ownerId, input, event));
+      const restated = { ownerId, itemId: row!.id, deckId: row!.deck_id ?? '' };
       for (const { reviewId, stateBefore, stateAfter } of late.restated) {
-        const deckId = row!.deck_id ?? '';
-        await recordReviewRestated(client, { reviewId, ownerId, itemId: row!.id, stateBefore, stateAfter, deckId });
+        await recordReviewRestated(client, { ...restated, reviewId, stateBefore, stateAfter });
       }
       return { answer: answer(row!, late.after, false, at!), duplicate: false };
     }
