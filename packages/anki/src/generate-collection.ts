@@ -204,7 +204,8 @@ function rows(options: GenerateOptions): Generated {
             ease,
             interval,
             lastInterval,
-            factor: 2500,
+            // A preview in a filtered deck that does not reschedule keeps no ease factor, as Anki logs it.
+            factor: type === 3 ? 0 : 2500,
             timeMs: 3000 + Math.floor(rand() * 9000),
             type,
           });

@@ -1,8 +1,12 @@
-// A card's FSRS memory state and review history in Engram's terms. Anki's stored state (`s`, `d` in the
-// card's data) wins when present; otherwise the review log is replayed through ts-fsrs. Manual entries
-// (ease 0 or type 4: reschedules, resets) are not reviews and neither move the state nor become logs;
-// filtered-deck (cram, type 3) reviews become logs but do not move the state. Every other entry becomes an
-// Engram review log with what ts-fsrs computes, the same fields a review in Engram records.
+// A card's FSRS memory state in Engram's terms. Anki's stored state (`s`, `d` in the card's data) wins when
+// present; otherwise the review log is replayed through ts-fsrs. The entries are read as Anki's own FSRS reads
+// them (rslib's reviews_for_fsrs): a manual entry (ease 0, or kind 4 or 5) is no review and does not move the
+// state, except a reset ("Forget": manual with no ease factor), after which the card starts again as new; a
+// review in a filtered deck that did not reschedule (kind 3 without an ease factor: a preview) becomes a log that
+// does not move the state, and is marked so the optimizer leaves it out; every other entry becomes an Engram
+// review log with what ts-fsrs computes, the same fields a review in Engram records. A history that does not
+// start with a learning entry (older entries deleted, or the card given a due date while new) keeps Anki's
+// kind as its first log's state before, so the optimizer knows it lacks the card's start.
 
 import { REVIEW_STATES, type ReviewState } from '@engram/contracts/learning';
 import { fromFsrsCard, type MemoryState } from '@engram/contracts/memory-state';
@@ -26,7 +30,7 @@ export interface EngramReviewLog {
   dueAfter: Date;
   previous: EngramMemoryState;
   after: EngramMemoryState;
-  /** A filtered-deck review: logged, but it did not move the memory state. */
+  /** A filtered-deck review that did not reschedule (a preview): logged, but it did not move the memory state. */
   cram: boolean;
 }
 
@@ -42,7 +46,16 @@ const DAY_MS = 86_400_000;
 const MAX_DURATION_MS = 3_600_000;
 
 /** Whether a review log entry is a review the learner made (rated 1–4), not a manual change. */
-export const isReview = (entry: AnkiRevlog) => entry.ease >= 1 && entry.ease <= 4 && entry.type !== 4;
+export const isReview = (entry: AnkiRevlog) => entry.ease >= 1 && entry.ease <= 4 && entry.type < 4;
+
+/** A "Forget" (or reset) entry: manual, without an ease factor. The card starts again as new after it. */
+export const isReset = (entry: AnkiRevlog) => !isReview(entry) && entry.factor === 0;
+
+/** A review in a filtered deck that did not reschedule the card: Anki's FSRS does not learn from it. */
+export const isPreview = (entry: AnkiRevlog) => entry.type === 3 && entry.factor === 0;
+
+/** Anki's kind of a review entry as the state the card was in: learning, review, relearning (filtered: review). */
+const KIND_STATE: ReviewState[] = ['new', 'review', 'relearning', 'review'];
 
 export interface MemoryOptions {
   /** FSRS parameters for the replay; ts-fsrs's defaults without fuzz otherwise. */
@@ -57,15 +70,30 @@ export interface MemoryOptions {
 export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: MemoryOptions): MemoryResult {
   const scheduler = fsrs(generatorParameters({ enable_fuzz: false, enable_short_term: true, ...options.parameters }));
   const now = options.now ?? new Date();
-  let current = createEmptyCard(revlog.find(isReview) ? new Date(revlog.find(isReview)!.id) : now);
+  const entries = [...revlog].sort((a, b) => a.id - b.id);
+  const firstReview = entries.find(isReview);
+  let current = createEmptyCard(firstReview ? new Date(firstReview.id) : now);
+  /** Whether the next review is the first since the card was new (at the start, or after a reset). */
+  let starting = true;
+  /** The kind of the last review since then. */
+  let lastKind: number | undefined;
   const logs: EngramReviewLog[] = [];
-  for (const entry of [...revlog].sort((a, b) => a.id - b.id)) {
-    if (!isReview(entry)) continue;
+  for (const entry of entries) {
     const at = new Date(entry.id);
+    // Anki before 2.1.50 wrote no entry when a card was forgotten: a learning entry after the card had left
+    // learning is its new start, as Anki's FSRS reads it (the last run of learning entries).
+    const restarted = entry.type === 0 && lastKind !== undefined && lastKind !== 0 && isReview(entry);
+    if (isReset(entry) || restarted) {
+      current = createEmptyCard(at);
+      starting = true;
+      lastKind = undefined;
+      if (!restarted) continue;
+    }
+    if (!isReview(entry)) continue;
     const previous = fromFsrsCard(current);
     const rating = entry.ease as 1 | 2 | 3 | 4;
     const durationMs = Math.max(0, Math.min(MAX_DURATION_MS, entry.timeMs));
-    if (entry.type === 3) {
+    if (isPreview(entry)) {
       logs.push({
         reviewedAt: at,
         rating,
@@ -83,13 +111,17 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
       });
       continue;
     }
+    lastKind = entry.type;
+    // A card that did not start with a learning entry here is not new to the learner, whatever the replay says.
+    const stateBefore = starting && entry.type !== 0 ? (KIND_STATE[entry.type] ?? 'review') : previous.state;
+    starting = false;
     const { card: next, log } = scheduler.next(current, at, rating as Grade);
     const after = fromFsrsCard(next);
     logs.push({
       reviewedAt: at,
       rating,
       durationMs,
-      stateBefore: previous.state,
+      stateBefore,
       stateAfter: after.state,
       elapsedDays: log.elapsed_days,
       lastElapsedDays: log.last_elapsed_days,

@@ -19,7 +19,7 @@ import {
   generatedNote,
   generatedRows,
 } from '@engram/anki/generate-collection';
-import { isReview } from '@engram/anki/memory-state';
+import { isPreview, isReview } from '@engram/anki/memory-state';
 import { openPackage, type PackageLimits } from '@engram/anki/open-package';
 import type { AnkiLayout } from '@engram/anki/types';
 import { collectionOf, writePackage } from '@engram/anki/write-package';
@@ -192,6 +192,10 @@ describe('importing an Anki package', () => {
       expect(logs.map((log) => [log.reviewedAt.getTime(), log.rating])).toEqual(
         reviews.sort((a, b) => a.id - b.id).map((entry) => [entry.id, entry.ease]),
       );
+      // Previews in filtered decks are marked, so the optimizer leaves them out as Anki's FSRS does.
+      expect(logs.filter((log) => log.preview).map((log) => log.reviewedAt.getTime())).toEqual(
+        reviews.filter(isPreview).map((entry) => entry.id),
+      );
       const days = await cards.db.reviewDay.findMany({ where: { ownerId: ann } });
       expect(days.reduce((sum, day) => sum + day.reviews, 0)).toBe(reviews.length);
 
@@ -204,7 +208,7 @@ describe('importing an Anki package', () => {
         const ordinal = kind === 2 ? ankiCard.ordinal + 1 : kind === 3 ? 0 : ankiCard.ordinal;
         const item = imported.get(externalId)!.items.find((row) => row.ordinal === ordinal)!;
         const history = reviews.filter((entry) => entry.cardId === ankiCard.id);
-        const moved = history.filter((entry) => entry.type !== 3);
+        const moved = history.filter((entry) => !isPreview(entry));
         if (ankiCard.fsrs) {
           expect(item).toMatchObject({ stability: ankiCard.fsrs.stability, difficulty: ankiCard.fsrs.difficulty });
           expect(item.due).toEqual(new Date((GENERATED_CREATED + ankiCard.due * 86_400) * 1000));

@@ -106,13 +106,14 @@ RETURNING id::text, card_id::text, ordinal`;
 
 const INSERT_LOGS = `
 INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms,
-  elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+  elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview)
 SELECT id, $1, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
-  last_elapsed_days, scheduled_days, learning_step, due_after, previous, after
+  last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview
 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::smallint[], $6::smallint[], $7::smallint[], $8::timestamptz[],
-  $9::int[], $10::int[], $11::int[], $12::int[], $13::smallint[], $14::timestamptz[], $15::jsonb[], $16::jsonb[])
+  $9::int[], $10::int[], $11::int[], $12::int[], $13::smallint[], $14::timestamptz[], $15::jsonb[], $16::jsonb[],
+  $17::boolean[])
   AS l(id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
-    last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+    last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview)
 ON CONFLICT (id) DO NOTHING`;
 
 const INSERT_EVENTS = `${OUTBOX_INSERT}
@@ -229,6 +230,7 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
       all.map((log) => log.dueAfter.toISOString()),
       all.map((log) => JSON.stringify(snapshot(log.previous))),
       all.map((log) => JSON.stringify(snapshot(log.after))),
+      all.map((log) => log.cram),
     ]);
     return logs.length;
   }

@@ -1,9 +1,12 @@
-// A learner's review log as the FSRS optimizer reads it. Each review item's reviews, in order, become one
-// training item per review after the first: the reviews up to it, each with the days since the one before.
-// Days are the learner's study days (their timezone, from their day-start hour), as their due lists count them:
-// a review at 1 am belongs to the day before, and two reviews on one study day are 0 days apart (a short-term
-// review). Left out: reviews that were undone, anything not rated 1–4, and what came before an item last
-// started as new (a card that was reset starts its history again). An item whose history does not start as new
+// A learner's review log as the FSRS optimizer reads it, the way Anki and fsrs-rs build it. Each review item's
+// reviews, in order, give one training item per review on a later day than the one before it: the reviews up to
+// it, each with the days since the one before. Days are the learner's study days (their timezone, from their
+// day-start hour), as their due lists count them: a review at 1 am belongs to the day before, and two reviews on
+// one study day are 0 days apart (a learning or relearning step). A step is part of the history the later
+// reviews are predicted from, but is not itself a review to predict: fsrs-rs refuses an item with no review a
+// day or more after the one before (it panics, which aborts the process), and Anki leaves such items out too.
+// Left out as well: reviews that were undone, anything not rated 1–4, and what came before an item last started
+// as new (a card that was reset starts its history again). An item whose history does not start as new
 // (imported without its first learning) teaches nothing about first ratings and is left out whole.
 
 import { studyDayOf } from '@engram/contracts/study-day';
@@ -83,10 +86,10 @@ export function trainingItems(reviews: Iterable<LoggedReview>, day: LearnerDay):
     let previousDay: string | undefined;
     for (const review of history) {
       const reviewDay = studyDay(review.reviewedAt);
-      bindingReviews.push(new FSRSBindingReview(review.rating, previousDay ? daysBetween(previousDay, reviewDay) : 0));
+      const daysSince = previousDay ? daysBetween(previousDay, reviewDay) : 0;
+      bindingReviews.push(new FSRSBindingReview(review.rating, daysSince));
       previousDay = reviewDay;
-      if (bindingReviews.length > 1)
-        items.push({ item: new FSRSBindingItem([...bindingReviews]), reviewedAt: review.reviewedAt });
+      if (daysSince > 0) items.push({ item: new FSRSBindingItem([...bindingReviews]), reviewedAt: review.reviewedAt });
     }
   }
   return items.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());

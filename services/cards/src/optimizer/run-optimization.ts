@@ -29,11 +29,12 @@ const PROGRESS_WRITE_MS = 500;
 
 // The reviews of the cards the preset schedules (presets/card-preset.ts). The reviews of deleted cards are kept
 // (docs/product.md), count toward the default preset, and are learned from unless the learner chose otherwise.
+// Previews (imported from Anki's filtered decks that did not reschedule) are not learned from, as in Anki.
 const REVIEWS = `
 SELECT l.item_id::text AS "itemId", l.rating::int AS rating, l.state_before::int AS "stateBefore",
   l.reviewed_at AS "reviewedAt", l.undone_at IS NOT NULL AS undone
 FROM review_logs l
-WHERE l.owner_id = $1 AND (NOT $2 OR EXISTS (SELECT 1 FROM cards c WHERE c.id = l.card_id))
+WHERE l.owner_id = $1 AND NOT l.preview AND (NOT $2 OR EXISTS (SELECT 1 FROM cards c WHERE c.id = l.card_id))
   AND ${cardPresetId('l.card_id', '$1')} = $3::uuid`;
 
 export async function runOptimization(

@@ -46,11 +46,11 @@ interface ReviewedCard {
   last_review: Date;
 }
 
-// Their reviews that count (not undone), in the order they happened.
+// Their reviews that moved the memory (not undone, not an imported preview), in the order they happened.
 const HISTORIES = `
 SELECT item_id::text AS item, rating::int AS rating, state_before::int AS "stateBefore", reviewed_at AS "reviewedAt"
 FROM review_logs
-WHERE owner_id = $1 AND undone_at IS NULL AND item_id = ANY($2::uuid[])
+WHERE owner_id = $1 AND undone_at IS NULL AND NOT preview AND item_id = ANY($2::uuid[])
 ORDER BY item_id, reviewed_at, seq`;
 
 interface LoggedReview {
