@@ -309,6 +309,36 @@ function clearWalFlag(path: string): void {
   }
 }
 
+/**
+ * Anki 2.1.50 and later declare their own collation, `unicase` (Unicode case folding), on the names of note
+ * types, fields, templates, decks, deck options and tags. SQLite cannot use those tables' indexes without it
+ * ("no such collation sequence"), and node:sqlite cannot define a collation. The unpacked file is this import's
+ * alone, so its schema is made to say NOCASE instead (the same order for ASCII names) and the indexes on those
+ * names are rebuilt in that order: every read then works, and quick_check checks what it should.
+ */
+function replaceAnkiCollation(path: string): void {
+  const db = guarded(() => new DatabaseSync(path));
+  try {
+    guarded(() => {
+      const uses = db
+        .prepare("SELECT count(*) AS n FROM sqlite_master WHERE sql LIKE '%collate%unicase%'")
+        .get() as Row;
+      if (num(uses.n) === 0) return;
+      db.enableDefensive(false);
+      const version = num((db.prepare('PRAGMA schema_version').get() as Row).schema_version);
+      db.exec('PRAGMA writable_schema = ON');
+      db.function('engram_nocase', (sql) => String(sql).replace(/\bcollate\s+"?unicase"?/gi, 'COLLATE NOCASE'));
+      db.prepare("UPDATE sqlite_master SET sql = engram_nocase(sql) WHERE sql LIKE '%collate%unicase%'").run();
+      db.exec(`PRAGMA schema_version = ${version + 1}`);
+      db.exec('PRAGMA writable_schema = OFF');
+      db.enableDefensive(true);
+      db.exec('REINDEX NOCASE');
+    });
+  } finally {
+    db.close();
+  }
+}
+
 const REQUIRED_TABLES = ['col', 'notes', 'cards', 'revlog'];
 
 /** Opens an unpacked collection read-only and checks it before anything is read. */
@@ -322,6 +352,7 @@ export function openCollection(args: {
   let db: DatabaseSync | undefined;
   try {
     clearWalFlag(args.path);
+    replaceAnkiCollation(args.path);
     db = guarded(() => new DatabaseSync(args.path, { readOnly: true }));
     const opened = db;
     const tables = guarded(() =>

@@ -1,6 +1,6 @@
 // Rendering an Anki card template for a note of a type we have no Engram equivalent for: field
-// replacements `{{Field}}`, filters (`text:`, `hint:`, `cloze:`; others, like `tts` or `furigana`, are
-// dropped and the field shown), sections `{{#Field}}…{{/Field}}` and inverted `{{^Field}}…{{/Field}}`,
+// replacements `{{Field}}`, filters (`text:`, `hint:`, `cloze:`, `type:` (empty on the question, the answer on
+// the answer side); others, like `tts` or `furigana`, are dropped and the field shown), sections `{{#Field}}…{{/Field}}` and inverted `{{^Field}}…{{/Field}}`,
 // and the special `{{FrontSide}}`, `{{Tags}}`, `{{Deck}}`, `{{Subdeck}}`, `{{Type}}`, `{{Card}}`.
 // The output is HTML, converted to Markdown afterwards like any field.
 
@@ -57,7 +57,9 @@ function replacement(spec: string, context: TemplateContext): string {
     if (filter === 'text') value = value.replace(/<[^>]*>/g, '');
     else if (filter === 'cloze') value = clozeFilter(value, context.clozeOrdinal, context.side ?? 'question');
     else if (filter === 'hint') value = value ? `<details><summary>${name}</summary>${value}</details>` : '';
-    else if (filter === 'type' || filter === 'cloze-only') value = '';
+    // A typed answer: nothing to type into on the question; the answer shows what was to be typed, as Anki does.
+    else if (filter === 'type') value = context.side === 'answer' ? value : '';
+    else if (filter === 'cloze-only') value = '';
   }
   return value;
 }

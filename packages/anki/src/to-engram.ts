@@ -47,6 +47,8 @@ export interface SkippedNote {
 export interface MappedNote {
   cards: EngramCardDraft[];
   skipped: SkippedNote[];
+  /** What the learner should know of a note that did come in (as another kind of card than Anki's). */
+  notices: SkippedNote[];
   /** Tags left off because they are longer than Engram allows or one too many. */
   droppedTags: string[];
 }
@@ -66,6 +68,12 @@ export function mappingContext(reader: AnkiReader): MappingContext {
 type Shape = 'basic' | 'reversed' | 'cloze' | 'custom';
 
 const squash = (template: string) => template.replace(/\s+/g, '');
+/** A question template without its typed-answer box (`{{type:Back}}` asks the same as a plain back). */
+const asked = (template: string) => squash(template).replace(/\{\{type:[^{}]*\}\}/g, '');
+
+/** The fields a template shows (not those it only tests in a `{{#Section}}`), by name. */
+const shownFields = (template: string) =>
+  [...template.matchAll(/\{\{(?![#^/])([^{}]*)\}\}/g)].map((match) => match[1]!.split(':').at(-1)!.trim());
 
 /** What a note type is to Engram. */
 export function shapeOf(type: AnkiNoteType): Shape {
@@ -76,11 +84,21 @@ export function shapeOf(type: AnkiNoteType): Shape {
   if ((stock === 'basic' || stock === 'basicTyping') && templates.length === 1 && type.fields.length >= 2)
     return 'basic';
   if ((stock === 'basicAndReversed' || stock === 'basicOptionalReversed') && templates.length === 2) return 'reversed';
-  if (type.fields.length !== 2 || !first || !second) return 'custom';
-  const asks = (index: number, field: string) => squash(templates[index]?.qfmt ?? '') === `{{${field}}}`;
+  if (type.fields.length < 2 || !first || !second) return 'custom';
+  // A type made of its first two fields (others only tested, as Basic (optional reversed card)'s "Add Reverse").
+  const special = new Set(['FrontSide', 'Tags', 'Deck', 'Subdeck', 'Type', 'Card']);
+  const shown = templates.flatMap((t) => [...shownFields(t.qfmt), ...shownFields(t.afmt)]);
+  if (shown.some((name) => name !== first && name !== second && !special.has(name))) return 'custom';
+  const asks = (index: number, field: string) => asked(templates[index]?.qfmt ?? '') === `{{${field}}}`;
   const asksIfFilled = (index: number, field: string) =>
-    asks(index, field) || squash(templates[index]?.qfmt ?? '') === `{{#${field}}}{{${field}}}{{/${field}}}`;
-  const answers = (index: number, field: string) => squash(templates[index]?.afmt ?? '').includes(`{{${field}}}`);
+    asks(index, field) ||
+    new RegExp(`^\\{\\{#([^{}]+)\\}\\}\\{\\{${escapeRegExp(field)}\\}\\}\\{\\{/\\1\\}\\}$`).test(
+      asked(templates[index]?.qfmt ?? ''),
+    );
+  const answers = (index: number, field: string) => {
+    const answer = squash(templates[index]?.afmt ?? '');
+    return answer.includes(`{{${field}}}`) || answer.includes(`{{type:${field}}}`);
+  };
   if (templates.length === 1 && asks(0, first) && answers(0, second)) return 'basic';
   if (templates.length === 2 && asks(0, first) && answers(0, second) && asksIfFilled(1, second) && answers(1, first)) {
     return 'reversed';
@@ -88,15 +106,23 @@ export function shapeOf(type: AnkiNoteType): Shape {
   return 'custom';
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The field names a template refers to, in order. */
 const referencedFields = (template: string, fields: string[]) =>
   fields.filter((name) =>
     new RegExp(`\\{\\{[^{}]*?:?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\}\\}`).test(template),
   );
 
-/** An answer template's text after its `{{FrontSide}}<hr id=answer>` opening, which Engram shows anyway. */
-const withoutFrontSide = (afmt: string) =>
-  afmt.replace(/^\s*\{\{FrontSide\}\}\s*(<hr id=["']?answer["']?\s*\/?>)?(\s|<br\s*\/?>)*/i, '');
+/**
+ * An answer template's text after the question it repeats, which Engram shows anyway: after its
+ * `<hr id=answer>` divider, else after an opening `{{FrontSide}}`.
+ */
+const withoutFrontSide = (afmt: string) => {
+  const divider = /<hr id=["']?answer["']?\s*\/?>/i.exec(afmt);
+  if (divider) return afmt.slice(divider.index + divider[0].length).replace(/^(\s|<br\s*\/?>)*/i, '');
+  return afmt.replace(/^\s*\{\{FrontSide\}\}(\s|<br\s*\/?>)*/i, '');
+};
 
 function tagsOf(bundle: AnkiNoteBundle, context: MappingContext) {
   const all = [...bundle.note.tags];
@@ -116,7 +142,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const type = context.noteTypes.get(note.noteTypeId);
   const { tags, dropped } = tagsOf(bundle, context);
   const archived = bundle.cards.length > 0 && bundle.cards.every(({ card }) => card.queue === -1);
-  const result: MappedNote = { cards: [], skipped: [], droppedTags: dropped };
+  const result: MappedNote = { cards: [], skipped: [], notices: [], droppedTags: dropped };
   if (!type) {
     result.skipped.push({ guid: note.guid, noteId: note.id, problem: importProblem('noteTypeMissing') });
     return result;
@@ -165,10 +191,21 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       .filter((html) => html.trim())
       .join('<br><br>');
     const numbers = new Set(clozeNumbers(htmlToMarkdown(front).markdown));
-    const items = bundle.cards
-      .filter(({ card }) => numbers.has(card.ordinal + 1))
-      .map((c) => source(c, c.card.ordinal + 1));
-    draft(note.guid, 'cloze', front, back, items);
+    if (numbers.size === 0) {
+      // Anki keeps and shows a cloze note whose text has no deletion yet (its first card shows the text): a basic
+      // card asking the text, answered by its extra fields (or by the text again, as Anki's answer shows it).
+      const first = bundle.cards.filter(({ card }) => card.ordinal === 0).map((c) => source(c, 0));
+      const made = result.cards.length;
+      draft(note.guid, 'basic', front, back.trim() ? back : front, first);
+      if (result.cards.length > made) {
+        result.notices.push({ guid: note.guid, noteId: note.id, problem: importProblem('clozeAsBasic') });
+      }
+    } else {
+      const items = bundle.cards
+        .filter(({ card }) => numbers.has(card.ordinal + 1))
+        .map((c) => source(c, c.card.ordinal + 1));
+      draft(note.guid, 'cloze', front, back, items);
+    }
   } else {
     const ordinals = bundle.cards.length
       ? [...new Set(bundle.cards.map(({ card }) => card.ordinal))]
@@ -179,8 +216,9 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       const deck = context.deckNames.get(bundle.cards.find(({ card }) => card.ordinal === ord)?.card.deckId ?? 0);
       const base = { fields: fieldMap, tags: note.tags, deck: deck ?? '', noteType: type.name, card: template.name };
       const front = renderTemplate(template.qfmt, { ...base, side: 'question' });
-      const answer = withoutFrontSide(template.afmt);
-      const back = renderTemplate(answer, { ...base, frontSide: front, side: 'answer' });
+      const answerOnly = renderTemplate(withoutFrontSide(template.afmt), { ...base, frontSide: front, side: 'answer' });
+      // An answer that adds nothing to the question (its extra field empty) shows the question, as Anki's does.
+      const back = htmlToMarkdown(answerOnly).markdown.trim() ? answerOnly : front;
       const items = bundle.cards.filter(({ card }) => card.ordinal === ord).map((c) => source(c, 0));
       draft(`${note.guid}/${ord}`, 'basic', front, back, items);
     }

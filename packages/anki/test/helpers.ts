@@ -3,6 +3,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
 import yazl from 'yazl';
 
 export function scratchDir(): { dir: string; cleanup: () => void } {
@@ -28,4 +29,26 @@ export async function writeZip(out: string, entries: RawEntry[]): Promise<void> 
   }
   zip.end();
   await done;
+}
+
+/** Every entry of the zip at `path`, read whole (test packages are small). */
+export async function readZip(path: string): Promise<RawEntry[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries: RawEntry[] = [];
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, async (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          for await (const chunk of stream) chunks.push(chunk as Buffer);
+          entries.push({ name: entry.fileName, data: Buffer.concat(chunks), compress: false });
+          zip.readEntry();
+        });
+      });
+      zip.readEntry();
+    });
+  });
 }

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ANKI_PACKAGE_ERRORS, AnkiPackageError } from '../src/errors.ts';
 import {
@@ -16,7 +17,8 @@ import {
 import { openPackage } from '../src/open-package.ts';
 import { LEGACY_CONF, legacyDecks, legacyModels, SCHEMA11_SQL } from '../src/schema.ts';
 import type { AnkiLayout } from '../src/types.ts';
-import { scratchDir, writeZip } from './helpers.ts';
+import { writePackage } from '../src/write-package.ts';
+import { readZip, scratchDir, writeZip } from './helpers.ts';
 
 const { dir, cleanup } = scratchDir();
 afterAll(cleanup);
@@ -89,6 +91,64 @@ function legacyCollection(path: string, fill?: (db: DatabaseSync) => void): void
   fill?.(db);
   db.close();
 }
+
+describe('a collection as Anki 2.1.50 and later write it', () => {
+  it('reads names declared COLLATE unicase (Anki’s own collation) in a file marked for write-ahead logging', async () => {
+    // Anki's schema 18 declares its name columns `COLLATE unicase`, a collation only Anki registers, keeps
+    // Unicode names, and leaves the file's header marked WAL. Our writer declares NOCASE: this turns its file
+    // into what Anki writes.
+    const file = join(dir, 'as-anki-writes.apkg');
+    const names = { deck: 'Ärzte::Übungen', tag: 'Straße' };
+    await writePackage(
+      join(dir, 'ours.apkg'),
+      {
+        created: 0,
+        noteTypes: GENERATED_NOTE_TYPES,
+        decks: [...GENERATED_DECKS, { id: 77, name: names.deck }],
+        notes: [{ ...generatedNote(0, 0), tags: [names.tag] }],
+        cards: [],
+        revlog: [],
+        media: [],
+      },
+      { layout: 'anki21b' },
+    );
+    const entries = await readZip(join(dir, 'ours.apkg'));
+    const collection = entries.find((entry) => entry.name === 'collection.anki21b')!;
+    const sqlite = join(dir, 'as-anki.sqlite');
+    writeFileSync(sqlite, zstdDecompressSync(collection.data!));
+    const db = new DatabaseSync(sqlite);
+    db.exec("INSERT INTO tags VALUES ('Straße', 0, 0, NULL), ('ärzte', 0, 0, NULL), ('Zebra', 0, 0, NULL)");
+    db.exec(
+      'CREATE UNIQUE INDEX idx_notetypes_name ON notetypes (name); CREATE UNIQUE INDEX idx_decks_name ON decks (name)',
+    );
+    db.enableDefensive(false);
+    db.exec('PRAGMA writable_schema = ON');
+    db.exec("UPDATE sqlite_master SET sql = replace(sql, 'COLLATE NOCASE', 'COLLATE unicase')");
+    db.exec('PRAGMA writable_schema = OFF');
+    db.close();
+    const bytes = readFileSync(sqlite);
+    bytes[18] = 2;
+    bytes[19] = 2;
+    collection.data = zstdCompressSync(bytes);
+    await writeZip(file, entries);
+
+    // The old reader refused every such package as damaged ("no such collation sequence: unicase").
+    const reader = await openPackage(file);
+    try {
+      expect(reader.layout).toBe('anki21b');
+      expect(reader.decks().map((deck) => deck.name)).toContain(names.deck);
+      expect(
+        reader
+          .noteTypes()
+          .map((type) => type.name)
+          .sort(),
+      ).toEqual(GENERATED_NOTE_TYPES.map((type) => type.name).sort());
+      expect(collect(reader.notes()).map((note) => note.tags)).toEqual([[names.tag]]);
+    } finally {
+      reader.close();
+    }
+  });
+});
 
 describe('hostile and broken files are refused with a clear message', () => {
   it('not a zip', async () => {

@@ -141,6 +141,12 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{hint:Meaning}}', { fields })).toBe('<details><summary>Meaning</summary>house</details>');
     expect(renderTemplate('{{Missing}}x', { fields })).toBe('x');
   });
+  it('shows a typed answer’s field on the answer side only', () => {
+    const fields = { Front: 'Capital?', Back: 'Paris' };
+    expect(renderTemplate('{{Front}} {{type:Back}}', { fields, side: 'question' })).toBe('Capital? ');
+    expect(renderTemplate('{{type:Back}}', { fields, side: 'answer' })).toBe('Paris');
+  });
+
   it('renders {{FrontSide}}, cloze and the special fields', () => {
     expect(renderTemplate('{{FrontSide}}<hr>{{Meaning}}', { fields, frontSide: 'Q' })).toBe('Q<hr>house');
     expect(renderTemplate('{{cloze:Text}}', { fields, clozeOrdinal: 1, side: 'question' })).toBe('a [hint] c');
@@ -317,9 +323,116 @@ describe('every generated note of every layout maps', () => {
         ]),
       },
     );
-    expect(cloze.skipped[0]!.problem).toMatchObject({
-      reason: 'clozeNoDeletion',
-      message: expect.stringMatching(/at least one deletion/),
+    // A cloze note without a deletion is kept, as Anki keeps it: a basic card asking its text, with a notice.
+    expect(cloze.skipped).toEqual([]);
+    expect(cloze.cards).toMatchObject([{ type: 'basic', front: 'no deletion', back: 'no deletion' }]);
+    expect(cloze.notices[0]!.problem).toMatchObject({
+      reason: 'clozeAsBasic',
+      message: 'It is a cloze note without a deletion, so it came in as a basic card.',
     });
+  });
+});
+
+describe('stock note types as Anki itself writes them (without the stock kind, as legacy exports do)', () => {
+  const ANSWER = '\n\n<hr id=answer>\n\n';
+  const t = (ord: number, qfmt: string, afmt: string) => ({ ord, name: `Card ${ord + 1}`, qfmt, afmt });
+  const typeOf = (id: number, fields: string[], templates: ReturnType<typeof t>[], kind: 'standard' | 'cloze') => ({
+    id,
+    name: `type ${id}`,
+    kind,
+    originalStockKind: undefined,
+    fields,
+    templates,
+  });
+  const OPTIONAL_REVERSED = typeOf(
+    1,
+    ['Front', 'Back', 'Add Reverse'],
+    [
+      t(0, '{{Front}}', `{{FrontSide}}${ANSWER}{{Back}}`),
+      t(1, '{{#Add Reverse}}{{Back}}{{/Add Reverse}}', `{{FrontSide}}${ANSWER}{{Front}}`),
+    ],
+    'standard',
+  );
+  const TYPING = typeOf(
+    2,
+    ['Front', 'Back'],
+    [t(0, '{{Front}}\n\n{{type:Back}}', `{{Front}}${ANSWER}{{type:Back}}`)],
+    'standard',
+  );
+  const CLOZE = typeOf(
+    3,
+    ['Text', 'Back Extra'],
+    [t(0, '{{cloze:Text}}', '{{cloze:Text}}<br>\n{{Back Extra}}')],
+    'cloze',
+  );
+  const VOCABULARY = typeOf(
+    4,
+    ['Word', 'Meaning', 'Example'],
+    [
+      t(0, '{{Word}}', `{{FrontSide}}${ANSWER}{{Meaning}}<br>{{Example}}`),
+      t(1, '{{Meaning}}', `{{FrontSide}}${ANSWER}{{Example}}`),
+    ],
+    'standard',
+  );
+  const context = {
+    noteTypes: new Map([OPTIONAL_REVERSED, TYPING, CLOZE, VOCABULARY].map((type) => [type.id, type])),
+    deckNames: new Map([[9, 'Languages::German']]),
+  };
+  const cardOf = (noteId: number, ordinal: number) => ({
+    card: {
+      id: noteId * 10 + ordinal,
+      noteId,
+      ordinal,
+      deckId: 9,
+      queue: 2,
+      type: 2,
+      due: 1,
+      interval: 3,
+      easeFactor: 2500,
+      reps: 1,
+      lapses: 0,
+      fsrs: undefined,
+    },
+    revlog: [],
+  });
+  const map = (noteTypeId: number, fields: string[], ordinals: number[]) =>
+    toEngram(
+      {
+        note: { id: noteTypeId, guid: `n${noteTypeId}`, noteTypeId, fields, tags: [], modified: 0 },
+        cards: ordinals.map((ord) => cardOf(noteTypeId, ord)),
+      },
+      context,
+    );
+
+  it('an optional reversed note with its reverse card is one reversed card with both cards’ histories', () => {
+    const both = map(1, ['Haus', 'house', 'y'], [0, 1]);
+    expect(both.cards).toMatchObject([{ type: 'reversed', front: 'Haus', back: 'house', tags: ['Languages::German'] }]);
+    expect(both.cards[0]!.items.map((item) => [item.ordinal, item.card.id])).toEqual([
+      [0, 10],
+      [1, 11],
+    ]);
+    expect(map(1, ['Haus', 'house', ''], [0]).cards).toMatchObject([{ type: 'basic', front: 'Haus', back: 'house' }]);
+  });
+
+  it('a typed-answer note keeps its answer', () => {
+    const typed = map(2, ['Capital of France?', 'Paris'], [0]);
+    expect(typed.cards).toMatchObject([{ type: 'basic', front: 'Capital of France?', back: 'Paris' }]);
+  });
+
+  it('a cloze note without a deletion comes in as a basic card with its extra, and says so', () => {
+    const plain = map(3, ['Photosynthesis', 'in the chloroplasts'], [0]);
+    expect(plain.cards).toMatchObject([{ type: 'basic', front: 'Photosynthesis', back: 'in the chloroplasts' }]);
+    expect(plain.cards[0]!.items.map((item) => item.ordinal)).toEqual([0]);
+    expect(plain.notices.map((notice) => notice.problem.reason)).toEqual(['clozeAsBasic']);
+  });
+
+  it('a card of a type with several templates whose extra field is empty keeps its answer as Anki shows it', () => {
+    const vocabulary = map(4, ['Baum', 'tree', ''], [0, 1]);
+    expect(vocabulary.skipped).toEqual([]);
+    expect(vocabulary.cards.map((card) => [card.guid, card.front, card.back])).toEqual([
+      ['n4/0', 'Baum', 'tree'],
+      // Its answer adds nothing to the question: the whole answer, the question itself, as Anki shows it.
+      ['n4/1', 'tree', 'tree'],
+    ]);
   });
 });

@@ -47,6 +47,7 @@ export const IMPORT_PROBLEMS = {
   backTooLongLinked: ({ max }: { max: string }) =>
     `Its back is longer than ${count(max)} characters once its files are linked.`,
   sameNote: () => 'Another note of the package has the same id.',
+  clozeAsBasic: () => 'It is a cloze note without a deletion, so it came in as a basic card.',
   tagsLeftOff: ({ tags }: { tags: string }) =>
     `Some tags were left off, being too long or too many for a card: ${tags}.`,
   // An Anki package's file a note shows.

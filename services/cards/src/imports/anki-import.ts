@@ -84,6 +84,7 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
       counts.skipped++;
       problem({ line, ...skipped.problem });
     }
+    for (const notice of mapped.notices) problem({ line, ...notice.problem });
     for (const tag of mapped.droppedTags) if (run.droppedTags.size < 20) run.droppedTags.add(tag);
     for (const draft of mapped.cards) {
       drafts.push({ draft, line });

@@ -52,6 +52,7 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   frontTooLongLinked: ({ max }) => m.import_problem_frontTooLongLinked({ max: count(max) }),
   backTooLongLinked: ({ max }) => m.import_problem_backTooLongLinked({ max: count(max) }),
   sameNote: () => m.import_problem_sameNote(),
+  clozeAsBasic: () => m.import_problem_clozeAsBasic(),
   tagsLeftOff: ({ tags = '' }) => m.import_problem_tagsLeftOff({ tags }),
   fileMissing: ({ name = '' }) => m.import_problem_fileMissing({ name }),
   fileNotMedia: ({ name = '' }) => m.import_problem_fileNotMedia({ name }),
