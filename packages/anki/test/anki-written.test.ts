@@ -1,21 +1,17 @@
 // Packages written by Anki itself (anki-written/SOURCES.md): every note, card, review and file of each comes
 // through the mapping whole. The invariants hold for any package Anki writes, so a witness added to the folder
 // is checked without a line of test to change.
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  ankiWrittenPackages,
+  COMMITTED_WITNESSES,
+  EXTERNAL_WITNESSES,
+  packagesIn,
+} from '@engram/testkit/anki-witnesses';
 import { describe, expect, it } from 'vitest';
 import { isReview, memoryState } from '../src/memory-state.ts';
 import { openPackage } from '../src/open-package.ts';
 import { mappingContext, toEngram } from '../src/to-engram.ts';
-
-const COMMITTED = join(import.meta.dirname, 'anki-written');
-const EXTERNAL = process.env.ANKI_WITNESSES ?? join(import.meta.dirname, '../../../../shared/anki-packages');
-const packagesIn = (dir: string) =>
-  existsSync(dir)
-    ? readdirSync(dir)
-        .filter((name) => /\.(apkg|colpkg)$/i.test(name))
-        .map((name) => join(dir, name))
-    : [];
 
 const decodeName = (name: string) => {
   try {
@@ -25,10 +21,10 @@ const decodeName = (name: string) => {
   }
 };
 
-export const ANKI_WRITTEN = [...packagesIn(COMMITTED), ...packagesIn(EXTERNAL)];
+const ANKI_WRITTEN = ankiWrittenPackages();
 
 /** What a package holds by Anki's count, and what the mapping made of it. */
-export async function mapWhole(path: string) {
+async function mapWhole(path: string) {
   const reader = await openPackage(path);
   try {
     const context = mappingContext(reader);
@@ -73,9 +69,11 @@ export async function mapWhole(path: string) {
 
 describe('packages written by Anki itself import whole', () => {
   it('has witnesses to read', () => {
-    expect(packagesIn(COMMITTED).length).toBeGreaterThan(0);
-    if (packagesIn(EXTERNAL).length === 0) {
-      console.warn(`No witnesses in ${EXTERNAL}: only the committed ones are read (anki-written/SOURCES.md).`);
+    expect(packagesIn(COMMITTED_WITNESSES).length).toBeGreaterThan(0);
+    if (packagesIn(EXTERNAL_WITNESSES).length === 0) {
+      console.warn(
+        `No witnesses in ${EXTERNAL_WITNESSES}: only the committed ones are read (anki-written/SOURCES.md).`,
+      );
     }
   });
 
@@ -93,7 +91,7 @@ describe('packages written by Anki itself import whole', () => {
   }
 
   it('the committed Anki 2.0 package holds what Anki wrote', async () => {
-    const found = await mapWhole(join(COMMITTED, 'anki-js-example.apkg'));
+    const found = await mapWhole(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
     expect(found).toMatchObject({ layout: 'anki2', notes: 3, cards: 3, items: 3 });
   });
 });

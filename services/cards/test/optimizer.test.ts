@@ -1,12 +1,18 @@
 // Personal parameters: the optimizer learns a learner's memory from their own reviews, counted in their own
 // days, and the parameters are adopted only when they predict the learner's later reviews better.
 
+import { memoryState } from '@engram/anki/memory-state';
+import { openPackage } from '@engram/anki/open-package';
+import type { AnkiCard, AnkiRevlog } from '@engram/anki/types';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { studyDayOf } from '@engram/contracts/study-day';
+import { ankiWrittenPackages } from '@engram/testkit/anki-witnesses';
+import { FSRSBinding } from '@open-spaced-repetition/binding';
 import { describe, expect, it } from 'vitest';
 import { type LoggedReview, trainingItems } from '../src/optimizer/history.ts';
 import { optimize } from '../src/optimizer/optimize.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
+import { stateNumber } from '../src/review/item-row.ts';
 
 const TOKYO = { timeZone: 'Asia/Tokyo', dayStartHour: 4 };
 const UTC = { timeZone: 'UTC', dayStartHour: 4 };
@@ -218,6 +224,107 @@ describe('study days of reviews across the year', () => {
         // A pair on one study day is a learning step: no item to predict.
         expect(daysApart.get(second.reviewedAt.getTime())).toBe(expected > 0 ? expected : undefined);
       }
+    }
+  });
+});
+
+/** An Anki card's review log as the import keeps it (review logs), in the optimizer's terms. */
+function importedReviews(card: AnkiCard, revlog: AnkiRevlog[], created: number): LoggedReview[] {
+  return memoryState(card, revlog, { created })
+    .logs.filter((log) => !log.cram)
+    .map((log) => ({
+      itemId: String(card.id),
+      rating: log.rating,
+      stateBefore: stateNumber(log.stateBefore),
+      reviewedAt: log.reviewedAt,
+      undone: false,
+    }));
+}
+
+/** The items fsrs-rs is given; it panics (aborting the process) on one without a review a day after another. */
+function expectFsrsTakes(reviews: LoggedReview[]) {
+  const items = trainingItems(reviews, UTC);
+  for (const { item } of items) expect(item.reviews.at(-1)?.deltaT).toBeGreaterThan(0);
+  // Repeated, as fsrs-rs evaluates no fewer than a few dozen items.
+  const repeated = Array.from({ length: 50 }, () => items.map(({ item }) => item)).flat();
+  if (items.length > 0) expect(new FSRSBinding([...DEFAULT_PARAMETERS]).evaluate(repeated).logLoss).toBeGreaterThan(0);
+  return items;
+}
+
+describe('review logs as Anki writes them', () => {
+  const DAY = 86_400_000;
+  const T0 = Date.UTC(2024, 2, 4, 9);
+  const card: AnkiCard = {
+    id: 1,
+    noteId: 1,
+    ordinal: 0,
+    deckId: 1,
+    queue: 2,
+    type: 2,
+    due: 0,
+    interval: 0,
+    easeFactor: 2500,
+    reps: 0,
+    lapses: 0,
+    fsrs: undefined,
+  };
+  // Anki's revlog kinds: 0 learning, 1 review, 2 relearning, 3 filtered, 4 manual, 5 rescheduled.
+  const entry = (at: number, ease: number, type: number, factor = 2500): AnkiRevlog => ({
+    id: at,
+    cardId: 1,
+    ease,
+    interval: 1,
+    lastInterval: 0,
+    factor,
+    timeMs: 6000,
+    type,
+  });
+
+  it('learning and relearning steps, a filtered deck, set due date, Forget and days skipped fit without a panic', () => {
+    const revlog = [
+      // Learning steps on one day: Again, then Good a minute and ten minutes later.
+      entry(T0, 1, 0, 0),
+      entry(T0 + 60_000, 3, 0, 0),
+      entry(T0 + 660_000, 3, 0, 2500),
+      // Reviews days apart, a lapse relearned the same day, and 40 days skipped.
+      entry(T0 + 1 * DAY, 3, 1),
+      entry(T0 + 4 * DAY, 1, 1),
+      entry(T0 + 4 * DAY + 600_000, 3, 2),
+      entry(T0 + 44 * DAY, 3, 1),
+      // A filtered deck: a preview (no ease factor) and a review that rescheduled.
+      entry(T0 + 45 * DAY, 4, 3, 0),
+      entry(T0 + 60 * DAY, 3, 3),
+      // "Set due date", then "Forget" and the card learned again.
+      entry(T0 + 61 * DAY, 0, 4),
+      entry(T0 + 70 * DAY, 3, 1),
+      entry(T0 + 71 * DAY, 0, 4, 0),
+      entry(T0 + 72 * DAY, 1, 0, 0),
+      entry(T0 + 72 * DAY + 60_000, 3, 0, 2500),
+      entry(T0 + 75 * DAY, 3, 1),
+    ];
+    const items = expectFsrsTakes(importedReviews(card, revlog, 0));
+    // Since the Forget: learned on one day, reviewed three days later: one item, its steps 0 days apart.
+    expect(items.map(({ item }) => item.reviews.map((r) => [r.rating, r.deltaT]))).toEqual([
+      [
+        [1, 0],
+        [3, 0],
+        [3, 3],
+      ],
+    ]);
+  });
+
+  it('the review logs of every package Anki wrote fit without a panic', async () => {
+    for (const path of ankiWrittenPackages()) {
+      const reader = await openPackage(path);
+      const reviews: LoggedReview[] = [];
+      try {
+        for (const batch of reader.bundles())
+          for (const bundle of batch)
+            for (const { card, revlog } of bundle.cards) reviews.push(...importedReviews(card, revlog, reader.created));
+      } finally {
+        reader.close();
+      }
+      expectFsrsTakes(reviews);
     }
   });
 });
