@@ -3,7 +3,8 @@
 // evaluated on the rest), beside ts-fsrs replaying the same reviews (each item's reviews stepped through its
 // scheduler, one memory state per review) in the same run. The optimizer is a few passes over the reviews, so
 // the target is the fit ≤ 20 × the replay. The learner is synthetic (a year in Tokyo, drawn from known
-// parameters, services/cards/src/optimizer/synthetic-learner.ts); making it is not timed. Then the workload
+// parameters, with learning and relearning steps as real learners take them: services/cards/src/optimizer/
+// synthetic-learner.ts); making it is not timed. Then the workload
 // simulator: 10,000 cards over 365 days at three desired retentions, against the bound of 2 s on this
 // machine (above it, the simulation would leave the request's path); and the recommended retention for the same
 // cards, which settings.recommendRetention answers in its request (a simulation for each retention it weighs and
