@@ -31,7 +31,7 @@ export interface EngramReviewLog {
   previous: EngramMemoryState;
   after: EngramMemoryState;
   /** A filtered-deck review that did not reschedule (a preview): logged, but it did not move the memory state. */
-  cram: boolean;
+  preview: boolean;
 }
 
 export interface MemoryResult {
@@ -107,7 +107,7 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
         dueAfter: previous.due,
         previous,
         after: previous,
-        cram: true,
+        preview: true,
       });
       continue;
     }
@@ -130,7 +130,7 @@ export function memoryState(card: AnkiCard, revlog: AnkiRevlog[], options: Memor
       dueAfter: next.due,
       previous,
       after,
-      cram: false,
+      preview: false,
     });
     current = next;
   }

@@ -1,7 +1,7 @@
 // Rendering an Anki card template for a note of a type we have no Engram equivalent for: field
 // replacements `{{Field}}`, filters (`text:`, `hint:`, `cloze:`, `type:` (empty on the question, the answer on
-// the answer side); others, like `tts` or `furigana`, are dropped and the field shown), sections `{{#Field}}…{{/Field}}` and inverted `{{^Field}}…{{/Field}}`,
-// and the special `{{FrontSide}}`, `{{Tags}}`, `{{Deck}}`, `{{Subdeck}}`, `{{Type}}`, `{{Card}}`.
+// the answer side); others, like `tts` or `furigana`, are dropped and the field shown), sections
+// `{{#Field}}…{{/Field}}` and inverted `{{^Field}}…{{/Field}}`, and the special `{{FrontSide}}`, `{{Tags}}`, `{{Deck}}`, `{{Subdeck}}`, `{{Type}}`, `{{Card}}`.
 // The output is HTML, converted to Markdown afterwards like any field.
 
 export interface TemplateContext {

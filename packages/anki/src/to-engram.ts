@@ -67,6 +67,7 @@ export function mappingContext(reader: AnkiReader): MappingContext {
 
 type Shape = 'basic' | 'reversed' | 'cloze' | 'custom';
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const squash = (template: string) => template.replace(/\s+/g, '');
 /** A question template without its typed-answer box (`{{type:Back}}` asks the same as a plain back). */
 const asked = (template: string) => squash(template).replace(/\{\{type:[^{}]*\}\}/g, '');
@@ -106,13 +107,9 @@ export function shapeOf(type: AnkiNoteType): Shape {
   return 'custom';
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The field names a template refers to, in order. */
 const referencedFields = (template: string, fields: string[]) =>
-  fields.filter((name) =>
-    new RegExp(`\\{\\{[^{}]*?:?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\}\\}`).test(template),
-  );
+  fields.filter((name) => new RegExp(`\\{\\{[^{}]*?:?${escapeRegExp(name)}\\}\\}`).test(template));
 
 /**
  * An answer template's text after the question it repeats, which Engram shows anyway: after its
@@ -149,13 +146,14 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   }
   const field = (index: number) => note.fields[index] ?? '';
   const fieldMap = Object.fromEntries(type.fields.map((name, index) => [name, field(index)]));
+  /** Adds the card, or the reason it cannot be one; answers whether it was added. */
   const draft = (guid: string, cardType: CardType, frontHtml: string, backHtml: string, items: EngramItemSource[]) => {
     const front = htmlToMarkdown(frontHtml);
     const back = htmlToMarkdown(backHtml);
     const problem = sidesProblem(cardType, front.markdown, back.markdown);
     if (problem) {
       result.skipped.push({ guid, noteId: note.id, problem });
-      return;
+      return false;
     }
     const media = [...new Set([...front.media, ...back.media])];
     result.cards.push({
@@ -169,6 +167,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       media,
       items,
     });
+    return true;
   };
   const source = ({ card, revlog }: AnkiNoteBundle['cards'][number], ordinal: number) => ({ ordinal, card, revlog });
   const shape = shapeOf(type);
@@ -195,9 +194,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       // Anki keeps and shows a cloze note whose text has no deletion yet (its first card shows the text): a basic
       // card asking the text, answered by its extra fields (or by the text again, as Anki's answer shows it).
       const first = bundle.cards.filter(({ card }) => card.ordinal === 0).map((c) => source(c, 0));
-      const made = result.cards.length;
-      draft(note.guid, 'basic', front, back.trim() ? back : front, first);
-      if (result.cards.length > made) {
+      if (draft(note.guid, 'basic', front, back.trim() ? back : front, first)) {
         result.notices.push({ guid: note.guid, noteId: note.id, problem: importProblem('clozeAsBasic') });
       }
     } else {

@@ -67,8 +67,8 @@ describe('memoryState', () => {
     expect(memory.due).toEqual(expected.due);
     expect(memory.reps).toBe(4);
     expect(memory.lastReview).toEqual(new Date(T0 + 6 * DAY));
-    // The manual entry is no log; the cram one is, and changes nothing.
-    expect(logs.map((log) => [log.rating, log.cram])).toEqual([
+    // The manual entry is no log; the preview is, and changes nothing.
+    expect(logs.map((log) => [log.rating, log.preview])).toEqual([
       [3, false],
       [1, false],
       [3, false],
@@ -109,7 +109,7 @@ describe('memoryState', () => {
       [T0 + 3 * DAY, 4],
     ]);
     expect(memory.stability).toBeCloseTo(expected.stability, 10);
-    expect(logs.map((log) => log.cram)).toEqual([false, false]);
+    expect(logs.map((log) => log.preview)).toEqual([false, false]);
   });
 
   it('keeps Anki’s kind as the state before when the history lacks the card’s first learning', () => {

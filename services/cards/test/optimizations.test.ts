@@ -116,6 +116,13 @@ describe('optimizing the default preset', () => {
     expect(await finished(user, jobId)).toMatchObject({ outcome: 'too-few-reviews', reviews: 0 });
   });
 
+  it('does not learn from previews in Anki’s filtered decks, as Anki’s own optimizer does not', async () => {
+    const user = await learnerWithHistory('previewer', 60);
+    await cards.pool.query('UPDATE review_logs SET preview = true WHERE owner_id = $1', [user]);
+    const { jobId } = await cards.as(user).optimize({});
+    expect(await finished(user, jobId)).toMatchObject({ outcome: 'too-few-reviews', reviews: 0 });
+  });
+
   it('fails without changing the preset when the fit cannot run, and can be asked for again', async () => {
     const user = await learnerWithHistory('broken', 120);
     // Parameters no fit can start from (21 are needed): the evaluation of the ones in use throws.

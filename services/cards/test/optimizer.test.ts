@@ -231,7 +231,7 @@ describe('study days of reviews across the year', () => {
 /** An Anki card's review log as the import keeps it (review logs), in the optimizer's terms. */
 function importedReviews(card: AnkiCard, revlog: AnkiRevlog[], created: number): LoggedReview[] {
   return memoryState(card, revlog, { created })
-    .logs.filter((log) => !log.cram)
+    .logs.filter((log) => !log.preview)
     .map((log) => ({
       itemId: String(card.id),
       rating: log.rating,

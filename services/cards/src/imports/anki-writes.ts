@@ -230,7 +230,7 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
       all.map((log) => log.dueAfter.toISOString()),
       all.map((log) => JSON.stringify(snapshot(log.previous))),
       all.map((log) => JSON.stringify(snapshot(log.after))),
-      all.map((log) => log.cram),
+      all.map((log) => log.preview),
     ]);
     return logs.length;
   }
