@@ -54,6 +54,21 @@ describe('rendering a card side', () => {
     expect(html).toContain('&lt;script&gt;');
   });
 
+  it('typesets display math with text after it on the same line, the text on the line below', () => {
+    const html = renderMarkdown('$$x^2 + y^2$$ is a circle');
+    expect(html).toContain('katex-display');
+    expect(html).not.toContain('katex-error');
+    expect(html).toContain('is a circle');
+    // Inside a code block it stays as written.
+    expect(renderMarkdown('```\n$$x$$ text\n```')).toContain('$$x$$ text');
+  });
+
+  it('shows a dollar escaped as a dollar, not as maths (Anki’s fields, imported)', () => {
+    const html = renderMarkdown('costs \\$5 and \\$10');
+    expect(html).toContain('costs $5 and $10');
+    expect(html).not.toContain('katex');
+  });
+
   it('keeps a bad formula as readable text instead of failing the card', () => {
     expect(() => renderMarkdown('$\\frac{1}{$')).not.toThrow();
   });

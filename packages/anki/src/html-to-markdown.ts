@@ -3,6 +3,8 @@
 // `[sound](media:x.mp3)` link, the `media:` placeholders naming the package's files for the importer to
 // replace. Cloze markers (`{{c1::`, the hint's `::`, `}}`) are swapped for private-use characters before
 // the conversion and back after it, so HTML inside a deletion is converted while the deletion stays whole.
+// Anki's MathJax, `\(…\)` inline and `\[…\]` display, becomes Engram's `$…$` and `$$…$$` (KaTeX), its TeX kept
+// as written (set aside before the conversion, which would escape it); a `$` Anki shows as a dollar stays one.
 import type { Root } from 'hast';
 import type { Root as MdastRoot, Nodes } from 'mdast';
 import rehypeParse from 'rehype-parse';
@@ -27,6 +29,36 @@ const HINT = '\uE002';
 const CLOSE = '\uE003';
 const SOUND = '\uE004';
 const SOUND_END = '\uE005';
+const MATH = '\uE006';
+const MATH_END = '\uE007';
+
+/** HTML entities and tags inside TeX, as Anki's editor leaves them there: MathJax reads the text. */
+const texOf = (html: string) =>
+  html
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
+
+/** Sets Anki's MathJax aside as placeholders; `restoreMath` puts it back as KaTeX's delimiters. */
+function protectMath(html: string): { text: string; maths: string[] } {
+  const maths: string[] = [];
+  const text = html.replace(/\\\(([\s\S]+?)\\\)|\\\[([\s\S]+?)\\\]/g, (_, inline?: string, display?: string) => {
+    maths.push(inline !== undefined ? `$${texOf(inline)}$` : `$$${texOf(display ?? '')}$$`);
+    return `${MATH}${maths.length - 1}${MATH_END}`;
+  });
+  return { text, maths };
+}
+
+/** A dollar Anki shows as a dollar is escaped, so KaTeX does not read it; then the maths comes back. */
+const restoreMath = (markdown: string, maths: string[]) =>
+  markdown
+    .replace(/(?<!\\)\$/g, '\\$')
+    .replace(new RegExp(`${MATH}(\\d+)${MATH_END}`, 'g'), (_, n: string) => maths[Number(n)] ?? '');
 
 const schema = {
   ...defaultSchema,
@@ -97,6 +129,11 @@ const BARE_LINK = /www\./i;
 
 /** Converts one Anki field (or rendered template) to safe Markdown. */
 export function htmlToMarkdown(html: string): Converted {
+  if (html.includes('\\(') || html.includes('\\[') || html.includes('$')) {
+    const { text, maths } = protectMath(html);
+    const converted = convertHtml(text);
+    return { ...converted, markdown: restoreMath(converted.markdown, maths) };
+  }
   if (!html.includes('[sound:')) {
     const text = protectCloze(html);
     // Most fields are words and numbers: the same Markdown as the full conversion, without parsing HTML.

@@ -4,8 +4,10 @@
 // `[sound:name]` when it is a sound (an image whose file is a sound, as Engram writes one, or a link to it);
 // the name is what the export's media resolver gives, so it matches the package's media. An image on another
 // site stays a link, as in Engram. Cloze deletions (`{{c1::…}}`) are plain text to Markdown and pass through
-// whole, with Markdown inside them rendered. A text of one paragraph loses its `<p>`, as Anki's editor
-// writes fields.
+// whole, with Markdown inside them rendered. Maths, `$…$` and `$$…$$` as the web app's KaTeX reads them, becomes
+// Anki's MathJax, `\(…\)` and `\[…\]` (what the import turns back). A text of one paragraph loses its `<p>`, as
+// Anki's editor writes fields.
+import markdownItKatex from '@vscode/markdown-it-katex';
 import MarkdownIt from 'markdown-it';
 
 /** The Anki name of Engram file `id`, shown by its path as `name` (decoded). */
@@ -21,6 +23,17 @@ const SOUND = /\.(mp3|ogg|oga|opus|m4a|mp4|wav)$/i;
 const SOUND_LINK = /(?<!!)\[([^\]\n]*)\]\((\/media\/[0-9a-f-]{36}\/[^)\s]+\.(?:mp3|ogg|oga|opus|m4a|mp4|wav))\)/gi;
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+// The package is CommonJS; its default export arrives in either shape.
+const katexPlugin = ((markdownItKatex as unknown as { default?: unknown }).default ?? markdownItKatex) as (
+  md: typeof markdown,
+  options: { throwOnError: boolean; enableFencedBlocks: boolean },
+) => unknown;
+markdown.use(katexPlugin, { throwOnError: false, enableFencedBlocks: false });
+const tex = (tokens: { content: string }[], idx: number) => markdown.utils.escapeHtml(tokens[idx]!.content.trim());
+markdown.renderer.rules.math_inline = (tokens, idx) => `\\(${tex(tokens, idx)}\\)`;
+markdown.renderer.rules.math_inline_block = (tokens, idx) => `\\[${tex(tokens, idx)}\\]`;
+markdown.renderer.rules.math_inline_bare_block = markdown.renderer.rules.math_inline_block;
+markdown.renderer.rules.math_block = (tokens, idx) => `<div>\\[${tex(tokens, idx)}\\]</div>\n`;
 
 const decode = (segment: string) => {
   try {

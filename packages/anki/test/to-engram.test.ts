@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateCollection, generatedNote, generatedNoteId } from '../src/generate-collection.ts';
 import { convertHtml, htmlToMarkdown } from '../src/html-to-markdown.ts';
+import { markdownToHtml } from '../src/markdown-to-html.ts';
 import { openPackage } from '../src/open-package.ts';
 import { renderTemplate } from '../src/templates.ts';
 import { mappingContext, shapeOf, toEngram } from '../src/to-engram.ts';
@@ -119,6 +120,27 @@ describe('htmlToMarkdown', () => {
       'The {{c1::**capital**::a city}} of *France* is {{c2::Paris}}.',
     );
     expect(htmlToMarkdown('{{c1::a <script>x()</script>b}}').markdown).toBe('{{c1::a b}}');
+  });
+
+  it('turns Anki’s MathJax into KaTeX’s delimiters with the TeX as written, and keeps a dollar a dollar', () => {
+    expect(htmlToMarkdown('Area \\(\\pi r_1^2\\) of a <b>circle</b>').markdown).toBe(
+      'Area $\\pi r_1^2$ of a **circle**',
+    );
+    expect(htmlToMarkdown('\\[x_1 &lt; y*z\\]').markdown).toBe('$$x_1 < y*z$$');
+    expect(htmlToMarkdown('{{c1::\\(x^2\\)}} is a square').markdown).toBe('{{c1::$x^2$}} is a square');
+    expect(htmlToMarkdown('costs $5 and $10').markdown).toBe('costs \\$5 and \\$10');
+  });
+
+  it('exports maths as Anki’s MathJax and reads it back unchanged', () => {
+    const cases = ['Euler $e^{i\\pi} + 1 < 2$ ok', '$$\\int_0^1 x\\,dx$$', 'costs \\$5', '{{c1::$x^2$}} is'];
+    const html = cases.map((text) => markdownToHtml(text, () => ''));
+    expect(html).toEqual([
+      'Euler \\(e^{i\\pi} + 1 &lt; 2\\) ok',
+      '<div>\\[\\int_0^1 x\\,dx\\]</div>',
+      'costs $5',
+      '{{c1::\\(x^2\\)}} is',
+    ]);
+    expect(html.map((field) => htmlToMarkdown(field).markdown)).toEqual(cases);
   });
 
   it('escapes what Markdown would read specially', () => {

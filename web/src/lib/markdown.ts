@@ -92,6 +92,27 @@ function isOwnAddress(src: string): boolean {
   }
 }
 
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const DISPLAY_MATH_THEN_TEXT = /^(\s*\$\$(?:[^$]|\$(?!\$))+?\$\$)[ \t]*([^\s$].*)$/;
+
+/**
+ * Display maths that opens a line and is closed on it, with text after it: the KaTeX plugin would read the whole
+ * line as one formula (a red error). Display maths stands on its own line, as MathJax shows Anki's `\[…\]`, so
+ * the text goes on the next line.
+ */
+export function displayMathOnItsOwnLine(source: string): string {
+  if (!source.includes('$$')) return source;
+  let fenced = false;
+  return source
+    .split('\n')
+    .map((line) => {
+      if (FENCE.test(line)) fenced = !fenced;
+      const match = fenced ? null : DISPLAY_MATH_THEN_TEXT.exec(line);
+      return match ? `${match[1]}\n${match[2]}` : line;
+    })
+    .join('\n');
+}
+
 export function renderMarkdown(source: string): string {
-  return markdown.render(source);
+  return markdown.render(displayMathOnItsOwnLine(source));
 }
