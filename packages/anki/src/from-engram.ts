@@ -5,8 +5,8 @@
 // gives back the same cards:
 // - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", cloze → "Cloze" (front in Text,
 //   back in Back Extra), with Anki's stock fields and templates; Markdown becomes HTML (markdown-to-html.ts).
-// - Deck: the card's first tag that is a deck path (`Parent::Child`, every level non-empty), else "Default";
-//   its parent decks are made too. Every tag is also a note tag, spaces turned to `_` (Anki splits tags on
+// - Deck: the Anki deck the card was imported from, while it keeps that tag; else its first tag that is a deck
+//   path (`Parent::Child`, every level non-empty); else "Default". Parent decks are made too. Every tag is also a note tag, spaces turned to `_` (Anki splits tags on
 //   spaces), except the deck's own tag when it has a space: its deck carries it exactly, and an underscored
 //   copy would come back from an import as a second tag.
 // - Archived → suspended (queue -1). Each review item → an Anki card: its state and due (a review card's due
@@ -76,6 +76,8 @@ export interface EngramExportCard {
   back: string;
   /** Tag names, in the order the first deck path is looked for. */
   tags: string[];
+  /** The one of `tags` that is the Anki deck the card was imported from (a deck of one level has no `::`). */
+  ankiDeck?: string | null | undefined;
   archived: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -293,8 +295,9 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     const type = STOCK_NOTE_TYPES[card.type];
     const front = markdownToHtml(card.front, mediaName);
     const back = markdownToHtml(card.back, mediaName);
-    const deckTag = card.tags.find((tag) => deckPathOf(tag) !== undefined);
-    const deckPath = deckTag === undefined ? undefined : deckPathOf(deckTag)!;
+    const deckTag =
+      card.tags.find((tag) => tag === card.ankiDeck) ?? card.tags.find((tag) => deckPathOf(tag) !== undefined);
+    const deckPath = deckTag === undefined ? undefined : (deckPathOf(deckTag) ?? deckTag.trim());
     const did = deckPath === undefined ? DEFAULT_DECK.id : deckId(deckPath);
     const noteTags = [
       ...new Set(card.tags.filter((tag) => !(tag === deckTag && /\s/.test(tag.trim()))).map(ankiTag)),

@@ -30,6 +30,8 @@ export interface EngramCardDraft {
   front: string;
   back: string;
   tags: string[];
+  /** The tag that is the note's Anki deck (its first card's), when it is one of `tags`. */
+  deck: string | undefined;
   /** Every Anki card of it was suspended. */
   archived: boolean;
   /** Media names referenced as `media:<encoded name>` in front or back. */
@@ -130,14 +132,16 @@ function tagsOf(bundle: AnkiNoteBundle, context: MappingContext) {
   const unique = [...new Map(all.map((tag) => [tag.toLowerCase(), tag])).values()];
   const fitting = unique.filter((tag) => tag.length <= TAG_NAME_MAX_LENGTH);
   const kept = fitting.slice(0, MAX_TAGS_PER_CARD);
-  return { tags: kept, dropped: unique.filter((tag) => !kept.includes(tag)) };
+  const first = context.deckNames.get(bundle.cards[0]?.card.deckId ?? 0);
+  const deck = kept.find((tag) => tag.toLowerCase() === first?.toLowerCase());
+  return { tags: kept, deck, dropped: unique.filter((tag) => !kept.includes(tag)) };
 }
 
 /** Maps one note; cards that cannot fit are in `skipped` with the reason, never truncated. */
 export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): MappedNote {
   const { note } = bundle;
   const type = context.noteTypes.get(note.noteTypeId);
-  const { tags, dropped } = tagsOf(bundle, context);
+  const { tags, deck, dropped } = tagsOf(bundle, context);
   const archived = bundle.cards.length > 0 && bundle.cards.every(({ card }) => card.queue === -1);
   const result: MappedNote = { cards: [], skipped: [], notices: [], droppedTags: dropped };
   if (!type) {
@@ -163,6 +167,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       front: front.markdown,
       back: back.markdown,
       tags,
+      deck,
       archived,
       media,
       items,
@@ -210,8 +215,14 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
     for (const ord of ordinals) {
       const template = type.templates.find((t) => t.ord === ord);
       if (!template) continue;
-      const deck = context.deckNames.get(bundle.cards.find(({ card }) => card.ordinal === ord)?.card.deckId ?? 0);
-      const base = { fields: fieldMap, tags: note.tags, deck: deck ?? '', noteType: type.name, card: template.name };
+      const cardDeck = context.deckNames.get(bundle.cards.find(({ card }) => card.ordinal === ord)?.card.deckId ?? 0);
+      const base = {
+        fields: fieldMap,
+        tags: note.tags,
+        deck: cardDeck ?? '',
+        noteType: type.name,
+        card: template.name,
+      };
       const front = renderTemplate(template.qfmt, { ...base, side: 'question' });
       const answerOnly = renderTemplate(withoutFrontSide(template.afmt), { ...base, frontSide: front, side: 'answer' });
       // An answer that adds nothing to the question (its extra field empty) shows the question, as Anki's does.

@@ -3,10 +3,11 @@
 // and memory state, and everything as JSON with the other services' parts; each downloaded through a link that
 // works until the file expires. Another learner sees none of it, and bad requests change nothing.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPackage } from '@engram/anki/open-package';
+import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { waitUntil } from '@engram/testkit/wait';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +170,42 @@ describe('an Anki export imported again', () => {
     expect(await memory(bob)).toEqual(await memory(ann));
     const bobsFile = (await cards.as(bob).listMedia({})).items[0];
     expect(bobsFile).toMatchObject({ name: 'blue.png', cardCount: 1 });
+  });
+});
+
+describe('a package Anki wrote, imported and exported again', () => {
+  it('puts each card back in its Anki deck, a deck of one level too', async () => {
+    // Written by Anki 2.0 (packages/anki/test/anki-written/SOURCES.md): decks example-test and
+    // example-test::Level1; "TopLevel" is in example-test, a deck no `::` marks as one.
+    const ann = learner('ann');
+    const witness = await readFile(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
+    const { importId } = await cards
+      .as(ann)
+      .startImport({ uploadId: await cards.uploadToImport(ann, 'deck.apkg', witness) });
+    await waitUntil(
+      'the import finished',
+      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
+      20_000,
+    );
+    const decks = await cards.db.tag.findMany({ where: { ownerId: ann, ankiDeck: true }, orderBy: { name: 'asc' } });
+    expect(decks.map((tag) => tag.name)).toEqual(['example-test', 'example-test::Level1']);
+
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const path = join(dir, `${exportId}.apkg`);
+    await writeFile(path, await download((await finished(ann, exportId)).url));
+    const reader = await openPackage(path);
+    try {
+      const deckNames = new Map(reader.decks().map((deck) => [deck.id, deck.name]));
+      const notes = new Map([...reader.notes()].flat().map((note) => [note.id, note.fields[0]]));
+      const placed = [...reader.cards()].flat().map((card) => [notes.get(card.noteId), deckNames.get(card.deckId)]);
+      expect(placed.sort()).toEqual([
+        ['Another', 'example-test::Level1'],
+        ['Test it', 'example-test::Level1'],
+        ['TopLevel', 'example-test'],
+      ]);
+    } finally {
+      reader.close();
+    }
   });
 });
 

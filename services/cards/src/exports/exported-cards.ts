@@ -42,6 +42,8 @@ const CARDS_SQL = `
 SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.updated_at, c.external_id, c.deck_id,
   COALESCE((SELECT array_agg(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id),
     '{}') AS tags,
+  (SELECT min(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id AND t.anki_deck)
+    AS anki_deck,
   COALESCE((SELECT json_agg(json_build_object('id', i.id, 'ordinal', i.ordinal, 'state', i.state, 'due', i.due,
       'stability', i.stability, 'difficulty', i.difficulty, 'reps', i.reps, 'lapses', i.lapses,
       'lastReview', i.last_review, 'scheduledDays', i.scheduled_days) ORDER BY i.ordinal)
@@ -69,6 +71,7 @@ interface PageRow {
   external_id: string | null;
   deck_id: string | null;
   tags: string[];
+  anki_deck: string | null;
   items: {
     id: string;
     ordinal: number;
@@ -136,6 +139,7 @@ function exportedCard(card: PageRow): ExportedCard {
     front: card.front,
     back: card.back,
     tags: card.tags.sort((a, b) => a.localeCompare(b)),
+    ankiDeck: card.anki_deck,
     archived: card.archived,
     createdAt: card.created_at,
     updatedAt: card.updated_at,

@@ -131,6 +131,7 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
       back,
       archived: draft.archived,
       tags: draft.tags,
+      deck: draft.deck,
       mediaIds: [...mediaIds],
       items: itemsOf(draft, front, run.reader.created, run.now),
     });

@@ -31,6 +31,8 @@ export interface AnkiCardToImport {
   back: string;
   archived: boolean;
   tags: string[];
+  /** The one of `tags` that is the note's Anki deck, if any. */
+  deck: string | undefined;
   /** The learner's files the card's text shows. */
   mediaIds: string[];
   items: ItemToImport[];
@@ -48,10 +50,11 @@ type Tx = pg.ClientBase;
 export const reviewLogId = (ownerId: string, reviewedAt: Date) =>
   derivedId('anki-revlog', ownerId, reviewedAt.getTime());
 
+// A tag that stands for an Anki deck is marked so (tags.anki_deck), also when the learner had made it before.
 const UPSERT_TAGS = `
-INSERT INTO tags (id, owner_id, name, name_key)
-SELECT gen_random_uuid(), $1, name, key FROM unnest($2::text[], $3::text[]) AS t(name, key)
-ON CONFLICT (owner_id, name_key) DO UPDATE SET name = tags.name
+INSERT INTO tags (id, owner_id, name, name_key, anki_deck)
+SELECT gen_random_uuid(), $1, name, key, deck FROM unnest($2::text[], $3::text[], $4::boolean[]) AS t(name, key, deck)
+ON CONFLICT (owner_id, name_key) DO UPDATE SET name = tags.name, anki_deck = tags.anki_deck OR EXCLUDED.anki_deck
 RETURNING id::text, name_key`;
 
 // updated_at moves only when something changed, as an edit that changes nothing leaves it.
@@ -126,17 +129,30 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
   const tagIds = new Map<string, string>();
 
+  const deckKeys = new Set<string>();
+
   async function findTags(cards: AnkiCardToImport[]) {
     const wanted = new Map<string, string>();
+    const decks = new Set<string>();
     for (const card of cards) {
+      const deckKey = card.deck === undefined ? undefined : tagKey(card.deck);
       for (const name of card.tags) {
         const key = tagKey(name);
-        if (!tagIds.has(key) && !wanted.has(key)) wanted.set(key, name.trim());
+        const newDeck = key === deckKey && !deckKeys.has(key);
+        if (newDeck) decks.add(key);
+        if ((!tagIds.has(key) || newDeck) && !wanted.has(key)) wanted.set(key, name.trim());
       }
     }
     if (wanted.size === 0) return;
+    for (const key of decks) deckKeys.add(key);
+    const keys = [...wanted.keys()];
     const rows = (
-      await tx.query<{ id: string; name_key: string }>(UPSERT_TAGS, [ownerId, [...wanted.values()], [...wanted.keys()]])
+      await tx.query<{ id: string; name_key: string }>(UPSERT_TAGS, [
+        ownerId,
+        [...wanted.values()],
+        keys,
+        keys.map((key) => decks.has(key)),
+      ])
     ).rows;
     for (const row of rows) tagIds.set(row.name_key, row.id);
   }

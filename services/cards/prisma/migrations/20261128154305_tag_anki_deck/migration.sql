@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tags" ADD COLUMN     "anki_deck" BOOLEAN NOT NULL DEFAULT false;
