@@ -1,10 +1,13 @@
 // Issue 7's learning loop, in a real Chromium through the real gateway and every service: onboarding,
 // cards with tags, a tag-filtered practice session driven by the keyboard with one undo, the results,
 // and a dashboard whose streak and metrics match those reviews, loaded in one batched request.
+import { randomBytes } from 'node:crypto';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newUser, signUp } from './support/auth.ts';
+import { trpcClient } from '../support/trpc-client.ts';
+import { newUser, signUp, useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { DASHBOARD_LOADS } from './support/dashboard.ts';
 
@@ -35,6 +38,40 @@ async function rateWithKeys(page: Page, digit: '1' | '2' | '3' | '4') {
   await page.keyboard.press(digit);
   return asked;
 }
+
+describe('tags typed on a card', () => {
+  it('keeps a tag the learner already has when its name is typed with Enter, past the tags loaded so far', async () => {
+    const { stack } = env;
+    const cookie = await signUpThroughGateway(
+      stack.url,
+      'Tao Tags',
+      `tags-${randomBytes(4).toString('hex')}@example.com`,
+    );
+    const api = trpcClient(stack.url, cookie);
+    await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
+    // Sixty tags, as an imported collection's decks and tags bring: "zz last" sorts past the first page of 50.
+    for (let n = 0; n < 59; n += 1) await api.mutate('cards.createTag', { name: `deck ${String(n).padStart(2, '0')}` });
+    await api.mutate('cards.createTag', { name: 'zz last' });
+
+    const page = await openTestPage(env.browser, 'tags-typed');
+    page.setDefaultTimeout(10_000);
+    await useSessionCookie(page, stack.url, cookie);
+    await page.goto(`${stack.url}/dashboard`);
+    const form = page.getByRole('region', { name: 'New card' });
+    const tags = form.getByRole('textbox', { name: 'Tags' });
+    await tags.click();
+    await tags.fill('ZZ Last');
+    await tags.press('Enter');
+    // Before, this answered "A tag with this name already exists" and the card was saved without it.
+    await form.getByRole('button', { name: 'Remove tag zz last' }).waitFor();
+    await addCard(page, { type: 'Basic', front: 'Tagged card', back: 'kept' });
+    const { items } = await api.query('cards.list', { pageSize: 10, archived: false });
+    expect(
+      items.map((card: { front: string; tags: { name: string }[] }) => [card.front, card.tags.map((t) => t.name)]),
+    ).toEqual([['Tagged card', ['zz last']]]);
+    expect(await page.getByText('A tag with this name already exists.').count()).toBe(0);
+  });
+});
 
 describe('the learning loop', () => {
   it('onboards, adds tagged cards, practises a tag with the keyboard, undoes a rating and sees it on the dashboard', async () => {

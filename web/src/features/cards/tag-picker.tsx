@@ -1,9 +1,11 @@
-// Tags for a card: pick existing ones as you type, or press Enter to create a new one inline. The user's
-// tags load the first time the field is focused, so the dashboard's first request stays one batch.
+// Tags for a card: pick existing ones as you type, or press Enter to take the tag of that name (made when the
+// learner has none). The user's tags load the first time the field is focused, so the dashboard's first request
+// stays one batch.
 import { MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { type Tag, tagsOptions } from '../../entities/cards/queries';
+import { tagNamed } from '../../entities/cards/tag-named';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
@@ -27,15 +29,15 @@ export function TagPicker({ label, value, onChange }: TagPickerProps) {
   const exact = all.find((tag) => tag.name.toLowerCase() === needle);
   const full = value.length >= MAX_TAGS_PER_CARD;
 
-  const createTag = useMutation(
-    trpc.cards.createTag.mutationOptions({
-      onSuccess: async (tag) => {
-        add(tag);
-        await queryClient.invalidateQueries({ queryKey: trpc.cards.listTags.pathKey() });
-      },
-      onError: toastError,
-    }),
-  );
+  // The tag typed: the learner's own of that name (also one past the pages loaded here), else a new one.
+  const createTag = useMutation({
+    mutationFn: ({ name }: { name: string }) => tagNamed(name),
+    onSuccess: async (tag) => {
+      add(tag);
+      await queryClient.invalidateQueries({ queryKey: trpc.cards.listTags.pathKey() });
+    },
+    onError: toastError,
+  });
 
   function add(tag: Tag) {
     if (!chosen.has(tag.id) && !full) onChange([...value, tag]);
