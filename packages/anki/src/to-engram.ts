@@ -9,6 +9,7 @@ import { clozeNumbers } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { htmlToMarkdown } from './html-to-markdown.ts';
+import { isImageOcclusion, type OcclusionShape, occlusionShapes } from './image-occlusion.ts';
 import type { AnkiReader } from './reader.ts';
 import { renderTemplate } from './templates.ts';
 import type { AnkiCard, AnkiNoteBundle, AnkiNoteType, AnkiRevlog } from './types.ts';
@@ -36,7 +37,20 @@ export interface EngramCardDraft {
   archived: boolean;
   /** Media names referenced as `media:<encoded name>` in front or back. */
   media: string[];
+  /** The pictures of an Image Occlusion card, to be drawn from the package's picture (among `media`). */
+  occlusions: OcclusionPicture[];
   items: EngramItemSource[];
+}
+
+/** One picture of an Image Occlusion card: the package's `image` with the shapes drawn for cloze `asked`. */
+export interface OcclusionPicture {
+  /** The name the card's Markdown shows it by (`media:<name>`). */
+  name: string;
+  /** The package's picture it is drawn on. */
+  image: string;
+  shapes: OcclusionShape[];
+  asked: number;
+  side: 'question' | 'answer';
 }
 
 export interface SkippedNote {
@@ -151,7 +165,14 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const field = (index: number) => note.fields[index] ?? '';
   const fieldMap = Object.fromEntries(type.fields.map((name, index) => [name, field(index)]));
   /** Adds the card, or the reason it cannot be one; answers whether it was added. */
-  const draft = (guid: string, cardType: CardType, frontHtml: string, backHtml: string, items: EngramItemSource[]) => {
+  const draft = (
+    guid: string,
+    cardType: CardType,
+    frontHtml: string,
+    backHtml: string,
+    items: EngramItemSource[],
+    occlusions: OcclusionPicture[] = [],
+  ) => {
     const front = htmlToMarkdown(frontHtml);
     const back = htmlToMarkdown(backHtml);
     const problem = sidesProblem(cardType, front.markdown, back.markdown);
@@ -170,6 +191,7 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       deck,
       archived,
       media,
+      occlusions,
       items,
     });
     return true;
@@ -177,7 +199,9 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   const source = ({ card, revlog }: AnkiNoteBundle['cards'][number], ordinal: number) => ({ ordinal, card, revlog });
   const shape = shapeOf(type);
 
-  if (shape === 'basic' || shape === 'reversed') {
+  if (isImageOcclusion(type)) {
+    mapOcclusions(bundle, fieldMap, type, draft);
+  } else if (shape === 'basic' || shape === 'reversed') {
     const hasReverse = bundle.cards.some(({ card }) => card.ordinal === 1);
     const cardType = shape === 'reversed' && hasReverse ? 'reversed' : 'basic';
     const items = bundle.cards
@@ -232,4 +256,63 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
     }
   }
   return result;
+}
+
+/** The package's picture a field shows (its first `<img>`). */
+const pictureOf = (html: string) => {
+  const src = /<img[^>]*?\ssrc=["']?([^"'>]+)/i.exec(html)?.[1];
+  if (!src) return undefined;
+  try {
+    return decodeURIComponent(src.replaceAll('&amp;', '&'));
+  } catch {
+    return src;
+  }
+};
+
+/**
+ * An Image Occlusion note: a card for each of Anki's cards (each with its history), asking its shapes on the
+ * picture drawn as Anki draws it (image-occlusion.ts), the header above, the extra fields below the answer.
+ */
+function mapOcclusions(
+  bundle: AnkiNoteBundle,
+  fields: Record<string, string>,
+  type: AnkiNoteType,
+  draft: (
+    guid: string,
+    cardType: CardType,
+    frontHtml: string,
+    backHtml: string,
+    items: EngramItemSource[],
+    occlusions: OcclusionPicture[],
+  ) => boolean,
+) {
+  const [occlusion = '', image = '', header = '', ...extra] = type.fields;
+  const shapes = occlusionShapes(fields[occlusion] ?? '');
+  const picture = pictureOf(fields[image] ?? '');
+  const stem = (picture ?? 'picture').replace(/\.[^.]+$/, '');
+  const headerHtml = (fields[header] ?? '').trim();
+  const extraHtml = extra.map((name) => fields[name] ?? '').filter((html) => html.trim());
+  for (const entry of bundle.cards) {
+    const asked = entry.card.ordinal + 1;
+    const drawn = (side: 'question' | 'answer'): OcclusionPicture => ({
+      name: `${stem} (occlusion ${asked}, ${side}).png`,
+      image: picture ?? '',
+      shapes,
+      asked,
+      side,
+    });
+    const question = drawn('question');
+    const answer = drawn('answer');
+    const img = (p: OcclusionPicture) => (picture ? `<img src="${p.name.replaceAll('"', '&quot;')}">` : '');
+    const front = [headerHtml, img(question)].filter(Boolean).join('<br>');
+    const back = [img(answer), ...extraHtml].filter(Boolean).join('<br>');
+    draft(
+      `${bundle.note.guid}/${entry.card.ordinal}`,
+      'basic',
+      front,
+      back,
+      [{ ordinal: 0, ...entry }],
+      picture ? [question, answer] : [],
+    );
+  }
 }

@@ -52,6 +52,8 @@ async function mapWhole(path: string) {
             found.logs += memoryState(item.card, item.revlog, { created: reader.created }).logs.length;
           }
           for (const name of draft.media) shown.add(name);
+          // An Image Occlusion card shows its picture drawn with its shapes.
+          for (const picture of draft.occlusions) shown.add(picture.image);
         }
         // The package's files its note shows (a package exported without its media holds none of them).
         const fields = bundle.note.fields.join(' ');

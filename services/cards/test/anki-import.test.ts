@@ -412,6 +412,103 @@ function zipBomb(megabytes: number) {
   return zipOf([{ name: 'collection.anki2', deflated }]);
 }
 
+describe('an Image Occlusion note', () => {
+  it('becomes a card per shape asked, with its history, showing its picture masked as Anki masks it', async () => {
+    const ann = learner('ann');
+    // Anki's Image Occlusion note type (fields and the template's canvas, as Anki 23.10 and later write them).
+    const occlusion = {
+      id: 77,
+      name: 'Image Occlusion',
+      kind: 'cloze' as const,
+      originalStockKind: undefined,
+      fields: ['Occlusion', 'Image', 'Header', 'Back Extra', 'Comments'],
+      templates: [
+        {
+          ord: 0,
+          name: 'Image Occlusion',
+          qfmt: '{{#Header}}<div>{{Header}}</div>{{/Header}}<div style="display: none">{{cloze:Occlusion}}</div><div id="image-occlusion-container">{{Image}}<canvas id="image-occlusion-canvas"></canvas></div>',
+          afmt: '{{#Header}}<div>{{Header}}</div>{{/Header}}<div style="display: none">{{cloze:Occlusion}}</div><div id="image-occlusion-container">{{Image}}</div>{{Back Extra}}',
+        },
+      ],
+    };
+    const picture = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#1060c0' } })
+      .png()
+      .toBuffer();
+    const shapes =
+      '{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.4:oi=1}}<br>' +
+      '{{c2::image-occlusion:ellipse:left=.6:top=.2:rx=.1:ry=.2:oi=1}}';
+    const review = (cardId: number, at: number) => ({
+      id: at,
+      cardId,
+      ease: 3,
+      interval: 1,
+      lastInterval: 0,
+      factor: 0,
+      timeMs: 4000,
+      type: 0,
+    });
+    const card = (id: number, ordinal: number) => ({
+      id,
+      noteId: 1,
+      ordinal,
+      deckId: 1,
+      queue: 1,
+      type: 1,
+      due: 0,
+      interval: 0,
+      easeFactor: 0,
+      reps: 1,
+      lapses: 0,
+      fsrs: undefined,
+    });
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [occlusion],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [
+        {
+          id: 1,
+          guid: 'heart',
+          noteTypeId: 77,
+          fields: [shapes, '<img src="heart.png">', 'The heart', 'Left and right', ''],
+          tags: [],
+          modified: 0,
+        },
+      ],
+      cards: [card(10, 0), card(11, 1)],
+      revlog: [review(10, 1_700_000_000_000), review(11, 1_700_000_060_000)],
+      media: [{ name: 'heart.png', data: picture }],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done).toMatchObject({ status: 'done', counts: { notes: 1, cards: 2, reviews: 2, skipped: 0 } });
+
+    const imported = await importedCards(ann);
+    expect([...imported.keys()]).toEqual(['anki:heart/0', 'anki:heart/1']);
+    const first = imported.get('anki:heart/0')!;
+    expect(withoutIds(first.front)).toBe('The heart\\\n![](/media/ID/heart%20%28occlusion%201%2C%20question%29.png)');
+    expect(withoutIds(first.back)).toContain('heart%20%28occlusion%201%2C%20answer%29.png');
+    expect(first.back).toContain('Left and right');
+    expect(await cards.db.reviewLog.count({ where: { ownerId: ann } })).toBe(2);
+
+    // The pictures: on card 1's question its rectangle is masked in Anki's question colour, card 2's ellipse in
+    // the inactive one (the note hides all); on its answer the rectangle shows the picture again.
+    const pixel = async (name: string, x: number, y: number) => {
+      const kept = await cards.db.mediaFile.findFirstOrThrow({ where: { ownerId: ann, name } });
+      const stored = await cards.store.getObject(kept.objectKey);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stored!.body) chunks.push(chunk as Buffer);
+      const { data, info } = await sharp(Buffer.concat(chunks)).raw().toBuffer({ resolveWithObject: true });
+      const at = (y * info.width + x) * info.channels;
+      return [data[at], data[at + 1], data[at + 2]];
+    };
+    expect(await pixel('heart (occlusion 1, question).png', 50, 40)).toEqual([0xff, 0x8e, 0x8e]);
+    expect(await pixel('heart (occlusion 1, question).png', 140, 40)).toEqual([0xff, 0xeb, 0xa2]);
+    expect(await pixel('heart (occlusion 1, answer).png', 50, 40)).toEqual([0x10, 0x60, 0xc0]);
+    expect(await pixel('heart (occlusion 2, question).png', 140, 40)).toEqual([0xff, 0x8e, 0x8e]);
+  });
+});
+
 describe('a hostile or broken file fails with its message and changes nothing', () => {
   async function withNote(field: string, media: { name: string; data: Buffer }[] = []) {
     const basic = GENERATED_NOTE_TYPES[0]!;
