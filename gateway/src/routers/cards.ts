@@ -13,7 +13,7 @@ import { offlineSet, offlineSetInput } from '../handlers/cards/offline-set.js';
 import { progressMetrics } from '../handlers/cards/progress-metrics.js';
 import { renameTag, renameTagInput } from '../handlers/cards/rename-tag.js';
 import { review, reviewInput } from '../handlers/cards/review.js';
-import { reviewMetrics } from '../handlers/cards/review-metrics.js';
+import { reviewMetrics, reviewMetricsInput } from '../handlers/cards/review-metrics.js';
 import { streak } from '../handlers/cards/streak.js';
 import { syncReviews, syncReviewsInput } from '../handlers/cards/sync-reviews.js';
 import { undoReview, undoReviewInput } from '../handlers/cards/undo-review.js';
@@ -38,6 +38,6 @@ export const cardsRouter = router({
   offlineSet: protectedProcedure.input(offlineSetInput).query(offlineSet),
   progressMetrics: protectedProcedure.query(progressMetrics),
   streak: protectedProcedure.query(streak),
-  reviewMetrics: protectedProcedure.query(reviewMetrics),
+  reviewMetrics: protectedProcedure.input(reviewMetricsInput).query(reviewMetrics),
   generationUsage: protectedProcedure.query(generationUsage),
 });

@@ -119,3 +119,7 @@ export const listTagsInput = z.object({ pageSize: pageSize(TAG_PAGE_SIZE), curso
 export const createTagInput = z.object({ name: tagName });
 export const renameTagInput = z.object({ id: uuid('Tag id'), name: tagName });
 export const deleteTagInput = z.object({ id: uuid('Tag id') });
+/** The dashboard's metrics; with a year, that year's reviews by day too (the history's heatmap). */
+export const reviewMetricsInput = z
+  .object({ year: z.number().int('Year must be a whole number.').min(1970, 'Year must be 1970 or later.').max(9999) })
+  .optional();

@@ -215,6 +215,27 @@ describe('true retention by week', () => {
     ]);
   });
 
+  it('shows a history from years ago: every month of it, and a chosen year by day', async () => {
+    // As a learner who imported their Anki reviews of 2023 sees them: nothing in the last 30 days or year.
+    const { learner, reviewedOn } = await learnerInSaoPaulo('veteran');
+    await reviewedOn('2023-03-14', 3);
+    await reviewedOn('2023-03-14', 1, 9);
+    await reviewedOn('2023-11-02', 4);
+    await reviewedOn('2024-01-05', 3);
+    const recent = await learner.reviewMetrics();
+    expect(recent.heatmap).toEqual([]);
+    expect(recent.months).toEqual([
+      { month: '2023-03', reviews: 2 },
+      { month: '2023-11', reviews: 1 },
+      { month: '2024-01', reviews: 1 },
+    ]);
+    expect(recent.yearDays).toEqual([]);
+    expect((await learner.reviewMetrics({ year: 2023 })).yearDays).toEqual([
+      { date: '2023-03-14', count: 2 },
+      { date: '2023-11-02', count: 1 },
+    ]);
+  });
+
   it('comes with the learner’s desired retention, and empty weeks before any mature review', async () => {
     const fresh = await cards.as(`weekly-fresh-${randomUUID()}`).reviewMetrics();
     expect(fresh.desiredRetention).toBeCloseTo(0.9);

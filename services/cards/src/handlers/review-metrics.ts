@@ -1,12 +1,13 @@
 // ReviewMetrics: the learner's reviews by day, retention, the year's heatmap and the coming month's
-// forecast, in the learner's own days.
+// forecast, in the learner's own days; and their whole history by month, and a chosen year by day (a learner
+// who brings years of reviews from Anki sees them).
 
 import { addDays, studyDayStart, weekStart } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
 import { learnerDay } from '../review/learner-day.js';
-import { FORECAST, REVIEWS_BY_DAY } from '../review/metrics-sql.js';
+import { FORECAST, REVIEWS_BETWEEN, REVIEWS_BY_DAY, REVIEWS_BY_MONTH } from '../review/metrics-sql.js';
 
 const HEATMAP_DAYS = 365;
 const FORECAST_DAYS = 30;
@@ -53,7 +54,8 @@ export function reviewMetrics(stores: Stores) {
     const { timezone, dayStartHour } = settings;
     const span = request.days > 0 ? Math.min(request.days, HEATMAP_DAYS) : DEFAULT_DAYS;
     const heatmapFrom = addDays(today, -(HEATMAP_DAYS - 1));
-    const [reviews, forecast] = await Promise.all([
+    const year = request.year > 0 ? String(request.year).padStart(4, '0') : undefined;
+    const [reviews, forecast, months, yearDays] = await Promise.all([
       stores.pool.query(REVIEWS_BY_DAY, [ownerId, heatmapFrom]),
       stores.pool.query<{ date: string; count: number }>(FORECAST, [
         ownerId,
@@ -62,6 +64,10 @@ export function reviewMetrics(stores: Stores) {
         today,
         studyDayStart(addDays(today, FORECAST_DAYS), timezone, dayStartHour),
       ]),
+      stores.pool.query<Proto.MonthCount>(REVIEWS_BY_MONTH, [ownerId]),
+      year
+        ? stores.pool.query<Proto.DayCount>(REVIEWS_BETWEEN, [ownerId, `${year}-01-01`, `${year}-12-31`])
+        : { rows: [] },
     ]);
     const daysFrom = addDays(today, -(span - 1));
     const recent = reviews.rows.filter((row) => row.date >= daysFrom);
@@ -86,6 +92,8 @@ export function reviewMetrics(stores: Stores) {
       forecast: everyDay(today, addDays(today, FORECAST_DAYS - 1), forecast.rows, (date) => ({ date, count: 0 })),
       retentionWeeks: retentionByWeek(reviews.rows, today),
       desiredRetention: settings.desiredRetention,
+      months: months.rows,
+      yearDays: yearDays.rows,
     };
   };
 }

@@ -50,6 +50,18 @@ SELECT to_char(day, 'YYYY-MM-DD') AS date, reviews, again, hard, good, easy, mat
 FROM review_days WHERE owner_id = $1 AND day >= $2::date AND reviews > 0
 ORDER BY day`;
 
+/** $1 owner: reviews per month over the whole history, from review_days. */
+export const REVIEWS_BY_MONTH = `
+SELECT to_char(day, 'YYYY-MM') AS month, sum(reviews)::int AS reviews
+FROM review_days WHERE owner_id = $1 AND reviews > 0
+GROUP BY 1 ORDER BY 1`;
+
+/** $1 owner, $2 first day, $3 last day: reviews per day between them, from review_days. */
+export const REVIEWS_BETWEEN = `
+SELECT to_char(day, 'YYYY-MM-DD') AS date, reviews AS count
+FROM review_days WHERE owner_id = $1 AND day BETWEEN $2::date AND $3::date AND reviews > 0
+ORDER BY day`;
+
 /** $1 owner, $2 timezone, $3 day-start hour, $4 today, $5 end of the window (instant): items due per day. */
 export const FORECAST = `
 SELECT to_char(GREATEST(((i.due AT TIME ZONE $2) - make_interval(hours => $3))::date, $4::date), 'YYYY-MM-DD') AS date,

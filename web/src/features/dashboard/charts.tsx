@@ -10,6 +10,7 @@ import { barOptions, UPlotChart } from '../../components/uplot-chart';
 import { getLocale, m } from '../../lib/i18n';
 import { addDays, dayRange, formatShortDate, onDays, todayIn } from './days';
 import { Heatmap } from './heatmap';
+import { HistoryChart } from './history-chart';
 import { Panel } from './panels';
 import { type ReviewMetrics, reviewMetricsOptions, timezoneOptions } from './queries';
 import { RetentionChart } from './retention-chart';
@@ -204,6 +205,7 @@ export function DashboardCharts() {
       <ForecastChart metrics={metrics.data} today={today} />
       <RetentionChart metrics={metrics.data} />
       <Heatmap metrics={metrics.data} today={today} />
+      <HistoryChart metrics={metrics.data} today={today} />
     </div>
   );
 }
