@@ -3,15 +3,17 @@
 // makes; and a 40,000-card export streams.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExport, deckPathOf, type EngramExportCard, guidOf } from '../src/from-engram.ts';
 import { markdownToHtml } from '../src/markdown-to-html.ts';
 import { memoryState } from '../src/memory-state.ts';
 import { openPackage } from '../src/open-package.ts';
 import { mappingContext, shapeOf, toEngram } from '../src/to-engram.ts';
-import { scratchDir } from './helpers.ts';
+import { readZip, scratchDir } from './helpers.ts';
 
 const { dir, cleanup } = scratchDir();
 afterAll(cleanup);
@@ -355,5 +357,69 @@ describe('exporting streams', () => {
     const small = await peakGrowth(4000);
     const large = await peakGrowth(40_000);
     expect(large).toBeLessThan(2 * Math.max(small, 16 * 1024 ** 2));
+  });
+});
+
+describe('an export beside a package Anki wrote in the same layout', () => {
+  /** The zip's entry names, each table's columns, the media map and the Basic note type of a legacy package. */
+  async function packageShape(file: string) {
+    const entries = await readZip(file);
+    const collection = join(dir, `shape-${Math.random().toString(36).slice(2)}.anki2`);
+    writeFileSync(collection, entries.find((entry) => entry.name === 'collection.anki2')!.data!);
+    const db = new DatabaseSync(collection, { readOnly: true });
+    try {
+      const tables = (
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+          .all() as { name: string }[]
+      ).map((row) => row.name);
+      const columns = Object.fromEntries(
+        tables.map((table) => [
+          table,
+          (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string }[]).map(
+            (c) => `${c.name} ${c.type}`,
+          ),
+        ]),
+      );
+      const models = JSON.parse(
+        String((db.prepare('SELECT models FROM col').get() as { models: string }).models),
+      ) as Record<
+        string,
+        { name: string; type: number; flds: { name: string }[]; tmpls: { name: string; qfmt: string; afmt: string }[] }
+      >;
+      const basic = Object.values(models).find((model) => model.name === 'Basic');
+      const media = JSON.parse(entries.find((entry) => entry.name === 'media')!.data!.toString('utf8')) as Record<
+        string,
+        string
+      >;
+      return {
+        entries: entries
+          .map((entry) => entry.name)
+          .filter((name) => !/^\d+$/.test(name))
+          .sort(),
+        columns,
+        mediaKeys: Object.keys(media).every((key) => /^\d+$/.test(key)),
+        basic: basic && {
+          type: basic.type,
+          fields: basic.flds.map((field) => field.name),
+          templates: basic.tmpls.map((t) => [t.name, t.qfmt, t.afmt.replace(/\s+/g, ' ')]),
+        },
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('holds the same tables and columns, the same entries and media map, and Anki’s own Basic note type', async () => {
+    const file = join(dir, 'shape.apkg');
+    const exported = await createExport(file, { now: NOW });
+    exported.addCard(CARDS[0]!);
+    await exported.finish();
+    const ours = await packageShape(file);
+    const anki = await packageShape(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
+    expect(ours.entries).toEqual(anki.entries);
+    expect(ours.columns).toEqual(anki.columns);
+    expect(ours.mediaKeys && anki.mediaKeys).toBe(true);
+    expect(ours.basic).toEqual(anki.basic);
   });
 });
