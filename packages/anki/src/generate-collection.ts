@@ -101,7 +101,7 @@ function generatedPng(i: number): Buffer {
   ]);
 }
 
-function generatedMp3(i: number): Buffer {
+export function generatedMp3(i: number): Buffer {
   const frame = Buffer.alloc(413);
   frame.writeUInt32BE(i);
   return Buffer.concat([Buffer.from('fffb9064', 'hex'), frame]);

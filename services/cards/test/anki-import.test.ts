@@ -16,6 +16,7 @@ import {
   type GenerateOptions,
   generateCollection,
   generatedGuid,
+  generatedMp3,
   generatedNote,
   generatedRows,
 } from '@engram/anki/generate-collection';
@@ -260,6 +261,28 @@ describe('importing an Anki package', () => {
     expect(await cards.db.reviewItem.findUniqueOrThrow({ where: { id: practised.items[0]!.id } })).toEqual(
       afterPractice,
     );
+  });
+
+  it('keeps a card whose only front is a sound, the sound its front', async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [basic],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [
+        { id: 1, guid: 'heard', noteTypeId: basic.id, fields: ['[sound:bonjour.mp3]', 'hello'], tags: [], modified: 0 },
+      ],
+      cards: [],
+      revlog: [],
+      media: [{ name: 'bonjour.mp3', data: generatedMp3(1) }],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done.counts).toMatchObject({ notes: 1, cards: 1, media: 1, skipped: 0 });
+    const card = (await importedCards(ann)).get('anki:heard')!;
+    expect(withoutIds(card.front)).toBe('![bonjour](/media/ID/bonjour.mp3)');
+    expect(card.back).toBe('hello');
   });
 
   it('leaves out a file missing from the package or not what its name says, and imports the rest', async () => {
