@@ -65,6 +65,14 @@ export const IMPORT_PROBLEMS = {
     `The images and sounds of this collection do not fit in your storage: your plan keeps ${quota} of them ` +
     `(${used} used). Delete files you no longer use, or choose a larger plan, and import it again.`,
   unreadable: () => 'The file could not be imported: it is not a readable CSV, TSV or Anki file.',
+  // The import's own process ended before it did (docs/architecture.md#bulkheads): nothing was imported.
+  importOutOfMemory: () =>
+    'This file needs more memory to import than we allow one import, so it was stopped and nothing was imported.',
+  importTimedOut: ({ minutes }: { minutes: string }) =>
+    `This import took longer than the ${minutes} minutes we allow one import, so it was stopped and nothing was imported.`,
+  importCrashed: () => 'This import stopped unexpectedly and nothing was imported. Please try it again.',
+  importGaveUp: ({ attempts }: { attempts: string }) =>
+    `This import failed ${attempts} times, so we stopped trying. Nothing was imported; please try it again later.`,
   ...packageProblems(),
 } as const;
 

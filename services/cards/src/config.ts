@@ -18,6 +18,13 @@ export const configShape = {
   OPTIMIZE_EVERY_REVIEWS: vars.positiveInt(1000),
   /** Below this many reviews to learn from, an optimization keeps the parameters in use. */
   OPTIMIZE_MINIMUM_REVIEWS: vars.positiveInt(400),
+  /** What the process of one import, export or optimization may use (docs/architecture.md#bulkheads). */
+  JOB_MEMORY_MB: vars.positiveInt(1024),
+  IMPORT_TIMEOUT_MINUTES: vars.positiveInt(30),
+  EXPORT_TIMEOUT_MINUTES: vars.positiveInt(30),
+  OPTIMIZATION_TIMEOUT_MINUTES: vars.positiveInt(15),
+  /** Jobs of each kind one replica runs at once (each in its own process; one learner's, one at a time). */
+  JOB_CONCURRENCY: vars.positiveInt(2),
   ...storageVars,
 };
 

@@ -1,6 +1,7 @@
 // The cards service's parts: its stores (Prisma and a pg pool on one schema), the object store of card files
 // (S3, or the local stand-in) with its sweeper, a client of billing (storage quotas), its seven gRPC
-// services, its events (relay and consumers) and its jobs (imports, exports, optimizations). runService boots
+// services, its events (relay and consumers) and its jobs (imports, exports, optimizations, each run in a process
+// of its own). runService boots
 // and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
@@ -8,17 +9,17 @@ import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
 import { createObjectStore } from '@engram/kit/storage';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
+import { createCompute, DEFAULT_COMPUTE_LIMITS } from './compute/compute-pool.js';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
 import { cardsEvents } from './events/index.js';
 import { EXPORTS_QUEUE } from './exports/export-deps.js';
-import { runExport } from './exports/run-export.js';
 import { IMPORTS_QUEUE } from './imports/import-deps.js';
-import { runImport } from './imports/run-import.js';
-import { unfinishedJobs } from './jobs/job-row.js';
+import { type JobTable, unfinishedJobs } from './jobs/job-row.js';
+import { sandboxedJob } from './jobs/sandboxed-job.js';
 import { billingQuota } from './media/quota.js';
 import { startObjectSweeper } from './media/sweeper.js';
-import { OPTIMIZATIONS_QUEUE, runOptimization } from './optimizer/run-optimization.js';
+import { OPTIMIZATIONS_QUEUE } from './optimizer/run-optimization.js';
 import { cardsServices } from './server.js';
 
 const config = readConfig();
@@ -29,40 +30,47 @@ const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV
 const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
 const sweeper = startObjectSweeper(stores.db, store, runtime.logger, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000);
 
+// Each job runs in a process of its own (jobs/sandboxed-job.ts), never in this one, which serves the calls.
+const MINUTE_MS = 60_000;
+const jobMemoryBytes = config.JOB_MEMORY_MB * 1024 * 1024;
+const jobQueue = (queue: string, table: JobTable, timeoutMinutes: number) => ({
+  queue,
+  run: sandboxedJob(
+    stores.db,
+    table,
+    { memoryBytes: jobMemoryBytes, timeoutMs: timeoutMinutes * MINUTE_MS },
+    runtime.logger,
+  ),
+  unfinished: () => unfinishedJobs(stores.db, table),
+  concurrency: config.JOB_CONCURRENCY,
+});
 const jobs = jobsOf(runtime, [
-  {
-    queue: IMPORTS_QUEUE,
-    run: (id, { signal }) =>
-      runImport({ db: stores.db, pool: stores.pool, store, logger: runtime.logger }, id, { signal }),
-    unfinished: () => unfinishedJobs(stores.db, 'imports'),
-  },
-  {
-    queue: EXPORTS_QUEUE,
-    run: (id, { signal }) => runExport({ stores, store, logger: runtime.logger }, id, { signal }),
-    unfinished: () => unfinishedJobs(stores.db, 'exports'),
-  },
-  {
-    queue: OPTIMIZATIONS_QUEUE,
-    run: (id, { signal }) =>
-      runOptimization({ stores, logger: runtime.logger, minimumReviews: config.OPTIMIZE_MINIMUM_REVIEWS }, id, {
-        signal,
-      }),
-    unfinished: () => unfinishedJobs(stores.db, 'optimizations'),
-  },
+  jobQueue(IMPORTS_QUEUE, 'imports', config.IMPORT_TIMEOUT_MINUTES),
+  jobQueue(EXPORTS_QUEUE, 'exports', config.EXPORT_TIMEOUT_MINUTES),
+  jobQueue(OPTIMIZATIONS_QUEUE, 'optimizations', config.OPTIMIZATION_TIMEOUT_MINUTES),
 ]);
 
+// Simulations, retention recommendations and rescheduling plans: in child processes too (compute/compute-pool.ts).
+const compute = createCompute(DEFAULT_COMPUTE_LIMITS, runtime.logger);
+
 await runService(runtime, {
-  services: cardsServices(stores, runtime.serverOptions, {
-    store,
-    quotaOf: billingQuota(billing),
-    enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
-    enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
-    enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
-  }),
+  services: cardsServices(
+    stores,
+    runtime.serverOptions,
+    {
+      store,
+      quotaOf: billingQuota(billing),
+      enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+      enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
+      enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
+    },
+    compute,
+  ),
   events: cardsEvents(stores.db, config),
   jobs,
   close: [
     { name: 'object sweeper', run: () => sweeper.stop() },
+    { name: 'computations', run: () => compute.close() },
     { name: 'billing client', run: () => billing.close() },
     { name: 'object store', run: () => store.close() },
     { name: 'database', run: () => closeStores(stores) },

@@ -9,6 +9,7 @@ import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
+import { type Compute, createCompute, DEFAULT_COMPUTE_LIMITS } from './compute/compute-pool.js';
 import type { Stores } from './db.js';
 import type { ExportServiceDeps } from './exports/export-deps.js';
 import { archiveCard } from './handlers/archive-card.js';
@@ -58,12 +59,14 @@ export interface SettingsJobs {
 
 /**
  * The services; MediaService, ImportService and ExportService with `files` (main.ts always gives them; a test
- * or benchmark of other services may not). Without `files`, an optimization is refused as unavailable.
+ * or benchmark of other services may not). Without `files`, an optimization is refused as unavailable. Long CPU
+ * work runs in `compute`'s child processes (compute/compute-pool.ts).
  */
 export function cardsServices(
   stores: Stores,
   options: ServerOptions,
   files?: Omit<ImportServiceDeps, 'db'> & Omit<ExportServiceDeps, 'db'> & SettingsJobs,
+  compute: Compute = createCompute(DEFAULT_COMPUTE_LIMITS, options.logger),
 ) {
   const enqueueOptimization =
     files?.enqueueOptimization ??
@@ -127,13 +130,13 @@ export function cardsServices(
           updateSettings: { handle: updateSettings(stores) },
           optimize: { handle: optimize(stores, enqueueOptimization) },
           getOptimization: { handle: getOptimization(stores) },
-          simulate: { handle: simulate(stores) },
-          recommendRetention: { handle: recommendRetention(stores) },
+          simulate: { handle: simulate(stores, compute) },
+          recommendRetention: { handle: recommendRetention(stores, compute) },
           createPreset: { handle: createPreset(stores) },
           updatePreset: { handle: updatePreset(stores) },
           deletePreset: { handle: deletePreset(stores) },
-          previewReschedule: { handle: previewReschedule(stores) },
-          reschedule: { handle: reschedule(stores) },
+          previewReschedule: { handle: previewReschedule(stores, compute) },
+          reschedule: { handle: reschedule(stores, compute) },
         },
         options,
       ),

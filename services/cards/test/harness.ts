@@ -44,6 +44,8 @@ export interface CardsHarnessOptions {
   events?: { natsUrl?: string };
   /** A database of the test's own (for tests that terminate every backend of it); the run's by default. */
   databaseUrl?: string;
+  /** Run the work queue's jobs in this process, as main.ts runs them in theirs (default true). */
+  jobs?: boolean;
 }
 
 /** The cards service's configuration the harness runs with where the tests do not set it. */
@@ -123,7 +125,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
         ],
         recoverIntervalMs: 1_000,
       });
-      jobs.start();
+      // A test that runs jobs its own way (in their processes: job-bulkheads.test.ts) has none running here.
+      if (options.jobs !== false) jobs.start();
       return {
         services: cardsServices(stores, serverOptions, {
           store,

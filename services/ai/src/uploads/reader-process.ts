@@ -1,9 +1,9 @@
 // The process that reads one uploaded file (started by reader-pool.ts, one per file, then ended): text
 // files decoded as UTF-8, PDFs measured for what their streams unpack to and only then read by PDF.js,
 // page by page, stopping once the text passes the limit. It answers its parent once, over IPC, with the
-// text or with what was wrong. It runs with a capped heap and is killed when over its memory or time, so
-// whatever a hostile file does to it ends here. It imports only its sibling and packages, so Node runs it
-// from the TypeScript source (tests) as well as from dist/.
+// text or with what was wrong (@engram/kit/sandbox). It runs with a capped heap and is killed when over its
+// memory or time, so whatever a hostile file does to it ends here.
+import { answerParent } from '@engram/kit/sandbox/answer-parent';
 import { getDocumentProxy } from 'unpdf';
 import { inflatedSize } from './inflated-size.ts';
 
@@ -69,11 +69,6 @@ function read(request: ReadRequest): Promise<ReadAnswer> {
   return request.kind === 'pdf' ? pdfText(request) : Promise.resolve(plainText(request.content));
 }
 
-// Without its parent nobody watches this process's memory or time: it ends with it.
-process.once('disconnect', () => process.exit(1));
-process.once('message', (request: ReadRequest) => {
-  read(request).then(
-    (answer) => process.send?.(answer, () => process.exit(0)),
-    () => process.send?.({ ok: false, refusal: 'unreadable' } satisfies ReadAnswer, () => process.exit(0)),
-  );
-});
+answerParent<ReadRequest, ReadAnswer>((request) =>
+  read(request).catch(() => ({ ok: false, refusal: 'unreadable' }) satisfies ReadAnswer),
+);

@@ -78,8 +78,8 @@ export async function runExport(deps: ExportDeps, id: string, { signal }: { sign
     logger.info({ format, cards: total, size }, 'export done');
   } catch (error) {
     if (signal.aborted) {
-      // Handed back at shutdown: queued again, so the next replica takes it at once.
-      await db.export.update({ where: { id }, data: { status: 'queued' } });
+      // Handed back at shutdown: queued again, so the next replica takes it at once; the claim was no attempt.
+      await db.export.update({ where: { id }, data: { status: 'queued', attempts: { decrement: 1 } } });
       throw error;
     }
     logger.warn({ err: error }, 'export failed');

@@ -5,9 +5,10 @@ import { rescheduleInput } from '@engram/contracts/scheduling';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ReschedulePreview, RescheduleRequest, RescheduleResponse } from '@engram/proto/cards/v1/settings';
+import type { Compute } from '../compute/compute-pool.js';
 import type { Stores } from '../db.js';
 import { defaultPresetId, PRESET_NOT_FOUND } from '../presets/presets.js';
-import { applyReschedule, dueDays, planReschedule } from '../presets/reschedule.js';
+import { applyReschedule, dueDays, rescheduleInput as readInput } from '../presets/reschedule.js';
 
 async function presetOf(stores: Stores, request: RescheduleRequest, ownerId: string) {
   const input = parseInput(rescheduleInput, { presetId: request.presetId || undefined });
@@ -17,19 +18,26 @@ async function presetOf(stores: Stores, request: RescheduleRequest, ownerId: str
   return preset;
 }
 
-export function previewReschedule(stores: Stores) {
+/** The plan, worked out in a child process (its replays take seconds for a large collection). */
+async function planOf(stores: Stores, compute: Compute, request: RescheduleRequest, ctx: CallContext) {
+  const ownerId = ctx.caller.userId;
+  const preset = await presetOf(stores, request, ownerId);
+  const plan = await compute.run(ownerId, 'reschedule', await readInput(stores, ownerId, preset), ctx.signal);
+  return { preset, plan };
+}
+
+export function previewReschedule(stores: Stores, compute: Compute) {
   return async (request: RescheduleRequest, ctx: CallContext): Promise<ReschedulePreview> => {
-    const ownerId = ctx.caller.userId;
-    const plan = await planReschedule(stores, ownerId, await presetOf(stores, request, ownerId));
+    const { plan } = await planOf(stores, compute, request, ctx);
     return { cards: plan.cards, changed: plan.moved, days: dueDays(plan) };
   };
 }
 
-export function reschedule(stores: Stores) {
+export function reschedule(stores: Stores, compute: Compute) {
   return async (request: RescheduleRequest, ctx: CallContext): Promise<RescheduleResponse> => {
     const ownerId = ctx.caller.userId;
-    const preset = await presetOf(stores, request, ownerId);
-    const changed = await applyReschedule(stores.pool, ownerId, await planReschedule(stores, ownerId, preset));
+    const { preset, plan } = await planOf(stores, compute, request, ctx);
+    const changed = await applyReschedule(stores.pool, ownerId, plan);
     ctx.logger.info({ presetId: preset.id, changed }, 'preset rescheduled');
     return { changed };
   };

@@ -1,6 +1,8 @@
 // Simulate and RecommendRetention: the workload of one of the caller's presets over the coming days at the desired
-// retentions asked for, and the retention that gives them the most remembered per minute of study. Computed in
-// the call (10,000 cards over a year at three retentions take about 0.4 s: bench/optimizer.ts).
+// retentions asked for, and the retention that gives them the most remembered per minute of study. Read here, and
+// worked out in a child process (compute/compute-pool.ts) within a bounded number of steps (simulator/simulate.ts:
+// at most about 2 s at the worst allowed settings, bench/optimizer.ts), one at a time for a learner, ended when the
+// call is given up, and kept a while for the same inputs.
 import { recommendRetentionInput, simulateInput } from '@engram/contracts/scheduling';
 import { addDays } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
@@ -11,20 +13,22 @@ import type {
   SimulateRequest,
   SimulateResponse,
 } from '@engram/proto/cards/v1/settings';
+import type { Compute } from '../compute/compute-pool.js';
 import type { Stores } from '../db.js';
 import { learnerWorkload } from '../simulator/learner-workload.js';
-import { recommendRetention as recommend, simulate as simulateDays } from '../simulator/simulate.js';
 
 const RECOMMENDATION_DAYS = 365;
 
-export function simulate(stores: Stores) {
+export function simulate(stores: Stores, compute: Compute) {
   return async (request: SimulateRequest, ctx: CallContext): Promise<SimulateResponse> => {
     // The contract's rules (settings.simulate); an empty preset id is the default preset.
     const input = parseInput(simulateInput, { ...request, presetId: request.presetId || undefined });
     const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
+    const given = { input: { ...workload.input, days: input.days }, retentions: input.desiredRetentions };
+    const runs = await compute.run(ctx.caller.userId, 'simulate', given, ctx.signal);
     return {
-      runs: input.desiredRetentions.map((desiredRetention) => {
-        const run = simulateDays({ ...workload.input, desiredRetention, days: input.days });
+      runs: input.desiredRetentions.map((desiredRetention, index) => {
+        const run = runs[index] as (typeof runs)[number];
         return {
           desiredRetention,
           daily: run.daily.map(({ day, reviews, minutes }) => ({
@@ -42,11 +46,15 @@ export function simulate(stores: Stores) {
 
 const percent = (retention: number) => `${Math.round(retention * 100)}%`;
 
-export function recommendRetention(stores: Stores) {
+export function recommendRetention(stores: Stores, compute: Compute) {
   return async (request: RecommendRetentionRequest, ctx: CallContext): Promise<RetentionRecommendation> => {
     const input = parseInput(recommendRetentionInput, { presetId: request.presetId || undefined });
     const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
-    const found = recommend({ ...workload.input, days: RECOMMENDATION_DAYS }, workload.currentRetention);
+    const given = {
+      input: { ...workload.input, days: RECOMMENDATION_DAYS },
+      currentRetention: workload.currentRetention,
+    };
+    const found = await compute.run(ctx.caller.userId, 'recommend', given, ctx.signal);
     const reason =
       found.desiredRetention === workload.currentRetention
         ? `At ${percent(found.desiredRetention)} you remember the most for each minute you study.`

@@ -101,8 +101,8 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
     logger.info({ counts: outcome.counts }, 'import done');
   } catch (error) {
     if (signal.aborted) {
-      // Handed back at shutdown: queued again, so the next replica takes it at once.
-      await db.import.update({ where: { id }, data: { status: 'queued' } });
+      // Handed back at shutdown: queued again, so the next replica takes it at once; the claim was no attempt.
+      await db.import.update({ where: { id }, data: { status: 'queued', attempts: { decrement: 1 } } });
       throw error;
     }
     // A refusal of the file (or of its files by the learner's quota) is told as it is; anything else is not.

@@ -82,8 +82,8 @@ export async function runOptimization(
     logger.info({ outcome: result.outcome, reviews: items.length }, 'optimization done');
   } catch (error) {
     if (signal.aborted) {
-      // Handed back at shutdown: queued again, so the next replica takes it at once.
-      await db.optimization.updateMany({ where: { id }, data: { status: 'queued' } });
+      // Handed back at shutdown: queued again, so the next replica takes it at once; the claim was no attempt.
+      await db.optimization.updateMany({ where: { id }, data: { status: 'queued', attempts: { decrement: 1 } } });
       throw error;
     }
     logger.warn({ err: error }, 'optimization failed');

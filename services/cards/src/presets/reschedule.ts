@@ -38,7 +38,7 @@ WHERE i.owner_id = $1 AND NOT i.archived AND i.state = 2 AND i.stability > 0 AND
   AND ${cardPresetId('i.card_id', '$1')} = $2::uuid
 ORDER BY i.due, i.id`;
 
-interface ReviewedCard {
+export interface ReviewedCard {
   id: string;
   due: Date;
   stability: number;
@@ -53,7 +53,7 @@ FROM review_logs
 WHERE owner_id = $1 AND undone_at IS NULL AND NOT preview AND item_id = ANY($2::uuid[])
 ORDER BY item_id, reviewed_at, seq`;
 
-interface LoggedReview {
+export interface LoggedReview {
   item: string;
   rating: number;
   stateBefore: number;
@@ -98,14 +98,45 @@ SELECT to_char(${learnerDayOf('due', '$1')}, 'YYYY-MM-DD') AS day, count(*)::int
 FROM review_items WHERE owner_id = $1 AND NOT archived
 GROUP BY 1`;
 
-/** The plan for the cards of `preset` (a row of the learner's presets) of `ownerId`. */
-export async function planReschedule(
+/** What a plan is worked out from: the learner's settings, the preset, its reviewed cards and their logs. */
+export interface RescheduleInput {
+  settings: ReturnType<typeof settingsOf>;
+  preset: { id: string; desiredRetention: number; parameters: number[] };
+  cards: ReviewedCard[];
+  loads: { day: string; load: number }[];
+  logged: LoggedReview[];
+  now: Date;
+}
+
+/** Reads what the plan for the cards of `preset` (a row of the learner's presets) of `ownerId` needs. */
+export async function rescheduleInput(
   stores: Stores,
   ownerId: string,
   preset: { id: string; desiredRetention: number; parameters: number[] },
   now = new Date(),
-): Promise<ReschedulePlan> {
+): Promise<RescheduleInput> {
   const settings = settingsOf(await readSettings(stores.pool, ownerId));
+  const [{ rows }, { rows: loads }] = await Promise.all([
+    stores.pool.query<ReviewedCard>(REVIEWED_CARDS, [ownerId, preset.id]),
+    stores.pool.query<{ day: string; load: number }>(LOADS, [ownerId]),
+  ]);
+  const { rows: logged } = await stores.pool.query<LoggedReview>(HISTORIES, [ownerId, rows.map(({ id }) => id)]);
+  const { id, desiredRetention, parameters } = preset;
+  return { settings, preset: { id, desiredRetention, parameters }, cards: rows, loads, logged, now };
+}
+
+/**
+ * The plan (no I/O: the cards service works it out in a process of its own, compute/compute-process.ts, as its
+ * replays take seconds for a large collection).
+ */
+export function planReschedule({
+  settings,
+  preset,
+  cards: rows,
+  loads: loadRows,
+  logged,
+  now,
+}: RescheduleInput): ReschedulePlan {
   const options = {
     ...settings,
     desiredRetention: preset.desiredRetention,
@@ -113,11 +144,6 @@ export async function planReschedule(
     fuzz: false,
   };
   const scheduler = schedulerFor(options);
-  const [{ rows }, { rows: loadRows }] = await Promise.all([
-    stores.pool.query<ReviewedCard>(REVIEWED_CARDS, [ownerId, preset.id]),
-    stores.pool.query<{ day: string; load: number }>(LOADS, [ownerId]),
-  ]);
-  const { rows: logged } = await stores.pool.query<LoggedReview>(HISTORIES, [ownerId, rows.map(({ id }) => id)]);
   const histories = new Map<string, LoggedReview[]>();
   for (const review of logged) {
     const history = histories.get(review.item);

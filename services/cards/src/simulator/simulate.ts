@@ -34,6 +34,7 @@ export interface SimulationInput {
   parameters: readonly number[];
   desiredRetention: number;
   days: number;
+  /** New cards and reviews a day; fractions (a sample's share of a limit) average out over the days. */
   newPerDay: number;
   reviewsPerDay: number;
   maximumIntervalDays: number;
@@ -102,14 +103,21 @@ export function simulate(input: SimulationInput): Simulation {
   }
   const daily: SimulatedDay[] = [];
   let totalMinutes = 0;
+  // A fractional limit gives its whole part each day and carries the rest: on average, the limit.
+  let reviewsCarry = 0;
+  let newCarry = 0;
   for (let day = 0; day < input.days; day += 1) {
     let seconds = 0;
     let reviews = 0;
+    const reviewsToday = Math.floor(input.reviewsPerDay + reviewsCarry);
+    reviewsCarry = input.reviewsPerDay + reviewsCarry - reviewsToday;
+    const newToday = Math.floor(input.newPerDay + newCarry);
+    newCarry = input.newPerDay + newCarry - newToday;
     const today = due[day] as number[];
     for (let position = 0; position < today.length; position += 1) {
       const index = today[position] as number;
       // Over the day's limit: the rest wait for tomorrow, in order.
-      if (reviews >= input.reviewsPerDay) {
+      if (reviews >= reviewsToday) {
         schedule(index, day + 1);
         continue;
       }
@@ -126,7 +134,7 @@ export function simulate(input: SimulationInput): Simulation {
       reviews += 1;
       schedule(index, day + Math.max(1, algorithm.next_interval(next.stability, elapsed)));
     }
-    for (let learned = 0; learned < input.newPerDay && waitingNew > 0 && reviews < input.reviewsPerDay; learned += 1) {
+    for (let learned = 0; learned < newToday && waitingNew > 0 && reviews < reviewsToday; learned += 1) {
       waitingNew -= 1;
       const grade = (1 + pick(habits.firstRatings, draw())) as Grade;
       const next = algorithm.next_state(null, 0, grade);
@@ -145,6 +153,83 @@ export function simulate(input: SimulationInput): Simulation {
   return { daily, remembered, totalMinutes };
 }
 
+/**
+ * The reviews a call's simulated runs may step through in all, whatever the learner's cards and settings (about
+ * 2 µs each). Most learners' cards come due every few weeks or months, so 10,000 cards over a year are some
+ * 200,000 steps a run; but the worst allowed settings (a maximum interval of 1 day, limits of 9,999) review every
+ * card every day, 3.65 million steps a run, which took tens of seconds. A pilot on a sample of PILOT_CARDS tells
+ * how many steps a card takes; when all the cards would take more than the budget, the runs simulate a sample of
+ * them (chosen with the learner's seed, so the same each time) with the same share of their daily limits, and the
+ * sample's figures are scaled back to all their cards. bench/optimizer.ts measures the worst case against 2 s.
+ */
+export const SIMULATION_STEPS = 600_000;
+const PILOT_CARDS = 200;
+
+/** The first `count` of `cards` in an order drawn with `seed` (a partial Fisher–Yates shuffle). */
+function sample(cards: readonly SimulatedCard[], count: number, seed: number): SimulatedCard[] {
+  const draw = seededRandom(seed ^ 0x5eed);
+  const shuffled = [...cards];
+  for (let index = 0; index < count; index += 1) {
+    const other = index + Math.floor(draw() * (shuffled.length - index));
+    [shuffled[index], shuffled[other]] = [shuffled[other] as SimulatedCard, shuffled[index] as SimulatedCard];
+  }
+  shuffled.length = count;
+  return shuffled;
+}
+
+/** `input` restricted to `count` of its cards, with their share of the daily limits. */
+function sampled<T extends Omit<SimulationInput, 'desiredRetention'>>(input: T, count: number): T {
+  const share = count / input.cards.length;
+  return {
+    ...input,
+    cards: sample(input.cards, count, input.seed),
+    newPerDay: input.newPerDay * share,
+    reviewsPerDay: input.reviewsPerDay * share,
+  };
+}
+
+/**
+ * `input` cut so that `retentions.length` runs (at those desired retentions) step through at most
+ * SIMULATION_STEPS reviews, and the scale that takes a sample's figures back to all the cards (1: all simulated).
+ */
+export function boundedInput<T extends Omit<SimulationInput, 'desiredRetention'>>(
+  input: T,
+  retentions: readonly number[],
+): { input: T; scale: number } {
+  const cards = input.cards.length;
+  const runs = Math.max(1, retentions.length);
+  // No run can step more than a review a card a day.
+  if (cards * input.days * runs <= SIMULATION_STEPS) return { input, scale: 1 };
+  // The pilot, at the highest retention asked for (the most reviews).
+  const pilot = sampled(input, Math.min(cards, PILOT_CARDS));
+  const { daily } = simulate({ ...pilot, desiredRetention: Math.max(...retentions) });
+  const stepsPerCard = Math.max(1, daily.reduce((sum, day) => sum + day.reviews, 0) / pilot.cards.length);
+  const affordable = Math.floor(SIMULATION_STEPS / (stepsPerCard * runs));
+  if (affordable >= cards) return { input, scale: 1 };
+  const count = Math.max(Math.min(cards, PILOT_CARDS), affordable);
+  return { input: sampled(input, count), scale: cards / count };
+}
+
+/** One run for each of `retentions`, within the budget, as of all the learner's cards. */
+export function simulateRuns(whole: Omit<SimulationInput, 'desiredRetention'>, retentions: readonly number[]) {
+  const { input, scale } = boundedInput(whole, retentions);
+  return retentions.map((desiredRetention) => scaled(simulate({ ...input, desiredRetention }), scale));
+}
+
+/** A simulation of a sample, as of all the cards it stands for. */
+export function scaled(run: Simulation, scale: number): Simulation {
+  if (scale === 1) return run;
+  return {
+    daily: run.daily.map(({ day, reviews, minutes }) => ({
+      day,
+      reviews: Math.round(reviews * scale),
+      minutes: minutes * scale,
+    })),
+    remembered: run.remembered * scale,
+    totalMinutes: run.totalMinutes * scale,
+  };
+}
+
 export interface Recommendation {
   desiredRetention: number;
   /** Expected cards remembered per minute of study at that retention. */
@@ -155,9 +240,11 @@ export interface Recommendation {
 
 /** The retention (of RECOMMENDABLE_RETENTIONS) that gives the most cards remembered per minute of study. */
 export function recommendRetention(
-  input: Omit<SimulationInput, 'desiredRetention'>,
+  whole: Omit<SimulationInput, 'desiredRetention'>,
   currentRetention: number,
 ): Recommendation {
+  // Remembered per minute is the same for a sample as for all the cards it stands for: no scaling back.
+  const { input } = boundedInput(whole, [...RECOMMENDABLE_RETENTIONS, currentRetention]);
   const perMinute = (desiredRetention: number) => {
     const { remembered, totalMinutes } = simulate({ ...input, desiredRetention });
     return totalMinutes > 0 ? remembered / totalMinutes : 0;

@@ -1,0 +1,107 @@
+// Long CPU work a learner's call asks for (simulations, retention recommendations, rescheduling plans) runs in
+// child processes (compute-process.ts, @engram/kit/sandbox), never on the event loop that serves every learner's
+// reviews (docs/architecture.md#bulkheads). A learner's pieces run one at a time, at most
+// COMPUTE_PER_LEARNER in hand (more is refused), taken in turn with other learners'; a call given up ends its
+// child; each child has its memory and time. Answers are kept a while by what they were computed from, so
+// asking again for the same forecast costs no new work.
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { serialize } from 'node:v8';
+import { FailedPrecondition, ResourceExhausted } from '@engram/kit/errors';
+import type { Logger } from '@engram/kit/logger';
+import { type ChildPool, createChildPool } from '@engram/kit/sandbox/child-pool';
+import type { ComputeRequest, ComputeTask, ComputeTasks } from './compute-process.js';
+
+// The child runs from the same kind of file as this module: TypeScript in tests, JavaScript from dist/.
+const COMPUTE_PROCESS = new URL(`./compute-process${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+/** A learner's pieces of work in this replica's hands at once: one running, one waiting. */
+export const COMPUTE_PER_LEARNER = 2;
+const CACHE_ENTRIES = 500;
+const CACHE_MS = 10 * 60_000;
+const MB = 1024 * 1024;
+
+export interface ComputeLimits {
+  /** Children computing at once in this replica. */
+  children: number;
+  memoryBytes: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { children: 2, memoryBytes: 512 * MB, timeoutMs: 30_000 };
+
+export class TooMuchComputing extends ResourceExhausted {
+  constructor() {
+    super('A forecast of yours is still being worked out. Wait for it, then ask again.');
+  }
+}
+
+/** Why a piece of work did not come back, in the learner's words. */
+export class ComputeFailed extends FailedPrecondition {}
+
+const WORDS = {
+  'out-of-memory': 'This forecast needed more memory than we allow one, so it was stopped.',
+  'timed-out': 'This forecast took longer than we allow one, so it was stopped.',
+  crashed: 'This forecast stopped unexpectedly. Please try again.',
+  failed: 'This forecast could not be worked out. Please try again.',
+} as const;
+
+export interface Compute {
+  run<T extends ComputeTask>(
+    userId: string,
+    task: T,
+    given: ComputeTasks[T]['given'],
+    signal: AbortSignal,
+  ): Promise<ComputeTasks[T]['answer']>;
+  close(): void;
+}
+
+export function createCompute(limits: ComputeLimits, logger: Logger): Compute {
+  const pool: ChildPool<ComputeRequest, unknown> = createChildPool({
+    entry: COMPUTE_PROCESS,
+    limits,
+    children: limits.children,
+    perUser: { inHand: COMPUTE_PER_LEARNER, running: 1 },
+    tooMany: () => new TooMuchComputing(),
+    logger,
+    env: {},
+  });
+  /** Answers by learner and a digest of the task and everything it was given, oldest first. */
+  const cache = new Map<string, { answer: unknown; until: number }>();
+  /** Work under way by the same key: a second ask waits for the first. */
+  const underWay = new Map<string, Promise<unknown>>();
+
+  function remember(key: string, answer: unknown) {
+    cache.delete(key);
+    cache.set(key, { answer, until: Date.now() + CACHE_MS });
+    while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  }
+
+  async function compute(userId: string, request: ComputeRequest, signal: AbortSignal): Promise<unknown> {
+    const outcome = await pool.run(userId, request, signal);
+    if (outcome.ok) return outcome.answer;
+    if (outcome.end === 'cancelled') throw signal.reason ?? new Error('the call was given up');
+    logger.warn({ userId, task: request.task, end: outcome.end }, 'a computation ended its process');
+    throw new ComputeFailed(WORDS[outcome.end]);
+  }
+
+  return {
+    async run(userId, task, given, signal) {
+      const request = { task, given } as ComputeRequest;
+      const key = `${userId}:${createHash('sha256').update(serialize(request)).digest('base64url')}`;
+      const kept = cache.get(key);
+      if (kept && kept.until > Date.now()) return kept.answer as never;
+      const same = underWay.get(key);
+      if (same) return (await same) as never;
+      const work = compute(userId, request, signal);
+      underWay.set(key, work);
+      try {
+        const answer = await work;
+        remember(key, answer);
+        return answer as never;
+      } finally {
+        underWay.delete(key);
+      }
+    },
+    close: () => pool.close(),
+  };
+}
