@@ -79,6 +79,11 @@ export const configShape = {
   TRPC_RATE_LIMIT_GENERATE_PER_USER: vars.positiveInt(10),
   /** ai.upload. */
   TRPC_RATE_LIMIT_UPLOAD_PER_USER: vars.positiveInt(10),
+  /**
+   * settings.simulate, recommendRetention, previewReschedule and reschedule, each seconds of CPU in cards. The
+   * settings screen asks for a simulation as the learner moves the retention slider (debounced): 30 a minute fits.
+   */
+  TRPC_RATE_LIMIT_FORECAST_PER_USER: vars.positiveInt(30),
 };
 
 export type Config = ReturnType<typeof readConfig>;

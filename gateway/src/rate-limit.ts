@@ -13,6 +13,9 @@ export const COSTLY_PROCEDURES = {
   generate: ['ai.generate'],
   // Up to 3 MB read, parsed (PDF) and stored per call.
   upload: ['ai.upload'],
+  // Seconds of CPU in a child process of cards per call: the learner's cards simulated over a year, or their
+  // review logs replayed (services/cards/src/compute).
+  forecast: ['settings.simulate', 'settings.recommendRetention', 'settings.previewReschedule', 'settings.reschedule'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CostlyKind = keyof typeof COSTLY_PROCEDURES;

@@ -17,6 +17,7 @@ const MAX_BATCH = 250;
 const STRIPE_PER_USER = 5;
 const GENERATE_PER_USER = 2;
 const UPLOAD_PER_USER = 2;
+const FORECAST_PER_USER = 3;
 
 let stack: TestStack;
 
@@ -32,6 +33,7 @@ beforeAll(async () => {
       TRPC_RATE_LIMIT_STRIPE_PER_USER: String(STRIPE_PER_USER),
       TRPC_RATE_LIMIT_GENERATE_PER_USER: String(GENERATE_PER_USER),
       TRPC_RATE_LIMIT_UPLOAD_PER_USER: String(UPLOAD_PER_USER),
+      TRPC_RATE_LIMIT_FORECAST_PER_USER: String(FORECAST_PER_USER),
     },
   });
 });
@@ -172,5 +174,19 @@ describe('tighter limits for calls that reach an outside service or do heavy wor
     expect(refused?.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
     // The refused generation was charged nothing, and the user's other calls go on.
     expect(await api.cards.generationUsage.query()).toMatchObject({ used: delivered });
+  });
+
+  it("limits forecasts (simulations, recommendations, reschedules) per user, so no one learner keeps cards' CPU busy", async () => {
+    const api = webClient(await signUpThroughGateway(stack.url, 'forecaster'));
+    const forecasts = [
+      () => api.settings.simulate.query({ desiredRetentions: [0.9], days: 30 }),
+      () => api.settings.recommendRetention.query({}),
+      () => api.settings.previewReschedule.query({}),
+    ];
+    for (const forecast of forecasts.slice(0, FORECAST_PER_USER)) await forecast();
+    const refused = await failureOf(api.settings.simulate.query({ desiredRetentions: [0.8], days: 30 }));
+    expect(refused?.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+    // Their reviews and everything else go on.
+    expect(await api.cards.streak.query()).toBeDefined();
   });
 });

@@ -27,6 +27,7 @@ describe('the tRPC limits the gateway is configured with', () => {
       TRPC_RATE_LIMIT_STRIPE_PER_USER: 60,
       TRPC_RATE_LIMIT_GENERATE_PER_USER: 10,
       TRPC_RATE_LIMIT_UPLOAD_PER_USER: 10,
+      TRPC_RATE_LIMIT_FORECAST_PER_USER: 30,
     });
   });
 

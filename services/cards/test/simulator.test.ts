@@ -4,11 +4,15 @@ import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { RECOMMENDABLE_RETENTIONS } from '@engram/contracts/scheduling';
 import { describe, expect, it } from 'vitest';
 import {
+  boundedInput,
   DEFAULT_HABITS,
   recommendRetention,
+  SIMULATION_STEPS,
   type SimulatedCard,
+  type Simulation,
   type SimulationInput,
   simulate,
+  simulateRuns,
 } from '../src/simulator/simulate.ts';
 
 const newCards = (count: number): SimulatedCard[] => Array.from({ length: count }, () => ({ isNew: true }));
@@ -84,5 +88,53 @@ describe('recommending a desired retention', () => {
       const { remembered, totalMinutes } = simulate({ ...base, desiredRetention });
       expect(remembered / totalMinutes).toBeLessThanOrEqual(recommendation.rememberedPerMinute + 1e-9);
     }
+  });
+});
+
+/** `count` cards already reviewed, spread over the coming days, as a learner's collection stands. */
+const reviewedCards = (count: number): SimulatedCard[] =>
+  Array.from({ length: count }, (_, index) => ({
+    isNew: false,
+    stability: 1 + (index % 60),
+    difficulty: 3 + (index % 7),
+    lastDay: -(index % 30),
+    dueDay: index % 20,
+  }));
+
+/** The reviews a run stepped through (its figures are not scaled: a sample's own). */
+const steps = (input: Omit<SimulationInput, 'desiredRetention'>, retentions: number[]) =>
+  sum(
+    retentions.flatMap((desiredRetention) => simulate({ ...input, desiredRetention }).daily.map((day) => day.reviews)),
+  );
+
+describe('a simulation whatever the settings', () => {
+  it('steps through at most its budget of reviews at the worst allowed settings, with 10,000 cards', () => {
+    const worst = { ...base, cards: reviewedCards(10_000), maximumIntervalDays: 1, newPerDay: 9_999 };
+    const retentions = [0.8, 0.9, 0.95];
+    // All of them would be 10,000 reviews a day for a year, three times over: 11 million steps.
+    const { input, scale } = boundedInput(worst, retentions);
+    expect(scale).toBeGreaterThan(1);
+    expect(steps(input, retentions)).toBeLessThanOrEqual(SIMULATION_STEPS);
+    // Scaled back, the day's limit of 9,999 reviews is still what a day takes.
+    const [run] = simulateRuns(worst, [0.9]);
+    expect(Math.abs((run?.daily[100]?.reviews ?? 0) - 9_999)).toBeLessThan(50);
+  });
+
+  it('gives nearly the figures of all the cards when it simulates a sample of them', () => {
+    const weekly = { ...base, cards: reviewedCards(5_000), maximumIntervalDays: 7, reviewsPerDay: 600 };
+    const retentions = [0.85, 0.9, 0.95];
+    expect(boundedInput(weekly, retentions).scale).toBeGreaterThan(1);
+    const sampled = simulateRuns(weekly, retentions);
+    retentions.forEach((desiredRetention, index) => {
+      const all = simulate({ ...weekly, desiredRetention });
+      const part = sampled[index] as Simulation;
+      expect(Math.abs(part.totalMinutes - all.totalMinutes) / all.totalMinutes).toBeLessThan(0.05);
+      expect(Math.abs(part.remembered - all.remembered) / all.remembered).toBeLessThan(0.05);
+    });
+  });
+
+  it('simulates every card when they fit in the budget, as most learners’ do', () => {
+    const usual = { ...base, cards: reviewedCards(10_000) };
+    expect(boundedInput(usual, [0.8, 0.9, 0.95])).toEqual({ input: usual, scale: 1 });
   });
 });

@@ -33,6 +33,8 @@ export type SettingsJson = Omit<Settings, 'presets'> & { presets: PresetJson[] }
 
 export type OptimizationStatus = 'queued' | 'running' | 'done' | 'failed';
 export type OptimizationOutcome = 'adopted' | 'not-better' | 'too-few-reviews';
+/** Why a failed optimization ended (services/cards/src/jobs/job-row.ts); null: it failed otherwise. */
+export type OptimizationFailure = 'out-of-memory' | 'timed-out' | 'crashed' | 'gave-up';
 
 export interface OptimizationJson {
   id: string;
@@ -41,6 +43,8 @@ export interface OptimizationJson {
   progress: { done: number; total: number };
   /** Once done. */
   outcome: OptimizationOutcome | null;
+  /** Once failed, when its process ended it or it was given up. */
+  failure: OptimizationFailure | null;
   evaluation: EvaluationJson | null;
   /** The reviews there were to learn from, and the least it needs (for too-few-reviews). */
   reviews: number;
@@ -82,6 +86,12 @@ export const settingsJson = ({ presets, ...settings }: Settings): SettingsJson =
 
 const STATUSES: readonly string[] = ['queued', 'running', 'done', 'failed'] satisfies OptimizationStatus[];
 const OUTCOMES: readonly string[] = ['adopted', 'not-better', 'too-few-reviews'] satisfies OptimizationOutcome[];
+const FAILURES: readonly string[] = [
+  'out-of-memory',
+  'timed-out',
+  'crashed',
+  'gave-up',
+] satisfies OptimizationFailure[];
 
 export const optimizationJson = (answer: Optimization): OptimizationJson => ({
   id: answer.id,
@@ -89,6 +99,8 @@ export const optimizationJson = (answer: Optimization): OptimizationJson => ({
   status: (STATUSES.includes(answer.status) ? answer.status : 'queued') as OptimizationStatus,
   progress: { done: answer.progressDone, total: answer.progressTotal },
   outcome: OUTCOMES.includes(answer.outcome) ? (answer.outcome as OptimizationOutcome) : null,
+  failure:
+    answer.status === 'failed' && FAILURES.includes(answer.outcome) ? (answer.outcome as OptimizationFailure) : null,
   evaluation: evaluationJson(answer.evaluation),
   reviews: answer.reviews,
   needed: answer.needed,

@@ -73,10 +73,16 @@ function EvaluationTable({ evaluation }: { evaluation: Evaluation }) {
 function outcomeText(optimization: {
   status: string;
   outcome: string | null;
+  failure: string | null;
   reviews: number;
   needed: number;
 }): string | null {
-  if (optimization.status === 'failed') return m.settings_optimize_failed();
+  if (optimization.status === 'failed') {
+    if (optimization.failure === 'out-of-memory') return m.settings_optimize_failed_memory();
+    if (optimization.failure === 'timed-out') return m.settings_optimize_failed_time();
+    if (optimization.failure === 'gave-up') return m.settings_optimize_failed_gave_up();
+    return m.settings_optimize_failed();
+  }
   if (optimization.status !== 'done') return null;
   if (optimization.outcome === 'adopted') return m.settings_optimize_adopted();
   if (optimization.outcome === 'not-better') return m.settings_optimize_not_better();
