@@ -65,17 +65,16 @@ describe('billing through the gateway', () => {
     expect(portal.url).toMatch(new RegExp(`^${stack.url}/api/dev/stripe/portal/bps_\\w+$`));
   });
 
-  it('refuses a second checkout while the first is open in another tab, with the reason the web app shows', async () => {
-    const api = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'two-tabs'));
+  it('offers the open checkout again to a learner back from Stripe without paying, and another for another plan', async () => {
+    const api = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'hesitant'));
     const first = await api.mutate('billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
     expect(first.url).toMatch(/\/api\/dev\/stripe\/checkout\/cs_test_\w+$/);
-    const second = await api
-      .mutate('billing.checkout', { plan: 'pro', interval: 'month', currency: 'usd' })
-      .catch((error: unknown) => error);
-    expect(second).toMatchObject({
-      message: "You're already subscribed to this plan",
-      data: { code: 'PRECONDITION_FAILED', reason: 'ALREADY_SUBSCRIBED_PLAN' },
-    });
+    const again = await api.mutate('billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
+    expect(again.url).toBe(first.url);
+    const pro = await api.mutate('billing.checkout', { plan: 'pro', interval: 'month', currency: 'usd' });
+    expect(pro.url).not.toBe(first.url);
+    expect(await (await fetch(first.url)).text()).toContain('This checkout has expired');
+    expect(await (await fetch(pro.url)).text()).toContain('Subscribe to Engram Pro');
   });
 
   it('refuses a checkout for a plan that does not exist, with the reason in words', async () => {

@@ -106,6 +106,30 @@ describe('a learner buying a plan', () => {
   });
 });
 
+describe('a learner who left a checkout without paying', () => {
+  it('subscribes again: the same checkout for the same plan, a new one for another period, and pays it', async () => {
+    const page = await openPage('billing-again');
+    await signUpAndOnboard(page, env.stack.url, newUser('hesitant'));
+    await page.goto(`${env.stack.url}/billing/plans`);
+    await plan(page, 'Plus').getByRole('button', { name: 'Upgrade to Plus' }).click();
+    await page.waitForURL(/\/api\/dev\/stripe\/checkout\/cs_test_\w+$/);
+    const first = page.url();
+
+    await page.getByRole('link', { name: 'Cancel and go back to Engram' }).click();
+    await page.getByRole('heading', { name: 'Checkout cancelled' }).waitFor();
+    await page.getByRole('link', { name: 'See the plans' }).click();
+    await plan(page, 'Plus').getByRole('button', { name: 'Upgrade to Plus' }).click();
+    await page.waitForURL(first);
+
+    await page.goto(`${env.stack.url}/billing/plans?interval=year`);
+    await plan(page, 'Plus').getByRole('button', { name: 'Upgrade to Plus' }).click();
+    await page.waitForURL((url) => /\/api\/dev\/stripe\/checkout\/cs_test_\w+$/.test(url.href) && url.href !== first);
+    await page.getByRole('button', { name: /^Pay .*\(test\)$/ }).click();
+    await page.waitForURL(/\/billing\/success\?session_id=cs_test_\w+$/);
+    await page.getByRole('heading', { name: 'Welcome to Plus!' }).waitFor();
+  });
+});
+
 describe('the pages Checkout returns to', () => {
   it('explain a cancelled checkout, a success link without its session, one left unpaid, and one that is not theirs', async () => {
     const page = await openPage('billing-returns');

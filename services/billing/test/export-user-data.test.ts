@@ -70,7 +70,13 @@ describe("a learner's part of the data export", () => {
       }),
     ]);
     expect(part.checkouts).toEqual([
-      expect.objectContaining({ stripeSessionId: expect.stringMatching(/^cs_/), status: 'complete' }),
+      expect.objectContaining({
+        stripeSessionId: expect.stringMatching(/^cs_/),
+        plan: 'plus',
+        interval: 'month',
+        currency: 'eur',
+        status: 'complete',
+      }),
     ]);
   });
 

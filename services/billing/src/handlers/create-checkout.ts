@@ -1,18 +1,14 @@
-// CreateCheckout: where a learner pays for a plan (Stripe Checkout). Refused for an unverified address,
-// for a learner whose subscription runs (plan changes go through the portal) and while another checkout
-// of theirs is open (checkouts.ts).
+// CreateCheckout: where a learner pays for a plan (Stripe Checkout). Refused for an unverified address and
+// for a learner whose subscription runs (plan changes go through the portal). A checkout of theirs still
+// open is offered again for the same choice, else replaced (checkout-sessions.ts).
 import { BILLING_REASONS, checkoutInput } from '@engram/contracts/billing';
 import { FailedPrecondition, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { CreateCheckoutRequest, CreateCheckoutResponse } from '@engram/proto/billing/v1/billing';
-import type Stripe from 'stripe';
-import { attachSession, releaseCheckout, reserveCheckout } from '../checkouts.js';
+import { checkoutSessionFor } from '../checkout-sessions.js';
 import { ensureCustomer } from '../customers.js';
 import type { BillingDeps } from '../server.js';
-
-export const SUCCESS_PATH = '/billing/success?session_id={CHECKOUT_SESSION_ID}';
-export const CANCEL_PATH = '/billing/cancel';
 
 export function createCheckout({ db, stripe, config, catalogue }: BillingDeps) {
   return async (request: CreateCheckoutRequest, ctx: CallContext): Promise<CreateCheckoutResponse> => {
@@ -33,30 +29,11 @@ export function createCheckout({ db, stripe, config, catalogue }: BillingDeps) {
       throw new NotFound('Subscription plan not found', BILLING_REASONS.planNotFound);
     }
     const customer = await ensureCustomer(db, stripe, { id: userId, email: request.email });
-    const checkout = await reserveCheckout(db, userId);
-    let session: Stripe.Checkout.Session;
-    try {
-      session = await stripe.checkout.sessions.create(
-        {
-          mode: 'subscription',
-          customer,
-          client_reference_id: userId,
-          line_items: [{ price: config.prices.of(input.plan, input.interval, input.currency), quantity: 1 }],
-          success_url: `${config.publicBaseUrl}${SUCCESS_PATH}`,
-          cancel_url: `${config.publicBaseUrl}${CANCEL_PATH}`,
-          allow_promotion_codes: config.BILLING_ALLOW_PROMOTION_CODES,
-          automatic_tax: { enabled: config.BILLING_AUTOMATIC_TAX },
-          subscription_data: { metadata: { userId } },
-          expires_at: Math.floor(checkout.expiresAt.getTime() / 1000),
-        },
-        { idempotencyKey: `engram-checkout-${checkout.id}` },
-      );
-    } catch (error) {
-      // Should Stripe have made the session after all, its URL never reaches the learner.
-      await releaseCheckout(db, checkout.id);
-      throw error;
-    }
-    await attachSession(db, checkout.id, session);
+    const session = await checkoutSessionFor(
+      { db, stripe, config, logger: ctx.logger },
+      { id: userId, customer },
+      input,
+    );
     if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
     ctx.logger.info({ checkout: session.id, ...input }, 'checkout started');
     return { url: session.url };

@@ -48,6 +48,9 @@ export function exportUserData({ db, config }: BillingDeps) {
       })),
       checkouts: checkouts.map((checkout) => ({
         stripeSessionId: checkout.sessionId,
+        plan: checkout.plan,
+        interval: checkout.interval,
+        currency: checkout.currency,
         // An open one past its expiry is expired, as checkouts.ts counts it.
         status: checkout.status === 'open' && checkout.expiresAt <= now ? 'expired' : checkout.status,
         createdAt: checkout.createdAt,

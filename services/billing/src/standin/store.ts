@@ -135,7 +135,8 @@ export class StandInStore {
     );
     this.state.subscriptions[subscription.id as string] = subscription;
     const invoice = this.bill(subscription, 'paid');
-    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });
+    // As at Stripe, only an open session has a URL to pay at.
+    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id, url: null });
     return {
       object: session,
       events: [
@@ -146,11 +147,14 @@ export class StandInStore {
     };
   }
 
-  /** The session was left unpaid until its expiry (or expired by hand): it can no longer be paid. */
+  /**
+   * The session was left unpaid until its expiry, or expired through the API (POST …/expire): it can no
+   * longer be paid.
+   */
   expireCheckout(id: string) {
     const session = this.session(id);
     if (session.status !== 'open') throw new StripeApiError(400, 'Only open checkout sessions can be expired.');
-    session.status = 'expired';
+    Object.assign(session, { status: 'expired', url: null });
     return { object: session, events: [this.event('checkout.session.expired', session)] };
   }
 

@@ -1,7 +1,8 @@
-// Writing an export's file on disk, one format each, from the cards a page at a time: CSV and the Anki package
-// through @engram/anki's streaming writers (with the files the cards show, for the package), and the full JSON
-// export streamed by hand: the other services' parts as the gateway gathered them, then everything cards
-// holds (settings, tags, cards with their review history, files, imports).
+// Writing an export's file on disk, one format each, from the cards a page at a time: CSV (its cells safe to
+// open in a spreadsheet, csv-cells.ts) and the Anki package through @engram/anki's streaming writers (with the
+// files the cards show, for the package), and the full JSON export streamed by hand: the other services' parts
+// as the gateway gathered them, then everything cards holds (settings, tags, cards with their review history,
+// files, imports).
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import type pg from 'pg';
 import type { Stores } from '../db.js';
 import { settingsOf } from '../domain/settings.js';
 import { readSettings } from '../review/settings-store.js';
+import { spreadsheetCard } from './csv-cells.js';
 import { type ExportedCard, type ExportedFile, exportedCards } from './exported-cards.js';
 
 export interface ExportJob {
@@ -52,7 +54,7 @@ async function eachPage(
 export async function writeCsv(path: string, job: ExportJob, context: ExportContext): Promise<void> {
   const csv = createCsvExport(path);
   try {
-    await eachPage(context.stores.pool, job, context, (card) => csv.addCard(card));
+    await eachPage(context.stores.pool, job, context, (card) => csv.addCard(spreadsheetCard(card)));
     await csv.finish();
   } catch (error) {
     await csv.abort();

@@ -2,11 +2,13 @@
 // tags (separated by spaces, commas or semicolons, Anki's "Parent::Child" kept), and the type (basic,
 // reversed or cloze; a front with a {{c1::…}} deletion is a cloze when no column says). Without a back column,
 // the front column holds both sides split at a line of three dashes, as Mochi writes a card ("Question\n---\n
-// Answer"). A row that cannot be a card is a problem with its line number and the reason in the card rules' own
-// words.
+// Answer"). A cell marked as text for spreadsheets (an apostrophe before a leading =, +, -, @, tab or carriage
+// return, as Engram's CSV export and other careful exporters write it) is read without the mark. A row that
+// cannot be a card is a problem with its line number and the reason in the card rules' own words.
 import { findDeletions } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+import { cellText } from '../exports/csv-cells.js';
 
 export interface CsvMapping {
   front: number;
@@ -35,11 +37,14 @@ function typeOf(text: string): CardType | undefined {
   return word.startsWith('cloze') ? 'cloze' : undefined;
 }
 
-/** Tag names of a tags cell: split, trimmed, at most the limit each, at most MAX_TAGS_PER_CARD, once each. */
+/**
+ * Tag names of a tags cell: split, trimmed, without a spreadsheet's text mark, at most the limit each, at most
+ * MAX_TAGS_PER_CARD, once each.
+ */
 export function tagNamesOf(cell: string): string[] {
   const names = cell
     .split(/[\s,;]+/)
-    .map((name) => name.trim().slice(0, TAG_NAME_MAX_LENGTH).trim())
+    .map((name) => cellText(name.trim()).slice(0, TAG_NAME_MAX_LENGTH).trim())
     .filter(Boolean);
   return [...new Set(names)].slice(0, MAX_TAGS_PER_CARD);
 }
@@ -55,10 +60,9 @@ export function sidesOf(text: string): [front: string, back: string] {
 }
 
 export function cardOfRow(fields: readonly string[], mapping: CsvMapping): RowOutcome {
+  const cell = (index: number) => cellText(fields[index] ?? '');
   const [frontText, backText] =
-    mapping.back === undefined
-      ? sidesOf(fields[mapping.front] ?? '')
-      : [fields[mapping.front] ?? '', fields[mapping.back] ?? ''];
+    mapping.back === undefined ? sidesOf(cell(mapping.front)) : [cell(mapping.front), cell(mapping.back)];
   const front = frontText.trim();
   const back = backText.trim();
   const typeCell = mapping.type === undefined ? '' : (fields[mapping.type] ?? '');
