@@ -1,6 +1,7 @@
 // settings.createPreset, updatePreset and deletePreset: the learner's presets and the tags each schedules;
 // settings.previewReschedule and reschedule: a preset's cards given the due dates its options give them now,
 // previewed first (how many change, and how many fall due on each of the next days, before and after).
+
 import {
   type CreatePresetInput,
   createPresetInput,
@@ -15,6 +16,7 @@ import type { z } from 'zod';
 import { asUser } from '../../call.js';
 import type { HandlerArgs } from '../../trpc.js';
 import { type PresetJson, presetJson } from './json.js';
+import { FORECAST_CALL } from './simulate.js';
 
 export { createPresetInput, deletePresetInput, rescheduleInput, updatePresetInput };
 
@@ -62,7 +64,10 @@ export async function previewReschedule({
   ctx,
   input,
 }: HandlerArgs<z.infer<typeof rescheduleInput>>): Promise<ReschedulePreviewJson> {
-  const { cards, changed, days } = await asUser(ctx).settings.previewReschedule({ presetId: input.presetId ?? '' });
+  const { cards, changed, days } = await asUser(ctx).settings.previewReschedule(
+    { presetId: input.presetId ?? '' },
+    FORECAST_CALL,
+  );
   return { cards, changed, days: days.map(({ date, before, after }) => ({ date, before, after })) };
 }
 
@@ -70,5 +75,5 @@ export async function reschedule({
   ctx,
   input,
 }: HandlerArgs<z.infer<typeof rescheduleInput>>): Promise<{ changed: number }> {
-  return asUser(ctx).settings.reschedule({ presetId: input.presetId ?? '' });
+  return asUser(ctx).settings.reschedule({ presetId: input.presetId ?? '' }, FORECAST_CALL);
 }

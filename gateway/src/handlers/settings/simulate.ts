@@ -23,8 +23,14 @@ export interface RecommendationJson {
   currentPerMinute: number;
 }
 
+/**
+ * A forecast is worked out in a child process of cards, in turn with other learners' (services/cards/src/compute):
+ * seconds at the worst settings, and a turn to wait on a busy replica.
+ */
+export const FORECAST_CALL = { timeoutMs: 15_000 } as const;
+
 export async function simulate({ ctx, input }: HandlerArgs<z.infer<typeof simulateInput>>): Promise<SimulationJson[]> {
-  const { runs } = await asUser(ctx).settings.simulate({ ...input, presetId: input.presetId ?? '' });
+  const { runs } = await asUser(ctx).settings.simulate({ ...input, presetId: input.presetId ?? '' }, FORECAST_CALL);
   return runs;
 }
 
@@ -32,5 +38,5 @@ export async function recommendRetention({
   ctx,
   input,
 }: HandlerArgs<z.infer<typeof recommendRetentionInput>>): Promise<RecommendationJson> {
-  return asUser(ctx).settings.recommendRetention({ presetId: input.presetId ?? '' });
+  return asUser(ctx).settings.recommendRetention({ presetId: input.presetId ?? '' }, FORECAST_CALL);
 }

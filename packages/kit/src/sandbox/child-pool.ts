@@ -16,6 +16,8 @@ export interface ChildPoolOptions {
   tooMany: () => Error;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /** The children's niceness (child-process.ts). */
+  nice?: number;
 }
 
 interface Job<Q, A> {
@@ -79,7 +81,8 @@ export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A
       runningOf.set(job.userId, (runningOf.get(job.userId) ?? 0) + 1);
       job.signal.removeEventListener('abort', job.dequeue);
       const signal = AbortSignal.any([job.signal, stopAll.signal]);
-      const spec = { entry: options.entry, limits: options.limits, logger: options.logger, env: options.env };
+      const { entry, limits, logger, env, nice } = options;
+      const spec = { entry, limits, logger, env, nice };
       runChild<Q, A>(spec, job.request, signal)
         .then(job.resolve, job.reject)
         .finally(() => {

@@ -27,7 +27,13 @@ export interface ComputeLimits {
   timeoutMs: number;
 }
 
-export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { children: 2, memoryBytes: 512 * MB, timeoutMs: 30_000 };
+/**
+ * One child at a time per replica: on two cores the other is the service's, for every learner's calls (more
+ * replicas, more at once). The gateway waits 15 s for a forecast: a turn and the work.
+ */
+export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { children: 1, memoryBytes: 512 * MB, timeoutMs: 12_000 };
+/** Forecasts yield the CPU to the calls learners wait for. */
+const COMPUTE_NICENESS = 10;
 
 export class TooMuchComputing extends ResourceExhausted {
   constructor() {
@@ -64,6 +70,7 @@ export function createCompute(limits: ComputeLimits, logger: Logger): Compute {
     tooMany: () => new TooMuchComputing(),
     logger,
     env: {},
+    nice: COMPUTE_NICENESS,
   });
   /** Answers by learner and a digest of the task and everything it was given, oldest first. */
   const cache = new Map<string, { answer: unknown; until: number }>();
