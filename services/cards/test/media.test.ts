@@ -172,6 +172,63 @@ describe('the storage quota', () => {
   });
 });
 
+describe('the storage quota, with uploads at once', () => {
+  const drawing = (colour: string) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><filter id="n"><feTurbulence baseFrequency="0.9" seed="${colour.length}"/></filter>` +
+        `<rect width="300" height="300" fill="${colour}" filter="url(#n)"/></svg>`,
+    );
+
+  it('lets uploads begun at once take no more room than the plan keeps', async () => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    cards.setQuota(ann, { plan: 'free', quotaBytes: 150_000 });
+    const begun = await Promise.allSettled(
+      [1, 2, 3, 4].map((n) =>
+        as.createUpload({ name: `take-${n}.jpg`, size: 100_000, contentType: 'image/jpeg', purpose: 'card' }),
+      ),
+    );
+    expect(begun.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of begun) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'MEDIA_QUOTA_REACHED' });
+    }
+    expect(await cards.db.upload.count({ where: { ownerId: ann } })).toBe(1);
+  });
+
+  it('keeps no more than the plan keeps when uploads finish at once, and leaves nothing of those refused', async () => {
+    // Drawings whose kept PNGs are far larger than the SVGs sent: each fits as it is sent, one fits as kept.
+    const colours = ['#c33', '#3c3', '#33c'];
+    const probe = cards.as(learner('probe'));
+    const keptSizes = [];
+    for (const colour of colours)
+      keptSizes.push((await keep(probe, 'probe.svg', 'image/svg+xml', drawing(colour))).size);
+    expect(Math.min(...keptSizes)).toBeGreaterThan(10 * drawing('#c33').length);
+    const quotaBytes = Math.max(...keptSizes) + Math.floor(Math.min(...keptSizes) / 2);
+
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    cards.setQuota(ann, { plan: 'free', quotaBytes });
+    const uploadIds = [];
+    for (const colour of colours) uploadIds.push(await upload(as, `${colour}.svg`, 'image/svg+xml', drawing(colour)));
+    const sent = await cards.db.upload.findMany({ where: { id: { in: uploadIds } } });
+    const finished = await Promise.allSettled(uploadIds.map((uploadId) => as.finishUpload({ uploadId })));
+
+    expect(finished.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of finished) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'MEDIA_QUOTA_REACHED' });
+    }
+    const page = await as.listMedia({});
+    expect(page.items).toHaveLength(1);
+    expect(page.usedBytes).toBeLessThanOrEqual(quotaBytes);
+    // The refused uploads are gone, their bytes too: only the kept file is in the store.
+    expect(await cards.db.upload.count({ where: { ownerId: ann, mediaId: null } })).toBe(0);
+    for (const { objectKey } of sent) expect(await cards.store.headObject(objectKey)).toBeNull();
+    const kept = await cards.db.mediaFile.findMany({ where: { ownerId: ann } });
+    expect(kept).toHaveLength(1);
+    expect(await cards.store.headObject(kept[0]!.objectKey)).not.toBeNull();
+  });
+});
+
 describe('who sees a file', () => {
   it('is its owner, and nobody else, even with its real id written into a card of theirs', async () => {
     const ann = cards.as(learner('ann'));
