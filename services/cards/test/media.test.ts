@@ -3,7 +3,7 @@
 // re-encoded without metadata and within bounds, counts it against the plan's quota, and shows it only to
 // its owner and to learners whose cards show it.
 import { randomUUID } from 'node:crypto';
-import { silentWav } from '@engram/testkit/media-files';
+import { type RecordedFile, recordedFile, silentWav } from '@engram/testkit/media-files';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,15 +106,33 @@ describe('adding an image to a card', () => {
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.reason).toBe('MEDIA_NOT_WHAT_IT_SAYS');
     expect(error.message).toBe(
-      'The file is not an image or a sound a card can hold (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV).',
+      'The file is not an image or a sound a card can hold (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV, WebM, FLAC).',
     );
     expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
   });
 
-  it('refuses a sound sent as an image', async () => {
+  it('refuses a sound or a video sent as an image', async () => {
     const as = cards.as(learner('ann'));
     const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'a.png', 'image/png', silentWav()) }));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
+    const video = await refusal(
+      as.finishUpload({ uploadId: await upload(as, 'b.png', 'image/png', recordedFile('clip.mp4')) }),
+    );
+    expect(video.code).toBe(status.INVALID_ARGUMENT);
+  });
+
+  it('refuses a picture cut short, or a picture header with something else behind it', async () => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#a35' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    for (const bytes of [png.subarray(0, png.length / 2), Buffer.concat([png.subarray(0, 33), html])]) {
+      const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'cut.png', 'image/png', bytes) }));
+      expect(error.reason).toBe('MEDIA_NOT_WHAT_IT_SAYS');
+    }
+    expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
   });
 
   it('refuses a type a card cannot hold, and a file over the size limit, before anything is sent', async () => {
@@ -123,7 +141,9 @@ describe('adding an image to a card', () => {
       as.createUpload({ name: 'a.pdf', size: 10, contentType: 'application/pdf', purpose: 'card' }),
     );
     expect(pdf.code).toBe(status.INVALID_ARGUMENT);
-    expect(pdf.message).toContain('A card holds images (PNG, JPEG, WebP, GIF, SVG) and sounds (MP3, OGG, M4A, WAV).');
+    expect(pdf.message).toContain(
+      'A card holds images (PNG, JPEG, WebP, GIF, SVG) and sounds (MP3, OGG, M4A, WAV, WebM, FLAC).',
+    );
     const large = await refusal(
       as.createUpload({ name: 'a.png', size: 11 * 1024 * 1024, contentType: 'image/png', purpose: 'card' }),
     );
@@ -146,6 +166,44 @@ describe('adding a sound to a card', () => {
     const media = await keep(as, 'bonjour.wav', 'audio/wav', silentWav());
     expect(media).toMatchObject({ kind: 'audio', contentType: 'audio/wav', name: 'bonjour.wav' });
     expect((await readKept(as, media.id)).equals(silentWav())).toBe(true);
+  });
+
+  it.each<[RecordedFile, string, string]>([
+    ['tone.mp3', 'audio/mpeg', 'audio/mpeg'],
+    ['tone.ogg', 'audio/ogg', 'audio/ogg'],
+    ['tone.opus', 'audio/ogg', 'audio/ogg'],
+    ['tone.m4a', 'audio/x-m4a', 'audio/mp4'],
+    ['tone.webm', 'audio/webm', 'audio/webm'],
+    ['tone.flac', 'audio/flac', 'audio/flac'],
+  ])('keeps %s, a sound in the container learners bring, as it came', async (name, sentAs, keptAs) => {
+    const as = cards.as(learner('ann'));
+    const bytes = recordedFile(name);
+    const media = await keep(as, name, sentAs, bytes);
+    expect(media).toMatchObject({ kind: 'audio', contentType: keptAs, name });
+    expect((await readKept(as, media.id)).equals(bytes)).toBe(true);
+  });
+
+  it.each<[RecordedFile, string]>([
+    ['clip.mp4', 'audio/mp4'],
+    ['clip-as-m4a.m4a', 'audio/x-m4a'],
+    ['clip.webm', 'audio/webm'],
+    ['silent-clip.mp4', 'audio/mp4'],
+  ])('refuses %s, a video sent as a sound, and keeps nothing of it', async (name, sentAs) => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    const uploadId = await upload(as, name, sentAs, recordedFile(name));
+    const { objectKey } = await cards.db.upload.findUniqueOrThrow({ where: { id: uploadId } });
+    const error = await refusal(as.finishUpload({ uploadId }));
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(error.reason).toBe('MEDIA_IS_VIDEO');
+    expect(error.message).toBe(
+      'This file is a video, and a card keeps only sounds and images. Save its sound as an audio file (such as MP3 or M4A) and add that.',
+    );
+    expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
+    // Nothing is kept: neither the bytes sent nor the room they held.
+    expect(await cards.store.headObject(objectKey)).toBeNull();
+    expect(await cards.db.upload.count({ where: { ownerId: ann } })).toBe(0);
+    expect((await refusal(as.finishUpload({ uploadId }))).code).toBe(status.NOT_FOUND);
   });
 });
 

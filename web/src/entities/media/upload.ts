@@ -12,12 +12,15 @@ export type { MediaJson };
 /** What a failed upload says to the learner, beside the refusals the gateway gives in its own words. */
 export class UploadFailed extends Error {}
 
-/** A file's type as the store keeps it: the browser's word, or the one the contracts give its extension. */
-function typeOf(file: File): string {
-  if (file.type) return file.type;
+/**
+ * A file's type as the store keeps it: the browser's word when a card holds that type, else the one the
+ * contracts give its extension (a browser calls every .mp4 and .webm a video: cards reads whether it is one).
+ */
+export function typeOf(file: { name: string; type: string }): string {
+  if (file.type && Object.hasOwn(MEDIA_TYPES, file.type)) return file.type;
   const extension = extensionOf(file.name);
   const known = Object.entries(MEDIA_TYPES).find(([, type]) => type.extensions.includes(extension));
-  return known?.[0] ?? 'application/octet-stream';
+  return known?.[0] ?? (file.type || 'application/octet-stream');
 }
 
 /** PUTs `file` to `url` with `headers`, telling `onProgress` the share sent (0..1). */
