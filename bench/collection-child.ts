@@ -16,6 +16,7 @@ import { runImport } from '@engram/cards/imports/run-import';
 import { createLogger } from '@engram/kit/logger';
 import { applyMigrations } from '@engram/kit/migrate';
 import { createObjectStore } from '@engram/kit/storage';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
@@ -53,6 +54,7 @@ try {
       port: 0,
       maxObjectBytes: 2 * 1024 * 1024 * 1024,
       allowedOrigins: [],
+      credentials: generateStandInCredentials(),
     },
     { nodeEnv: 'test' },
   );

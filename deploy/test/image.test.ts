@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type S3StandIn, STAND_IN_CREDENTIALS, startS3StandIn } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials, type S3StandIn, startS3StandIn } from '@engram/kit/storage/stand-in';
 import {
   type ComponentName,
   componentEnvironments,
@@ -141,13 +141,21 @@ beforeAll(async () => {
   dropDatabase = fresh.dropDatabase;
   mkdirSync(join(work, 'tmp'));
   ses = await startSesFake();
-  s3 = await startS3StandIn({ dir: join(work, 's3'), port: 0, nodeEnv: 'test', buckets: ['engram-media'] });
+  // The stand-in plays S3 here: cards reaches it as a bucket, with credentials from the SDK's chain.
+  const s3Credentials = generateStandInCredentials();
+  s3 = await startS3StandIn({
+    dir: join(work, 's3'),
+    port: 0,
+    nodeEnv: 'test',
+    credentials: s3Credentials,
+    buckets: ['engram-media'],
+  });
   const outside: Partial<Record<ComponentName, Record<string, string>>> = {
     cards: {
       MEDIA_S3_BUCKET: 'engram-media',
       MEDIA_S3_ENDPOINT: s3.url,
-      AWS_ACCESS_KEY_ID: STAND_IN_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: STAND_IN_CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: s3Credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3Credentials.secretAccessKey,
     },
     identity: {
       SES_REGION: 'eu-west-1',

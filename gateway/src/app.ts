@@ -19,7 +19,7 @@ import { requestContext } from './http/request-context.js';
 import { SAFE_METHODS, sameOriginOnly } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { spa } from './http/spa.js';
-import type { RateDecision, TrpcRateLimits } from './rate-limit.js';
+import { type MediaRateLimits, type RateDecision, type TrpcRateLimits, tooManyRequestsMessage } from './rate-limit.js';
 import { appRouter } from './router.js';
 import { resolveApiKey, type SessionInfo, type SessionResolver } from './session.js';
 import { type Context, toTrpcError } from './trpc.js';
@@ -39,6 +39,8 @@ export interface AppOptions {
   /** The most calls one batched tRPC request may hold. */
   trpcMaxBatchSize: number;
   rateLimits: TrpcRateLimits;
+  /** The counts of card files (GET /media/…), apart from the calls'. */
+  mediaRateLimits: MediaRateLimits;
   /** Development helpers under /api/dev (the Stripe stand-in's pages); never in production. */
   devRoutes: boolean;
   /** The object store's origins browsers send files to (presigned PUTs): allowed in connect-src. */
@@ -102,7 +104,7 @@ export function createApp(options: AppOptions) {
           res.setHeader('retry-after', String(decision.retryAfterSeconds));
           throw new TRPCError({
             code: 'TOO_MANY_REQUESTS',
-            message: `Too many requests. Please try again in ${decision.retryAfterSeconds} seconds.`,
+            message: tooManyRequestsMessage(decision.retryAfterSeconds),
           });
         };
         const credentials = { cookie: req.headers.cookie, authorization: req.headers.authorization };
@@ -157,8 +159,8 @@ export function createApp(options: AppOptions) {
   app.use('/api', (_req, res) => {
     res.status(404).json({ code: 'NOT_FOUND', message: 'Not Found' });
   });
-  // Card files: same-origin, for readers cards lets see them (http/media.ts).
-  const media = mediaRoute(options.services, sessions);
+  // Card files: same-origin, for readers cards lets see them, within their own rate limits (http/media.ts).
+  const media = mediaRoute(options.services, sessions, options.mediaRateLimits);
   app.get('/media/:id', media);
   app.get('/media/:id/:name', media);
   app.use(spa(options.webDistDir, options.publicBaseUrl, options.publicConfig));

@@ -84,6 +84,14 @@ export const configShape = {
    * settings screen asks for a simulation as the learner moves the retention slider (debounced): 30 a minute fits.
    */
   TRPC_RATE_LIMIT_FORECAST_PER_USER: vars.positiveInt(30),
+  /**
+   * Card files (GET /media/…) count apart from the calls, in windows of their own: a signed-in reader's files,
+   * and an address's requests without a session the gateway knows (each of which asks identity). A browser
+   * keeps every file it has read, and a device keeping cards for offline practice asks for them one by one.
+   */
+  MEDIA_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(60),
+  MEDIA_RATE_LIMIT_PER_USER: vars.positiveInt(1200),
+  MEDIA_RATE_LIMIT_PER_ADDRESS: vars.positiveInt(1200),
 };
 
 export type Config = ReturnType<typeof readConfig>;

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
-import { createTrpcRateLimits } from './rate-limit.js';
+import { createMediaRateLimits, createTrpcRateLimits } from './rate-limit.js';
 import { createSessionResolver } from './session.js';
 import { listenForRevocations } from './session-revocations.js';
 
@@ -49,6 +49,12 @@ const rateLimits = createTrpcRateLimits(redis, {
   },
   keyPrefix: config.REDIS_KEY_PREFIX,
 });
+const mediaRateLimits = createMediaRateLimits(redis, {
+  windowSeconds: config.MEDIA_RATE_LIMIT_WINDOW_SECONDS,
+  perUser: config.MEDIA_RATE_LIMIT_PER_USER,
+  perAddress: config.MEDIA_RATE_LIMIT_PER_ADDRESS,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+});
 const sessions = createSessionResolver(services);
 const revocations = listenForRevocations(redis, config.REDIS_KEY_PREFIX, sessions, logger);
 const production = config.NODE_ENV === 'production';
@@ -67,6 +73,7 @@ const app = createApp({
   trpcMaxBodyBytes: config.TRPC_MAX_BODY_BYTES,
   trpcMaxBatchSize: config.TRPC_MAX_BATCH_SIZE,
   rateLimits,
+  mediaRateLimits,
   devRoutes: config.NODE_ENV !== 'production',
   sessions,
   devMailbox: production ? undefined : { redis, keyPrefix: config.REDIS_KEY_PREFIX },

@@ -1,7 +1,8 @@
-// tRPC rate limits, per client address and per signed-in user, counted in Redis so every gateway replica
-// agrees. Every call of a batch costs a point. Calls that reach an outside service or do heavy work also
-// count against a tighter limit of their own, per user. Should Redis be unreachable, each replica keeps
-// counting in memory rather than refusing all.
+// Rate limits, counted in Redis so every gateway replica agrees. tRPC: per client address and per
+// signed-in user, every call of a batch a point; calls that reach an outside service or do heavy work also
+// count against a tighter limit of their own, per user. Card files (GET /media/…): counts of their own, so
+// a page full of pictures never spends the budget of the calls. Should Redis be unreachable, each replica
+// keeps counting in memory rather than refusing all.
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -41,6 +42,10 @@ export interface TrpcRateLimits {
 }
 
 const ALLOWED: RateDecision = { allowed: true };
+
+/** What a refused request is told, whatever it asked for. */
+export const tooManyRequestsMessage = (retryAfterSeconds: number) =>
+  `Too many requests. Please try again in ${retryAfterSeconds} seconds.`;
 
 function limiter(redis: Redis, keyPrefix: string, points: number, duration: number) {
   return new RateLimiterRedis({
@@ -99,5 +104,31 @@ export function createTrpcRateLimits(redis: Redis, settings: RateLimitSettings):
         ]),
       );
     },
+  };
+}
+
+export interface MediaRateLimitSettings {
+  windowSeconds: number;
+  /** Files a signed-in reader may ask for in a window. */
+  perUser: number;
+  /** Requests an address may make in a window without a session the gateway knows (each costs a lookup). */
+  perAddress: number;
+  /** REDIS_KEY_PREFIX. */
+  keyPrefix: string;
+}
+
+/** The counts of GET /media/…. */
+export interface MediaRateLimits {
+  byAddress(address: string): Promise<RateDecision>;
+  byUser(userId: string): Promise<RateDecision>;
+}
+
+export function createMediaRateLimits(redis: Redis, settings: MediaRateLimitSettings): MediaRateLimits {
+  const prefix = `${settings.keyPrefix}gateway:media`;
+  const address = limiter(redis, `${prefix}:address`, settings.perAddress, settings.windowSeconds);
+  const user = limiter(redis, `${prefix}:user`, settings.perUser, settings.windowSeconds);
+  return {
+    byAddress: (ip) => decide(() => address.consume(ip)),
+    byUser: (userId) => decide(() => user.consume(userId)),
   };
 }

@@ -112,6 +112,27 @@ describe('a card file through the gateway', () => {
     });
   });
 
+  it("sends files to a store that takes this installation's credentials, never the pair once published", async () => {
+    const ann = await signUpThroughGateway(stack.url, 'media-credentials');
+    const bytes = silentWav(1000);
+    const slot = await clientOf(ann).media.createUpload.mutate({
+      name: 'a.wav',
+      size: bytes.length,
+      contentType: 'audio/wav',
+      purpose: 'card',
+    });
+    const url = new URL(slot.url);
+    const [keyId, ...scope] = (url.searchParams.get('X-Amz-Credential') ?? '').split('/');
+    expect(keyId).toMatch(/^[A-Z0-9]{20}$/);
+    // The same presigned request under the key id the stand-in once accepted from everyone.
+    url.searchParams.set('X-Amz-Credential', ['engram-stand-in', ...scope].join('/'));
+    const published = await fetch(url, { method: 'PUT', headers: slot.headers, body: bytes });
+    expect(published.status).toBe(403);
+    expect(await published.text()).toContain('<Code>InvalidAccessKeyId</Code>');
+    const own = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
+    expect(own.status).toBe(200);
+  });
+
   it("lets the pages send files to the store's origin and to no other", async () => {
     const csp = (await get('/')).headers.get('content-security-policy') ?? '';
     const connect = csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '';

@@ -4,6 +4,7 @@
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
 import { EXPORT_REASONS } from '@engram/contracts/exports';
+import { MEDIA_REASONS } from '@engram/contracts/media';
 import { PRESET_REASONS } from '@engram/contracts/scheduling';
 import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { TRPCClientError } from '@trpc/client';
@@ -131,6 +132,29 @@ describe("the gateway's tRPC errors", () => {
     expect(resolveErrorMessage(banned)).toBe('Você foi banido deste aplicativo');
   });
 
+  it("word a card file's refusal in the learner's language: a video sent as a sound, bytes not what they say", () => {
+    const video = trpcError('This file is a video, and a card keeps only sounds and images.', {
+      code: 'BAD_REQUEST',
+      httpStatus: 400,
+      reason: 'MEDIA_IS_VIDEO',
+    });
+    const notWhatItSays = trpcError('The file is not an image or a sound a card can hold.', {
+      code: 'BAD_REQUEST',
+      httpStatus: 400,
+      reason: 'MEDIA_NOT_WHAT_IT_SAYS',
+    });
+    expect(resolveErrorMessage(video)).toBe(
+      'This file is a video, and a card keeps only sounds and images. Save its sound as an audio file (such as MP3 or M4A) and add that.',
+    );
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(video)).toBe(
+      'Este arquivo é um vídeo, e um cartão guarda só sons e imagens. Salve o som dele como um arquivo de áudio (como MP3 ou M4A) e adicione esse.',
+    );
+    expect(resolveErrorMessage(notWhatItSays)).toBe(
+      'O arquivo não é uma imagem nem um som que um cartão possa guardar (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV, WebM, FLAC).',
+    );
+  });
+
   it("tell a ban apart, from the gateway's reason or identity's code, alone or in better-auth's result", () => {
     const fromGateway = trpcError('You have been banned from this application', {
       code: 'FORBIDDEN',
@@ -191,6 +215,7 @@ describe('the catalogue', () => {
     ...Object.values(SHARED_DECK_REASONS),
     ...Object.values(EXPORT_REASONS),
     ...Object.values(PRESET_REASONS),
+    ...Object.values(MEDIA_REASONS),
   ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {

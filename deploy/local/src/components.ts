@@ -34,6 +34,9 @@ export interface StackSecrets {
   BETTER_AUTH_SECRET: string;
   INTERNAL_TOKEN_PRIVATE_KEY: string;
   INTERNAL_TOKEN_PUBLIC_KEYS: string;
+  /** The S3 stand-in's credentials: made per installation, never a published pair. */
+  MEDIA_STANDIN_ACCESS_KEY_ID: string;
+  MEDIA_STANDIN_SECRET_ACCESS_KEY: string;
 }
 
 export interface StackSettings {
@@ -116,6 +119,8 @@ export function componentEnvironments(s: StackSettings): [ComponentName, Record<
         MEDIA_STANDIN_PORT: String(s.ports.mediaStandIn),
         MEDIA_STANDIN_ALLOWED_ORIGINS: [s.publicBaseUrl, ...(s.extraTrustedOrigins ?? [])].join(','),
         ...(s.mediaStandInDir && { MEDIA_STANDIN_DIR: s.mediaStandInDir }),
+        MEDIA_STANDIN_ACCESS_KEY_ID: s.secrets.MEDIA_STANDIN_ACCESS_KEY_ID,
+        MEDIA_STANDIN_SECRET_ACCESS_KEY: s.secrets.MEDIA_STANDIN_SECRET_ACCESS_KEY,
       },
     ],
     [

@@ -3,13 +3,18 @@
 // site alone and the page's Content-Security-Policy stays `img-src 'self'`. Anyone else, signed in or not,
 // gets the same 404 as for an id that does not exist. The bytes stream through (Range too, so a sound can
 // seek); a file's bytes never change under its id, so the reader's browser keeps it.
+// Like every call, a request is counted (rate-limit.ts): a signed-in reader's files per user, and a
+// request whose session is not known yet per address, before identity is asked; over the count it gets
+// 429 with Retry-After. A banned user gets 403 BANNED_USER, as from every call.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
+import { BANNED_USER_CODE, BANNED_USER_MESSAGE } from '@engram/contracts/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { asUser } from '../call.js';
 import type { Services } from '../clients.js';
-import type { SessionResolver } from '../session.js';
+import { type MediaRateLimits, type RateDecision, tooManyRequestsMessage } from '../rate-limit.js';
+import type { SessionInfo, SessionResolver } from '../session.js';
 import { type ProtectedContext, toTrpcError } from '../trpc.js';
 
 const PASSED_ON = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'] as const;
@@ -18,12 +23,36 @@ function notFound(res: Response): void {
   res.status(404).type('text/plain').send('Not found');
 }
 
-export function mediaRoute(services: Services, sessions: SessionResolver) {
+/** Answers 429 with Retry-After when `decision` refuses; says whether it did. */
+function refusedForRate(res: Response, decision: RateDecision): boolean {
+  if (decision.allowed) return false;
+  res
+    .status(429)
+    .setHeader('retry-after', String(decision.retryAfterSeconds))
+    .json({ code: 'TOO_MANY_REQUESTS', message: tooManyRequestsMessage(decision.retryAfterSeconds) });
+  return true;
+}
+
+export function mediaRoute(services: Services, sessions: SessionResolver, limits: MediaRateLimits) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const credentials = { cookie: req.headers.cookie, authorization: req.headers.authorization };
-      const session = await (sessions.known(credentials) ?? sessions.resolve(credentials));
+      let session: SessionInfo | null;
+      const known = sessions.known(credentials);
+      if (known) {
+        session = await known;
+        if (!session && refusedForRate(res, await limits.byAddress(req.ip ?? ''))) return;
+      } else {
+        // The address first: a flood is refused before it costs a session lookup.
+        if (refusedForRate(res, await limits.byAddress(req.ip ?? ''))) return;
+        session = await sessions.resolve(credentials);
+      }
       if (!session) return notFound(res);
+      if (refusedForRate(res, await limits.byUser(session.caller.userId))) return;
+      if (session.user.banned) {
+        res.status(403).json({ code: BANNED_USER_CODE, message: BANNED_USER_MESSAGE });
+        return;
+      }
       const controller = new AbortController();
       res.once('close', () => controller.abort());
       const ctx = { services, logger: req.log, session, signal: controller.signal } as ProtectedContext;

@@ -24,7 +24,15 @@ export const MEDIA_TYPES: Record<string, { kind: MediaKind; extensions: readonly
   'audio/wav': { kind: 'audio', extensions: ['.wav'] },
   'audio/x-wav': { kind: 'audio', extensions: ['.wav'] },
   'audio/wave': { kind: 'audio', extensions: ['.wav'] },
+  // A WebM (or an MP4) is a sound only when it holds no video: cards reads its tracks when it is kept.
+  'audio/webm': { kind: 'audio', extensions: ['.weba', '.webm'] },
+  'audio/flac': { kind: 'audio', extensions: ['.flac'] },
+  'audio/x-flac': { kind: 'audio', extensions: ['.flac'] },
 };
+
+/** The formats a card holds, as the messages name them. */
+export const IMAGE_FORMATS = 'PNG, JPEG, WebP, GIF, SVG';
+export const SOUND_FORMATS = 'MP3, OGG, M4A, WAV, WebM, FLAC';
 
 /** The largest image and sound a card may hold, as uploaded (an image is usually smaller once re-encoded). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -62,6 +70,8 @@ export const MEDIA_REASONS = {
   quotaReached: 'MEDIA_QUOTA_REACHED',
   notUploaded: 'MEDIA_NOT_UPLOADED',
   notWhatItSays: 'MEDIA_NOT_WHAT_IT_SAYS',
+  /** A video (an MP4 or WebM with a video track) sent as a sound. */
+  isVideo: 'MEDIA_IS_VIDEO',
   inUse: 'MEDIA_IN_USE',
 } as const;
 
@@ -102,7 +112,7 @@ export const createUploadInput = z
         issues.addIssue({
           code: 'custom',
           path: ['contentType'],
-          message: 'A card holds images (PNG, JPEG, WebP, GIF, SVG) and sounds (MP3, OGG, M4A, WAV).',
+          message: `A card holds images (${IMAGE_FORMATS}) and sounds (${SOUND_FORMATS}).`,
         });
         return;
       }

@@ -17,7 +17,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from './logger.js';
 import { mediaPublicOriginOf, type StorageSettings } from './storage/config.js';
-import { type S3StandIn, STAND_IN_CREDENTIALS, STAND_IN_HEADER, startS3StandIn } from './storage/stand-in.js';
+import { type S3StandIn, STAND_IN_HEADER, startS3StandIn } from './storage/stand-in.js';
 
 export { mediaPublicOriginOf, type StorageSettings, storageSettingsOf, storageVars } from './storage/config.js';
 
@@ -125,6 +125,7 @@ export async function createObjectStore(
         dir: settings.dir,
         port: settings.port,
         nodeEnv: options.nodeEnv,
+        credentials: settings.credentials,
         buckets: [settings.bucket],
         maxObjectBytes: settings.maxObjectBytes,
         allowedOrigins: settings.allowedOrigins,
@@ -146,7 +147,7 @@ export async function createObjectStore(
     region: settings.region,
     forcePathStyle: Boolean(endpoint),
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: IDLE_TIMEOUT_MS },
-    ...((standIn || sharedStandIn) && { credentials: STAND_IN_CREDENTIALS }),
+    ...(settings.kind === 'stand-in' && { credentials: settings.credentials }),
   };
   const client = new S3Client({ ...common, ...(endpoint && { endpoint }) });
   // Presigned URLs carry the host browsers use, which the signature covers; and no checksum of an empty

@@ -1,7 +1,7 @@
 // Which store a service gets from its configuration: the stand-in outside production without a bucket
-// (with its defaults), S3 with one, a configuration error naming MEDIA_S3_BUCKET in production without
-// one; the origin browsers send presigned requests to; and a stand-in that refuses production and says
-// what it is in the log.
+// (with its defaults and the installation's own credentials), S3 with one, a configuration error naming
+// MEDIA_S3_BUCKET in production without one; the origin browsers send presigned requests to; and a
+// stand-in that refuses production and says what it is in the log.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +11,11 @@ import { createLogger } from '@engram/kit/logger';
 import { createObjectStore, mediaPublicOriginOf } from '@engram/kit/storage';
 import { startS3StandIn } from '@engram/kit/storage/stand-in';
 import { describe, expect, it } from 'vitest';
-import { settingsFrom } from './storage-fixture.js';
+import { CREDENTIALS, CREDENTIALS_ENV, settingsFrom, settingsFromOnly } from './storage-fixture.js';
 
-const problemsOf = (env: Record<string, string>) => {
+const problemsOf = (env: Record<string, string>, read = settingsFrom) => {
   try {
-    settingsFrom(env);
+    read(env);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -33,11 +33,31 @@ describe('storage configuration', () => {
       port: 4570,
       maxObjectBytes: 2 * 1024 ** 3,
       allowedOrigins: ['http://localhost:3000'],
+      credentials: CREDENTIALS,
     });
     expect(mediaPublicOriginOf(settings)).toBe('http://localhost:4570');
     expect(
       settingsFrom({ MEDIA_STANDIN_DIR: '/srv/media', MEDIA_STANDIN_ALLOWED_ORIGINS: 'http://a:1, http://b:2' }),
     ).toMatchObject({ dir: '/srv/media', allowedOrigins: ['http://a:1', 'http://b:2'] });
+  });
+
+  it("requires the stand-in's credentials made for the installation, never the pair once published", () => {
+    expect(problemsOf({ NODE_ENV: 'development' }, settingsFromOnly)).toEqual([
+      'MEDIA_STANDIN_ACCESS_KEY_ID: is required for the local S3 stand-in (npm start generates it into .data/dev-secrets.json)',
+      'MEDIA_STANDIN_SECRET_ACCESS_KEY: is required for the local S3 stand-in (npm start generates it into .data/dev-secrets.json)',
+    ]);
+    // The pair the stand-in once accepted, written in its source and its documentation.
+    const published = problemsOf({
+      MEDIA_STANDIN_ACCESS_KEY_ID: 'engram-stand-in',
+      MEDIA_STANDIN_SECRET_ACCESS_KEY: 'engram-stand-in-secret',
+    });
+    expect(published).toEqual([
+      'MEDIA_STANDIN_ACCESS_KEY_ID: must be 16 to 128 upper-case letters and digits, made for this installation',
+      'MEDIA_STANDIN_SECRET_ACCESS_KEY: must be at least 32 characters, made for this installation',
+    ]);
+    // S3's credentials are the SDK's: a bucket needs none of the stand-in's.
+    expect(problemsOf({ MEDIA_S3_BUCKET: 'media' }, settingsFromOnly)).toEqual([]);
+    expect(problemsOf({ ...CREDENTIALS_ENV, NODE_ENV: 'development' }, settingsFromOnly)).toEqual([]);
   });
 
   it('requires a bucket in production, and refuses an endpoint without one', () => {
@@ -82,7 +102,9 @@ describe('the S3 stand-in', () => {
   it('refuses to start in production', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'engram-s3-test-'));
     try {
-      await expect(startS3StandIn({ dir, port: 0, nodeEnv: 'production' })).rejects.toThrow(/never runs in production/);
+      await expect(startS3StandIn({ dir, port: 0, nodeEnv: 'production', credentials: CREDENTIALS })).rejects.toThrow(
+        /never runs in production/,
+      );
       const settings = settingsFrom({ MEDIA_STANDIN_DIR: dir, MEDIA_STANDIN_PORT: '0' });
       await expect(createObjectStore(settings, { nodeEnv: 'production' })).rejects.toThrow(/never runs in production/);
     } finally {

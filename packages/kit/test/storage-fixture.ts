@@ -5,14 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, vars } from '@engram/kit/config';
 import { createObjectStore, type ObjectStore, storageSettingsOf, storageVars } from '@engram/kit/storage';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
 
 export const APP_ORIGIN = 'http://localhost:3000';
 
 const shape = { NODE_ENV: vars.nodeEnv, ...storageVars };
 
-/** The storage settings a service would read from `env`. */
-export const settingsFrom = (env: Record<string, string>) =>
+/** This test run's stand-in credentials, as npm start makes an installation's. */
+export const CREDENTIALS = generateStandInCredentials();
+export const CREDENTIALS_ENV = {
+  MEDIA_STANDIN_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+  MEDIA_STANDIN_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+};
+
+/** The storage settings a service would read from exactly `env`. */
+export const settingsFromOnly = (env: Record<string, string>) =>
   storageSettingsOf('kit-test', parseConfig('kit-test', shape, { NODE_ENV: 'test', ...env }));
+
+/** The storage settings a service would read from `env`, with this run's stand-in credentials unless it names others. */
+export const settingsFrom = (env: Record<string, string>) => settingsFromOnly({ ...CREDENTIALS_ENV, ...env });
 
 export interface StoreFixture {
   store: ObjectStore;

@@ -1,13 +1,18 @@
 // The object store through the real AWS SDK against the S3 stand-in: objects in and out (Buffers and
 // streams), their type, ETag and metadata, a missing key as null, listing page by page, batch deletion,
-// the files on disk, and what the stand-in refuses as S3 would (foreign credentials, `..` keys, too big).
+// the files on disk, and what the stand-in refuses as S3 would (foreign credentials, the pair it once
+// published, `..` keys, too big).
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { startS3StandIn } from '@engram/kit/storage/stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf, type StoreFixture, standInStore } from './storage-fixture.js';
+import { bytesOf, CREDENTIALS, type StoreFixture, standInStore } from './storage-fixture.js';
+
+/** The pair the stand-in accepted from everyone before each installation had its own. */
+const PUBLISHED = { accessKeyId: 'engram-stand-in', secretAccessKey: 'engram-stand-in-secret' };
 
 let fixture: StoreFixture;
 beforeAll(async () => {
@@ -18,7 +23,7 @@ afterAll(() => fixture?.dispose());
 const md5 = (data: Buffer) => `"${createHash('md5').update(data).digest('hex')}"`;
 
 /** A client of the stand-in with the given credentials, as any S3 client would be configured. */
-function clientWith(accessKeyId: string, secretAccessKey: string) {
+function clientWith({ accessKeyId, secretAccessKey }: { accessKeyId: string; secretAccessKey: string }) {
   const endpoint = new URL(fixture.store.publicOrigin);
   endpoint.hostname = '127.0.0.1';
   return new S3Client({
@@ -75,7 +80,7 @@ describe('object store on the S3 stand-in', () => {
     expect((await bytesOf(got?.body as Readable)).length).toBe(40 * part.length);
 
     expect(await store.getObject('never/there.png')).toBeNull();
-    const client = clientWith('engram-stand-in', 'engram-stand-in-secret');
+    const client = clientWith(CREDENTIALS);
     const missing = await client
       .send(new GetObjectCommand({ Bucket: 'engram-media', Key: 'never/there.png' }))
       .catch((e) => e);
@@ -94,7 +99,7 @@ describe('object store on the S3 stand-in', () => {
     for await (const key of store.listKeys('list/', { pageSize: 3 })) listed.push(key);
     expect(listed).toEqual(['list/a/1', 'list/a/10', 'list/a/2', 'list/b', 'list/c.png', 'list/z', 'list/ü']);
 
-    const client = clientWith('engram-stand-in', 'engram-stand-in-secret');
+    const client = clientWith(CREDENTIALS);
     const first = await client.send(new ListObjectsV2Command({ Bucket: 'engram-media', Prefix: 'list/', MaxKeys: 3 }));
     expect(first.Contents?.map((object) => object.Key)).toEqual(['list/a/1', 'list/a/10', 'list/a/2']);
     expect(first.IsTruncated).toBe(true);
@@ -116,6 +121,26 @@ describe('object store on the S3 stand-in', () => {
     expect(left).toEqual(['listing-elsewhere']);
   });
 
+  it("takes the installation's own credentials, and refuses the pair it once published", async () => {
+    const put = (key: string) => new PutObjectCommand({ Bucket: 'engram-media', Key: key, Body: 'mine' });
+    const installation = clientWith(CREDENTIALS);
+    await installation.send(put('credentials/own.txt'));
+    const published = clientWith(PUBLISHED);
+    const refused = await published.send(put('credentials/published.txt')).catch((e) => e);
+    expect([refused.name, refused.$metadata.httpStatusCode]).toEqual(['InvalidAccessKeyId', 403]);
+    const read = await published
+      .send(new GetObjectCommand({ Bucket: 'engram-media', Key: 'credentials/own.txt' }))
+      .catch((e) => e);
+    expect([read.name, read.$metadata.httpStatusCode]).toEqual(['InvalidAccessKeyId', 403]);
+    expect(await fixture.store.headObject('credentials/published.txt')).toBeNull();
+    installation.destroy();
+    published.destroy();
+    // Nor can a stand-in be started with it.
+    await expect(
+      startS3StandIn({ dir: fixture.dir, port: 0, nodeEnv: 'development', credentials: PUBLISHED }),
+    ).rejects.toThrow(/credentials made for this installation/);
+  });
+
   it('refuses keys that would leave the bucket’s folder', async () => {
     const { store, dir } = fixture;
     for (const key of ['../escape.txt', 'a/../../escape.txt', '/etc/passwd', 'a//b']) {
@@ -128,11 +153,11 @@ describe('object store on the S3 stand-in', () => {
   });
 
   it('refuses other credentials as S3 does', async () => {
-    const wrongSecret = clientWith('engram-stand-in', 'not-the-secret');
+    const wrongSecret = clientWith({ ...CREDENTIALS, secretAccessKey: 'not-the-secret' });
     const put = new PutObjectCommand({ Bucket: 'engram-media', Key: 'x', Body: 'x' });
     const refused = await wrongSecret.send(put).catch((e) => e);
     expect([refused.name, refused.$metadata.httpStatusCode]).toEqual(['SignatureDoesNotMatch', 403]);
-    const otherKey = clientWith('AKIAOTHER', 'engram-stand-in-secret');
+    const otherKey = clientWith({ ...CREDENTIALS, accessKeyId: 'AKIAOTHER' });
     const unknown = await otherKey.send(put).catch((e) => e);
     expect([unknown.name, unknown.$metadata.httpStatusCode]).toEqual(['InvalidAccessKeyId', 403]);
     wrongSecret.destroy();

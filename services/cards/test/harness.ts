@@ -9,6 +9,7 @@ import { importFormatOf } from '@engram/contracts/imports';
 import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as exportsProto from '@engram/proto/cards/v1/exports';
 import * as importsProto from '@engram/proto/cards/v1/imports';
@@ -78,6 +79,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       port: 0,
       maxObjectBytes: 64 * 1024 * 1024,
       allowedOrigins: [],
+      credentials: generateStandInCredentials(),
     },
     { nodeEnv: 'test' },
   );

@@ -3,7 +3,7 @@
 // re-encoded without metadata and within bounds, counts it against the plan's quota, and shows it only to
 // its owner and to learners whose cards show it.
 import { randomUUID } from 'node:crypto';
-import { silentWav } from '@engram/testkit/media-files';
+import { type RecordedFile, recordedFile, silentWav } from '@engram/testkit/media-files';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,15 +106,33 @@ describe('adding an image to a card', () => {
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.reason).toBe('MEDIA_NOT_WHAT_IT_SAYS');
     expect(error.message).toBe(
-      'The file is not an image or a sound a card can hold (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV).',
+      'The file is not an image or a sound a card can hold (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV, WebM, FLAC).',
     );
     expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
   });
 
-  it('refuses a sound sent as an image', async () => {
+  it('refuses a sound or a video sent as an image', async () => {
     const as = cards.as(learner('ann'));
     const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'a.png', 'image/png', silentWav()) }));
     expect(error.code).toBe(status.INVALID_ARGUMENT);
+    const video = await refusal(
+      as.finishUpload({ uploadId: await upload(as, 'b.png', 'image/png', recordedFile('clip.mp4')) }),
+    );
+    expect(video.code).toBe(status.INVALID_ARGUMENT);
+  });
+
+  it('refuses a picture cut short, or a picture header with something else behind it', async () => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#a35' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    for (const bytes of [png.subarray(0, png.length / 2), Buffer.concat([png.subarray(0, 33), html])]) {
+      const error = await refusal(as.finishUpload({ uploadId: await upload(as, 'cut.png', 'image/png', bytes) }));
+      expect(error.reason).toBe('MEDIA_NOT_WHAT_IT_SAYS');
+    }
+    expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
   });
 
   it('refuses a type a card cannot hold, and a file over the size limit, before anything is sent', async () => {
@@ -123,7 +141,9 @@ describe('adding an image to a card', () => {
       as.createUpload({ name: 'a.pdf', size: 10, contentType: 'application/pdf', purpose: 'card' }),
     );
     expect(pdf.code).toBe(status.INVALID_ARGUMENT);
-    expect(pdf.message).toContain('A card holds images (PNG, JPEG, WebP, GIF, SVG) and sounds (MP3, OGG, M4A, WAV).');
+    expect(pdf.message).toContain(
+      'A card holds images (PNG, JPEG, WebP, GIF, SVG) and sounds (MP3, OGG, M4A, WAV, WebM, FLAC).',
+    );
     const large = await refusal(
       as.createUpload({ name: 'a.png', size: 11 * 1024 * 1024, contentType: 'image/png', purpose: 'card' }),
     );
@@ -147,6 +167,44 @@ describe('adding a sound to a card', () => {
     expect(media).toMatchObject({ kind: 'audio', contentType: 'audio/wav', name: 'bonjour.wav' });
     expect((await readKept(as, media.id)).equals(silentWav())).toBe(true);
   });
+
+  it.each<[RecordedFile, string, string]>([
+    ['tone.mp3', 'audio/mpeg', 'audio/mpeg'],
+    ['tone.ogg', 'audio/ogg', 'audio/ogg'],
+    ['tone.opus', 'audio/ogg', 'audio/ogg'],
+    ['tone.m4a', 'audio/x-m4a', 'audio/mp4'],
+    ['tone.webm', 'audio/webm', 'audio/webm'],
+    ['tone.flac', 'audio/flac', 'audio/flac'],
+  ])('keeps %s, a sound in the container learners bring, as it came', async (name, sentAs, keptAs) => {
+    const as = cards.as(learner('ann'));
+    const bytes = recordedFile(name);
+    const media = await keep(as, name, sentAs, bytes);
+    expect(media).toMatchObject({ kind: 'audio', contentType: keptAs, name });
+    expect((await readKept(as, media.id)).equals(bytes)).toBe(true);
+  });
+
+  it.each<[RecordedFile, string]>([
+    ['clip.mp4', 'audio/mp4'],
+    ['clip-as-m4a.m4a', 'audio/x-m4a'],
+    ['clip.webm', 'audio/webm'],
+    ['silent-clip.mp4', 'audio/mp4'],
+  ])('refuses %s, a video sent as a sound, and keeps nothing of it', async (name, sentAs) => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    const uploadId = await upload(as, name, sentAs, recordedFile(name));
+    const { objectKey } = await cards.db.upload.findUniqueOrThrow({ where: { id: uploadId } });
+    const error = await refusal(as.finishUpload({ uploadId }));
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(error.reason).toBe('MEDIA_IS_VIDEO');
+    expect(error.message).toBe(
+      'This file is a video, and a card keeps only sounds and images. Save its sound as an audio file (such as MP3 or M4A) and add that.',
+    );
+    expect(await cards.db.mediaFile.count({ where: { ownerId: ann } })).toBe(0);
+    // Nothing is kept: neither the bytes sent nor the room they held.
+    expect(await cards.store.headObject(objectKey)).toBeNull();
+    expect(await cards.db.upload.count({ where: { ownerId: ann } })).toBe(0);
+    expect((await refusal(as.finishUpload({ uploadId }))).code).toBe(status.NOT_FOUND);
+  });
 });
 
 describe('the storage quota', () => {
@@ -169,6 +227,66 @@ describe('the storage quota', () => {
     expect(error.message).toMatch(
       /^This file needs 1 MB, and your plan keeps 1 MB of images and sounds \(1 MB used\)\./,
     );
+  });
+});
+
+describe('the storage quota, with uploads at once', () => {
+  /** A drawing of noise: a few hundred bytes of SVG, hundreds of kilobytes as the PNG it is kept as. */
+  const drawing = (seed: number) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><filter id="n"><feTurbulence baseFrequency="0.9" seed="${seed}"/></filter>` +
+        '<rect width="200" height="200" filter="url(#n)"/></svg>',
+    );
+
+  it('lets uploads begun at once take no more room than the plan keeps', async () => {
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    cards.setQuota(ann, { plan: 'free', quotaBytes: 150_000 });
+    const begun = await Promise.allSettled(
+      [1, 2, 3, 4].map((n) =>
+        as.createUpload({ name: `take-${n}.jpg`, size: 100_000, contentType: 'image/jpeg', purpose: 'card' }),
+      ),
+    );
+    expect(begun.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of begun) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'MEDIA_QUOTA_REACHED' });
+    }
+    expect(await cards.db.upload.count({ where: { ownerId: ann } })).toBe(1);
+  });
+
+  it('keeps no more than the plan keeps when uploads finish at once, and leaves nothing of those refused', async () => {
+    // Drawings whose kept PNGs are far larger than the SVGs sent: each fits as it is sent, one fits as kept.
+    const seeds = [1, 2, 3];
+    const probe = cards.as(learner('probe'));
+    const keptSizes: number[] = [];
+    for (const seed of seeds) keptSizes.push((await keep(probe, 'probe.svg', 'image/svg+xml', drawing(seed))).size);
+    const sentBytes = seeds.reduce((sum, seed) => sum + drawing(seed).length, 0);
+    // The largest kept file, beside the others still on their way.
+    const quotaBytes = Math.max(...keptSizes) + sentBytes;
+    const [smallest = 0, next = 0] = [...keptSizes].sort((a, b) => a - b);
+    expect(smallest + next, 'no two kept drawings fit together').toBeGreaterThan(quotaBytes);
+
+    const ann = learner('ann');
+    const as = cards.as(ann);
+    cards.setQuota(ann, { plan: 'free', quotaBytes });
+    const uploadIds: string[] = [];
+    for (const seed of seeds) uploadIds.push(await upload(as, `noise-${seed}.svg`, 'image/svg+xml', drawing(seed)));
+    const sent = await cards.db.upload.findMany({ where: { id: { in: uploadIds } } });
+    const finished = await Promise.allSettled(uploadIds.map((uploadId) => as.finishUpload({ uploadId })));
+
+    expect(finished.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of finished) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'MEDIA_QUOTA_REACHED' });
+    }
+    const page = await as.listMedia({});
+    expect(page.items).toHaveLength(1);
+    expect(page.usedBytes).toBeLessThanOrEqual(quotaBytes);
+    // The refused uploads are gone, their bytes too: only the kept file is in the store.
+    expect(await cards.db.upload.count({ where: { ownerId: ann, mediaId: null } })).toBe(0);
+    for (const { objectKey } of sent) expect(await cards.store.headObject(objectKey)).toBeNull();
+    const kept = await cards.db.mediaFile.findMany({ where: { ownerId: ann } });
+    expect(kept).toHaveLength(1);
+    expect(await cards.store.headObject(kept[0]!.objectKey)).not.toBeNull();
   });
 });
 

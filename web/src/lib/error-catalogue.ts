@@ -239,11 +239,13 @@ export const SHARED_DECK_ERRORS = {
   PERMISSION_DENIED: m.error_permission_denied,
 } satisfies Messages;
 
-/** Refusals about imports, exports and presets (the cards service's and the gateway's reasons). */
+/** Refusals about imports, exports, presets and card files (the cards service's and the gateway's reasons). */
 export const COLLECTION_ERRORS = {
   EXPORT_PART_UNAVAILABLE: m.error_export_part_unavailable,
   TOO_MANY_PRESETS: m.error_too_many_presets,
   PRESET_NOT_FOUND: m.error_preset_not_found,
+  MEDIA_IS_VIDEO: m.error_media_is_video,
+  MEDIA_NOT_WHAT_IT_SAYS: m.error_media_not_what_it_says,
 } satisfies Messages;
 
 export const REQUEST_ERRORS = {

@@ -1,11 +1,14 @@
 // The variables of a service that keeps media (docs/architecture.md#media-storage), and the rules across
 // them: an S3 bucket when MEDIA_S3_BUCKET is set, the local S3 stand-in (stand-in.ts) otherwise — never in
 // production, where a missing bucket stops the service at start-up like any other configuration error.
-// Credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, a profile, the pod's IAM role).
+// S3's credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, a profile, the pod's IAM
+// role); the stand-in's are the installation's own pair, MEDIA_STANDIN_ACCESS_KEY_ID and
+// MEDIA_STANDIN_SECRET_ACCESS_KEY (npm start generates them into .data/dev-secrets.json).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, vars } from '../config.js';
+import { STAND_IN_ACCESS_KEY_ID, STAND_IN_SECRET_MIN_LENGTH, type StandInCredentials } from './stand-in-credentials.js';
 
 const GIB = 1024 ** 3;
 
@@ -38,6 +41,18 @@ export const storageVars = {
   MEDIA_STANDIN_MAX_OBJECT_BYTES: vars.positiveInt(STAND_IN_DEFAULT_MAX_OBJECT_BYTES),
   /** The app origins whose pages may upload to and read from the stand-in (CORS); the local app's by default. */
   MEDIA_STANDIN_ALLOWED_ORIGINS: vars.list.optional(),
+  /** The stand-in's credentials, made for this installation; required when it runs (no MEDIA_S3_BUCKET). */
+  MEDIA_STANDIN_ACCESS_KEY_ID: z
+    .string()
+    .regex(STAND_IN_ACCESS_KEY_ID, 'must be 16 to 128 upper-case letters and digits, made for this installation')
+    .optional(),
+  MEDIA_STANDIN_SECRET_ACCESS_KEY: z
+    .string()
+    .min(
+      STAND_IN_SECRET_MIN_LENGTH,
+      `must be at least ${STAND_IN_SECRET_MIN_LENGTH} characters, made for this installation`,
+    )
+    .optional(),
 };
 
 type StorageConfig = z.infer<z.ZodObject<typeof storageVars>> & { NODE_ENV: string };
@@ -61,6 +76,8 @@ export interface StandInSettings {
   allowedOrigins: string[];
   /** Unset: http://localhost:<port>. */
   publicEndpoint?: string | undefined;
+  /** The only pair it accepts, and the one the service signs with. */
+  credentials: StandInCredentials;
 }
 
 export type StorageSettings = S3Settings | StandInSettings;
@@ -73,6 +90,13 @@ export function storageSettingsOf(service: string, config: StorageConfig): Stora
       problems.push('MEDIA_S3_BUCKET: is required in production (without it media would go to the local S3 stand-in)');
     }
     if (config.MEDIA_S3_ENDPOINT) problems.push('MEDIA_S3_ENDPOINT: is set, but MEDIA_S3_BUCKET is not');
+    for (const name of ['MEDIA_STANDIN_ACCESS_KEY_ID', 'MEDIA_STANDIN_SECRET_ACCESS_KEY'] as const) {
+      if (!config[name] && config.NODE_ENV !== 'production') {
+        problems.push(
+          `${name}: is required for the local S3 stand-in (npm start generates it into .data/dev-secrets.json)`,
+        );
+      }
+    }
   }
   if (problems.length > 0) throw new ConfigError(service, problems);
   if (config.MEDIA_S3_BUCKET) {
@@ -93,6 +117,10 @@ export function storageSettingsOf(service: string, config: StorageConfig): Stora
     maxObjectBytes: config.MEDIA_STANDIN_MAX_OBJECT_BYTES,
     allowedOrigins: config.MEDIA_STANDIN_ALLOWED_ORIGINS ?? [DEVELOPMENT_ORIGIN],
     publicEndpoint: config.MEDIA_S3_PUBLIC_ENDPOINT,
+    credentials: {
+      accessKeyId: config.MEDIA_STANDIN_ACCESS_KEY_ID ?? '',
+      secretAccessKey: config.MEDIA_STANDIN_SECRET_ACCESS_KEY ?? '',
+    },
   };
 }
 

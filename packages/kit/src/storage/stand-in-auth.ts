@@ -1,14 +1,12 @@
 // The S3 stand-in's check of AWS Signature Version 4, in both of S3's forms: the Authorization header
 // (the SDK's own calls) and the query string (presigned URLs a browser opens). The request is signed again
-// with the stand-in's fixed credentials by the SDK's signer (@smithy/signature-v4) and the signatures
+// with the installation's credentials by the SDK's signer (@smithy/signature-v4) and the signatures
 // compared, so a tampered, foreign or expired request is refused with the error S3 gives.
 import { createHash, createHmac, type Hash, type Hmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { assertStandInCredentials, type StandInCredentials } from './stand-in-credentials.js';
 import { accessDenied, S3Error } from './stand-in-xml.js';
-
-/** The only credentials the stand-in accepts; they guard nothing and are no secret. */
-export const STAND_IN_CREDENTIALS = { accessKeyId: 'engram-stand-in', secretAccessKey: 'engram-stand-in-secret' };
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 /** S3 refuses a header-signed request whose time is further than this from its clock. */
@@ -43,16 +41,6 @@ class Sha256 {
     this.hash = this.secret === undefined ? createHash('sha256') : createHmac('sha256', this.secret);
   }
 }
-
-const signer = new SignatureV4({
-  credentials: STAND_IN_CREDENTIALS,
-  region: 'us-east-1',
-  service: 's3',
-  sha256: Sha256,
-  // S3 signs the path as sent, without normalising or escaping it again.
-  uriEscapePath: false,
-  applyChecksum: false,
-});
 
 /** decodeURIComponent, answering a malformed escape as S3 does. */
 export const decoded = (text: string) => {
@@ -92,12 +80,12 @@ interface Scope {
   service: string;
 }
 
-function scopeOf(credential: string): Scope {
+function scopeOf(credential: string, expectedKeyId: string): Scope {
   const [accessKeyId = '', , region = '', service = '', terminator = ''] = credential.split('/');
   if (!region || service !== 's3' || terminator !== 'aws4_request') {
     throw new S3Error(400, 'AuthorizationHeaderMalformed', 'The authorization header is malformed.');
   }
-  if (accessKeyId !== STAND_IN_CREDENTIALS.accessKeyId) {
+  if (accessKeyId !== expectedKeyId) {
     throw new S3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', {
       AWSAccessKeyId: accessKeyId,
     });
@@ -124,21 +112,51 @@ function same(expected: string, given: string) {
   }
 }
 
-/** Throws the S3Error S3 would answer with unless the request carries a valid signature of the stand-in's. */
-export async function verifySignature(req: IncomingMessage, path: string, query: Query, now = new Date()) {
-  const authorization = req.headers.authorization;
-  if (authorization) return verifyHeader(req, path, query, authorization, now);
-  if (single(query['X-Amz-Algorithm']) !== undefined) return verifyQuery(req, path, query, now);
-  throw accessDenied();
+/** What checks one request: throws the S3Error S3 would answer with unless it is signed with `credentials`. */
+export type SignatureCheck = (req: IncomingMessage, path: string, query: Query, now?: Date) => Promise<void>;
+
+/** The check of a stand-in whose only credentials are `credentials`. */
+export function signatureCheck(credentials: StandInCredentials): SignatureCheck {
+  assertStandInCredentials(credentials);
+  const check: Check = {
+    accessKeyId: credentials.accessKeyId,
+    signer: new SignatureV4({
+      credentials,
+      region: 'us-east-1',
+      service: 's3',
+      sha256: Sha256,
+      // S3 signs the path as sent, without normalising or escaping it again.
+      uriEscapePath: false,
+      applyChecksum: false,
+    }),
+  };
+  return async (req, path, query, now = new Date()) => {
+    const authorization = req.headers.authorization;
+    if (authorization) return verifyHeader(check, req, path, query, authorization, now);
+    if (single(query['X-Amz-Algorithm']) !== undefined) return verifyQuery(check, req, path, query, now);
+    throw accessDenied();
+  };
 }
 
-async function verifyHeader(req: IncomingMessage, path: string, query: Query, authorization: string, now: Date) {
+interface Check {
+  accessKeyId: string;
+  signer: SignatureV4;
+}
+
+async function verifyHeader(
+  { accessKeyId, signer }: Check,
+  req: IncomingMessage,
+  path: string,
+  query: Query,
+  authorization: string,
+  now: Date,
+) {
   const match = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(
     authorization,
   );
   if (!match) throw new S3Error(400, 'AuthorizationHeaderMalformed', 'The authorization header is malformed.');
   const [, credential = '', signedNames = '', signature = ''] = match;
-  const scope = scopeOf(credential);
+  const scope = scopeOf(credential, accessKeyId);
   const signingDate = amzDate(headerText(req.headers['x-amz-date']));
   if (!signingDate) throw accessDenied('AWS authentication requires a valid Date or x-amz-date header');
   if (Math.abs(now.getTime() - signingDate.getTime()) > MAX_SKEW_MS) {
@@ -166,12 +184,18 @@ async function verifyHeader(req: IncomingMessage, path: string, query: Query, au
   same(/Signature=([0-9a-f]+)/.exec(String(signed.headers.authorization))?.[1] ?? '', signature);
 }
 
-async function verifyQuery(req: IncomingMessage, path: string, query: Query, now: Date) {
+async function verifyQuery(
+  { accessKeyId, signer }: Check,
+  req: IncomingMessage,
+  path: string,
+  query: Query,
+  now: Date,
+) {
   const parameter = (name: string) => single(query[name]);
   if (parameter('X-Amz-Algorithm') !== ALGORITHM) {
     throw new S3Error(400, 'AuthorizationQueryParametersError', 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"');
   }
-  const scope = scopeOf(parameter('X-Amz-Credential') ?? '');
+  const scope = scopeOf(parameter('X-Amz-Credential') ?? '', accessKeyId);
   const signingDate = amzDate(parameter('X-Amz-Date'));
   const expiresIn = Number(parameter('X-Amz-Expires'));
   const signature = parameter('X-Amz-Signature') ?? '';

@@ -1,14 +1,15 @@
 // A local stand-in for Amazon S3, for `npm start` without MEDIA_S3_BUCKET and for the tests: an HTTP
 // server (node:http) speaking the part of S3's REST protocol the AWS SDK and browsers use
-// (stand-in-handlers.ts), path-style (/<bucket>/<key>), with SigV4 checked on every request
-// (stand-in-auth.ts), CORS for the app's pages, and files on disk (stand-in-files.ts). Bodies stream
+// (stand-in-handlers.ts), path-style (/<bucket>/<key>), with SigV4 checked on every request against the
+// installation's own credentials (stand-in-auth.ts, stand-in-credentials.ts), CORS for the app's pages, and files on disk (stand-in-files.ts). Bodies stream
 // through; nothing holds a whole object in memory. Every answer says it comes from a stand-in
 // (x-engram-stand-in: s3), and it refuses to start in production (docs/architecture.md#media-storage).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { STAND_IN_DEFAULT_MAX_OBJECT_BYTES } from './config.js';
-import { decoded, parseQuery, verifySignature } from './stand-in-auth.js';
+import { decoded, parseQuery, signatureCheck } from './stand-in-auth.js';
+import type { StandInCredentials } from './stand-in-credentials.js';
 import { isBucketName, StandInFiles } from './stand-in-files.js';
 import {
   createBucket,
@@ -23,7 +24,7 @@ import {
 } from './stand-in-handlers.js';
 import { requestId, S3Error, sendError } from './stand-in-xml.js';
 
-export { STAND_IN_CREDENTIALS } from './stand-in-auth.js';
+export { generateStandInCredentials, type StandInCredentials } from './stand-in-credentials.js';
 
 /** The header on every answer of the stand-in, so nobody mistakes it for S3. */
 export const STAND_IN_HEADER = 'x-engram-stand-in';
@@ -37,6 +38,8 @@ export interface S3StandInOptions {
   host?: string;
   /** NODE_ENV: production refuses to start. */
   nodeEnv: string;
+  /** The only credentials it accepts: the installation's (generateStandInCredentials), never a published pair. */
+  credentials: StandInCredentials;
   /** Buckets that exist from the start. */
   buckets?: string[];
   maxObjectBytes?: number;
@@ -109,6 +112,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
   if (options.nodeEnv === 'production') {
     throw new Error('the S3 stand-in never runs in production: set MEDIA_S3_BUCKET (docs/architecture.md)');
   }
+  const verifySignature = signatureCheck(options.credentials);
   const files = new StandInFiles(options.dir);
   for (const bucket of options.buckets ?? []) await files.createBucket(bucket);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);

@@ -1,6 +1,8 @@
 // FinishUpload: keeps an uploaded card file. Its bytes are read back from the store, checked and re-encoded
 // (media/keep-file.ts), stored under the file's own key, and the upload's bytes are removed. The same bytes
-// kept before by this learner answer the file they already have; a retry answers the file it kept.
+// kept before by this learner answer the file they already have; a retry answers the file it kept. The kept
+// file takes its room (its own size now, the upload's declared size no longer) in one transaction under the
+// learner's storage lock (media/quota.ts). A refused file leaves nothing: neither its bytes nor its upload.
 import { randomUUID } from 'node:crypto';
 import { MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, MEDIA_REASONS } from '@engram/contracts/media';
 import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
@@ -10,10 +12,10 @@ import type { FinishUploadRequest, FinishUploadResponse } from '@engram/proto/ca
 import { z } from 'zod';
 import { isUniqueViolation } from '../domain/unique-violation.js';
 import type { MediaFile } from '../generated/prisma/client.js';
-import { keepFile } from '../media/keep-file.js';
+import { type KeptFile, keepFile } from '../media/keep-file.js';
 import type { MediaDeps } from '../media/media-deps.js';
 import { mediaKey, toProtoMedia } from '../media/media-json.js';
-import { assertRoomFor } from '../media/quota.js';
+import { assertRoomFor, lockStorage } from '../media/quota.js';
 
 const finishInput = z.object({ uploadId: z.uuid('The upload is not valid.') });
 
@@ -32,11 +34,22 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
     }
     const object = await store.getObject(upload.objectKey);
     if (!object) throw notUploaded();
-    // The presigned PUT fixed the length; a store that took more is not trusted with it.
-    const limit = upload.contentType.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
-    const bytes = await readAtMost(object.body, limit);
-    if (!bytes) throw new Invalid('The file is larger than it said.', MEDIA_REASONS.tooLarge);
-    const file = await keepFile(bytes, upload.contentType);
+    // Whatever refuses the file from here on leaves nothing behind: the upload's bytes and its room go.
+    const discardUpload = async () => {
+      await store.deleteObject(upload.objectKey);
+      await db.upload.deleteMany({ where: { id: upload.id } });
+    };
+    let file: KeptFile;
+    try {
+      // The presigned PUT fixed the length; a store that took more is not trusted with it.
+      const limit = upload.contentType.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
+      const bytes = await readAtMost(object.body, limit);
+      if (!bytes) throw new Invalid('The file is larger than it said.', MEDIA_REASONS.tooLarge);
+      file = await keepFile(bytes, upload.contentType);
+    } catch (error) {
+      if (error instanceof Invalid) await discardUpload();
+      throw error;
+    }
 
     const existing = await db.mediaFile.findUnique({ where: { ownerId_sha256: { ownerId, sha256: file.sha256 } } });
     if (existing) {
@@ -44,13 +57,15 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
       await store.deleteObject(upload.objectKey);
       return { media: toProtoMedia(existing) };
     }
-    await assertRoomFor(db, ownerId, file.bytes.length, await quotaOf(ctx));
+    const quota = await quotaOf(ctx);
     const id = randomUUID();
     const objectKey = mediaKey(ownerId, id, file.extension);
     await store.putObject(objectKey, file.bytes, { contentType: file.contentType, contentLength: file.bytes.length });
     let media: MediaFile;
     try {
       media = await db.$transaction(async (tx) => {
+        await lockStorage(tx, ownerId);
+        await assertRoomFor(tx, ownerId, file.bytes.length, quota, upload.id);
         const created = await tx.mediaFile.create({
           data: {
             id,
@@ -67,9 +82,12 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
         return created;
       });
     } catch (error) {
-      // The same bytes kept at this very moment by another call (a second tab): that file is the answer.
-      if (!isUniqueViolation(error)) throw error;
       await store.deleteObject(objectKey);
+      // The same bytes kept at this very moment by another call (a second tab): that file is the answer.
+      if (!isUniqueViolation(error)) {
+        if (error instanceof FailedPrecondition) await discardUpload();
+        throw error;
+      }
       media = await db.mediaFile.findUniqueOrThrow({ where: { ownerId_sha256: { ownerId, sha256: file.sha256 } } });
       await db.upload.update({ where: { id: upload.id }, data: { mediaId: media.id } });
     }

@@ -1,12 +1,13 @@
 // What a card keeps of an uploaded file: its bytes must be what its type says (read from the bytes, never
 // from the name or the browser's word), an image is re-encoded (turned upright, scaled to fit
 // IMAGE_MAX_DIMENSION, every metadata field such as a camera's location dropped; an SVG is drawn into a PNG,
-// so none of its scripts or outside references survive), and a sound is kept as it came.
+// so none of its scripts or outside references survive), and a sound must be read through as one: an audio
+// container with an audio stream and no video (sound-check.ts); it is then kept as it came.
 import { createHash } from 'node:crypto';
-import { IMAGE_MAX_DIMENSION, MEDIA_REASONS, type MediaKind, mediaKindOf } from '@engram/contracts/media';
-import { Invalid } from '@engram/kit/errors';
+import { IMAGE_MAX_DIMENSION, type MediaKind, mediaKindOf } from '@engram/contracts/media';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { isSoundContainer, notWhatItSays, soundTypeOf } from './sound-check.js';
 
 export interface KeptFile {
   bytes: Buffer;
@@ -18,27 +19,13 @@ export interface KeptFile {
   extension: string;
 }
 
-/** The types file-type reads from bytes, as the ones a card keeps. */
-const SNIFFED: Record<string, { contentType: string; extension: string }> = {
+/** The pictures file-type reads from bytes, as a card keeps them. */
+const PICTURES: Record<string, { contentType: string; extension: string }> = {
   'image/png': { contentType: 'image/png', extension: '.png' },
   'image/jpeg': { contentType: 'image/jpeg', extension: '.jpg' },
   'image/webp': { contentType: 'image/webp', extension: '.webp' },
   'image/gif': { contentType: 'image/gif', extension: '.gif' },
-  'audio/mpeg': { contentType: 'audio/mpeg', extension: '.mp3' },
-  'audio/ogg': { contentType: 'audio/ogg', extension: '.ogg' },
-  'audio/opus': { contentType: 'audio/ogg', extension: '.opus' },
-  'audio/x-m4a': { contentType: 'audio/mp4', extension: '.m4a' },
-  'audio/mp4': { contentType: 'audio/mp4', extension: '.m4a' },
-  'video/mp4': { contentType: 'audio/mp4', extension: '.m4a' },
-  'audio/wav': { contentType: 'audio/wav', extension: '.wav' },
-  'audio/vnd.wave': { contentType: 'audio/wav', extension: '.wav' },
 };
-
-const notWhatItSays = () =>
-  new Invalid(
-    'The file is not an image or a sound a card can hold (PNG, JPEG, WebP, GIF, SVG, MP3, OGG, M4A, WAV).',
-    MEDIA_REASONS.notWhatItSays,
-  );
 
 /** An SVG's bytes: text whose first element is <svg>, after an optional XML declaration, comments or doctype. */
 function looksLikeSvg(bytes: Buffer): boolean {
@@ -75,8 +62,14 @@ async function reencode(bytes: Buffer, format: 'png' | 'jpeg' | 'webp' | 'gif', 
 export async function keepFile(bytes: Buffer, claimedType: string): Promise<KeptFile> {
   const claimedKind = mediaKindOf(claimedType);
   const sniffed = await fileTypeFromBuffer(bytes);
-  const known = sniffed && SNIFFED[sniffed.mime];
-  if (!known) {
+  if (sniffed && isSoundContainer(sniffed.mime)) {
+    // An MP4 or WebM sent as a picture is refused for what it is too, be it a video or a sound.
+    const sound = await soundTypeOf(bytes, sniffed.mime);
+    if (claimedKind !== 'audio') throw notWhatItSays();
+    return { bytes, ...sound, kind: 'audio', sha256: sha256(bytes) };
+  }
+  const picture = sniffed && PICTURES[sniffed.mime];
+  if (!picture) {
     if (claimedKind !== 'image' || !looksLikeSvg(bytes)) throw notWhatItSays();
     try {
       const png = await reencode(bytes, 'png', true);
@@ -85,16 +78,13 @@ export async function keepFile(bytes: Buffer, claimedType: string): Promise<Kept
       throw notWhatItSays();
     }
   }
-  const kind = mediaKindOf(known.contentType);
-  if (!kind || kind !== claimedKind) throw notWhatItSays();
-  if (kind === 'audio')
-    return { bytes, contentType: known.contentType, kind, sha256: sha256(bytes), extension: known.extension };
-  const format = known.contentType.slice('image/'.length) as 'png' | 'jpeg' | 'webp' | 'gif';
+  if (claimedKind !== 'image') throw notWhatItSays();
+  const format = picture.contentType.slice('image/'.length) as 'png' | 'jpeg' | 'webp' | 'gif';
   let kept: Buffer;
   try {
     kept = await reencode(bytes, format, false);
   } catch {
     throw notWhatItSays();
   }
-  return { bytes: kept, contentType: known.contentType, kind, sha256: sha256(kept), extension: known.extension };
+  return { bytes: kept, ...picture, kind: 'image', sha256: sha256(kept) };
 }

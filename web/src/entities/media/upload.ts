@@ -2,23 +2,15 @@
 // the bytes straight there (never through Engram's servers, so a large collection costs them nothing), and a
 // card's file is then kept with media.finishUpload (checked and re-encoded by cards). Progress is reported
 // as the bytes go, for the import screen's bar.
-import { extensionOf, MEDIA_TYPES } from '@engram/contracts/media';
 import type { MediaJson } from '@engram/gateway/router';
 import { m } from '../../lib/i18n';
 import { trpcClient } from '../../lib/trpc';
+import { typeToSend } from './type-to-send';
 
 export type { MediaJson };
 
 /** What a failed upload says to the learner, beside the refusals the gateway gives in its own words. */
 export class UploadFailed extends Error {}
-
-/** A file's type as the store keeps it: the browser's word, or the one the contracts give its extension. */
-function typeOf(file: File): string {
-  if (file.type) return file.type;
-  const extension = extensionOf(file.name);
-  const known = Object.entries(MEDIA_TYPES).find(([, type]) => type.extensions.includes(extension));
-  return known?.[0] ?? 'application/octet-stream';
-}
 
 /** PUTs `file` to `url` with `headers`, telling `onProgress` the share sent (0..1). */
 function put(url: string, headers: Record<string, string>, file: File, onProgress?: (share: number) => void) {
@@ -48,7 +40,7 @@ export async function sendToStore(
   const slot = await trpcClient.media.createUpload.mutate({
     name: file.name,
     size: file.size,
-    contentType: typeOf(file),
+    contentType: typeToSend(file),
     purpose,
   });
   await put(slot.url, slot.headers, file, onProgress);
