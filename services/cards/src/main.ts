@@ -9,7 +9,7 @@ import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
 import { createObjectStore } from '@engram/kit/storage';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
-import { createCompute, DEFAULT_COMPUTE_LIMITS } from './compute/compute-pool.js';
+import { createComputes } from './compute/compute-pool.js';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
 import { cardsEvents } from './events/index.js';
@@ -50,8 +50,9 @@ const jobs = jobsOf(runtime, [
   jobQueue(OPTIMIZATIONS_QUEUE, 'optimizations', config.OPTIMIZATION_TIMEOUT_MINUTES),
 ]);
 
-// Simulations, retention recommendations and rescheduling plans: in child processes too (compute/compute-pool.ts).
-const compute = createCompute(DEFAULT_COMPUTE_LIMITS, runtime.logger);
+// Simulations, retention recommendations, rescheduling plans and uploaded card files: in child processes too
+// (compute/compute-pool.ts).
+const computes = createComputes(runtime.logger);
 
 await runService(runtime, {
   services: cardsServices(
@@ -64,13 +65,14 @@ await runService(runtime, {
       enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
       enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
     },
-    compute,
+    computes,
   ),
   events: cardsEvents(stores.db, config),
   jobs,
   close: [
     { name: 'object sweeper', run: () => sweeper.stop() },
-    { name: 'computations', run: () => compute.close() },
+    { name: 'computations', run: () => computes.forecasts.close() },
+    { name: 'file checks', run: () => computes.fileChecks.close() },
     { name: 'billing client', run: () => billing.close() },
     { name: 'object store', run: () => store.close() },
     { name: 'database', run: () => closeStores(stores) },

@@ -9,7 +9,7 @@ import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
-import { type Compute, createCompute, DEFAULT_COMPUTE_LIMITS } from './compute/compute-pool.js';
+import { type Computes, createComputes } from './compute/compute-pool.js';
 import type { Stores } from './db.js';
 import type { ExportServiceDeps } from './exports/export-deps.js';
 import { archiveCard } from './handlers/archive-card.js';
@@ -60,14 +60,15 @@ export interface SettingsJobs {
 /**
  * The services; MediaService, ImportService and ExportService with `files` (main.ts always gives them; a test
  * or benchmark of other services may not). Without `files`, an optimization is refused as unavailable. Long CPU
- * work runs in `compute`'s child processes (compute/compute-pool.ts).
+ * work and uploaded files are worked on in `computes`' child processes (compute/compute-pool.ts).
  */
 export function cardsServices(
   stores: Stores,
   options: ServerOptions,
-  files?: Omit<ImportServiceDeps, 'db'> & Omit<ExportServiceDeps, 'db'> & SettingsJobs,
-  compute: Compute = createCompute(DEFAULT_COMPUTE_LIMITS, options.logger),
+  files?: Omit<ImportServiceDeps, 'db' | 'fileChecks'> & Omit<ExportServiceDeps, 'db'> & SettingsJobs,
+  computes: Computes = createComputes(options.logger),
 ) {
+  const compute = computes.forecasts;
   const enqueueOptimization =
     files?.enqueueOptimization ??
     (() => Promise.reject(new Unavailable('Optimizations are not run here.', 'OPTIMIZATIONS_UNAVAILABLE')));
@@ -143,8 +144,8 @@ export function cardsServices(
     },
     ...(files
       ? [
-          mediaService({ db: stores.db, ...files }, options),
-          importService({ db: stores.db, ...files }, options),
+          mediaService({ db: stores.db, ...files, fileChecks: computes.fileChecks }, options),
+          importService({ db: stores.db, ...files, fileChecks: computes.fileChecks }, options),
           exportService({ db: stores.db, ...files }, options),
         ]
       : []),

@@ -61,13 +61,22 @@ export interface Compute {
   close(): void;
 }
 
-export function createCompute(limits: ComputeLimits, logger: Logger): Compute {
+export interface ComputeOptions {
+  /** Answers kept for the same inputs (forecasts; not files, whose answers are their bytes). Default true. */
+  cache?: boolean;
+  /** A learner's pieces in hand (default COMPUTE_PER_LEARNER) and the error past them. */
+  perLearner?: number;
+  tooMany?: () => Error;
+}
+
+export function createCompute(limits: ComputeLimits, logger: Logger, options: ComputeOptions = {}): Compute {
+  const caching = options.cache ?? true;
   const pool: ChildPool<ComputeRequest, unknown> = createChildPool({
     entry: COMPUTE_PROCESS,
     limits,
     children: limits.children,
-    perUser: { inHand: COMPUTE_PER_LEARNER, running: 1 },
-    tooMany: () => new TooMuchComputing(),
+    perUser: { inHand: options.perLearner ?? COMPUTE_PER_LEARNER, running: 1 },
+    tooMany: options.tooMany ?? (() => new TooMuchComputing()),
     logger,
     env: {},
     nice: COMPUTE_NICENESS,
@@ -94,6 +103,7 @@ export function createCompute(limits: ComputeLimits, logger: Logger): Compute {
   return {
     async run(userId, task, given, signal) {
       const request = { task, given } as ComputeRequest;
+      if (!caching) return (await compute(userId, request, signal)) as never;
       const key = `${userId}:${createHash('sha256').update(serialize(request)).digest('base64url')}`;
       const kept = cache.get(key);
       if (kept && kept.until > Date.now()) return kept.answer as never;
@@ -110,5 +120,31 @@ export function createCompute(limits: ComputeLimits, logger: Logger): Compute {
       }
     },
     close: () => pool.close(),
+  };
+}
+
+/** The service's two pools: forecasts, and the checks of uploaded card files (not to wait behind forecasts). */
+export interface Computes {
+  forecasts: Compute;
+  fileChecks: Compute;
+}
+
+/** A learner's card files in hand at once: a picture pasted while another is still checked. */
+const FILES_PER_LEARNER = 4;
+
+export class TooManyFiles extends ResourceExhausted {
+  constructor() {
+    super(`${FILES_PER_LEARNER} of your files are still being checked. Wait for them, then send this one again.`);
+  }
+}
+
+export function createComputes(logger: Logger, limits: ComputeLimits = DEFAULT_COMPUTE_LIMITS): Computes {
+  return {
+    forecasts: createCompute(limits, logger),
+    fileChecks: createCompute(limits, logger, {
+      cache: false,
+      perLearner: FILES_PER_LEARNER,
+      tooMany: () => new TooManyFiles(),
+    }),
   };
 }

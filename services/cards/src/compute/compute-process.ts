@@ -1,8 +1,11 @@
-// The process one piece of a learner's long CPU work runs in (docs/architecture.md#bulkheads): a workload
-// simulation, a retention recommendation, a rescheduling plan. Started by compute-pool.ts with the inputs its
-// handler read, it computes (no I/O), answers and ends; its memory and time are capped, and it is ended when the
-// learner's call is given up, so one learner's forecast never holds up another learner's review.
+// The process one piece of a learner's long CPU work or untrusted file runs in (docs/architecture.md#bulkheads): a
+// workload simulation, a retention recommendation, a rescheduling plan, or an uploaded card file checked and
+// re-encoded (sharp, music-metadata). Started by compute-pool.ts with the inputs its handler read, it computes (no
+// I/O), answers and ends; its memory and time are capped, and it is ended when the learner's call is given up, so
+// one learner's forecast or file never holds up another learner's review.
+import { DomainError } from '@engram/kit/errors';
 import { answerParent } from '@engram/kit/sandbox/answer-parent';
+import { type KeptFile, keepFile } from '../media/keep-file.js';
 import { planReschedule, type RescheduleInput, type ReschedulePlan } from '../presets/reschedule.js';
 import {
   type Recommendation,
@@ -19,13 +22,28 @@ export interface ComputeTasks {
   simulate: { given: { input: Workload; retentions: number[] }; answer: Simulation[] };
   recommend: { given: { input: Workload; currentRetention: number }; answer: Recommendation };
   reschedule: { given: RescheduleInput; answer: ReschedulePlan };
+  'keep-file': { given: { bytes: Uint8Array; claimedType: string }; answer: KeptFileAnswer };
+}
+
+/** A kept file, or why it was refused (keepFile's refusal, in the learner's words, with its reason). */
+export type KeptFileAnswer = { kept: KeptFile } | { refused: { message: string; reason: string | undefined } };
+
+async function keep(bytes: Uint8Array, claimedType: string): Promise<KeptFileAnswer> {
+  try {
+    return { kept: await keepFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), claimedType) };
+  } catch (error) {
+    if (error instanceof DomainError) return { refused: { message: error.message, reason: error.reason } };
+    throw error;
+  }
 }
 
 export type ComputeTask = keyof ComputeTasks;
 export type ComputeRequest = { [T in ComputeTask]: { task: T; given: ComputeTasks[T]['given'] } }[ComputeTask];
 
-function compute(request: ComputeRequest): ComputeTasks[ComputeTask]['answer'] {
+function compute(request: ComputeRequest): ComputeTasks[ComputeTask]['answer'] | Promise<KeptFileAnswer> {
   switch (request.task) {
+    case 'keep-file':
+      return keep(request.given.bytes, request.given.claimedType);
     case 'simulate':
       return simulateRuns(request.given.input, request.given.retentions);
     case 'recommend':

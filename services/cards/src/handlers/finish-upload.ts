@@ -1,5 +1,5 @@
 // FinishUpload: keeps an uploaded card file. Its bytes are read back from the store, checked and re-encoded
-// (media/keep-file.ts), stored under the file's own key, and the upload's bytes are removed. The same bytes
+// (media/keep-file.ts, in a child process: keep-file-apart.ts), stored under the file's own key, and the upload's bytes are removed. The same bytes
 // kept before by this learner answer the file they already have; a retry answers the file it kept. The kept
 // file takes its room (its own size now, the upload's declared size no longer) in one transaction under the
 // learner's storage lock (media/quota.ts). A refused file leaves nothing: neither its bytes nor its upload.
@@ -12,7 +12,8 @@ import type { FinishUploadRequest, FinishUploadResponse } from '@engram/proto/ca
 import { z } from 'zod';
 import { isUniqueViolation } from '../domain/unique-violation.js';
 import type { MediaFile } from '../generated/prisma/client.js';
-import { type KeptFile, keepFile } from '../media/keep-file.js';
+import type { KeptFile } from '../media/keep-file.js';
+import { keepFileApart } from '../media/keep-file-apart.js';
 import type { MediaDeps } from '../media/media-deps.js';
 import { mediaKey, toProtoMedia } from '../media/media-json.js';
 import { assertRoomFor, lockStorage } from '../media/quota.js';
@@ -22,7 +23,7 @@ const finishInput = z.object({ uploadId: z.uuid('The upload is not valid.') });
 const notUploaded = () =>
   new FailedPrecondition('The file has not arrived yet. Send it again.', MEDIA_REASONS.notUploaded);
 
-export function finishUpload({ db, store, quotaOf }: MediaDeps) {
+export function finishUpload({ db, store, quotaOf, fileChecks }: MediaDeps) {
   return async (request: FinishUploadRequest, ctx: CallContext): Promise<FinishUploadResponse> => {
     const ownerId = ctx.caller.userId;
     const { uploadId } = parseInput(finishInput, request);
@@ -45,7 +46,7 @@ export function finishUpload({ db, store, quotaOf }: MediaDeps) {
       const limit = upload.contentType.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
       const bytes = await readAtMost(object.body, limit);
       if (!bytes) throw new Invalid('The file is larger than it said.', MEDIA_REASONS.tooLarge);
-      file = await keepFile(bytes, upload.contentType);
+      file = await keepFileApart(fileChecks, ownerId, bytes, upload.contentType, ctx.signal);
     } catch (error) {
       if (error instanceof Invalid) await discardUpload();
       throw error;
