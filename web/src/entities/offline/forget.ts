@@ -5,7 +5,6 @@
 // cards' pictures and sounds go from the service worker's cache, with Workbox's record of them (their addresses
 // name the files).
 import { deleteDB } from 'idb';
-import { CacheExpiration } from 'workbox-expiration';
 import { databaseName, MEDIA_CACHE, MEDIA_CACHE_MAX_ENTRIES } from './caches';
 import { DeviceStore } from './device-store';
 
@@ -24,6 +23,8 @@ export async function forgetOfflineData(userIds: readonly string[], media: boole
   }
   if (media) {
     await caches.delete(MEDIA_CACHE);
+    // Workbox's own code loads only with files to forget.
+    const { CacheExpiration } = await import('workbox-expiration');
     await new CacheExpiration(MEDIA_CACHE, { maxEntries: MEDIA_CACHE_MAX_ENTRIES }).delete();
   }
 }
