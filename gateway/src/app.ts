@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Services } from './clients.js';
 import { UPLOAD_BODY_MAX_BYTES } from './handlers/ai/upload.js';
 import { bodyLimit } from './http/body-limit.js';
+import { clearCacheOnSignOut } from './http/clear-on-sign-out.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { devMailboxRoute } from './http/dev-mailbox.js';
 import { mediaRoute } from './http/media.js';
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions) {
     res.once('finish', () => sessions.forget(credentials));
     next();
   });
+  app.use(clearCacheOnSignOut);
   app.use(proxyTo(options.identityHttpUrl, '/api/auth', 'identity'));
   app.use(proxyTo(options.billingHttpUrl, '/api/webhooks/stripe', 'billing'));
   // The Stripe stand-in's checkout and portal pages, served by billing when it runs without Stripe keys.

@@ -71,6 +71,8 @@ describe('the tRPC API', () => {
       body: '{}',
     });
     expect(signedOut.status).toBe(200);
+    // The browser empties its HTTP cache of the site; its storage (other accounts' unsynced reviews) stays.
+    expect(signedOut.headers.get('clear-site-data')).toBe('"cache"');
     const { status, body } = await trpc('cards.list', {}, cookie);
     expect(status).toBe(401);
     expect(body.error.data.code).toBe('UNAUTHORIZED');

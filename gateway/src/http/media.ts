@@ -2,7 +2,9 @@
 // cards lets see it (its owner, or a learner whose card shows it), so a card's Markdown points at this
 // site alone and the page's Content-Security-Policy stays `img-src 'self'`. Anyone else, signed in or not,
 // gets the same 404 as for an id that does not exist. The bytes stream through (Range too, so a sound can
-// seek); a file's bytes never change under its id, so the reader's browser keeps it.
+// seek). The HTTP cache never keeps one (no-store): it outlives a sign-out and is the same for whoever uses the
+// browser next; offline practice takes the files from the service worker's cache, which the app empties with the
+// learner's offline set (web/src/entities/offline/forget.ts).
 // Like every call, a request is counted (rate-limit.ts): a signed-in reader's files per user, and a
 // request whose session is not known yet per address, before identity is asked; over the count it gets
 // 429 with Retry-After. A banned user gets 403 BANNED_USER, as from every call.
@@ -82,7 +84,7 @@ export function mediaRoute(services: Services, sessions: SessionResolver, limits
         const value = upstream.headers.get(header);
         if (value) res.setHeader(header, value);
       }
-      res.setHeader('cache-control', 'private, max-age=31536000, immutable');
+      res.setHeader('cache-control', 'private, no-store');
       res.setHeader('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(opened.name)}`);
       if (req.method === 'HEAD') {
         res.end();

@@ -9,11 +9,12 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { silentWav } from '@engram/testkit/media-files';
 import { signUpThroughGateway, TEST_PASSWORD } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 import { fillSignIn, useSessionCookie } from './support/auth.ts';
+import { addCardFile, picture } from './support/card-files.ts';
 import { backdateItems, reviewItemsDueIn, reviewLogsOf, userIdOf } from './support/database.ts';
+import { queuedOf, whereKept } from './support/device-contents.ts';
 import { goOffline, goOnline, seeServiceWorkerRequests, underServiceWorker } from './support/offline.ts';
 
 seeServiceWorkerRequests();
@@ -61,24 +62,6 @@ const MINUTE = 60_000;
 const RATED = 50;
 const RATINGS = ['3', '3', '4', '3', '1', '3', '2', '3', '4', '3'] as const;
 
-const picture = () =>
-  sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a6' } })
-    .png()
-    .toBuffer();
-
-/** What the card editor does with a chosen file: a slot, the bytes to the store, and keeping it. */
-async function addFile(cookie: string, name: string, contentType: string, bytes: Buffer): Promise<string> {
-  const api = trpcClient(env.stack.url, cookie);
-  const slot = await api.mutate('media.createUpload', { name, size: bytes.length, contentType, purpose: 'card' });
-  const put = await fetch(slot.url, {
-    method: 'PUT',
-    headers: { ...slot.headers, origin: env.stack.url },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
-  return (await api.mutate('media.finishUpload', { uploadId: slot.uploadId })).path;
-}
-
 /** How many items the device keeps for `userId` (0 before it has a set). */
 const keptItems = (page: Page, userId: string) =>
   page.evaluate(`(async () => {
@@ -112,8 +95,8 @@ describe('practising with no network', () => {
     const api = trpcClient(url, cookie);
     await api.mutate('settings.completeOnboarding', { timezone: zone, dayStartHour: 0 });
     await api.mutate('settings.updatePreset', { newPerDay: 100 });
-    const image = await addFile(cookie, 'swatch.png', 'image/png', await picture());
-    const sound = await addFile(cookie, 'hello.wav', 'audio/wav', silentWav());
+    const image = await addCardFile(url, cookie, 'swatch.png', 'image/png', await picture());
+    const sound = await addCardFile(url, cookie, 'hello.wav', 'audio/wav', silentWav());
     // The picture and the sound first (made first, so due first).
     await api.mutate('cards.createMany', {
       cards: [
@@ -398,6 +381,9 @@ describe('more than one device, and more than one account', () => {
     expect(sent).toEqual([]);
     expect(await reviewLogsOf(env.stack, ana.userId)).toEqual([]);
     expect(await reviewLogsOf(env.stack, bruno.userId)).toEqual([]);
+    // Davi finds none of Carla's cards on the device, only her two reviews kept apart in her own queue.
+    await expect.poll(() => whereKept(page, ['carla question']), { timeout: 15_000 }).toEqual([]);
+    expect(await queuedOf(page, ana.userId)).toBe(2);
 
     // Switched back to Carla, with nothing waiting for Davi: at once; her two reviews sync once she opens her
     // dashboard (where the device starts).

@@ -1,8 +1,10 @@
 // Cached data belongs to one user: signing out, losing the session or switching user clears it
 // (docs/product.md#states-and-transitions). Signing out (or losing the session) also drops the user's unsaved
-// generated proposals from this device.
+// generated proposals from this device; and the device keeps the offline set and cards' pictures of the account in
+// use alone (entities/offline/keep-only.ts).
 import type { QueryClient } from '@tanstack/react-query';
 import { clearGenerationDraft } from '../entities/generation/draft-store';
+import { keepOfflineDataOf } from '../entities/offline/keep-only';
 import { authClient, LAST_SESSION_KEY, type Session } from './auth-client';
 
 type SessionSnapshot = { data: Session | null; error: unknown; isPending: boolean; isRefetching: boolean };
@@ -21,6 +23,18 @@ export function forgetLastSession(): void {
   }
 }
 
+/** Who was last signed in on this device, as kept for opening it offline (lib/offline-session.ts). */
+function lastSignedIn(): string | undefined {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_SESSION_KEY) ?? 'null')?.user.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The account whose offline data the device keeps: undefined until the first session is known, null for none. */
+let keptFor: string | null | undefined;
+
 /** The user the cached data belongs to: undefined until the first session is known, null when signed out. */
 let cachedFor: string | null | undefined;
 
@@ -31,6 +45,12 @@ export function clearCacheIfUserChanged(queryClient: QueryClient): void {
   const userId = state.data?.user.id ?? null;
   // Offline, the session could not be fetched: the learner is still signed in on this device.
   if (userId === null && !navigator.onLine) return;
+  const known = userId !== null || !state.error;
+  if (known && userId !== keptFor) {
+    // The pictures kept are another account's unless this one was in use, or last signed in, here.
+    void keepOfflineDataOf(userId, { media: userId === null || (keptFor ?? lastSignedIn()) !== userId });
+    keptFor = userId;
+  }
   // Online, identity says there is no session (it ended, here or elsewhere): the device forgets the one it kept
   // for opening without the network.
   if (userId === null && !state.error) forgetLastSession();

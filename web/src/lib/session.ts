@@ -3,6 +3,7 @@ import { authClient, LAST_SESSION_KEY, type Session } from './auth-client';
 
 type SessionState = {
   data: Session | null;
+  error: unknown;
   isPending: boolean;
   isRefetching: boolean;
   refetch: () => Promise<void>;
@@ -44,4 +45,17 @@ export function loadSession(): Promise<Session | null> {
 export async function refreshSession(): Promise<Session | null> {
   await sessionStore.get().refetch();
   return loadSession();
+}
+
+/**
+ * Calls `listener` with who is signed in each time the session settles and is known: null once identity answers
+ * that there is none. Offline, or when identity cannot be asked, it is not known and `listener` is not called.
+ */
+export function watchSignedIn(listener: (userId: string | null) => void): () => void {
+  return sessionStore.subscribe((state) => {
+    if (state.isPending || state.isRefetching) return;
+    const userId = state.data?.user.id ?? null;
+    if (userId === null && (state.error || !navigator.onLine)) return;
+    listener(userId);
+  });
 }

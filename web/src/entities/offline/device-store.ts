@@ -2,11 +2,13 @@
 // offline set and the learner's settings it is scheduled with (DeviceState), the queue of reviews and undos done
 // here and not yet synced (in the order they were done), and when the last sync was. One database per account,
 // named by the user id: a review queued by one account can only ever be sent by that account, whoever signs in
-// on the device next.
+// on the device next. Once the account is no longer in use here its set is forgotten and the queue stays
+// (forget.ts).
 import type { MemoryStateJson } from '@engram/contracts/memory-state';
 import type { SyncedReview } from '@engram/contracts/offline';
 import type { DeviceState } from '@engram/contracts/offline-practice';
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { databaseName } from './caches';
 
 /** A review as queued: what cards.syncReviews takes (the time as an ISO string). */
 export type QueuedReview = Omit<SyncedReview, 'reviewedAt'> & { reviewedAt: string };
@@ -35,8 +37,6 @@ interface OfflineSchema extends DBSchema {
 
 const VERSION = 1;
 
-export const databaseName = (userId: string) => `engram-offline-${userId}`;
-
 export class DeviceStore {
   readonly userId: string;
   private readonly db: IDBPDatabase<OfflineSchema>;
@@ -52,6 +52,10 @@ export class DeviceStore {
         database.createObjectStore('state');
         database.createObjectStore('queue', { autoIncrement: true });
         database.createObjectStore('meta');
+      },
+      // Another tab deletes the database (its account signed out, nothing waiting): this connection must not hold it.
+      blocking() {
+        db.close();
       },
     });
     return new DeviceStore(userId, db);
@@ -87,6 +91,13 @@ export class DeviceStore {
   /** How many reviews wait to be synced. */
   async unsyncedReviews(): Promise<number> {
     return (await this.queued()).filter(({ delivery }) => delivery.kind === 'review').length;
+  }
+
+  /** Forgets the offline set (the queue stays); answers how many reviews and undos wait in the queue. */
+  async forgetSet(): Promise<number> {
+    const tx = this.db.transaction(['state', 'queue'], 'readwrite');
+    const [, waiting] = await Promise.all([tx.objectStore('state').clear(), tx.objectStore('queue').count(), tx.done]);
+    return waiting;
   }
 
   async dequeue(seqs: readonly number[]): Promise<void> {

@@ -20,12 +20,13 @@ import {
 } from '@engram/contracts/offline-practice';
 import { studyDayAround } from '@engram/contracts/study-day';
 import { m } from '../../lib/i18n';
-import { loadSession, refreshSession } from '../../lib/session';
+import { loadSession, refreshSession, watchSignedIn } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { trpcClient } from '../../lib/trpc';
 import { MEDIA_CACHE } from './caches';
 import { DeviceStore, type QueuedReview } from './device-store';
 import { horizonDays } from './horizon';
+import { forgotten } from './keep-only';
 import { type SyncApi, syncQueue } from './sync';
 
 export interface SyncStatus {
@@ -58,7 +59,7 @@ const NO_STATUS: SyncStatus = {
  * The server, for `userId`'s device: every call first checks that `userId` is who is signed in now, so a queue is
  * never sent with another account's session (a sign-out, or a switch of account, while a retry was waiting).
  */
-function apiFor(userId: string): SyncApi {
+export function apiFor(userId: string): SyncApi {
   const asOwner =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -91,6 +92,8 @@ class Device {
   private again = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
+  /** Closed (another account in use, or none): it touches its database no more. */
+  private stopped = false;
 
   private readonly store: DeviceStore;
   private readonly api: SyncApi;
@@ -188,6 +191,7 @@ class Device {
 
   /** Syncs now (or right after the sync running now); resolves when that try ends, whatever its outcome. */
   sync(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     // Offline there is no one to ask: the browser's online event starts the next try.
     if (!navigator.onLine) return this.update();
     if (this.running) {
@@ -204,7 +208,8 @@ class Device {
         void this.keepMedia();
       } catch {
         this.failures += 1;
-        this.retryTimer = setTimeout(() => void this.sync(), Math.min(MAX_RETRY_MS, 1000 * 2 ** this.failures));
+        if (!this.stopped)
+          this.retryTimer = setTimeout(() => void this.sync(), Math.min(MAX_RETRY_MS, 1000 * 2 ** this.failures));
       } finally {
         this.running = undefined;
         await this.update();
@@ -231,6 +236,8 @@ class Device {
     const cache = await caches.open(MEDIA_CACHE);
     const urls = new Set(state.set.items.flatMap((item) => `${item.front}\n${item.back}`.match(MEDIA_URL) ?? []));
     for (const url of urls) {
+      // Closed meanwhile (signing out): its files are being forgotten, none is fetched again.
+      if (this.stopped) return;
       if (await cache.match(url)) continue;
       await fetch(url, { credentials: 'same-origin' }).catch(() => undefined);
     }
@@ -238,6 +245,7 @@ class Device {
 
   /** Works the status out again; `known` is the device's state when the caller has just read or written it. */
   private async update(known?: DeviceState): Promise<void> {
+    if (this.stopped) return;
     const [waiting, meta, state] = await Promise.all([
       this.store.unsyncedReviews(),
       this.store.meta(),
@@ -272,6 +280,7 @@ class Device {
   }
 
   stop(): void {
+    this.stopped = true;
     window.removeEventListener('online', this.onOnline);
     this.close();
   }
@@ -285,13 +294,32 @@ function announceConflict(reason: string): void {
 }
 
 let current: { userId: string; device: Promise<Device> } | undefined;
+let watching = false;
 
-/** The device of the signed-in `userId`: another account's is closed first, and never sends a thing again. */
+/** Closes the device open now, if any: it sends nothing and keeps nothing more (until deviceOf opens it again). */
+export async function closeDevice(): Promise<void> {
+  const open = current?.device;
+  current = undefined;
+  (await open?.catch(() => undefined))?.stop();
+}
+
+/**
+ * The device of the signed-in `userId`: another account's is closed first, and never sends a thing again; so is this
+ * one once the session is found ended or another account is in use. It opens once the offline data of accounts no
+ * longer in use is forgotten (keep-only.ts).
+ */
 export function deviceOf(userId: string): Promise<Device> {
+  if (!watching) {
+    watching = true;
+    watchSignedIn((signedIn) => {
+      if (current && current.userId !== signedIn) void closeDevice();
+    });
+  }
   if (current?.userId === userId) return current.device;
   const previous = current?.device;
   const device = (async () => {
     (await previous?.catch(() => undefined))?.stop();
+    await forgotten();
     const opened = new Device(await DeviceStore.open(userId));
     await opened.start();
     return opened;

@@ -45,8 +45,8 @@ async function withQueued(store: DeviceStore, state: DeviceState): Promise<Devic
   return next;
 }
 
-/** Sends the queue of `store` through `api`; throws (the rest left queued) when the network fails. */
-export async function syncQueue(store: DeviceStore, api: SyncApi): Promise<SyncOutcome> {
+/** Sends the queue of `store` through `api`, in order; throws (the rest left queued) when the network fails. */
+export async function sendQueue(store: DeviceStore, api: Omit<SyncApi, 'refresh'>): Promise<SyncOutcome> {
   const outcome: SyncOutcome = { synced: 0, conflicts: [] };
   for (;;) {
     const queued = await store.queued();
@@ -82,6 +82,12 @@ export async function syncQueue(store: DeviceStore, api: SyncApi): Promise<SyncO
     await store.dequeue(batch.map(({ seq }) => seq));
     await store.saveMeta({ lastSyncAt: new Date().toISOString() });
   }
+  return outcome;
+}
+
+/** Sends the queue of `store`, then takes a fresh offline set; throws (the rest left queued) when the network fails. */
+export async function syncQueue(store: DeviceStore, api: SyncApi): Promise<SyncOutcome> {
+  const outcome = await sendQueue(store, api);
   const fresh = await api.refresh();
   await store.saveState(await withQueued(store, { ...fresh, reviews: [] }));
   await store.saveMeta({ lastSyncAt: new Date().toISOString() });

@@ -1,7 +1,8 @@
-// Before switching to another account signed in on this device (the accounts of the account settings), a learner
-// with reviews done here and not yet synced is asked first: the reviews stay in this account's own queue and sync the
-// next time it is the account in use here; they are never sent as the account switched to. Nothing waiting: the
-// switch goes on at once.
+// Before switching to another account signed in on this device (the accounts of the account settings), reviews done
+// here and not yet synced are sent if the server answers; a learner with some still waiting is asked first: the
+// reviews stay in this account's own queue and sync the next time it is the account in use here; they are never
+// sent as the account switched to. Nothing waiting: the switch goes on at once. Once switched, the device keeps the
+// new account's offline set alone (entities/offline/keep-only.ts).
 import type { AuthMutators } from '@daveyplate/better-auth-ui';
 import { type ReactNode, useCallback, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -15,8 +16,8 @@ export function useSwitchWarning(): { mutators: { setActiveSession: SetActiveSes
   const [asking, setAsking] = useState<{ count: number; answer: (go: boolean) => void }>();
   const setActiveSession = useCallback<SetActiveSession>(async (params) => {
     // The device's queue is read only when a switch is asked for (its code stays off the account screens).
-    const { unsyncedOfSignedIn } = await import('../../entities/offline/unsynced');
-    const count = await unsyncedOfSignedIn();
+    const { sendUnsyncedOfSignedIn } = await import('../../entities/offline/unsynced');
+    const count = await sendUnsyncedOfSignedIn();
     if (count > 0 && !(await new Promise<boolean>((answer) => setAsking({ count, answer })))) return;
     await authClient.multiSession.setActive({ ...params, fetchOptions: { throw: true } });
   }, []);

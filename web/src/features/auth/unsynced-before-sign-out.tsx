@@ -1,10 +1,13 @@
-// Before signing out, a learner with reviews done on this device and not yet synced is told so: they stay in this
-// account's own queue on the device and sync the next time it signs in here, never as another account. Nothing
-// waiting (or no one signed in): the sign-out goes on at once. Either way the device forgets who was signed in.
+// Before signing out, reviews done on this device and not yet synced are sent if the server answers; a learner with
+// some still waiting is told so: they stay in this account's own queue on the device and sync first the next time
+// it signs in here, never as another account. Nothing waiting (or no one signed in): the sign-out goes on at once.
+// Either way the device forgets who was signed in, their offline set and their cards' pictures (the next person
+// at a shared device finds none of them), before the sign-out is even asked: it forgets them offline too.
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../../components/button';
-import { unsyncedOfSignedIn } from '../../entities/offline/unsynced';
+import { keepOfflineDataOf } from '../../entities/offline/keep-only';
+import { sendUnsyncedOfSignedIn } from '../../entities/offline/unsynced';
 import { m } from '../../lib/i18n';
 import { forgetLastSession } from '../../lib/session-cache';
 
@@ -13,12 +16,12 @@ export function UnsyncedBeforeSignOut({ onSignOut: signOut }: { onSignOut: () =>
   // Signed out, the app no longer opens offline as this learner.
   const onSignOut = useCallback(() => {
     forgetLastSession();
-    signOut();
+    void keepOfflineDataOf(null, { media: true }).then(signOut);
   }, [signOut]);
   const navigate = useNavigate();
   useEffect(() => {
     let live = true;
-    void unsyncedOfSignedIn().then((count) => {
+    void sendUnsyncedOfSignedIn().then((count) => {
       if (!live) return;
       if (count === 0) onSignOut();
       else setWaiting(count);
