@@ -246,6 +246,11 @@ export const COLLECTION_ERRORS = {
   PRESET_NOT_FOUND: m.error_preset_not_found,
 } satisfies Messages;
 
+/** Refusals of a review (the cards service's REVIEW_REASONS). */
+export const REVIEW_ERRORS = {
+  CARD_ARCHIVED: m.error_card_archived,
+} satisfies Messages;
+
 export const REQUEST_ERRORS = {
   REQUEST_FAILED: m.error_request_failed,
   NETWORK_ERROR: m.error_request_network_error,
