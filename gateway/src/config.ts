@@ -79,6 +79,11 @@ export const configShape = {
   TRPC_RATE_LIMIT_GENERATE_PER_USER: vars.positiveInt(10),
   /** ai.upload. */
   TRPC_RATE_LIMIT_UPLOAD_PER_USER: vars.positiveInt(10),
+  /**
+   * cards.syncReviews, each up to SYNC_BATCH_MAX (500) reviews in one transaction. A device sends its queue in
+   * batches and tries again later when refused: 20 a minute still take 10,000 reviews.
+   */
+  TRPC_RATE_LIMIT_SYNC_PER_USER: vars.positiveInt(20),
 };
 
 export type Config = ReturnType<typeof readConfig>;

@@ -45,6 +45,7 @@ const rateLimits = createTrpcRateLimits(redis, {
     stripe: config.TRPC_RATE_LIMIT_STRIPE_PER_USER,
     generate: config.TRPC_RATE_LIMIT_GENERATE_PER_USER,
     upload: config.TRPC_RATE_LIMIT_UPLOAD_PER_USER,
+    sync: config.TRPC_RATE_LIMIT_SYNC_PER_USER,
   },
   keyPrefix: config.REDIS_KEY_PREFIX,
 });

@@ -1,6 +1,6 @@
 // tRPC rate limits, per client address and per signed-in user, counted in Redis so every gateway replica
-// agrees. Every call of a batch costs a point. Calls that reach an outside service or do heavy work also
-// count against a tighter limit of their own, per user. Should Redis be unreachable, each replica keeps
+// agrees. Every call of a batch costs a point. Calls that reach an outside service or do heavy work (Stripe, the
+// model, uploads, syncing a device's reviews) also count against a tighter limit of their own, per user. Should Redis be unreachable, each replica keeps
 // counting in memory rather than refusing all.
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -13,6 +13,8 @@ export const COSTLY_PROCEDURES = {
   generate: ['ai.generate'],
   // Up to 3 MB read, parsed (PDF) and stored per call.
   upload: ['ai.upload'],
+  // Up to 500 reviews applied per call, in one transaction that locks their items (a device's queue, sent in batches).
+  sync: ['cards.syncReviews'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CostlyKind = keyof typeof COSTLY_PROCEDURES;
