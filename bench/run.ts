@@ -7,11 +7,13 @@ import { collectionTransfer } from './collection.ts';
 import { dashboardLoad } from './dashboard-load.ts';
 import { optimizerFit } from './optimizer.ts';
 import { reviewSubmission } from './review-submit.ts';
+import { lateSync } from './sync-late.ts';
 
 const adminUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const benchmarks: Record<string, (url: string) => Promise<void>> = {
   'cards-create': cardCreation,
   'review-submit': reviewSubmission,
+  'sync-late': lateSync,
   'dashboard-load': dashboardLoad,
   collection: collectionTransfer,
   optimizer: optimizerFit,
@@ -33,7 +35,8 @@ an Anki collection of 40,000 notes (200,000 reviews, 200 files) in <= 4 x the ti
 review rows, with the import's peak memory growing < 2 x from 4,000 notes, and exports it in <= 4 x the time
 COPY TO reads them; optimizer fits a learner's FSRS parameters to about 100,000 reviews in <= 20 x the time
 ts-fsrs replays them, simulates 10,000 cards over 365 days at three desired retentions in <= 2 s, and works out
-the recommended retention for them (ten simulations) in <= 2 s.`);
+the recommended retention for them (ten simulations) in <= 2 s; sync-late syncs 50 reviews of a card dated before
+its 50 others in <= 2 x the time 50 dated after them take.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));
