@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { ReviewRecorded, ReviewRestated } from '@engram/contracts/events';
 import { SYNC_BATCH_MAX, SYNC_CLOCK_SKEW_MS, SYNC_MAX_AGE_DAYS, syncReviewsInput } from '@engram/contracts/offline';
 import { addDays, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
+import { createPool } from '@engram/kit/db';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settingsLockKey } from '../src/review/review-days.js';
 import { syncReviews } from '../src/review/sync-reviews.js';
 import { type CardsCaller, type CardsHarness, startCardsHarness } from './harness.js';
 
@@ -73,6 +75,21 @@ const daysOf = async (user: string) =>
       [user],
     )
   ).rows;
+
+/** Until a backend of this database waits for a lock while running a statement containing `text`. */
+async function untilWaiting(text: string) {
+  await vi.waitFor(
+    async () => {
+      const { rows } = await cards.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND position($1 IN query) > 0`,
+        [text],
+      );
+      expect(rows[0].n).toBe(1);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
 
 /** The learner's days as their logs count them (in São Paulo, from midnight): what review_days must hold. */
 const recountedDaysOf = async (user: string) =>
@@ -285,6 +302,31 @@ describe('syncing reviews done offline', () => {
     const logs = await logsOf(user);
     expect(logs.map((log) => log.item_id)).toEqual([items[3]!.id, items[2]!.id]);
     expect(logs[1]!.reviewed_at.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('answers one review id sent for two cards by two syncs at once: one recorded, the other refused, no error', async () => {
+    const { user, learner, items } = await learnerWithCards('racing', 2);
+    const first = offline(items[0]!.id, 'good', Date.now() - MINUTE);
+    const second = { ...first, id: items[1]!.id };
+    // The learner's days held, so each sync waits there with its logs written and not committed: the second's log
+    // waits on the first's, which then commits first.
+    const holder = createPool(cards.databaseUrl, { max: 1 });
+    const held = await holder.connect();
+    await held.query('BEGIN');
+    await held.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(user)]);
+    const firstSync = learner.syncReviews({ reviews: [first] });
+    await untilWaiting('INSERT INTO review_days');
+    const secondSync = learner.syncReviews({ reviews: [second] });
+    await untilWaiting('INSERT INTO review_logs');
+    await held.query('ROLLBACK');
+    held.release();
+    await holder.end();
+    const answers = [(await firstSync).results[0], (await secondSync).results[0]];
+    expect(answers.map((answer) => [answer?.status, answer?.reason])).toEqual([
+      ['recorded', ''],
+      ['conflict', 'REVIEW_ID_REUSED'],
+    ]);
+    expect((await logsOf(user)).map((log) => log.item_id)).toEqual([items[0]!.id]);
   });
 
   it('refuses a malformed batch whole, with the reason, and stores nothing', async () => {

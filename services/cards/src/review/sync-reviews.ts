@@ -25,6 +25,7 @@ import { type LoggedReview, lockItems, loggedReviews, type SyncedItem } from './
 import { writeSynced } from './sync-writes.js';
 
 const DAY_MS = 86_400_000;
+const LOG_KEY = 'review_logs_pkey';
 
 const REFUSALS = {
   inFuture: 'The review time is in the future; check the device clock.',
@@ -73,7 +74,16 @@ export async function syncReviews(
     if (why) results[index] = conflict(review, why);
     return !why;
   });
-  if (timely.length > 0) await inTransaction(pool, (client) => applyBatch(client, ownerId, timely, now, results));
+  if (timely.length === 0) return { results };
+  const apply = () => inTransaction(pool, (client) => applyBatch(client, ownerId, timely, now, results));
+  try {
+    await apply();
+  } catch (error) {
+    // A sync running at the same time logged one of these review ids for another card first: this one rolled back,
+    // and sent again it finds that log and answers it.
+    if ((error as { constraint?: string }).constraint !== LOG_KEY) throw error;
+    await apply();
+  }
   return { results };
 }
 
