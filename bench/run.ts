@@ -8,11 +8,13 @@ import { dashboardLoad } from './dashboard-load.ts';
 import { heavyWork } from './heavy-work.ts';
 import { optimizerFit } from './optimizer.ts';
 import { reviewSubmission } from './review-submit.ts';
+import { lateSync } from './sync-late.ts';
 
 const adminUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const benchmarks: Record<string, (url: string) => Promise<void>> = {
   'cards-create': cardCreation,
   'review-submit': reviewSubmission,
+  'sync-late': lateSync,
   'dashboard-load': dashboardLoad,
   collection: collectionTransfer,
   optimizer: optimizerFit,
@@ -37,7 +39,8 @@ COPY TO reads them; optimizer fits a learner's FSRS parameters to about 100,000 
 ts-fsrs replays them, simulates 10,000 cards over 365 days at three desired retentions in <= 2 s, and works out
 the recommended retention for them (ten simulations) in <= 2 s; heavy-work answers settings.simulate for 10,000
 cards at the worst allowed settings in <= 2 s through the gateway, and other learners' review p99 while heavy
-learners flood cards with simulations is <= 2 x their idle p99.`);
+learners flood cards with simulations is <= 2 x their idle p99; sync-late syncs 50 reviews of a card dated
+before its 50 others in <= 2 x the time 50 dated after them take.`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

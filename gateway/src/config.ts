@@ -92,6 +92,11 @@ export const configShape = {
   MEDIA_RATE_LIMIT_WINDOW_SECONDS: vars.positiveInt(60),
   MEDIA_RATE_LIMIT_PER_USER: vars.positiveInt(1200),
   MEDIA_RATE_LIMIT_PER_ADDRESS: vars.positiveInt(1200),
+  /**
+   * cards.syncReviews, each up to SYNC_BATCH_MAX (500) reviews in one transaction. A device sends its queue in
+   * batches and tries again later when refused: 20 a minute still take 10,000 reviews.
+   */
+  TRPC_RATE_LIMIT_SYNC_PER_USER: vars.positiveInt(20),
 };
 
 export type Config = ReturnType<typeof readConfig>;

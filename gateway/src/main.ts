@@ -46,6 +46,7 @@ const rateLimits = createTrpcRateLimits(redis, {
     generate: config.TRPC_RATE_LIMIT_GENERATE_PER_USER,
     upload: config.TRPC_RATE_LIMIT_UPLOAD_PER_USER,
     forecast: config.TRPC_RATE_LIMIT_FORECAST_PER_USER,
+    sync: config.TRPC_RATE_LIMIT_SYNC_PER_USER,
   },
   keyPrefix: config.REDIS_KEY_PREFIX,
 });

@@ -1,6 +1,7 @@
 // Rate limits, counted in Redis so every gateway replica agrees. tRPC: per client address and per
 // signed-in user, every call of a batch a point; calls that reach an outside service or do heavy work also
-// count against a tighter limit of their own, per user. Card files (GET /media/…): counts of their own, so
+// count against a tighter limit of their own, per user (Stripe, the model, uploads, forecasts, syncing a device's
+// reviews). Card files (GET /media/…): counts of their own, so
 // a page full of pictures never spends the budget of the calls. Should Redis be unreachable, each replica
 // keeps counting in memory rather than refusing all.
 import type { Redis } from 'ioredis';
@@ -17,6 +18,8 @@ export const COSTLY_PROCEDURES = {
   // Seconds of CPU in a child process of cards per call: the learner's cards simulated over a year, or their
   // review logs replayed (services/cards/src/compute).
   forecast: ['settings.simulate', 'settings.recommendRetention', 'settings.previewReschedule', 'settings.reschedule'],
+  // Up to 500 reviews applied per call, in one transaction that locks their items (a device's queue, sent in batches).
+  sync: ['cards.syncReviews'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CostlyKind = keyof typeof COSTLY_PROCEDURES;

@@ -1,7 +1,9 @@
 // Rate limits count calls, not HTTP requests: every call of a batched request costs a point per user and
-// per address, a batch has a maximum size, and the calls that reach Stripe or the model, or upload, have
-// tighter limits of their own. Each test is a client at an address of its own (support/from-address.ts)
+// per address, a batch has a maximum size, and the calls that reach Stripe or the model, upload, or sync a
+// device's reviews have tighter limits of their own. Each test is a client at an address of its own (support/from-address.ts)
 // and a user of its own, so their counts never meet within the shared window.
+
+import { randomUUID } from 'node:crypto';
 import type { AppRouter, GenerationEvent } from '@engram/gateway/router';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
@@ -18,6 +20,7 @@ const STRIPE_PER_USER = 5;
 const GENERATE_PER_USER = 2;
 const UPLOAD_PER_USER = 2;
 const FORECAST_PER_USER = 3;
+const SYNC_PER_USER = 3;
 
 let stack: TestStack;
 
@@ -34,6 +37,7 @@ beforeAll(async () => {
       TRPC_RATE_LIMIT_GENERATE_PER_USER: String(GENERATE_PER_USER),
       TRPC_RATE_LIMIT_UPLOAD_PER_USER: String(UPLOAD_PER_USER),
       TRPC_RATE_LIMIT_FORECAST_PER_USER: String(FORECAST_PER_USER),
+      TRPC_RATE_LIMIT_SYNC_PER_USER: String(SYNC_PER_USER),
     },
   });
 });
@@ -188,5 +192,27 @@ describe('tighter limits for calls that reach an outside service or do heavy wor
     expect(refused?.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
     // Their reviews and everything else go on.
     expect(await api.cards.streak.query()).toBeDefined();
+  });
+
+  it('limits syncs of reviews done offline per user, long before the general limit, and the user’s other calls go on', async () => {
+    const api = webClient(await signUpThroughGateway(stack.url, 'syncer'));
+    await api.cards.create.mutate({ front: 'What is a cell?', back: 'The unit of life' });
+    const [item] = (await api.cards.listDue.query({})).items;
+    const sync = () =>
+      api.cards.syncReviews.mutate({
+        reviews: [
+          {
+            reviewId: randomUUID(),
+            id: item!.id,
+            rating: 'good',
+            durationMs: 1000,
+            reviewedAt: new Date().toISOString(),
+          },
+        ],
+      });
+    for (let i = 0; i < SYNC_PER_USER; i++) expect((await sync()).results[0]).toMatchObject({ status: 'recorded' });
+    const refused = await failureOf(sync());
+    expect(refused?.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+    expect(await api.cards.streak.query()).toMatchObject({ reviewedToday: true });
   });
 });

@@ -20,7 +20,7 @@ const BASE = {
 const parse = (env: Record<string, string> = {}) => parseConfig('gateway', configShape, { ...BASE, ...env });
 
 describe('the tRPC limits the gateway is configured with', () => {
-  it('default to batches the web app fits in and tighter limits for Stripe, generation and uploads', () => {
+  it('default to batches the web app fits in and tighter limits for Stripe, generation, uploads and syncs', () => {
     expect(parse()).toMatchObject({
       TRPC_MAX_BATCH_SIZE: TRPC_BATCH_MAX_CALLS,
       TRPC_RATE_LIMIT_PER_USER: 600,
@@ -28,6 +28,7 @@ describe('the tRPC limits the gateway is configured with', () => {
       TRPC_RATE_LIMIT_GENERATE_PER_USER: 10,
       TRPC_RATE_LIMIT_UPLOAD_PER_USER: 10,
       TRPC_RATE_LIMIT_FORECAST_PER_USER: 30,
+      TRPC_RATE_LIMIT_SYNC_PER_USER: 20,
     });
   });
 

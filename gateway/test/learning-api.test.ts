@@ -8,6 +8,7 @@ import { type DeviceState, dueToday, reviewOnDevice } from '@engram/contracts/of
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardsMadeEarlier } from './support/auth-client.ts';
 import { type Json, trpcClient } from './support/trpc-client.ts';
 
 let stack: TestStack;
@@ -110,7 +111,8 @@ describe('the learning loop through the gateway', () => {
   });
 
   it('syncs a queue of offline reviews in one call: each recorded once at its time, a resend answered as duplicates', async () => {
-    const api = client(await signUp('offline'));
+    const cookie = await signUp('offline');
+    const api = client(cookie);
     // The learner's day starts half a day from now, so reviews of the last hour are all today's.
     await api.mutate('settings.update', { dayStartHour: (new Date().getUTCHours() + 12) % 24 });
     await api.mutate('cards.createMany', {
@@ -119,6 +121,8 @@ describe('the learning loop through the gateway', () => {
         { front: 'two', back: '2' },
       ],
     });
+    // Made yesterday: reviews of the last hour come after them.
+    await cardsMadeEarlier(stack, cookie, 1);
     const items = (await api.query('cards.listDue')).items;
     const reviewedAt = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const reviews = [
@@ -181,7 +185,8 @@ describe('practising on a device without the network', () => {
   const RATINGS = ['again', 'hard', 'good', 'easy'] as const;
 
   it('offers on the device the due list the server offers, and schedules each review as the server then stores it', async () => {
-    const api = client(await signUp('device'));
+    const cookie = await signUp('device');
+    const api = client(cookie);
     // In Tokyo (UTC+9), a day that starts half a day from now; Saturday lighter, Sunday off, load balancing on.
     const dayStartHour = (new Date().getUTCHours() + 9 + 12) % 24;
     await api.mutate('settings.update', {
@@ -206,7 +211,9 @@ describe('practising on a device without the network', () => {
       reviewsPerDay: 2,
     });
     await api.mutate('settings.updatePreset', { newPerDay: 5, reviewsPerDay: 9 });
-    // A history synced from earlier days: 36 cards learned one to eight days ago, some of them forgotten since.
+    // A history synced from earlier days: 36 cards (made ten days ago) learned one to eight days ago, some of them
+    // forgotten since.
+    await cardsMadeEarlier(stack, cookie, 10);
     const items = (await api.query('cards.listDue')).items as Json[];
     const history = (await api.query('cards.offlineSet', {})).items.slice(0, 36) as Json[];
     expect(items.length).toBeGreaterThan(0);

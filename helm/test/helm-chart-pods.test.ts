@@ -404,8 +404,9 @@ describe('the environment of each component', () => {
       TRPC_RATE_LIMIT_GENERATE_PER_USER: '10',
       TRPC_RATE_LIMIT_UPLOAD_PER_USER: '10',
       TRPC_RATE_LIMIT_FORECAST_PER_USER: '30',
+      TRPC_RATE_LIMIT_SYNC_PER_USER: '20',
     });
-    const limits = { stripePerUser: 5, generatePerUser: 3, uploadPerUser: 4, forecastPerUser: 6 };
+    const limits = { stripePerUser: 5, generatePerUser: 3, uploadPerUser: 4, forecastPerUser: 6, syncPerUser: 7 };
     const gateway = envOf(
       appContainer(render({ json: { gateway: { trpcMaxBatchSize: 50, rateLimit: limits } } }), 'gateway'),
     );
@@ -414,6 +415,7 @@ describe('the environment of each component', () => {
     expect(gateway.get('TRPC_RATE_LIMIT_GENERATE_PER_USER').value).toBe('3');
     expect(gateway.get('TRPC_RATE_LIMIT_UPLOAD_PER_USER').value).toBe('4');
     expect(gateway.get('TRPC_RATE_LIMIT_FORECAST_PER_USER').value).toBe('6');
+    expect(gateway.get('TRPC_RATE_LIMIT_SYNC_PER_USER').value).toBe('7');
     expect(helmTemplate({ json: { gateway: { trpcMaxBatchSize: 19 } } }).status).not.toBe(0);
   });
 

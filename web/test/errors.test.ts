@@ -4,6 +4,7 @@
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
 import { EXPORT_REASONS } from '@engram/contracts/exports';
+import { CARD_ARCHIVED_MESSAGE, REVIEW_REASONS } from '@engram/contracts/learning';
 import { MEDIA_REASONS } from '@engram/contracts/media';
 import { PRESET_REASONS } from '@engram/contracts/scheduling';
 import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
@@ -155,6 +156,17 @@ describe("the gateway's tRPC errors", () => {
     );
   });
 
+  it('show a review of an archived card refused in the user’s language', () => {
+    const archived = trpcError(CARD_ARCHIVED_MESSAGE, {
+      code: 'PRECONDITION_FAILED',
+      httpStatus: 412,
+      reason: REVIEW_REASONS.cardArchived,
+    });
+    expect(resolveErrorMessage(archived)).toBe(CARD_ARCHIVED_MESSAGE);
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(archived)).toBe('Este cartão está arquivado. Desarquive-o para revisá-lo de novo.');
+  });
+
   it("tell a ban apart, from the gateway's reason or identity's code, alone or in better-auth's result", () => {
     const fromGateway = trpcError('You have been banned from this application', {
       code: 'FORBIDDEN',
@@ -216,6 +228,7 @@ describe('the catalogue', () => {
     ...Object.values(EXPORT_REASONS),
     ...Object.values(PRESET_REASONS),
     ...Object.values(MEDIA_REASONS),
+    ...Object.values(REVIEW_REASONS),
   ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {

@@ -130,7 +130,16 @@ describe('a running import', () => {
   });
 
   it('has words in English and Portuguese for every reason an import may give, the English the service’s own', () => {
-    const values = { max: '9', name: 'x.png', limit: '1 MB', tags: 't', type: 'x', quota: '1 MB', used: '0 MB' };
+    const values = {
+      max: '9',
+      name: 'x.png',
+      limit: '1 MB',
+      tags: 't',
+      type: 'x',
+      quota: '1 MB',
+      used: '0 MB',
+      count: '1200',
+    };
     for (const reason of Object.keys(IMPORT_PROBLEMS) as ImportProblemReason[]) {
       const english = (IMPORT_PROBLEMS[reason] as (values: Record<string, string>) => string)(values);
       setLocale('en');

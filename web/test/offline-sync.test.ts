@@ -1,6 +1,6 @@
 // Reviews done without the network wait on the device, in the order they were done, and go to the server when it
 // answers again: in batches, each once, undos after the reviews before them; what the server stored replaces the
-// device's state, a card deleted meanwhile leaves the device, and a failed try leaves the rest for the next one.
+// device's state, a card deleted or archived meanwhile leaves the device, and a failed try leaves the rest for the next one.
 // Each account on the device has its own queue. (IndexedDB here is fake-indexeddb, a complete implementation.)
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
@@ -154,10 +154,10 @@ describe('syncing what the device queued', () => {
     expect(await store.unsyncedReviews()).toBe(0);
   });
 
-  it('keeps the state the server stored for each item, and drops a card deleted meanwhile, saying so', async () => {
+  it('keeps the state the server stored for each item, and drops a card deleted or archived meanwhile, saying so', async () => {
     const store = await DeviceStore.open(`conflict-${randomUUID()}`);
-    const device = deviceWith(2);
-    const [kept, deleted] = device.set.items as [OfflineItem, OfflineItem];
+    const device = deviceWith(3);
+    const [kept, deleted, archived] = device.set.items as [OfflineItem, OfflineItem, OfflineItem];
     // What the device scheduled for the kept card.
     const rated = reviewOnDevice(device, kept, 'good', new Date(Date.now() - 60_000)).state;
     await store.saveState(rated);
@@ -166,20 +166,26 @@ describe('syncing what the device queued', () => {
     api.syncReviews = async (reviews) => {
       const { results } = await answer(reviews);
       return {
-        results: results.map((result, n) =>
-          reviews[n]!.id === deleted.id
-            ? { ...result, status: 'conflict' as const, item: null, reason: 'ITEM_NOT_FOUND', message: 'gone' }
-            : result,
-        ),
+        results: results.map((result, n) => {
+          const reason = { [deleted.id]: 'ITEM_NOT_FOUND', [archived.id]: 'CARD_ARCHIVED' }[reviews[n]!.id];
+          return reason ? { ...result, status: 'conflict' as const, item: null, reason, message: 'gone' } : result;
+        }),
       };
     };
     // The refresh answers nothing new here, so what the sync kept is what remains.
     api.refresh = async () => ({ settings: SETTINGS, set: (await store.state())!.set });
     const keptReview = review(kept.id, 1);
     const deletedReview = review(deleted.id, 0);
-    await queueReviews(store, [keptReview, deletedReview]);
+    const archivedReview = review(archived.id, 0);
+    await queueReviews(store, [keptReview, deletedReview, archivedReview]);
     const outcome = await syncQueue(store, api);
-    expect(outcome).toEqual({ synced: 1, conflicts: [{ reviewId: deletedReview.reviewId, reason: 'ITEM_NOT_FOUND' }] });
+    expect(outcome).toEqual({
+      synced: 1,
+      conflicts: [
+        { reviewId: deletedReview.reviewId, reason: 'ITEM_NOT_FOUND' },
+        { reviewId: archivedReview.reviewId, reason: 'CARD_ARCHIVED' },
+      ],
+    });
     const after = (await store.state())!;
     expect(after.set.items.map((left) => left.id)).toEqual([kept.id]);
     expect(after.set.items[0]!.memory).toMatchObject({ state: 'learning', reps: 1, lastReview: null });

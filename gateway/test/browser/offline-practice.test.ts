@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 import { fillSignIn, useSessionCookie } from './support/auth.ts';
 import { addCardFile, picture } from './support/card-files.ts';
-import { backdateItems, reviewItemsDueIn, reviewLogsOf, userIdOf } from './support/database.ts';
+import { backdateItems, cardsMadeEarlier, reviewItemsDueIn, reviewLogsOf, userIdOf } from './support/database.ts';
 import { queuedOf, whereKept } from './support/device-contents.ts';
 import { goOffline, goOnline, seeServiceWorkerRequests, underServiceWorker } from './support/offline.ts';
 
@@ -107,8 +107,8 @@ describe('practising with no network', () => {
     await api.mutate('cards.createMany', {
       cards: Array.from({ length: 38 }, (_, n) => ({ front: `Question ${n + 1}`, back: `Answer ${n + 1}` })),
     });
-    // Made a while before the practice below, so all are due by then.
-    await backdateItems(env.stack, userId, 6);
+    // Made a while before the practice below (the device's clock is up to three hours behind), so all are due by then.
+    await cardsMadeEarlier(env.stack, userId, 6);
 
     // The device's clock: 35 minutes before the learner's midnight, when practice starts.
     const start = midnight.getTime() - 35 * MINUTE;
@@ -236,7 +236,7 @@ async function learner(label: string, count: number) {
   await api.mutate('cards.createMany', {
     cards: Array.from({ length: count }, (_, n) => ({ front: `${label} question ${n + 1}`, back: `Answer ${n + 1}` })),
   });
-  await backdateItems(env.stack, userId, 1);
+  await cardsMadeEarlier(env.stack, userId, 1);
   return { cookie, userId, api, email };
 }
 

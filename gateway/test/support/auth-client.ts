@@ -116,3 +116,20 @@ export async function cardsOwnedBy(stack: TestStack, ownerId: string): Promise<n
     await pool.end();
   }
 }
+
+/**
+ * The cards of the learner signed in with `cookie` were made `days` earlier than they were: reviews a device syncs
+ * (never dated before their card) may then be dated back to then.
+ */
+export async function cardsMadeEarlier(stack: TestStack, cookie: string, days: number): Promise<void> {
+  const { user } = await authClient(stack).session(cookie);
+  const pool = createPool(schemaUrl(stack, 'cards'), { max: 1 });
+  try {
+    await pool.query('UPDATE cards SET created_at = created_at - make_interval(days => $2) WHERE owner_id = $1', [
+      user.id,
+      days,
+    ]);
+  } finally {
+    await pool.end();
+  }
+}

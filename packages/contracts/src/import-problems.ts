@@ -50,6 +50,8 @@ export const IMPORT_PROBLEMS = {
   clozeAsBasic: () => 'It is a cloze note without a deletion, so it came in as a basic card.',
   tagsLeftOff: ({ tags }: { tags: string }) =>
     `Some tags were left off, being too long or too many for a card: ${tags}.`,
+  reviewsInFuture: ({ count: reviews }: { count: string }) =>
+    `Reviews dated in the future were left out (${count(reviews)}): the clock of the device that made them was ahead.`,
   // An Anki package's file a note shows.
   fileMissing: ({ name }: { name: string }) => `The file "${name}" is not in the package, so it was left out.`,
   fileNotMedia: ({ name }: { name: string }) =>

@@ -135,6 +135,15 @@ export const reviewInput = z.object({
 });
 export type ReviewInput = z.infer<typeof reviewInput>;
 
+/** Why a review was refused (the domain reason the web app words in the user's language). */
+export const REVIEW_REASONS = {
+  /** The card is archived: it is out of practice until it is unarchived. */
+  cardArchived: 'CARD_ARCHIVED',
+} as const;
+
+/** The words of REVIEW_REASONS.cardArchived, as the service answers them. */
+export const CARD_ARCHIVED_MESSAGE = 'This card is archived. Unarchive it to review it again.';
+
 export const undoReviewInput = z.object({ reviewId: uuid('Review id') });
 
 export const completeOnboardingInput = z.object({

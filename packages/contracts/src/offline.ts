@@ -1,6 +1,6 @@
 // Practice anywhere (issue 29): the shapes and limits of syncing reviews done without the network. Apart from
 // learning.ts, so the app's first load does not carry them.
-import { type CardType, RATINGS, REVIEW_DURATION_MAX_MS, uuid } from './learning.ts';
+import { type CardType, RATINGS, REVIEW_DURATION_MAX_MS, REVIEW_REASONS, uuid } from './learning.ts';
 import type { MemoryStateJson } from './memory-state.ts';
 import type { Progress, Streak } from './offline-dashboard.ts';
 import { z } from './zod.ts';
@@ -27,7 +27,12 @@ export const offlineSetInput = z
 /** The most reviews one cards.syncReviews call carries; a longer queue goes in batches of this many. */
 export const SYNC_BATCH_MAX = 500;
 
-/** How far ahead of the server's clock a device's review time may be (a device clock running fast) and still count, as now. */
+/**
+ * How far a device's clock may be off the server's and its reviews still count: a review timed this much ahead of
+ * the server's clock counts as now, and one timed this much before its card was made (a card made on the server and
+ * reviewed at once on a device whose clock runs slow) counts at its time. A few minutes: more would let a device
+ * date a new card's reviews into the day before, and start a streak no one earned.
+ */
 export const SYNC_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The oldest review a sync takes: one done more than this many days ago is refused. */
@@ -73,6 +78,10 @@ export const SYNC_REASONS = {
   tooOld: 'REVIEW_TOO_OLD',
   /** The review id names another review (another item or rating). */
   idReused: 'REVIEW_ID_REUSED',
+  /** The review time is before the card was made (by more than SYNC_CLOCK_SKEW_MS): a wrong device clock. */
+  beforeCard: 'REVIEW_BEFORE_CARD',
+  /** The card was archived meanwhile: it is out of practice. */
+  cardArchived: REVIEW_REASONS.cardArchived,
 } as const;
 
 /** A review item as practice shows it: its prompt and answer, its card and the card's tags (the due list's too). */

@@ -285,6 +285,72 @@ describe('importing an Anki package', () => {
     expect(card.back).toBe('hello');
   });
 
+  it('leaves out reviews dated in the future, with a notice, and schedules the card from the reviews kept', async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const now = Date.now();
+    const [dayAgo, hourAgo, tomorrow, nextWeek] = [
+      now - 86_400_000,
+      now - 3_600_000,
+      now + 86_400_000,
+      now + 7 * 86_400_000,
+    ];
+    const review = (at: number, ease: number) => ({
+      id: at,
+      cardId: 10,
+      ease,
+      interval: 1,
+      lastInterval: 0,
+      factor: 2500,
+      timeMs: 4000,
+      type: 0,
+    });
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [basic],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [{ id: 1, guid: 'ahead', noteTypeId: basic.id, fields: ['front', 'back'], tags: [], modified: 0 }],
+      // Anki's own state, worked out from a review a week ahead: not the card's.
+      cards: [
+        {
+          id: 10,
+          noteId: 1,
+          ordinal: 0,
+          deckId: 1,
+          queue: 2,
+          type: 2,
+          due: 0,
+          interval: 30,
+          easeFactor: 2500,
+          reps: 4,
+          lapses: 0,
+          fsrs: { stability: 90, difficulty: 3, desiredRetention: 0.9, lastReview: Math.floor(nextWeek / 1000) },
+        },
+      ],
+      revlog: [review(dayAgo, 3), review(hourAgo, 3), review(tomorrow, 4), review(nextWeek, 4)],
+      media: [],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done.status).toBe('done');
+    expect(done.counts).toMatchObject({ notes: 1, cards: 1, reviews: 2, skipped: 0 });
+    expect(done.problems).toEqual([
+      expect.objectContaining({
+        reason: 'reviewsInFuture',
+        values: { count: '2' },
+        message: 'Reviews dated in the future were left out (2): the clock of the device that made them was ahead.',
+      }),
+    ]);
+    const logs = await cards.db.reviewLog.findMany({ where: { ownerId: ann }, orderBy: { reviewedAt: 'asc' } });
+    expect(logs.map((log) => log.reviewedAt.getTime())).toEqual([dayAgo, hourAgo]);
+    const [item] = (await importedCards(ann)).get('anki:ahead')!.items;
+    expect(item!.lastReview?.getTime()).toBe(hourAgo);
+    expect(item!.stability).not.toBe(90);
+    expect(
+      (await cards.db.reviewDay.findMany({ where: { ownerId: ann } })).every((day) => day.day.getTime() <= now),
+    ).toBe(true);
+  });
+
   it('leaves out a file missing from the package or not what its name says, and imports the rest', async () => {
     const ann = learner('ann');
     const basic = GENERATED_NOTE_TYPES[0]!;

@@ -2,7 +2,7 @@
 // id means one review), undo (also when undos race each other), leeches, and the study day a review
 // counts for while the learner changes their timezone.
 import { randomUUID } from 'node:crypto';
-import { LEECH_LAPSES } from '@engram/contracts/learning';
+import { CARD_ARCHIVED_MESSAGE, LEECH_LAPSES, REVIEW_REASONS } from '@engram/contracts/learning';
 import { studyDayOf } from '@engram/contracts/study-day';
 import { createPool } from '@engram/kit/db';
 import { grpcFailure } from '@engram/testkit/grpc';
@@ -170,6 +170,22 @@ describe('recording a review', () => {
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(error.message).toBe('Rating must be again, hard, good or easy.');
     expect(await logsOf(item.id)).toHaveLength(0);
+  });
+
+  it('refuses a review of an archived card with its reason, and changes nothing until it is unarchived', async () => {
+    const { learner, card, item } = await learnerWithOneCard('archived');
+    await learner.archiveCard({ id: card.id, archived: true });
+    const before = await itemRow(item.id);
+    const review = { id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 1 };
+    const error = await grpcFailure(learner.review(review));
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(error.reason).toBe(REVIEW_REASONS.cardArchived);
+    expect(error.message).toBe(CARD_ARCHIVED_MESSAGE);
+    expect(await itemRow(item.id)).toEqual(before);
+    expect(await logsOf(item.id)).toHaveLength(0);
+
+    await learner.archiveCard({ id: card.id, archived: false });
+    expect((await learner.review(review)).item).toMatchObject({ state: 'learning', reps: 1 });
   });
 
   it("answers NOT_FOUND for an unknown item and for another learner's item, without internals", async () => {

@@ -2,12 +2,16 @@
 // in the order they happened, and what cannot be applied answered as a conflict that changes nothing.
 import { randomUUID } from 'node:crypto';
 import { ReviewRecorded, ReviewRestated } from '@engram/contracts/events';
-import { SYNC_BATCH_MAX, SYNC_MAX_AGE_DAYS } from '@engram/contracts/offline';
+import { SYNC_BATCH_MAX, SYNC_CLOCK_SKEW_MS, SYNC_MAX_AGE_DAYS, syncReviewsInput } from '@engram/contracts/offline';
 import { addDays, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
+import { createPool } from '@engram/kit/db';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settingsLockKey } from '../src/review/review-days.js';
+import { syncReviews } from '../src/review/sync-reviews.js';
 import { type CardsCaller, type CardsHarness, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
@@ -18,10 +22,15 @@ beforeAll(async () => {
 afterAll(() => cards?.stop());
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const TZ = 'America/Sao_Paulo';
 
-/** A learner in São Paulo whose days start at local midnight, with `count` new cards; their items. */
-async function learnerWithCards(name: string, count: number) {
+/**
+ * A learner in São Paulo whose days start at local midnight, with `count` new cards made a month ago (so any review
+ * time a sync takes comes after them, unless `madeNow`); their items.
+ */
+async function learnerWithCards(name: string, count: number, { madeNow = false } = {}) {
   const user = `${name}-${randomUUID().slice(0, 8)}`;
   const learner = cards.as(user);
   await learner.updateSettings({
@@ -29,6 +38,12 @@ async function learnerWithCards(name: string, count: number) {
     settings: { timezone: TZ, dayStartHour: 0 },
   });
   await learner.createCards({ cards: Array.from({ length: count }, (_, n) => ({ front: `Q${n}`, back: `A${n}` })) });
+  if (!madeNow) {
+    await cards.pool.query(`UPDATE cards SET created_at = now() - make_interval(days => $2) WHERE owner_id = $1`, [
+      user,
+      SYNC_MAX_AGE_DAYS + 1,
+    ]);
+  }
   const { items } = await learner.listDue();
   expect(items).toHaveLength(count);
   return { user, learner, items };
@@ -58,6 +73,34 @@ const daysOf = async (user: string) =>
     await cards.pool.query<{ day: string; reviews: number; good: number; again: number; mature: number }>(
       "SELECT to_char(day, 'YYYY-MM-DD') AS day, reviews, good, again, mature FROM review_days WHERE owner_id = $1 ORDER BY day",
       [user],
+    )
+  ).rows;
+
+/** Until a backend of this database waits for a lock while running a statement containing `text`. */
+async function untilWaiting(text: string) {
+  await vi.waitFor(
+    async () => {
+      const { rows } = await cards.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND position($1 IN query) > 0`,
+        [text],
+      );
+      expect(rows[0].n).toBe(1);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+/** The learner's days as their logs count them (in São Paulo, from midnight): what review_days must hold. */
+const recountedDaysOf = async (user: string) =>
+  (
+    await cards.pool.query<{ day: string; reviews: number; good: number; again: number; mature: number }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*)::int AS reviews, count(*) FILTER (WHERE rating = 3)::int AS good,
+         count(*) FILTER (WHERE rating = 1)::int AS again, count(*) FILTER (WHERE state_before = 2)::int AS mature
+       FROM (SELECT (reviewed_at AT TIME ZONE $2)::date AS day, rating, state_before
+             FROM review_logs WHERE owner_id = $1 AND undone_at IS NULL) logs
+       GROUP BY day ORDER BY day`,
+      [user, TZ],
     )
   ).rows;
 
@@ -197,9 +240,10 @@ describe('syncing reviews done offline', () => {
     expect(undone.item!.lastReview).toEqual(phone[1]!.reviewedAt);
   });
 
-  it('records a review of a card archived or edited meanwhile, and answers a deleted card as a conflict that stores nothing', async () => {
+  it('records a review of a card edited meanwhile, and answers a card deleted or archived meanwhile as a conflict that stores nothing', async () => {
     const { user, learner, items } = await learnerWithCards('changed', 3);
     const [archived, edited, deleted] = items as [(typeof items)[0], (typeof items)[0], (typeof items)[0]];
+    const before = await itemOf(archived.id);
     await learner.archiveCard({ id: archived.cardId, archived: true });
     await learner.updateCard({ id: edited.cardId, fields: ['front'], front: 'Q1, reworded' });
     await learner.deleteCard({ id: deleted.cardId });
@@ -210,15 +254,16 @@ describe('syncing reviews done offline', () => {
       offline(deleted.id, 'good', at + 2),
     ];
     const { results } = await learner.syncReviews({ reviews });
-    expect(results.map(({ status: s, reason }) => [s, reason])).toEqual([
-      ['recorded', ''],
-      ['recorded', ''],
-      ['conflict', 'ITEM_NOT_FOUND'],
+    expect(results.map(({ status: s, reason, message }) => [s, reason, message])).toEqual([
+      ['conflict', 'CARD_ARCHIVED', 'This card was archived, so the review could not be kept.'],
+      ['recorded', '', ''],
+      ['conflict', 'ITEM_NOT_FOUND', 'This card was deleted, so the review could not be kept.'],
     ]);
-    expect(results[2]).toMatchObject({ message: 'This card was deleted, so the review could not be kept.' });
+    expect(results[0]!.item).toBeUndefined();
     expect(results[2]!.item).toBeUndefined();
-    expect((await logsOf(user)).map((log) => log.item_id)).toEqual([archived.id, edited.id]);
-    expect(await daysOf(user)).toEqual([expect.objectContaining({ reviews: 2 })]);
+    expect((await logsOf(user)).map((log) => log.item_id)).toEqual([edited.id]);
+    expect(await itemOf(archived.id)).toEqual(before);
+    expect(await daysOf(user)).toEqual([expect.objectContaining({ reviews: 1 })]);
   });
 
   it("never applies a review to another learner's card, and says only that the card is not there", async () => {
@@ -259,6 +304,31 @@ describe('syncing reviews done offline', () => {
     expect(logs[1]!.reviewed_at.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
+  it('answers one review id sent for two cards by two syncs at once: one recorded, the other refused, no error', async () => {
+    const { user, learner, items } = await learnerWithCards('racing', 2);
+    const first = offline(items[0]!.id, 'good', Date.now() - MINUTE);
+    const second = { ...first, id: items[1]!.id };
+    // The learner's days held, so each sync waits there with its logs written and not committed: the second's log
+    // waits on the first's, which then commits first.
+    const holder = createPool(cards.databaseUrl, { max: 1 });
+    const held = await holder.connect();
+    await held.query('BEGIN');
+    await held.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(user)]);
+    const firstSync = learner.syncReviews({ reviews: [first] });
+    await untilWaiting('INSERT INTO review_days');
+    const secondSync = learner.syncReviews({ reviews: [second] });
+    await untilWaiting('INSERT INTO review_logs');
+    await held.query('ROLLBACK');
+    held.release();
+    await holder.end();
+    const answers = [(await firstSync).results[0], (await secondSync).results[0]];
+    expect(answers.map((answer) => [answer?.status, answer?.reason])).toEqual([
+      ['recorded', ''],
+      ['conflict', 'REVIEW_ID_REUSED'],
+    ]);
+    expect((await logsOf(user)).map((log) => log.item_id)).toEqual([items[0]!.id]);
+  });
+
   it('refuses a malformed batch whole, with the reason, and stores nothing', async () => {
     const { user, learner, items } = await learnerWithCards('malformed', 1);
     const one = offline(items[0]!.id, 'good', Date.now() - MINUTE);
@@ -283,5 +353,107 @@ describe('syncing reviews done offline', () => {
       expect(error.message).toContain(message);
     }
     expect(await logsOf(user)).toEqual([]);
+  });
+});
+
+describe('reviews dated before their card existed', () => {
+  it('refuses each with its reason, so a new card brings no history and no streak of the days before it', async () => {
+    const { user, learner, items } = await learnerWithCards('new-account', 1, { madeNow: true });
+    const now = Date.now();
+    const reviews = Array.from({ length: 29 }, (_, n) => offline(items[0]!.id, 'good', now - (29 - n) * DAY));
+    const { results } = await learner.syncReviews({ reviews });
+    expect(results.map(({ status: s, reason, message }) => [s, reason, message])).toEqual(
+      reviews.map(() => [
+        'conflict',
+        'REVIEW_BEFORE_CARD',
+        'The review time is before this card was made; check the device clock.',
+      ]),
+    );
+    expect(results.every((result) => result.item === undefined)).toBe(true);
+    expect(await logsOf(user)).toEqual([]);
+    expect(await daysOf(user)).toEqual([]);
+    expect(await itemOf(items[0]!.id)).toMatchObject({ reps: 0, last_review: null });
+    expect(await learner.streak()).toMatchObject({ current: 0, longest: 0 });
+  });
+
+  it('counts a review timed within a device clock’s skew before its card was made, at its time', async () => {
+    const { user, learner, items } = await learnerWithCards('slow-clock', 1, { madeNow: true });
+    const { rows } = await cards.pool.query<{ created_at: Date }>('SELECT created_at FROM cards WHERE owner_id = $1', [
+      user,
+    ]);
+    const made = rows[0]!.created_at.getTime();
+    const slow = offline(items[0]!.id, 'good', made - SYNC_CLOCK_SKEW_MS + MINUTE);
+    const tooSlow = offline(items[0]!.id, 'good', made - SYNC_CLOCK_SKEW_MS - MINUTE);
+    const { results } = await learner.syncReviews({ reviews: [slow, tooSlow] });
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['recorded', ''],
+      ['conflict', 'REVIEW_BEFORE_CARD'],
+    ]);
+    expect((await logsOf(user)).map((log) => [log.id, log.reviewed_at])).toEqual([[slow.reviewId, slow.reviewedAt]]);
+  });
+});
+
+/** `pool`, counting the statements sent through it and the connections it lends (but the relay's wake-up call). */
+function countingStatements(pool: pg.Pool) {
+  let statements = 0;
+  const count = (query: unknown) => {
+    const text = typeof query === 'string' ? query : (query as { text?: string }).text;
+    if (!text?.includes('pg_notify')) statements += 1;
+  };
+  const counted = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, key) {
+        const value: unknown = Reflect.get(object, key, object);
+        if (typeof value !== 'function') return value;
+        if (key === 'query') {
+          return (query: unknown, ...rest: unknown[]) => {
+            count(query);
+            return value.call(object, query, ...rest);
+          };
+        }
+        if (key === 'connect') return async () => counted(await value.call(object));
+        return value.bind(object);
+      },
+    });
+  return { pool: counted(pool), statements: () => statements };
+}
+
+describe('a sync of many reviews of one card done before its latest ones', () => {
+  /**
+   * A learner whose one card has 50 reviews over the last days (5 of them forgotten: no leech); the statements a sync
+   * of `late` earlier ones took.
+   */
+  async function placeLate(late: number) {
+    const { user, learner, items } = await learnerWithCards(`late-${late}`, 1);
+    const itemId = items[0]!.id;
+    const start = Date.now() - 20 * DAY;
+    const stored = Array.from({ length: 50 }, (_, n) =>
+      offline(itemId, n % 10 ? 'good' : 'again', start + 10 * DAY + n * HOUR),
+    );
+    await learner.syncReviews({ reviews: stored });
+    const earlier = Array.from({ length: late }, (_, n) => offline(itemId, n % 5 ? 'good' : 'hard', start + n * HOUR));
+    const counting = countingStatements(cards.pool);
+    const { results } = await syncReviews(counting.pool, user, syncReviewsInput.parse({ reviews: earlier }));
+    expect(results.map((result) => result.status)).toEqual(earlier.map(() => 'recorded'));
+    return { user, itemId, stored, statements: counting.statements() };
+  }
+
+  it('places 50 in as many statements as 2: the card’s history is replayed once, and each table written once', async () => {
+    const two = await placeLate(2);
+    const fifty = await placeLate(50);
+    expect(fifty.statements).toBe(two.statements);
+    expect(fifty.statements).toBeLessThanOrEqual(12);
+
+    // Every review counts, in the order of their times, which is also the order an undo takes them back in.
+    const { rows } = await cards.pool.query<{ id: string }>(
+      'SELECT id FROM review_logs WHERE item_id = $1 ORDER BY seq',
+      [fifty.itemId],
+    );
+    expect(rows.map((row) => row.id)).toEqual((await logsOf(fifty.user)).map((log) => log.id));
+    expect(rows).toHaveLength(100);
+    expect(await itemOf(fifty.itemId)).toMatchObject({ reps: 100, last_review: fifty.stored.at(-1)!.reviewedAt });
+    const days = await daysOf(fifty.user);
+    expect(days.reduce((sum, day) => sum + day.reviews, 0)).toBe(100);
+    expect(await daysOf(fifty.user)).toEqual(await recountedDaysOf(fifty.user));
   });
 });

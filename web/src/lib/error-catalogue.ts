@@ -248,6 +248,11 @@ export const COLLECTION_ERRORS = {
   MEDIA_NOT_WHAT_IT_SAYS: m.error_media_not_what_it_says,
 } satisfies Messages;
 
+/** Refusals of a review (the cards service's REVIEW_REASONS). */
+export const REVIEW_ERRORS = {
+  CARD_ARCHIVED: m.error_card_archived,
+} satisfies Messages;
+
 export const REQUEST_ERRORS = {
   REQUEST_FAILED: m.error_request_failed,
   NETWORK_ERROR: m.error_request_network_error,

@@ -6,6 +6,7 @@ import {
   COLLECTION_ERRORS,
   GENERATION_ERRORS,
   REQUEST_ERRORS,
+  REVIEW_ERRORS,
   SHARED_DECK_ERRORS,
 } from './error-catalogue';
 import { isBannedUserError, isObject, text } from './error-codes';
@@ -16,13 +17,14 @@ export { httpStatus, trpcCode } from './error-codes';
 /** Message texts by error code, each read in the current language when called. */
 export type Catalogue = Readonly<Record<string, () => string>>;
 
-/** Every auth, generation, shared-deck and import/export error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
+/** Every auth, generation, shared-deck, import/export and review error of the catalogue in one lookup, with REQUEST_FAILED (the resolver's last resort). */
 export const ERROR_CATALOGUE: Catalogue = Object.assign(
   { REQUEST_FAILED: REQUEST_ERRORS.REQUEST_FAILED },
   ...Object.values(AUTH_ERRORS),
   GENERATION_ERRORS,
   SHARED_DECK_ERRORS,
   COLLECTION_ERRORS,
+  REVIEW_ERRORS,
 );
 
 /** The text when even the catalogue has no REQUEST_FAILED (the final fallback). */

@@ -150,13 +150,20 @@ export const writeHistory = (stack: TestStack, userId: string, reviews: HistoryR
     );
   });
 
-/** Moves every review item of `userId` `hours` earlier: cards made now, due as if made then. */
-export const backdateItems = (stack: TestStack, userId: string, hours: number): Promise<void> =>
+/**
+ * Makes every card of `userId` as if made `hours` earlier, and due since then: a device whose clock is behind may
+ * then practise them (a review is never dated before its card).
+ */
+export const cardsMadeEarlier = (stack: TestStack, userId: string, hours: number): Promise<void> =>
   withDatabase(stack, async (client) => {
     await client.query(`update cards.review_items set due = due - make_interval(hours => $2) where owner_id = $1`, [
       userId,
       hours,
     ]);
+    await client.query(
+      `update cards.cards set created_at = created_at - make_interval(hours => $2) where owner_id = $1`,
+      [userId, hours],
+    );
   });
 
 /** The reviews of `userId` the server has, oldest first: id, time and the learner's day it counted on. */

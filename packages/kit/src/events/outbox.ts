@@ -66,6 +66,27 @@ export function outboxRow<T>(
   return { id, values: [id, event.subject, asBuffer(envelope), JSON.stringify(captureTraceHeaders())] };
 }
 
+// Many rows in one statement, in the order given (each row's seq follows it).
+const INSERT_EVENTS = `${OUTBOX_INSERT}
+SELECT id, type, decode(payload, 'base64'), headers::jsonb
+FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e(id, type, payload, headers, n)
+ORDER BY n`;
+
+/**
+ * Writes events' rows (`outboxRow`'s) into the outbox within the pg transaction `client` runs (kit's
+ * `inTransaction`) in one statement, whose commit wakes the relay: a batch's events cost one round trip.
+ */
+export async function enqueueEventRows(client: pg.PoolClient, rows: ReturnType<typeof outboxRow>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await client.query(INSERT_EVENTS, [
+    rows.map(({ values }) => values[0]),
+    rows.map(({ values }) => values[1]),
+    rows.map(({ values }) => values[2].toString('base64')),
+    rows.map(({ values }) => values[3]),
+  ]);
+  afterCommit(client, announceOutbox);
+}
+
 /** Prisma transaction clients that wrote an event, so their commit wakes the relay. */
 const wroteEvents = new WeakSet<object>();
 

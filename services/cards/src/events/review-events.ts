@@ -25,6 +25,7 @@ export function recordReviewUndone(tx: SqlExecutor, undone: ReviewUndonePayload)
   return enqueueEvent(tx, ReviewUndone, undone, byLearner(undone.ownerId));
 }
 
-export function recordReviewRestated(tx: SqlExecutor, restated: ReviewRestatedPayload): Promise<string> {
-  return enqueueEvent(tx, ReviewRestated, restated, byLearner(restated.ownerId));
+/** The ReviewRestated outbox row, for a statement that inserts many (kit's `enqueueEventRows`). */
+export function reviewRestatedRow(restated: ReviewRestatedPayload) {
+  return outboxRow(ReviewRestated, restated, byLearner(restated.ownerId));
 }

@@ -7,9 +7,16 @@
 // (a page of the database broken halfway, the files over the learner's quota) changes nothing; the learner's
 // review days are recounted at its end, so the dashboard includes their past, and a large import gathers the
 // tables' statistics again. Memory stays that of two batches whatever the collection's size.
+//
+// No history lies in the future: a review dated after the import began was made on a device whose clock ran ahead
+// (the package was made before it was sent), so it is left out, with one notice saying how many. Its real time is
+// unknown, and a learner expects their history, streak and heatmap to hold the days that happened: moved to today,
+// those reviews would crowd a day they were not done on, and one dated ahead would make every later review "before
+// the latest" of its card. The card's memory state is then the replay of the reviews kept, not Anki's (worked out
+// from the left-out ones too).
 import { dirname } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { memoryState } from '@engram/anki/memory-state';
+import { isReview, memoryState } from '@engram/anki/memory-state';
 import { openPackage } from '@engram/anki/open-package';
 import type { AnkiReader } from '@engram/anki/reader';
 import {
@@ -52,12 +59,32 @@ export interface AnkiImportJob {
 
 type Progress = (done: number, total: number) => Promise<unknown>;
 
-/** The review items of a card: one per ordinal Engram asks, with its Anki card's state and history if any. */
-function itemsOf(draft: EngramCardDraft, front: string, created: number, now: Date): ItemToImport[] {
+type CardSource = EngramCardDraft['items'][number];
+
+/** `source` without its entries dated after `now`, and how many reviews they were (none: `source` itself). */
+function pastOf(source: CardSource, now: Date): { source: CardSource; leftOut: number } {
+  const ahead = (at: number) => at > now.getTime();
+  const future = source.revlog.filter((entry) => ahead(entry.id));
+  const stateAhead = ahead((source.card.fsrs?.lastReview ?? 0) * 1000);
+  if (future.length === 0 && !stateAhead) return { source, leftOut: 0 };
+  const revlog = source.revlog.filter((entry) => !ahead(entry.id));
+  return {
+    source: { ...source, card: { ...source.card, fsrs: undefined }, revlog },
+    leftOut: future.filter(isReview).length,
+  };
+}
+
+/**
+ * The review items of a card: one per ordinal Engram asks, with its Anki card's state and history if any (its
+ * reviews dated after `now` left out and counted in `run.futureReviews`).
+ */
+function itemsOf(run: Importing, draft: EngramCardDraft, front: string): ItemToImport[] {
   return reviewOrdinals(draft.type, front).map((ordinal) => {
-    const source = draft.items.find((item) => item.ordinal === ordinal);
-    if (!source) return { ordinal, memory: newMemoryState(now), logs: [] };
-    const { memory, logs } = memoryState(source.card, source.revlog, { created, now });
+    const found = draft.items.find((item) => item.ordinal === ordinal);
+    if (!found) return { ordinal, memory: newMemoryState(run.now), logs: [] };
+    const { source, leftOut } = pastOf(found, run.now);
+    run.futureReviews += leftOut;
+    const { memory, logs } = memoryState(source.card, source.revlog, { created: run.reader.created, now: run.now });
     return { ordinal, memory, logs };
   });
 }
@@ -70,6 +97,8 @@ interface Importing {
   counts: ImportCounts;
   problem: (problem: ImportProblem) => void;
   droppedTags: Set<string>;
+  /** Reviews left out for being dated after the import began. */
+  futureReviews: number;
   now: Date;
 }
 
@@ -141,7 +170,7 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
       tags: draft.tags,
       deck: draft.deck,
       mediaIds: [...mediaIds],
-      items: itemsOf(draft, front, run.reader.created, run.now),
+      items: itemsOf(run, draft, front),
     });
   }
   return { cards, notes: notes.size };
@@ -196,6 +225,7 @@ export async function importAnki(
           counts,
           problem,
           droppedTags: new Set(),
+          futureReviews: 0,
           now,
         };
         // A batch is mapped while the one before it is written: the database and this process work at once.
@@ -225,6 +255,7 @@ export async function importAnki(
         if (run.droppedTags.size > 0) {
           problem(importProblem('tagsLeftOff', { tags: [...run.droppedTags].join(', ') }));
         }
+        if (run.futureReviews > 0) problem(importProblem('reviewsInFuture', { count: String(run.futureReviews) }));
         if (counts.reviews > 0) {
           // Waits for the learner's reviews in flight (and holds new ones) so the recount includes them all.
           await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(job.ownerId)]);

@@ -1,41 +1,23 @@
-// A review done before the item's latest one: two devices reviewed the same card offline, and the one that
-// reviewed it first syncs last. Both reviews count, in the order they happened, on every device: the late review
-// goes where its time puts it (scheduled from the state the item had then), and every review after it is
-// scheduled again from the state the one before it now leaves, each at its own time; the item takes the state
-// the last one gives. Each log's before and after are rewritten, so an undo of the latest review still puts back
-// exactly the state before it, and each is applied again after the late one (an undo takes back the review applied
-// last); the reviews whose states changed are told to other services again (ReviewRestated, sent by the caller with
-// the late review's ReviewRecorded). The days the item's reviews fall on are counted again (a review's state before
-// decides whether it counts as mature), under the learner's settings lock so no review counts into them meanwhile.
+// Reviews done before the item's latest one: two devices reviewed the same card offline, and the one that reviewed it
+// first syncs last. Every review counts, in the order they happened, on every device: each late review goes where
+// its time puts it (scheduled from the state the item had then), and every review after the first of them is
+// scheduled again from the state the one before it now leaves, each at its own time; the item takes the state the
+// last one gives. However many late reviews of the item a sync brings, its history is replayed once (sync-reviews.ts
+// writes the outcome a statement per table): 50 late reviews of a card cost one replay, not 50.
 //
-// Runs inside the locking review transaction (record-review.ts), the item row locked. Rescheduled reviews are
-// not spread over days again (review/spread-review.ts): the item keeps the due date FSRS gives its last review.
-import { RATINGS, type ReviewInput } from '@engram/contracts/learning';
-import { gradeOf, type MemoryState, scheduleReview } from '@engram/contracts/scheduler';
-import type pg from 'pg';
-import { type SettingsRow, settingsOf } from '../domain/settings.js';
-import {
-  fromSnapshot,
-  type ItemRow,
-  memoryOf,
-  snapshot,
-  stateNumber,
-  UPDATE_ITEM,
-  updateItemValues,
-} from './item-row.js';
-import { learnerDayOf, recountReviewDays, settingsLockKey } from './review-days.js';
+// Each log's before and after are rewritten, so an undo of the latest review still puts back exactly the state
+// before it, and each is numbered again in the order of its time (seq, the order an undo reads); the reviews whose
+// states changed are told to other services again (ReviewRestated). Rescheduled reviews are not spread over days
+// again (review/spread-review.ts): the item keeps the due date FSRS gives its last review.
+import { RATINGS, type RatingName } from '@engram/contracts/learning';
+import { type MemoryState, type ReviewOutcome, scheduleReview } from '@engram/contracts/scheduler';
+import type { LearnerSettings } from '../domain/settings.js';
+import { fromSnapshot, type ItemRow, memoryOf, type snapshot, stateNumber } from './item-row.js';
 
 const NEW = 0;
 
-// The item's reviews that count, in the order they happened.
-const ITEM_LOGS = `
-SELECT id, rating::int AS rating, state_before::int AS state_before, state_after::int AS state_after, reviewed_at,
-  previous
-FROM review_logs
-WHERE item_id = $1 AND undone_at IS NULL
-ORDER BY reviewed_at, seq`;
-
-interface ItemLog {
+/** One of the item's logged reviews that count (not undone), as the replay reads it. */
+export interface StoredLog {
   id: string;
   rating: number;
   state_before: number;
@@ -44,110 +26,91 @@ interface ItemLog {
   previous: ReturnType<typeof snapshot>;
 }
 
-const INSERT_LOG = `
-INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
-  duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
-
-// Also applied after the late review: its place in the order reviews were applied (seq, the order an undo
-// reads) comes after the late one's.
-const RESCHEDULE_LOG = `
-UPDATE review_logs SET state_before = $2, state_after = $3, elapsed_days = $4, last_elapsed_days = $5,
-  scheduled_days = $6, learning_step = $7, due_after = $8, previous = $9, after = $10,
-  seq = nextval(pg_get_serial_sequence('review_logs', 'seq'))
-WHERE id = $1`;
-
-// The learner's days that hold a review of the item from $3 on; each counted again from every review of theirs on it.
-const ITEM_DAYS = `
-SELECT DISTINCT to_char(${learnerDayOf('reviewed_at', '$1')}, 'YYYY-MM-DD') AS day
-FROM review_logs WHERE item_id = $2 AND reviewed_at >= $3 AND undone_at IS NULL`;
-
-const json = (memory: MemoryState) => JSON.stringify(snapshot(memory));
-
-export interface PlacedReview {
-  /** The item's state once every review after the late one is scheduled again. */
-  after: MemoryState;
-  /** The state the item had at the late review's time, and the one the late review gave it (its event tells both). */
-  before: MemoryState;
-  next: MemoryState;
-  /** The later reviews whose states before or after changed (each one's ReviewRestated tells them). */
-  restated: { reviewId: string; stateBefore: MemoryState['state']; stateAfter: MemoryState['state'] }[];
+/** A synced review to record, at its time. */
+export interface TimedReview {
+  reviewId: string;
+  rating: RatingName;
+  durationMs: number;
+  at: Date;
 }
 
-/** Places `input`, done at `at` (before the item's latest review), among the item's reviews. */
-export async function placeLateReview(
-  client: pg.PoolClient,
-  ownerId: string,
-  row: ItemRow & SettingsRow,
-  input: ReviewInput,
-  at: Date,
-): Promise<PlacedReview> {
-  // A change of timezone or a review counting into a day waits until the days are counted again.
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [settingsLockKey(ownerId)]);
-  const settings = settingsOf(row);
-  const { rows: logs } = await client.query<ItemLog>(ITEM_LOGS, [row.id]);
-  const later = logs.filter((log) => log.reviewed_at > at);
-  // The state the item had at `at`: the one the first later review started from (or its state now, if an
-  // undo left no later review).
-  const before = later[0] ? fromSnapshot(later[0].previous) : memoryOf(row);
-  const late = scheduleReview(settings, before, input.rating, at);
-  await client.query(INSERT_LOG, [
-    input.reviewId,
-    ownerId,
-    row.id,
-    row.card_id,
-    gradeOf(input.rating),
-    stateNumber(before.state),
-    stateNumber(late.next.state),
-    at,
-    input.durationMs,
-    late.log.elapsedDays,
-    late.log.lastElapsedDays,
-    late.log.scheduledDays,
-    late.log.learningStep,
-    late.next.due,
-    json(before),
-    json(late.next),
-  ]);
-  let current = late.next;
-  const restated: PlacedReview['restated'] = [];
-  // Whether a review came before, in the item's history as it stood: a review after one that still found the
-  // item new had it reset in between, and starts again from new.
-  let reviewedBefore = later.length < logs.length;
-  for (const log of later) {
-    const rating = RATINGS[log.rating - 1];
-    if (!rating) continue;
-    const from = log.state_before === NEW && reviewedBefore ? fromSnapshot(log.previous) : current;
-    reviewedBefore = true;
-    const again = scheduleReview(settings, from, rating, log.reviewed_at);
-    await client.query(RESCHEDULE_LOG, [
-      log.id,
-      stateNumber(from.state),
-      stateNumber(again.next.state),
-      again.log.elapsedDays,
-      again.log.lastElapsedDays,
-      again.log.scheduledDays,
-      again.log.learningStep,
-      again.next.due,
-      json(from),
-      json(again.next),
-    ]);
-    if (stateNumber(from.state) !== log.state_before || stateNumber(again.next.state) !== log.state_after) {
-      restated.push({ reviewId: log.id, stateBefore: from.state, stateAfter: again.next.state });
+/**
+ * A review scheduled on the state `before`, leaving `next` (what the scheduler gave, or spread over days): a synced
+ * one (`review`), or a logged one scheduled again (`stored`).
+ */
+export interface ScheduledLog {
+  before: MemoryState;
+  outcome: ReviewOutcome;
+  next: MemoryState;
+  review?: TimedReview;
+  stored?: StoredLog;
+}
+
+export interface Replayed {
+  /** The late reviews and the logged ones after the first of them, scheduled in the order of their times. */
+  timeline: ScheduledLog[];
+  /** The item's state once every review after the first late one is scheduled again. */
+  after: MemoryState;
+}
+
+/** Whether a logged review's states before and after changed in the replay (its ReviewRestated tells them). */
+export const restates = ({ stored, before, next }: ScheduledLog) =>
+  stored !== undefined &&
+  (stateNumber(before.state) !== stored.state_before || stateNumber(next.state) !== stored.state_after);
+
+/**
+ * Places `late` (in the order of their times, the first before the item's latest review) among the item's logged
+ * reviews `history` (those that count, in the order of their times) and schedules every review from the first of
+ * them on again.
+ */
+export function replayLate(
+  settings: LearnerSettings,
+  row: ItemRow,
+  history: StoredLog[],
+  late: TimedReview[],
+): Replayed {
+  const first = late[0]!.at;
+  const earlier = history.filter((log) => log.reviewed_at <= first);
+  const later = history.filter((log) => log.reviewed_at > first);
+  // The state the item had at the first late review: the one the first later review started from (or its state
+  // now, if an undo left no later review).
+  let current = later[0] ? fromSnapshot(later[0].previous) : memoryOf(row);
+  // Whether a logged review came before: one after it that still found the item new had it reset in between
+  // (Anki's Forget), and starts again from new.
+  let loggedBefore = earlier.length > 0;
+  const timeline: ScheduledLog[] = [];
+  let next = 0;
+  for (const review of late) {
+    // A logged review at the same time as a late one came first.
+    for (; next < later.length && later[next]!.reviewed_at <= review.at; next += 1) {
+      const stored = again(settings, later[next]!, current, loggedBefore);
+      loggedBefore = true;
+      if (stored) timeline.push(stored);
+      current = stored?.next ?? current;
     }
-    current = again.next;
+    const outcome = scheduleReview(settings, current, review.rating, review.at);
+    timeline.push({ before: current, outcome, next: outcome.next, review });
+    current = outcome.next;
   }
-  await client.query(UPDATE_ITEM, updateItemValues(row.id, current));
-  const { rows: days } = await client.query<{ day: string }>(ITEM_DAYS, [ownerId, row.id, at]);
-  await recountReviewDays(
-    client,
-    ownerId,
-    days.map(({ day }) => day),
-  );
-  return {
-    after: current,
-    before,
-    next: late.next,
-    restated,
-  };
+  for (; next < later.length; next += 1) {
+    const stored = again(settings, later[next]!, current, loggedBefore);
+    loggedBefore = true;
+    if (stored) timeline.push(stored);
+    current = stored?.next ?? current;
+  }
+  return { timeline, after: current };
+}
+
+/** `log` scheduled again on `current` (or, after a reset, on the state it found); undefined for a rating unknown. */
+function again(
+  settings: LearnerSettings,
+  log: StoredLog,
+  current: MemoryState,
+  loggedBefore: boolean,
+): ScheduledLog | undefined {
+  const rating = RATINGS[log.rating - 1];
+  if (!rating) return undefined;
+  const before = log.state_before === NEW && loggedBefore ? fromSnapshot(log.previous) : current;
+  const outcome = scheduleReview(settings, before, rating, log.reviewed_at);
+  return { before, outcome, next: outcome.next, stored: log };
 }

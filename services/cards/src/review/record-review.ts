@@ -10,17 +10,19 @@
 // that the row is still the version read (its xmin). Two round trips instead of a five-statement
 // transaction holding a row lock. When the condition fails (a concurrent review of the same item, or a
 // retry of the same review racing the first), or the review makes a leech, the review runs again as a
-// transaction that locks the item first.
-import { LEECH_LAPSES, type ReviewInput } from '@engram/contracts/learning';
+// transaction that locks the item first. A card archived meanwhile is refused (its items are out of practice).
+//
+// Reviews synced from a device, each at its own time, go their own way (sync-reviews.ts).
+import { CARD_ARCHIVED_MESSAGE, REVIEW_REASONS, type ReviewInput } from '@engram/contracts/learning';
 import { gradeOf, type MemoryState, nextIntervals, scheduleReview } from '@engram/contracts/scheduler';
 import { inTransaction } from '@engram/kit/db';
-import { Conflict, NotFound } from '@engram/kit/errors';
+import { Conflict, FailedPrecondition, NotFound } from '@engram/kit/errors';
 import { OUTBOX_INSERT, outboxValues } from '@engram/kit/events/outbox';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
 import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
-import { recordReviewRecorded, recordReviewRestated, reviewRecordedRow } from '../events/review-events.js';
+import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
 import { cardPresetJoin } from '../presets/card-preset.js';
 import {
   fromSnapshot,
@@ -33,7 +35,7 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from './item-row.js';
-import { placeLateReview } from './late-review.js';
+import { makesLeech, TAG_LEECHES } from './leech.js';
 import { countReview, reviewDayOf } from './review-days.js';
 import { spreadReview } from './spread-review.js';
 
@@ -46,12 +48,12 @@ interface LoggedReview {
   logged_lapses_before: number | null;
 }
 
-type ReadRow = ItemRow & SettingsRow & LoggedReview & { version: string; deck_id: string | null };
+type ReadRow = ItemRow & SettingsRow & LoggedReview & { version: string; deck_id: string | null; archived: boolean };
 
 // The item, its learner's settings with its card's preset (presets/card-preset.ts), the row's version, the
 // review this review id already names and the shared deck its card is a copy of (for the event).
 const READ_ITEM = (lock: string) => `
-SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version,
+SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version, i.archived,
   l.owner_id AS logged_by, l.item_id::text AS logged_item, l.rating::int AS logged_rating,
   l.after AS logged_after, (l.previous->>'lapses')::int AS logged_lapses_before,
   (SELECT c.deck_id::text FROM cards c WHERE c.id = i.card_id) AS deck_id
@@ -95,18 +97,9 @@ ${LOG_AND_COUNT}`,
 
 const LOG_KEY = 'review_logs_pkey';
 
-const TAG_LEECH = `
-WITH tag AS (
-  INSERT INTO tags (id, owner_id, name, name_key) VALUES (gen_random_uuid(), $1, 'leech', 'leech')
-  ON CONFLICT (owner_id, name_key) DO UPDATE SET name = tags.name
-  RETURNING id
-)
-INSERT INTO card_tags (card_id, tag_id) SELECT $2, id FROM tag ON CONFLICT DO NOTHING`;
-
 const ITEM_NOT_FOUND = () => new NotFound('Review item not found.', 'ITEM_NOT_FOUND');
 
-const makesLeech = (lapsesBefore: number, lapsesAfter: number) =>
-  lapsesBefore < LEECH_LAPSES && lapsesAfter >= LEECH_LAPSES;
+const CARD_ARCHIVED = () => new FailedPrecondition(CARD_ARCHIVED_MESSAGE, REVIEW_REASONS.cardArchived);
 
 /** The answer to a review that left the item at `after`: its state, and its rating buttons' labels for when it falls due. */
 function answer(row: ReadRow, after: MemoryState, leech: boolean, now: Date): ReviewResponse {
@@ -134,25 +127,18 @@ interface Planned {
   leech: boolean;
 }
 
-/** A review done before the item's latest one (synced late from a device): review/late-review.ts places it. */
-const LATE = Symbol('late');
-
-/**
- * What an already recorded review answers, or the review planned on `row` (found and the owner's) at `at` (a
- * synced review's time; now when absent), or LATE when that is before the item's latest review.
- */
+/** What an already recorded review answers, or the review planned on `row` (found and the owner's) now. */
 async function plan(
   db: pg.Pool | pg.PoolClient,
   row: ReadRow | undefined,
   ownerId: string,
   input: ReviewInput,
-  at?: Date,
-): Promise<ReviewResponse | Planned | typeof LATE> {
+): Promise<ReviewResponse | Planned> {
   if (!row) throw ITEM_NOT_FOUND();
   if (row.logged_by !== null) return loggedAnswer(row, ownerId, input);
-  if (at && row.last_review && at < row.last_review) return LATE;
+  if (row.archived) throw CARD_ARCHIVED();
   const memory = memoryOf(row);
-  const now = at ?? new Date();
+  const now = new Date();
   const settings = settingsOf(row);
   const scheduled = scheduleReview(settings, memory, input.rating, now);
   const { log } = scheduled;
@@ -206,42 +192,25 @@ function reviewEvent(
   };
 }
 
-/** Records `input` for `ownerId` (already validated); the review handler's whole write. */
+/** Records `input` for `ownerId` (already validated) now, exactly once; the review handler's whole write. */
 export async function recordReview(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
-  return (await applyReview(pool, ownerId, input)).answer;
-}
-
-/** What applying a review gave: the answer, and whether the review id had been recorded before. */
-export interface Applied {
-  answer: ReviewResponse;
-  duplicate: boolean;
-}
-
-/**
- * Records `input` for `ownerId` (already validated) as done at `at` (a synced review's time, not in the future;
- * now when absent), exactly once.
- */
-export async function applyReview(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date): Promise<Applied> {
-  const optimistic = await recordIfUnchanged(pool, ownerId, input, at);
+  const optimistic = await recordIfUnchanged(pool, ownerId, input);
   if (optimistic) return optimistic;
   try {
-    return await recordLocked(pool, ownerId, input, at);
+    return await recordLocked(pool, ownerId, input);
   } catch (error) {
     // A concurrent retry of this very review committed first: this attempt rolled back, the next one
     // finds the log and answers the state it produced.
     if ((error as { constraint?: string }).constraint !== LOG_KEY) throw error;
-    return recordLocked(pool, ownerId, input, at);
+    return recordLocked(pool, ownerId, input);
   }
 }
 
-const duplicate = (answer: ReviewResponse): Applied => ({ answer, duplicate: true });
-
 /** The optimistic path; undefined when the locking transaction must take over. */
-async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date) {
+async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewInput) {
   const read = await pool.query<ReadRow>({ ...READ, values: [input.id, ownerId, input.reviewId] });
-  const planned = await plan(pool, read.rows[0], ownerId, input, at);
-  if (planned === LATE) return undefined;
-  if (!('values' in planned)) return duplicate(planned);
+  const planned = await plan(pool, read.rows[0], ownerId, input);
+  if (!('values' in planned)) return planned;
   if (planned.leech) return undefined;
   const event = reviewRecordedRow(reviewEvent(ownerId, input, planned));
   try {
@@ -255,29 +224,17 @@ async function recordIfUnchanged(pool: pg.Pool, ownerId: string, input: ReviewIn
     throw error;
   }
   announceOutbox(pool);
-  return { answer: answer(planned.row, planned.next, false, planned.now), duplicate: false };
+  return answer(planned.row, planned.next, false, planned.now);
 }
 
-function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput, at?: Date): Promise<Applied> {
+function recordLocked(pool: pg.Pool, ownerId: string, input: ReviewInput): Promise<ReviewResponse> {
   return inTransaction(pool, async (client) => {
     const locked = await client.query<ReadRow>({ ...LOCK, values: [input.id, ownerId, input.reviewId] });
-    const row = locked.rows[0];
-    const planned = await plan(client, row, ownerId, input, at);
-    if (planned === LATE) {
-      const late = await placeLateReview(client, ownerId, row!, input, at!);
-      if (makesLeech(row!.lapses, late.after.lapses)) await client.query(TAG_LEECH, [ownerId, row!.card_id]);
-      const event = { row: row!, memory: late.before, next: late.next, now: at! };
-      await recordReviewRecorded(client, reviewEvent(ownerId, input, event));
-      const restated = { ownerId, itemId: row!.id, deckId: row!.deck_id ?? '' };
-      for (const { reviewId, stateBefore, stateAfter } of late.restated) {
-        await recordReviewRestated(client, { ...restated, reviewId, stateBefore, stateAfter });
-      }
-      return { answer: answer(row!, late.after, false, at!), duplicate: false };
-    }
-    if (!('values' in planned)) return duplicate(planned);
+    const planned = await plan(client, locked.rows[0], ownerId, input);
+    if (!('values' in planned)) return planned;
     await client.query({ ...APPLY_LOCKED, values: planned.values });
-    if (planned.leech) await client.query(TAG_LEECH, [ownerId, planned.row.card_id]);
+    if (planned.leech) await client.query(TAG_LEECHES, [ownerId, [planned.row.card_id]]);
     await recordReviewRecorded(client, reviewEvent(ownerId, input, planned));
-    return { answer: answer(planned.row, planned.next, planned.leech, planned.now), duplicate: false };
+    return answer(planned.row, planned.next, planned.leech, planned.now);
   });
 }

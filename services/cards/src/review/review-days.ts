@@ -77,7 +77,7 @@ GROUP BY 2`;
 
 /**
  * Counts the learner's days (`days` only, as YYYY-MM-DD, if given) again from their logs: after their timezone or
- * day start changed or an import, or a review placed among earlier ones (late-review.ts).
+ * day start changed, or an import.
  */
 export async function recountReviewDays(client: SqlExecutor, ownerId: string, days?: string[]): Promise<void> {
   await executeCount(client, FORGET_DAYS, [ownerId, days ?? null]);

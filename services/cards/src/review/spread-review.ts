@@ -14,13 +14,24 @@ LEFT JOIN review_items r
 GROUP BY w.n
 ORDER BY w.n`;
 
-/** `review.next` (what the scheduler gave a review at `now`), spread within fuzz. */
+/** An item of the learner's whose due moved in a transaction that has not written it yet (a sync's batch). */
+export interface MovedItem {
+  itemId: string;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * `review.next` (what the scheduler gave a review at `now`), spread within fuzz; `moved`, the learner's items (not
+ * archived) whose due the caller has moved but not written yet, counted where they are going.
+ */
 export async function spreadReview(
   db: pg.Pool | pg.PoolClient,
   owner: { ownerId: string; itemId: string },
   settings: LearnerSettings,
   review: ScheduledReview,
   now: Date,
+  moved: readonly MovedItem[] = [],
 ): Promise<MemoryState> {
   const days = spreadDays(settings, review, now);
   if (!days) return review.next;
@@ -30,11 +41,11 @@ export async function spreadReview(
     days.map((day) => day.end),
     owner.itemId,
   ]);
-  return spreadOver(
-    settings,
-    review,
-    now,
-    days,
-    rows.map((row) => row.load),
+  const within = (due: Date, n: number) => due >= days[n]!.start && due < days[n]!.end;
+  const others = moved.filter((item) => item.itemId !== owner.itemId);
+  const loads = rows.map(
+    ({ load }, n) =>
+      load + others.filter(({ to }) => within(to, n)).length - others.filter(({ from }) => within(from, n)).length,
   );
+  return spreadOver(settings, review, now, days, loads);
 }

@@ -1,7 +1,7 @@
 // The events organizations takes part in, as runService wires them: it publishes its outbox (the deck
 // events) and keeps two read models. Memberships, from identity: a member who leaves (or whose team or
 // organization goes) loses their subscriptions to what they can no longer see, and with them their copies'
-// updates. Reviews of deck copies, from cards: what progress is counted from. A deleted account goes with
+// updates. Reviews of deck copies, from cards: what progress is counted from, those of members only. A deleted account goes with
 // the decks it published, and events about it that arrive afterwards are refused.
 import {
   MemberAdded,
@@ -21,6 +21,7 @@ import type { EventsDeclaration } from '@engram/kit/events/runtime';
 import { on } from '@engram/kit/events/subscriptions';
 import type { Db, Prisma } from '../db.js';
 import { cardWithdrawn, unsubscribed } from '../domain/deck-events.js';
+import { recordDeckReview } from '../domain/deck-reviews.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -116,11 +117,13 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         // wrote them, so a removal never comes before the joining it undoes.
         purpose: 'members',
         subscriptions: [
-          on(MemberAdded, ({ organizationId, userId, role }, { tx }) =>
+          // A member joined when identity wrote the membership (the event's time): a review of theirs done
+          // before it does not count for the organization (domain/deck-reviews.ts).
+          on(MemberAdded, ({ organizationId, userId, role }, { tx, envelope }) =>
             refuseErased(tx, userId, () =>
               tx.member.upsert({
                 where: { organizationId_userId: { organizationId, userId } },
-                create: { organizationId, userId, role },
+                create: { organizationId, userId, role, joinedAt: envelope.occurredAt ?? new Date() },
                 update: { role },
               }),
             ),
@@ -162,26 +165,8 @@ export function organizationsEvents(db: Db): EventsDeclaration<Tx> {
         subscriptions: [
           on(
             ReviewRecorded,
-            async (review, { tx }) => {
-              const deck = await tx.deck.findUnique({ where: { id: review.deckId }, select: { id: true } });
-              if (!deck || (await wasErased(tx, review.ownerId))) return;
-              await tx.deckReview.createMany({
-                data: [
-                  {
-                    reviewId: review.reviewId,
-                    deckId: review.deckId,
-                    userId: review.ownerId,
-                    cardId: review.cardId,
-                    itemId: review.itemId,
-                    rating: review.rating,
-                    stateBefore: review.stateBefore,
-                    stateAfter: review.stateAfter,
-                    reviewedAt: review.reviewedAt ?? new Date(),
-                  },
-                ],
-                skipDuplicates: true,
-              });
-            },
+            // Counted only for a member of the deck's organization (domain/deck-reviews.ts).
+            (review, { tx }) => refuseErased(tx, review.ownerId, () => recordDeckReview(tx, review)),
             // Most reviews are of the learner's own cards: those never open a transaction here.
             { when: (review) => review.deckId !== '' },
           ),

@@ -289,8 +289,14 @@ class Device {
   private onOnline = () => void refreshSession().then(() => this.sync());
 }
 
+/** What the learner reads of a review the server did not keep: its card gone or archived, or its time refused. */
+const CONFLICT_WORDS: Record<string, () => string> = {
+  [SYNC_REASONS.itemGone]: m.offline_conflict_deleted,
+  [SYNC_REASONS.cardArchived]: m.offline_conflict_archived,
+};
+
 function announceConflict(reason: string): void {
-  toast.message(reason === SYNC_REASONS.itemGone ? m.offline_conflict_deleted() : m.offline_conflict_refused());
+  toast.message((CONFLICT_WORDS[reason] ?? m.offline_conflict_refused)());
 }
 
 let current: { userId: string; device: Promise<Device> } | undefined;

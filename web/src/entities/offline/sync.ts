@@ -1,12 +1,12 @@
 // Sending what the device queued while it practised without the network (device-store.ts), in the order it was
 // done: runs of reviews in batches of up to SYNC_BATCH_MAX (cards.syncReviews, each review applied once at its own
 // time), an undo on its own. The server's state of each item replaces the device's; a review it could not apply
-// (its card deleted meanwhile, a time out of bounds) is dropped from the queue and reported once. A network
+// (its card deleted or archived meanwhile, a time out of bounds) is dropped from the queue and reported once. A network
 // failure leaves the rest queued for the next try. Once the queue is empty the device takes a fresh offline set
 // (the learner's settings, the items due the next days) and applies again whatever was queued while it synced.
 
 import type { MemoryStateJson } from '@engram/contracts/memory-state';
-import { SYNC_BATCH_MAX, type SyncStatus } from '@engram/contracts/offline';
+import { SYNC_BATCH_MAX, SYNC_REASONS, type SyncStatus } from '@engram/contracts/offline';
 import { type DeviceState, reviewOnDevice, withServerState } from '@engram/contracts/offline-practice';
 import { isFinalRefusal } from '../../lib/error-codes';
 import type { DeviceStore, QueuedReview } from './device-store';
@@ -18,6 +18,8 @@ export interface SyncResult {
   reason: string | null;
   message: string | null;
 }
+
+const OUT_OF_PRACTICE = new Set<string>([SYNC_REASONS.itemGone, SYNC_REASONS.cardArchived]);
 
 /** What syncing needs of the server. */
 export interface SyncApi {
@@ -75,7 +77,8 @@ export async function sendQueue(store: DeviceStore, api: Omit<SyncApi, 'refresh'
       if (result.status === 'conflict')
         outcome.conflicts.push({ reviewId: result.reviewId, reason: result.reason ?? '' });
       else outcome.synced += 1;
-      if (state && itemId && (result.item || result.reason === 'ITEM_NOT_FOUND'))
+      // A card deleted or archived meanwhile leaves the device's practice.
+      if (state && itemId && (result.item || OUT_OF_PRACTICE.has(result.reason ?? '')))
         state = withServerState(state, itemId, result.item);
     });
     if (state) await store.saveState(state);

@@ -54,6 +54,7 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   sameNote: () => m.import_problem_sameNote(),
   clozeAsBasic: () => m.import_problem_clozeAsBasic(),
   tagsLeftOff: ({ tags = '' }) => m.import_problem_tagsLeftOff({ tags }),
+  reviewsInFuture: ({ count: reviews }) => m.import_problem_reviewsInFuture({ count: count(reviews) }),
   fileMissing: ({ name = '' }) => m.import_problem_fileMissing({ name }),
   fileNotMedia: ({ name = '' }) => m.import_problem_fileNotMedia({ name }),
   fileTooLarge: ({ name = '', limit = '' }) => m.import_problem_fileTooLarge({ name, limit }),
