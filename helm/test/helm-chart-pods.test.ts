@@ -23,6 +23,8 @@ const SECRET_VARIABLES = [
   'INTERNAL_TOKEN_PRIVATE_KEY',
   'INTERNAL_TOKEN_PUBLIC_KEYS',
   'DATABASE_URL',
+  'MEDIA_STANDIN_ACCESS_KEY_ID',
+  'MEDIA_STANDIN_SECRET_ACCESS_KEY',
 ];
 
 function podSpecs(objects: KubeObject[]) {
@@ -155,7 +157,13 @@ describe('the environment of each component', () => {
       redisUrl: 'redis://redis:6379',
       natsUrl: 'nats://nats:4222',
       ports: DEFAULT_PORTS,
-      secrets: { BETTER_AUTH_SECRET: 'x', INTERNAL_TOKEN_PRIVATE_KEY: 'x', INTERNAL_TOKEN_PUBLIC_KEYS: 'x' },
+      secrets: {
+        BETTER_AUTH_SECRET: 'x',
+        INTERNAL_TOKEN_PRIVATE_KEY: 'x',
+        INTERNAL_TOKEN_PUBLIC_KEYS: 'x',
+        MEDIA_STANDIN_ACCESS_KEY_ID: 'x',
+        MEDIA_STANDIN_SECRET_ACCESS_KEY: 'x',
+      },
       publicBaseUrl: 'http://localhost:3000',
       streamName: 'ENGRAM',
       subjectPrefix: '',
@@ -460,6 +468,21 @@ describe('Secrets', () => {
     expect(secret?.stringData.DATABASE_URL_CARDS).toMatch(
       /^postgresql:\/\/engram:.+@dev-postgresql:5432\/engram\?schema=cards$/,
     );
+  });
+
+  it("gives the dev cluster's S3 stand-in credentials of its own installation, never a published pair", () => {
+    const standIn = () => {
+      const [secret] = ofKind(renderProfile('dev'), 'Secret');
+      return {
+        id: secret?.stringData.MEDIA_STANDIN_ACCESS_KEY_ID ?? '',
+        secret: secret?.stringData.MEDIA_STANDIN_SECRET_ACCESS_KEY ?? '',
+      };
+    };
+    const first = standIn();
+    expect(first.id).toMatch(/^[A-Z0-9]{20}$/);
+    expect(first.secret).toHaveLength(40);
+    // Made at install (an upgrade keeps the installed pair, which `helm template` cannot look up).
+    expect(standIn().id).not.toBe(first.id);
   });
 
   it('refuses the published dev Secret without the throwaway in-cluster database', () => {

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 import { fillSignIn, useSessionCookie } from './support/auth.ts';
 import { addCardFile, picture } from './support/card-files.ts';
-import { backdateItems, cardsMadeEarlier, reviewItemsDueIn, reviewLogsOf, userIdOf } from './support/database.ts';
+import { cardsMadeEarlier, reviewItemsDueIn, reviewLogsOf, userIdOf } from './support/database.ts';
 import { queuedOf, whereKept } from './support/device-contents.ts';
 import { goOffline, goOnline, seeServiceWorkerRequests, underServiceWorker } from './support/offline.ts';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 import { fillSignIn, useSessionCookie } from './support/auth.ts';
 import { addCardFile, picture } from './support/card-files.ts';
-import { backdateItems, reviewLogsOf, userIdOf } from './support/database.ts';
+import { cardsMadeEarlier, reviewLogsOf, userIdOf } from './support/database.ts';
 import { inHttpCache, queuedOf, whereKept } from './support/device-contents.ts';
 import { goOffline, seeServiceWorkerRequests, underServiceWorker } from './support/offline.ts';
 
@@ -36,7 +36,7 @@ async function learner(label: string) {
       { front: `Private question ${suffix} three`, back: 'Three' },
     ],
   });
-  await backdateItems(env.stack, userId, 1);
+  await cardsMadeEarlier(env.stack, userId, 1);
   // What must not stay: the cards' texts, and the picture (its bytes' address and name).
   return { cookie, userId, email, file, secrets: [...texts, file, `diagnosis-${suffix}`] };
 }
