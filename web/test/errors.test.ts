@@ -3,7 +3,8 @@
 
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
-import { EXPORT_REASONS } from '@engram/contracts/exports';
+import { EXPORT_REASONS, tooManyExportsMessage } from '@engram/contracts/exports';
+import { IMPORT_REASONS, tooManyImportsMessage } from '@engram/contracts/imports';
 import { CARD_ARCHIVED_MESSAGE, REVIEW_REASONS } from '@engram/contracts/learning';
 import { MEDIA_REASONS } from '@engram/contracts/media';
 import { PRESET_REASONS } from '@engram/contracts/scheduling';
@@ -226,6 +227,8 @@ describe('the catalogue', () => {
     ...Object.values(AI_REASONS),
     ...Object.values(SHARED_DECK_REASONS),
     ...Object.values(EXPORT_REASONS),
+    ...Object.values(IMPORT_REASONS),
+    MEDIA_REASONS.importUploadsWaiting,
     ...Object.values(PRESET_REASONS),
     ...Object.values(MEDIA_REASONS),
     ...Object.values(REVIEW_REASONS),
@@ -266,6 +269,30 @@ describe('the catalogue', () => {
     for (const reason of Object.values(AI_REASONS).filter((r) => r !== AI_REASONS.notesInvalid)) {
       expect(Object.hasOwn(ERROR_CATALOGUE, reason), reason).toBe(true);
     }
+  });
+
+  it('shows the refusals of too many imports, exports or files waiting to be imported in the user’s language', () => {
+    const imports = { message: tooManyImportsMessage(), data: { code: 'PRECONDITION_FAILED', reason: 'IMPORTS_BUSY' } };
+    const exports = { message: tooManyExportsMessage(), data: { code: 'PRECONDITION_FAILED', reason: 'EXPORTS_BUSY' } };
+    const waiting = {
+      message: 'You have 2 files waiting to be imported, the most your plan lets wait at once.',
+      data: { code: 'PRECONDITION_FAILED', reason: 'IMPORT_UPLOADS_WAITING' },
+    };
+    // In English, the service's own words where they name no figure of the learner's.
+    expect(resolveErrorMessage(imports)).toBe(tooManyImportsMessage());
+    expect(resolveErrorMessage(exports)).toBe(tooManyExportsMessage());
+    expect(resolveErrorMessage(waiting)).toBe(
+      'Your files waiting to be imported already take all the room your plan gives them. Import them, or wait ' +
+        'until they expire 3 hours after they were sent, then send this one.',
+    );
+    setLocale('pt-BR');
+    expect(resolveErrorMessage(imports)).toBe(
+      'Você já tem 2 importações esperando ou em andamento. Espere uma delas terminar e então comece esta.',
+    );
+    expect(resolveErrorMessage(exports)).toBe(
+      'Você já tem 2 exportações esperando ou sendo feitas. Espere uma delas ficar pronta e então comece esta.',
+    );
+    expect(resolveErrorMessage(waiting)).toContain('3 horas depois de enviados');
   });
 
   it('covers every section of the catalogue', () => {

@@ -5,7 +5,8 @@
 // A file of another kind is refused before anything is sent; leaving the page and coming back follows the
 // import again; an Anki package starts at once, and a broken one says why and offers another try. On a phone,
 // in Portuguese, a wide file's preview scrolls inside its own box, nothing is wider than the screen and the
-// skipped row is told in Portuguese; the screens pass axe's checks.
+// skipped row is told in Portuguese; the screens pass axe's checks. A third file sent while two wait past the
+// free plan's allowance is refused with a toast in Portuguese.
 //
 // Moving from Anki and back, on the same stack: a learner in São Paulo drops an Anki package (current layout,
 // made by the test) on the import screen — a Basic note showing a picture with a sound on its back, a cloze
@@ -258,6 +259,28 @@ describe('the import screen on a phone, in Portuguese', () => {
     );
     expect(await sticksOut(page)).toEqual([]);
     expect(await accessibilityViolations(page)).toEqual([]);
+  }, 120_000);
+});
+
+describe('files sent to import and waiting, in Portuguese', () => {
+  it('says so in a toast when they take all the room the plan gives them', async () => {
+    const page = await learnerPage('import-waiting', { viewport: { width: 1280, height: 800 } }, 'pt-BR');
+    await page.goto(`${env.stack.url}/import`);
+    const zone = page.getByRole('button', { name: /^Solte um arquivo aqui ou escolha um/ });
+    // A free plan lets two files wait: each of these is previewed, then left for another.
+    for (const name of ['primeiro.csv', 'segundo.csv']) {
+      await dropFile(page, zone, name, 'Frente,Verso\nsim,yes\n');
+      await page.getByRole('heading', { name: 'Qual coluna contém o quê?' }).waitFor();
+      await page.getByRole('button', { name: 'Escolher outro arquivo' }).click();
+    }
+    await dropFile(page, zone, 'terceiro.csv', 'Frente,Verso\nnão,no\n');
+    await page
+      .getByText(
+        'Seus arquivos esperando para ser importados já ocupam todo o espaço que seu plano dá a eles. ' +
+          'Importe-os ou espere que expirem, 3 horas depois de enviados, e então envie este.',
+      )
+      .waitFor();
+    await zone.waitFor();
   }, 120_000);
 });
 

@@ -13,8 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import { createZstdDecompress } from 'node:zlib';
 import yauzl from 'yauzl';
 import { AnkiPackageError, type AnkiPackageErrorCode } from './errors.ts';
+import { openCollection } from './open-collection.ts';
 import { fieldNumber, fieldPresent, fieldString, readMessage } from './protobuf.ts';
-import { type AnkiReader, openCollection } from './reader.ts';
+import type { AnkiReader } from './reader.ts';
 import type { AnkiLayout, AnkiMedia } from './types.ts';
 
 export interface PackageLimits {
@@ -29,8 +30,10 @@ export interface PackageLimits {
   maxMediaBytes: number;
   /** Largest media list (the `media` entry), decompressed. */
   maxMediaListBytes: number;
-  /** Largest single note's fields, in bytes. */
-  maxFieldBytes: number;
+  /** Largest note, its text with its cards and reviews (note-bundles.ts): a larger one is left out, unread. */
+  maxNoteBytes: number;
+  /** Most that note types (with their fields and templates) and decks may weigh together: they are read whole. */
+  maxNoteTypesBytes: number;
 }
 
 export const DEFAULT_LIMITS: PackageLimits = {
@@ -40,7 +43,8 @@ export const DEFAULT_LIMITS: PackageLimits = {
   ratioFloorBytes: 1024 ** 2,
   maxMediaBytes: 100 * 1024 ** 2,
   maxMediaListBytes: 64 * 1024 ** 2,
-  maxFieldBytes: 16 * 1024 ** 2,
+  maxNoteBytes: 4 * 1024 ** 2,
+  maxNoteTypesBytes: 64 * 1024 ** 2,
 };
 
 export interface OpenOptions {
@@ -287,7 +291,14 @@ export async function openPackage(
     }
     zip.close();
     zip = undefined;
-    return openCollection({ path: collectionPath, layout, media, dir, maxFieldBytes: limits.maxFieldBytes });
+    return openCollection({
+      path: collectionPath,
+      layout,
+      media,
+      dir,
+      maxNoteBytes: limits.maxNoteBytes,
+      maxNoteTypesBytes: limits.maxNoteTypesBytes,
+    });
   } catch (error) {
     zip?.close();
     await rm(dir, { recursive: true, force: true });

@@ -1,16 +1,29 @@
 // Reading an opened collection: note types, decks, notes, cards, review logs and media, for schema 11
 // (note types and decks as JSON in `col`) and schema 18 (tables with protobuf configs) alike. Big tables
-// are read with SQLite cursors and yielded in batches, so a collection of any size is never in memory at
-// once; note types and decks are few and read whole.
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+// are read with SQLite cursors and yielded in batches bounded by count and by bytes (note-bundles.ts), so a
+// collection of any size is never in memory at once, and a note over the limit is measured, never read; note
+// types and decks are few (open-collection.ts bounds their bytes) and read whole.
+import { rmSync } from 'node:fs';
+import type { DatabaseSync } from 'node:sqlite';
+import {
+  batches,
+  CARD_COLUMNS,
+  cardOf,
+  guarded,
+  NOTES_SQL,
+  noteOf,
+  num,
+  REVLOG_COLUMNS,
+  type Row,
+  revlogOf,
+} from './collection-rows.ts';
 import { AnkiPackageError } from './errors.ts';
+import { noteBundles } from './note-bundles.ts';
 import { fieldNumber, fieldString, readMessage } from './protobuf.ts';
 import { stockKindOf } from './schema.ts';
 import type {
   AnkiCard,
   AnkiDeck,
-  AnkiFsrsState,
   AnkiLayout,
   AnkiMedia,
   AnkiNote,
@@ -19,106 +32,12 @@ import type {
   AnkiRevlog,
 } from './types.ts';
 
+export { fsrsFromData } from './collection-rows.ts';
+
+/** Notes a batch holds at most. */
 export const DEFAULT_BATCH = 1000;
-
-type Row = Record<string, unknown>;
-
-const corrupt = (error: unknown) =>
-  error instanceof AnkiPackageError
-    ? error
-    : new AnkiPackageError('corruptDatabase', error instanceof Error ? error.message : String(error), {
-        cause: error,
-      });
-
-/** Runs `read`, turning any SQLite failure into corruptDatabase. */
-function guarded<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw corrupt(error);
-  }
-}
-
-/** Yields the rows of `statement` in arrays of `size`, failing with corruptDatabase on a broken page. */
-function* batches<T>(statement: StatementSync, params: unknown[], size: number, map: (row: Row) => T): Generator<T[]> {
-  let batch: T[] = [];
-  const rows = guarded(() => statement.iterate(...(params as never[])));
-  while (true) {
-    const next = guarded(() => rows.next());
-    if (next.done) break;
-    batch.push(map(next.value as Row));
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
-
-const num = (value: unknown) => Number(value ?? 0);
-const splitTags = (tags: unknown) =>
-  String(tags ?? '')
-    .split(/[\s\u3000]+/)
-    .filter(Boolean);
-
-/** Anki's FSRS memory state from a card's `data` JSON (`s`, `d`, `dr`, `lrt`), when it holds one. */
-export function fsrsFromData(data: unknown): AnkiFsrsState | undefined {
-  if (typeof data !== 'string' || !data.startsWith('{')) return undefined;
-  try {
-    const parsed = JSON.parse(data) as Record<string, unknown>;
-    const s = parsed.s;
-    const d = parsed.d;
-    if (typeof s !== 'number' || typeof d !== 'number' || !(s > 0) || !(d >= 1 && d <= 10)) return undefined;
-    return {
-      stability: s,
-      difficulty: d,
-      desiredRetention: typeof parsed.dr === 'number' ? parsed.dr : undefined,
-      lastReview: typeof parsed.lrt === 'number' ? parsed.lrt : undefined,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-const noteOf = (row: Row): AnkiNote => ({
-  id: num(row.id),
-  guid: String(row.guid),
-  noteTypeId: num(row.mid),
-  fields: String(row.flds ?? '').split('\x1f'),
-  tags: splitTags(row.tags),
-  modified: num(row.mod),
-});
-
-const cardOf = (row: Row): AnkiCard => ({
-  id: num(row.id),
-  noteId: num(row.nid),
-  ordinal: num(row.ord),
-  // A card in a filtered deck belongs to its original deck.
-  deckId: num(row.odid) || num(row.did),
-  queue: num(row.queue),
-  type: num(row.type),
-  due: num(row.odid) ? num(row.odue) : num(row.due),
-  interval: num(row.ivl),
-  easeFactor: num(row.factor),
-  reps: num(row.reps),
-  lapses: num(row.lapses),
-  fsrs: fsrsFromData(row.data),
-});
-
-const revlogOf = (row: Row): AnkiRevlog => ({
-  id: num(row.id),
-  cardId: num(row.cid),
-  ease: num(row.ease),
-  interval: num(row.ivl),
-  lastInterval: num(row.lastIvl),
-  factor: num(row.factor),
-  timeMs: num(row.time),
-  type: num(row.type),
-});
-
-const NOTE_COLUMNS = 'id, guid, mid, mod, tags, flds';
-const CARD_COLUMNS = 'id, nid, did, odid, ord, queue, type, due, odue, ivl, factor, reps, lapses, data';
-const REVLOG_COLUMNS = 'id, cid, ease, ivl, lastIvl, factor, time, type';
+/** Bytes a batch holds at most, as read (note-bundles.ts): one batch mapped while another is written stays small. */
+export const DEFAULT_BATCH_BYTES = 8 * 1024 ** 2;
 
 export class AnkiReader implements Disposable {
   readonly layout: AnkiLayout;
@@ -126,6 +45,8 @@ export class AnkiReader implements Disposable {
   readonly schema: number;
   /** Seconds since the epoch of the collection's creation day: review cards' `due` counts days from it. */
   readonly created: number;
+  /** A note whose text, cards and reviews take more bytes than this is yielded marked tooLarge, unread. */
+  readonly maxNoteBytes: number;
   private readonly db: DatabaseSync;
   private readonly mediaList: AnkiMedia[];
   private readonly dir: string | undefined;
@@ -133,8 +54,15 @@ export class AnkiReader implements Disposable {
   private noteTypeCache: AnkiNoteType[] | undefined;
   private deckCache: AnkiDeck[] | undefined;
 
-  constructor(args: { db: DatabaseSync; layout: AnkiLayout; media: AnkiMedia[]; dir: string | undefined }) {
+  constructor(args: {
+    db: DatabaseSync;
+    layout: AnkiLayout;
+    media: AnkiMedia[];
+    dir: string | undefined;
+    maxNoteBytes: number;
+  }) {
     this.db = args.db;
+    this.maxNoteBytes = args.maxNoteBytes;
     this.layout = args.layout;
     this.mediaList = args.media;
     this.dir = args.dir;
@@ -228,11 +156,13 @@ export class AnkiReader implements Disposable {
   }
 
   notes(batchSize = DEFAULT_BATCH): Generator<AnkiNote[]> {
-    return batches(this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes ORDER BY id`), [], batchSize, noteOf);
+    const max = this.maxNoteBytes;
+    return batches(this.db.prepare(`${NOTES_SQL} ORDER BY id`), [max], batchSize, (row) => noteOf(row, max));
   }
 
   cards(batchSize = DEFAULT_BATCH): Generator<AnkiCard[]> {
-    return batches(this.db.prepare(`SELECT ${CARD_COLUMNS} FROM cards ORDER BY nid, ord, id`), [], batchSize, cardOf);
+    const statement = this.db.prepare(`SELECT ${CARD_COLUMNS} FROM cards ORDER BY nid, ord, id`);
+    return batches(statement, [this.maxNoteBytes], batchSize, cardOf);
   }
 
   revlog(batchSize = DEFAULT_BATCH): Generator<AnkiRevlog[]> {
@@ -248,31 +178,12 @@ export class AnkiReader implements Disposable {
     );
   }
 
-  /** Notes in batches, each with its cards and their review logs: the unit the mapping works on. */
-  *bundles(batchSize = DEFAULT_BATCH): Generator<AnkiNoteBundle[]> {
-    const cardsOf = this.db.prepare(
-      `SELECT ${CARD_COLUMNS} FROM cards WHERE nid BETWEEN ? AND ? ORDER BY nid, ord, id`,
-    );
-    const revlogOf_ = this.db.prepare(
-      `SELECT ${REVLOG_COLUMNS} FROM revlog WHERE cid IN (SELECT id FROM cards WHERE nid BETWEEN ? AND ?) ORDER BY cid, id`,
-    );
-    for (const notes of this.notes(batchSize)) {
-      const first = notes[0]!.id;
-      const last = notes[notes.length - 1]!.id;
-      const byNote = new Map<number, AnkiNoteBundle>(notes.map((note) => [note.id, { note, cards: [] }]));
-      const byCard = new Map<number, AnkiRevlog[]>();
-      for (const batch of batches(cardsOf, [first, last], batchSize, cardOf)) {
-        for (const card of batch) {
-          const revlog: AnkiRevlog[] = [];
-          byCard.set(card.id, revlog);
-          byNote.get(card.noteId)?.cards.push({ card, revlog });
-        }
-      }
-      for (const batch of batches(revlogOf_, [first, last], batchSize, revlogOf)) {
-        for (const entry of batch) byCard.get(entry.cardId)?.push(entry);
-      }
-      yield [...byNote.values()];
-    }
+  /**
+   * Notes in batches of at most `batchSize` notes and `batchBytes` bytes, each with its cards and their review
+   * logs: the unit the mapping works on.
+   */
+  bundles(batchSize = DEFAULT_BATCH, batchBytes = DEFAULT_BATCH_BYTES): Generator<AnkiNoteBundle[]> {
+    return noteBundles(this.db, { notes: batchSize, bytes: batchBytes, maxNoteBytes: this.maxNoteBytes });
   }
 
   /** The package's media: the name notes use, and where the file was unpacked. */
@@ -292,92 +203,5 @@ export class AnkiReader implements Disposable {
 
   [Symbol.dispose](): void {
     this.close();
-  }
-}
-
-/** An unpacked collection file may be marked for write-ahead logging, which a read-only connection
- * cannot open without its -shm file; it has no -wal beside it, so the rollback journal mode is the same. */
-function clearWalFlag(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    const header = Buffer.alloc(20);
-    if (readSync(fd, header, 0, 20, 0) < 20) return;
-    if (header.toString('latin1', 0, 15) !== 'SQLite format 3') return;
-    if (header[18] === 2 || header[19] === 2) writeSync(fd, Buffer.from([1, 1]), 0, 2, 18);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Anki 2.1.50 and later declare their own collation, `unicase` (Unicode case folding), on the names of note
- * types, fields, templates, decks, deck options and tags. SQLite cannot use those tables' indexes without it
- * ("no such collation sequence"), and node:sqlite cannot define a collation. The unpacked file is this import's
- * alone, so its schema is made to say NOCASE instead (the same order for ASCII names) and the indexes on those
- * names are rebuilt in that order: every read then works, and quick_check checks what it should.
- */
-function replaceAnkiCollation(path: string): void {
-  const db = guarded(() => new DatabaseSync(path));
-  try {
-    guarded(() => {
-      const uses = db
-        .prepare("SELECT count(*) AS n FROM sqlite_master WHERE sql LIKE '%collate%unicase%'")
-        .get() as Row;
-      if (num(uses.n) === 0) return;
-      db.enableDefensive(false);
-      const version = num((db.prepare('PRAGMA schema_version').get() as Row).schema_version);
-      db.exec('PRAGMA writable_schema = ON');
-      db.function('engram_nocase', (sql) => String(sql).replace(/\bcollate\s+"?unicase"?/gi, 'COLLATE NOCASE'));
-      db.prepare("UPDATE sqlite_master SET sql = engram_nocase(sql) WHERE sql LIKE '%collate%unicase%'").run();
-      db.exec(`PRAGMA schema_version = ${version + 1}`);
-      db.exec('PRAGMA writable_schema = OFF');
-      db.enableDefensive(true);
-      db.exec('REINDEX NOCASE');
-    });
-  } finally {
-    db.close();
-  }
-}
-
-const REQUIRED_TABLES = ['col', 'notes', 'cards', 'revlog'];
-
-/** Opens an unpacked collection read-only and checks it before anything is read. */
-export function openCollection(args: {
-  path: string;
-  layout: AnkiLayout;
-  media: AnkiMedia[];
-  dir?: string;
-  maxFieldBytes: number;
-}): AnkiReader {
-  let db: DatabaseSync | undefined;
-  try {
-    clearWalFlag(args.path);
-    replaceAnkiCollation(args.path);
-    db = guarded(() => new DatabaseSync(args.path, { readOnly: true }));
-    const opened = db;
-    const tables = guarded(() =>
-      (opened.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Row[]).map((row) =>
-        String(row.name),
-      ),
-    );
-    const missing = REQUIRED_TABLES.filter((table) => !tables.includes(table));
-    if (missing.length) throw new AnkiPackageError('corruptDatabase', `missing ${missing.join(', ')}`);
-    const check = guarded(() => opened.prepare('PRAGMA quick_check').all() as Row[]);
-    const result = String(Object.values(check[0] ?? {})[0]);
-    if (result !== 'ok') throw new AnkiPackageError('corruptDatabase', result);
-    // octet_length reads a value's size from its record header, not the value: a 300 MB field is never loaded.
-    const huge = guarded(
-      () => opened.prepare('SELECT id FROM notes WHERE octet_length(flds) > ? LIMIT 1').get(args.maxFieldBytes) as Row,
-    );
-    if (huge) throw new AnkiPackageError('fieldTooLarge', `note ${String(huge.id)}`);
-    const reader = new AnkiReader({ db: opened, layout: args.layout, media: args.media, dir: args.dir });
-    reader.noteTypes();
-    reader.decks();
-    return reader;
-  } catch (error) {
-    try {
-      db?.close();
-    } catch {}
-    throw corrupt(error);
   }
 }

@@ -72,14 +72,23 @@ export interface MappedNote {
 export interface MappingContext {
   noteTypes: Map<number, AnkiNoteType>;
   deckNames: Map<number, string>;
+  /** The reader's limit on a note, which a note left out for its size is told. */
+  maxNoteBytes: number;
 }
 
 export function mappingContext(reader: AnkiReader): MappingContext {
   return {
     noteTypes: new Map(reader.noteTypes().map((type) => [type.id, type])),
     deckNames: new Map(reader.decks().map((deck) => [deck.id, deck.name])),
+    maxNoteBytes: reader.maxNoteBytes,
   };
 }
+
+/** A size as the learner reads it: "4 MB", "100 KB". */
+const sizeText = (bytes: number) =>
+  bytes >= 1024 ** 2
+    ? `${(bytes / 1024 ** 2).toLocaleString('en', { maximumFractionDigits: 1 })} MB`
+    : `${Math.ceil(bytes / 1024).toLocaleString('en')} KB`;
 
 type Shape = 'basic' | 'reversed' | 'cloze' | 'custom';
 
@@ -154,6 +163,10 @@ function tagsOf(bundle: AnkiNoteBundle, context: MappingContext) {
 /** Maps one note; cards that cannot fit are in `skipped` with the reason, never truncated. */
 export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): MappedNote {
   const { note } = bundle;
+  if (note.tooLarge) {
+    const problem = importProblem('noteTooLarge', { limit: sizeText(context.maxNoteBytes) });
+    return { cards: [], skipped: [{ guid: note.guid, noteId: note.id, problem }], notices: [], droppedTags: [] };
+  }
   const type = context.noteTypes.get(note.noteTypeId);
   const { tags, deck, dropped } = tagsOf(bundle, context);
   const archived = bundle.cards.length > 0 && bundle.cards.every(({ card }) => card.queue === -1);

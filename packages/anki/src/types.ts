@@ -44,6 +44,8 @@ export interface AnkiNote {
   tags: string[];
   /** Seconds since the epoch of the note's last change. */
   modified: number;
+  /** Set by the reader on a note larger than its limit with its cards and reviews: none of them was read. */
+  tooLarge?: true;
 }
 
 /** FSRS memory state Anki keeps in a card's `data` when FSRS was on. */

@@ -15,8 +15,9 @@ import {
   generatedRows,
 } from '../src/generate-collection.ts';
 import { openPackage } from '../src/open-package.ts';
+import type { AnkiReader } from '../src/reader.ts';
 import { LEGACY_CONF, legacyDecks, legacyModels, SCHEMA11_SQL } from '../src/schema.ts';
-import type { AnkiLayout } from '../src/types.ts';
+import type { AnkiLayout, AnkiNoteBundle } from '../src/types.ts';
 import { writePackage } from '../src/write-package.ts';
 import { readZip, scratchDir, writeZip } from './helpers.ts';
 
@@ -262,17 +263,6 @@ describe('hostile and broken files are refused with a clear message', () => {
     expect(await refusal(file)).toBe('corruptDatabase');
   });
 
-  it('a 300 MB field', { timeout: 120_000 }, async () => {
-    const collection = join(dir, 'huge.anki2');
-    legacyCollection(collection, (db) =>
-      db.exec(`INSERT INTO notes VALUES (1, 'g', 1, 0, 0, '', zeroblob(${300 * 1024 ** 2}), '', 0, 0, '')`),
-    );
-    const file = join(dir, 'huge.apkg');
-    await writeZip(file, [{ name: 'collection.anki2', path: collection, compress: false }]);
-    (await import('node:fs')).rmSync(collection);
-    expect(await refusal(file)).toBe('fieldTooLarge');
-  });
-
   it('an unknown layout', async () => {
     const file = join(dir, 'unknown.apkg');
     await writeZip(file, [{ name: 'notes.txt', data: Buffer.from('hello') }]);
@@ -289,5 +279,201 @@ describe('hostile and broken files are refused with a clear message', () => {
     db.close();
     await writeZip(file, [{ name: 'collection.anki2', path: collection }]);
     expect(await refusal(file)).toBe('unknownLayout');
+  });
+});
+
+/** The bundles of `file` (opened with `limits`) in the batches `read` asks for. */
+async function readBundles(file: string, read: (reader: AnkiReader) => Iterable<AnkiNoteBundle[]>, limits = {}) {
+  const reader = await openPackage(file, limits);
+  try {
+    return [...read(reader)];
+  } finally {
+    reader.close();
+  }
+}
+
+/** A legacy package of `notes` rows, each `[fields, reviews]`: one Basic card per note, `reviews` reviews each. */
+async function packageOfNotes(name: string, notes: [string, number][]) {
+  const collection = join(dir, `${name}.anki2`);
+  legacyCollection(collection, (db) => {
+    const note = db.prepare("INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, '', 0, 0, '')");
+    const card = db.prepare("INSERT INTO cards VALUES (?, ?, 1, 0, 0, 0, 2, 2, 10, 5, 2500, 1, 0, 0, 0, 0, 0, '')");
+    const review = db.prepare('INSERT INTO revlog VALUES (?, ?, 0, 3, 5, 1, 2500, 4000, 1)');
+    db.exec('BEGIN');
+    notes.forEach(([fields, reviews], i) => {
+      note.run(i + 1, `g${i}`, GENERATED_NOTE_TYPES[0]!.id, fields);
+      card.run(i + 1, i + 1);
+      for (let r = 0; r < reviews; r++) review.run(1_700_000_000_000 + i * 100_000 + r, i + 1);
+    });
+    db.exec('COMMIT');
+  });
+  const file = join(dir, `${name}.apkg`);
+  await writeZip(file, [{ name: 'collection.anki2', path: collection, compress: false }]);
+  (await import('node:fs')).rmSync(collection);
+  return file;
+}
+
+describe('a note too large for the limit is left out alone, never read', () => {
+  it('a 300 MB field: the note is marked too large, the others read', { timeout: 120_000 }, async () => {
+    const collection = join(dir, 'huge.anki2');
+    legacyCollection(collection, (db) => {
+      const type = GENERATED_NOTE_TYPES[0]!.id;
+      db.exec(`INSERT INTO notes VALUES (1, 'g1', ${type}, 0, 0, '', 'front\x1fback', '', 0, 0, '')`);
+      db.exec(`INSERT INTO notes VALUES (2, 'g2', ${type}, 0, 0, '', zeroblob(${300 * 1024 ** 2}), '', 0, 0, '')`);
+      db.exec(`INSERT INTO notes VALUES (3, 'g3', ${type}, 0, 0, '', 'after\x1fit', '', 0, 0, '')`);
+    });
+    const file = join(dir, 'huge.apkg');
+    await writeZip(file, [{ name: 'collection.anki2', path: collection, compress: false }]);
+    (await import('node:fs')).rmSync(collection);
+    // The reader's connection lets SQLite build no value over 64 MB: reading the field would fail, not load it.
+    const notes = (await readBundles(file, (reader) => reader.bundles())).flat().map((bundle) => bundle.note);
+    expect(notes.map((note) => [note.id, note.fields, note.tooLarge])).toEqual([
+      [1, ['front', 'back'], undefined],
+      [2, [], true],
+      [3, ['after', 'it'], undefined],
+    ]);
+  });
+
+  it('a note whose review history passes the limit is left out without its cards and reviews', async () => {
+    const file = await packageOfNotes('long-history', [
+      ['a\x1fb', 3],
+      ['c\x1fd', 2_000],
+      ['e\x1ff', 1],
+    ]);
+    const bundles = (await readBundles(file, (reader) => reader.bundles(), { maxNoteBytes: 100_000 })).flat();
+    expect(bundles.map(({ note, cards }) => [note.id, note.tooLarge, cards.map((c) => c.revlog.length)])).toEqual([
+      [1, undefined, [3]],
+      [2, true, []],
+      [3, undefined, [1]],
+    ]);
+  });
+});
+
+describe('batches are bounded by bytes as well as by notes', () => {
+  it('a batch stops at its byte budget: long notes, or long histories, come in more batches', async () => {
+    const longNotes = await packageOfNotes(
+      'long-notes',
+      Array.from({ length: 40 }, (_, i) => [`${i} ${'x'.repeat(10_000)}\x1fback`, 0]),
+    );
+    const budget = 64 * 1024;
+    const batches = await readBundles(longNotes, (reader) => reader.bundles(1000, budget));
+    expect(batches.flat()).toHaveLength(40);
+    // Each batch reaches the budget with its last note, never more than a note past it.
+    expect(batches.length).toBeGreaterThanOrEqual(6);
+    for (const batch of batches) {
+      const bytes = batch.reduce((sum, { note }) => sum + note.fields.join('\x1f').length + note.guid.length, 0);
+      expect(bytes).toBeLessThan(budget + 11_000);
+    }
+    const longHistories = await packageOfNotes(
+      'long-histories',
+      Array.from({ length: 40 }, (_, i) => [`${i}\x1fback`, 100]),
+    );
+    const sizes = (await readBundles(longHistories, (reader) => reader.bundles(1000, budget))).map((b) => b.length);
+    expect(sizes.reduce((a, b) => a + b)).toBe(40);
+    // 100 reviews of about 128 bytes each: four or five notes fill 64 KB.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(6);
+    // Without a byte budget, the count alone decides.
+    expect((await readBundles(longNotes, (reader) => reader.bundles(16, 1024 ** 3))).map((b) => b.length)).toEqual([
+      16, 16, 8,
+    ]);
+  });
+});
+
+describe('a collection whose schema is not one Anki writes is refused before a row of it is read', () => {
+  /** A legacy package whose collection is changed by `alter` after Anki's tables are made. */
+  async function alteredPackage(name: string, alter: (db: DatabaseSync) => void) {
+    const collection = join(dir, `${name}.anki2`);
+    legacyCollection(collection, (db) => {
+      db.exec(`INSERT INTO notes VALUES (1, 'g1', ${GENERATED_NOTE_TYPES[0]!.id}, 0, 0, '', 'a', '', 0, 0, '')`);
+      alter(db);
+    });
+    const file = join(dir, `${name}.apkg`);
+    await writeZip(file, [{ name: 'collection.anki2', path: collection }]);
+    return file;
+  }
+  /** Anki's notes table made again with `column` in place of its `flds`. */
+  const notesWith = (column: string) => (db: DatabaseSync) =>
+    db.exec(
+      `DROP TABLE notes; ${SCHEMA11_SQL.split(';')
+        .find((sql) => sql.includes('CREATE TABLE notes'))!
+        .replace('flds text NOT NULL', column)};`,
+    );
+  /** A schema entry SQLite itself would not let us create, written as a hostile file would hold it. */
+  const schemaEntry = (type: string, name: string, sql: string) => (db: DatabaseSync) => {
+    db.enableDefensive(false);
+    db.exec('PRAGMA writable_schema = ON');
+    db.prepare('INSERT INTO sqlite_master VALUES (?, ?, ?, 0, ?)').run(type, name, name, sql);
+    db.exec('PRAGMA writable_schema = OFF');
+  };
+
+  const cases: [string, string, (db: DatabaseSync) => void][] = [
+    [
+      "a generated flds that repeats a string to 50 MB a note (the first batch's read would be gigabytes)",
+      'schemaGeneratedColumn',
+      notesWith("flds text GENERATED ALWAYS AS (printf('%.*c', 50000000, 'x')) VIRTUAL"),
+    ],
+    ['a stored generated column', 'schemaGeneratedColumn', notesWith('flds text GENERATED ALWAYS AS (guid) STORED')],
+    [
+      'a view named like Anki’s table',
+      'schemaView',
+      (db) => db.exec('DROP TABLE notes; CREATE VIEW notes AS SELECT 1 AS id, zeroblob(1000000000) AS flds'),
+    ],
+    ['a view beside Anki’s tables', 'schemaView', (db) => db.exec('CREATE VIEW due AS SELECT * FROM cards')],
+    [
+      'a trigger on a table',
+      'schemaTrigger',
+      (db) => db.exec('CREATE TRIGGER grow AFTER UPDATE ON notes BEGIN UPDATE notes SET flds = flds || flds; END'),
+    ],
+    [
+      'a trigger waiting for a write to our copy',
+      'schemaTrigger',
+      (db) => db.exec('CREATE TRIGGER grow AFTER INSERT ON graves BEGIN SELECT zeroblob(1000000000); END'),
+    ],
+    [
+      'a full-text virtual table',
+      'schemaVirtualTable',
+      (db) => db.exec('CREATE VIRTUAL TABLE search USING fts5(flds)'),
+    ],
+    [
+      'an r-tree virtual table',
+      'schemaVirtualTable',
+      (db) => db.exec('CREATE VIRTUAL TABLE boxes USING rtree(id, x0, x1)'),
+    ],
+    [
+      'a virtual table of an unknown module',
+      'schemaVirtualTable',
+      schemaEntry('table', 'evil', 'CREATE VIRTUAL TABLE evil USING no_such_module(x)'),
+    ],
+    [
+      'a CHECK that quick_check evaluates on every row',
+      'schemaUnknown',
+      notesWith("flds text NOT NULL CHECK (length(printf('%.*c', 50000000, flds)) > 0)"),
+    ],
+    ['a default computed by an expression', 'schemaUnknown', notesWith('flds text DEFAULT (zeroblob(1000))')],
+    [
+      'an index on an expression',
+      'schemaUnknown',
+      (db) => db.exec("CREATE INDEX ix_notes_big ON notes (printf('%.*c', 1000, flds))"),
+    ],
+    [
+      'a partial index computing',
+      'schemaUnknown',
+      (db) => db.exec('CREATE INDEX ix_odd ON notes (id) WHERE length(flds) > 0'),
+    ],
+    ['a table Anki does not write', 'schemaUnknown', (db) => db.exec('CREATE TABLE extra (x)')],
+    ['a column Anki does not write', 'schemaUnknown', (db) => db.exec('ALTER TABLE cards ADD COLUMN extra text')],
+  ];
+  for (const [what, code, alter] of cases) {
+    it(what, async () => {
+      expect(await refusal(await alteredPackage(what.replace(/\W+/g, '-'), alter))).toBe(code);
+    });
+  }
+
+  it('note types and decks heavier than the limit, which are read whole', async () => {
+    const file = await alteredPackage('heavy-models', (db) =>
+      db.prepare('UPDATE col SET models = ?').run(legacyModels(GENERATED_NOTE_TYPES, 1, 0) + ' '.repeat(200_000)),
+    );
+    expect(await refusal(file, { maxNoteTypesBytes: 100_000 })).toBe('noteTypesTooLarge');
+    expect(await refusal(file)).toBe('accepted');
   });
 });

@@ -306,7 +306,11 @@ describe('every generated note of every layout maps', () => {
       fields: ['Front', 'Back'],
       templates: [{ ord: 0, name: 'c', qfmt: '{{Front}}', afmt: '{{Back}}' }],
     };
-    const context = { noteTypes: new Map([[1, type]]), deckNames: new Map<number, string>() };
+    const context = {
+      noteTypes: new Map([[1, type]]),
+      deckNames: new Map<number, string>(),
+      maxNoteBytes: 4 * 1024 ** 2,
+    };
     const note = {
       id: 5,
       guid: 'long',
@@ -352,6 +356,16 @@ describe('every generated note of every layout maps', () => {
       reason: 'clozeAsBasic',
       message: 'It is a cloze note without a deletion, so it came in as a basic card.',
     });
+    // A note the reader left unread for its size is skipped, naming the limit.
+    const large = toEngram({ note: { ...note, fields: [], tooLarge: true }, cards: [] }, context);
+    expect(large.cards).toEqual([]);
+    expect(large.skipped.map((skipped) => skipped.problem)).toEqual([
+      {
+        reason: 'noteTooLarge',
+        values: { limit: '4 MB' },
+        message: 'The note is larger than 4 MB with its cards and reviews, so it was left out.',
+      },
+    ]);
   });
 });
 
@@ -399,6 +413,7 @@ describe('stock note types as Anki itself writes them (without the stock kind, a
   const context = {
     noteTypes: new Map([OPTIONAL_REVERSED, TYPING, CLOZE, VOCABULARY].map((type) => [type.id, type])),
     deckNames: new Map([[9, 'Languages::German']]),
+    maxNoteBytes: 4 * 1024 ** 2,
   };
   const cardOf = (noteId: number, ordinal: number) => ({
     card: {

@@ -1,6 +1,7 @@
 // Exports, as the gateway takes them and the web app shows them (the API names are the public contract, issue
 // "bring your collection"): the learner's cards as CSV or an Anki package (all, or those with chosen tags), or
 // everything Engram holds about them as JSON.
+import { MAX_ACTIVE_EXPORTS } from './collection-limits.ts';
 import { z } from './zod.ts';
 
 export const EXPORT_FORMATS = ['apkg', 'csv', 'json'] as const;
@@ -24,7 +25,12 @@ export const EXPORT_PART_NAMES: Record<ExportPart, string> = {
 export const EXPORT_REASONS = {
   /** A full export could not gather a service's part: nothing was queued, since a file without it would mislead. */
   partUnavailable: 'EXPORT_PART_UNAVAILABLE',
+  /** The learner has MAX_ACTIVE_EXPORTS (collection-limits) exports queued or running already. */
+  tooManyActive: 'EXPORTS_BUSY',
 } as const;
+
+export const tooManyExportsMessage = () =>
+  `You already have ${MAX_ACTIVE_EXPORTS} exports waiting or being made. Wait until one of them is ready, then start this one.`;
 
 /** The learner's message when a full export could not gather one of its parts. */
 export const exportPartUnavailableMessage = (part: ExportPart) =>

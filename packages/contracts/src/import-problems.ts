@@ -16,7 +16,19 @@ export const ANKI_PACKAGE_PROBLEMS = {
   unsafeName: 'This Anki package contains a file with an unsafe name, so it was not imported.',
   mediaTooLarge: 'This Anki package contains a media file larger than we accept, so it was not imported.',
   corruptDatabase: 'The collection inside this Anki package is damaged and cannot be read.',
+  // How imports before per-note limits were refused; their rows still say so. A note too large is now left out alone.
   fieldTooLarge: 'A note in this Anki package has a field larger than we accept, so it was not imported.',
+  // A collection whose schema is not one Anki writes (@engram/anki/collection-shape): refused before it is read.
+  schemaView: 'This Anki package holds a view in its collection, which Anki never writes, so it was not imported.',
+  schemaTrigger:
+    'This Anki package holds a trigger in its collection, which Anki never writes, so it was not imported.',
+  schemaVirtualTable:
+    'This Anki package holds a virtual table in its collection, which Anki never writes, so it was not imported.',
+  schemaGeneratedColumn:
+    'This Anki package holds a computed (generated) column in its collection, which Anki never writes, so it was not imported.',
+  schemaUnknown:
+    'This Anki package holds tables, columns or rules in its collection that Anki does not write, so it was not imported.',
+  noteTypesTooLarge: 'The note types and decks of this Anki package are larger than we accept, so it was not imported.',
   unknownLayout: 'This Anki package was made in a format we do not know. Export it again from a current Anki.',
   corruptMedia: 'The media list inside this Anki package is damaged and cannot be read.',
 } as const;
@@ -47,6 +59,8 @@ export const IMPORT_PROBLEMS = {
   backTooLongLinked: ({ max }: { max: string }) =>
     `Its back is longer than ${count(max)} characters once its files are linked.`,
   sameNote: () => 'Another note of the package has the same id.',
+  noteTooLarge: ({ limit }: { limit: string }) =>
+    `The note is larger than ${limit} with its cards and reviews, so it was left out.`,
   clozeAsBasic: () => 'It is a cloze note without a deletion, so it came in as a basic card.',
   tagsLeftOff: ({ tags }: { tags: string }) =>
     `Some tags were left off, being too long or too many for a card: ${tags}.`,

@@ -1,5 +1,6 @@
 // Imports, as the gateway takes them and the web app shows them (the API names are the public contract,
 // issue "bring your collection"): which file, which format, and for a CSV or TSV which column holds what.
+import { MAX_ACTIVE_IMPORTS } from './collection-limits.ts';
 import { IMPORT_EXTENSIONS, IMPORT_FORMATS, type ImportFormat } from './media.ts';
 import { z } from './zod.ts';
 
@@ -12,6 +13,14 @@ export type ColumnRole = (typeof COLUMN_ROLES)[number];
 
 /** The learner's imports are listed this many at a time. */
 export const IMPORT_PAGE_SIZE = 20;
+
+export const IMPORT_REASONS = {
+  /** The learner has MAX_ACTIVE_IMPORTS (collection-limits) imports queued or running already. */
+  tooManyActive: 'IMPORTS_BUSY',
+} as const;
+
+export const tooManyImportsMessage = () =>
+  `You already have ${MAX_ACTIVE_IMPORTS} imports waiting or running. Wait until one of them is done, then start this one.`;
 
 /** The format an import's file name says, or undefined when it is none an import takes. */
 export function importFormatOf(name: string): ImportFormat | undefined {

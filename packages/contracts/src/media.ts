@@ -1,6 +1,10 @@
 // Media in cards and the files learners bring (docs/product.md#media-in-cards): which files a card may hold,
 // their limits, how a card's Markdown points at one, and the upload request every side checks the same way.
+import { MAX_IMPORT_BYTES } from './collection-limits.ts';
 import { z } from './zod.ts';
+
+/** The largest collection file an import takes (collection-limits). */
+export { MAX_IMPORT_BYTES };
 
 /** What a file is for: a card's image or sound, or a collection to import. */
 export const UPLOAD_PURPOSES = ['card', 'import'] as const;
@@ -37,8 +41,6 @@ export const SOUND_FORMATS = 'MP3, OGG, M4A, WAV, WebM, FLAC';
 /** The largest image and sound a card may hold, as uploaded (an image is usually smaller once re-encoded). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_AUDIO_BYTES = 20 * 1024 * 1024;
-/** The largest collection file an import takes. */
-export const MAX_IMPORT_BYTES = 2 * 1024 * 1024 * 1024;
 /** An image is scaled down to fit this many pixels on its longer side. */
 export const IMAGE_MAX_DIMENSION = 2048;
 /** A file's name as shown: at most this long, and without path separators or control characters. */
@@ -73,6 +75,8 @@ export const MEDIA_REASONS = {
   /** A video (an MP4 or WebM with a video track) sent as a sound. */
   isVideo: 'MEDIA_IS_VIDEO',
   inUse: 'MEDIA_IN_USE',
+  /** The learner's files waiting to be imported already take their plan's allowance (collection-limits). */
+  importUploadsWaiting: 'IMPORT_UPLOADS_WAITING',
 } as const;
 
 /** A file name as a learner's system gave it, made safe to show and to put in a URL's last segment. */

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { crc32 } from 'node:zlib';
 import { ANKI_PACKAGE_ERRORS } from '@engram/anki/errors';
 import {
@@ -22,13 +23,17 @@ import {
 } from '@engram/anki/generate-collection';
 import { isPreview, isReview } from '@engram/anki/memory-state';
 import { openPackage, type PackageLimits } from '@engram/anki/open-package';
+import { LEGACY_CONF, legacyDecks, legacyModels, SCHEMA11_SQL } from '@engram/anki/schema';
 import type { AnkiLayout } from '@engram/anki/types';
 import { collectionOf, writePackage } from '@engram/anki/write-package';
+import { newMemoryState } from '@engram/contracts/memory-state';
 import { createLogger } from '@engram/kit/logger';
 import { deflatedZeros } from '@engram/testkit/hostile-files';
 import { waitUntil } from '@engram/testkit/wait';
+import type pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnkiCardToImport, ankiBatchWriter } from '../src/imports/anki-writes.js';
 import { runImport } from '../src/imports/run-import.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
@@ -403,6 +408,40 @@ describe('importing an Anki package', () => {
     expect(imported.get('anki:media2')!.front).toBe('A fake fake.png');
   });
 
+  it('leaves out a note larger than the limit, saying so, and imports the rest', async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [basic],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: ['before', 'x'.repeat(300_000), 'after'].map((front, i) => ({
+        id: 100 + i,
+        guid: `size${i}`,
+        noteTypeId: basic.id,
+        fields: [front, 'back'],
+        tags: [],
+        modified: GENERATED_CREATED,
+      })),
+      cards: [],
+      revlog: [],
+      media: [],
+    });
+    // The package's note limit, lowered, stands for the 4 MB a real note would pass.
+    const done = await importPackage(ann, await readFile(file), { packageLimits: { maxNoteBytes: 100_000 } });
+    expect(done).toMatchObject({ status: 'done', counts: { notes: 2, cards: 2, skipped: 1 } });
+    expect(done.problems).toEqual([
+      {
+        line: 2,
+        reason: 'noteTooLarge',
+        values: { limit: '98 KB' },
+        message: 'The note is larger than 98 KB with its cards and reviews, so it was left out.',
+      },
+    ]);
+    expect([...(await importedCards(ann)).keys()]).toEqual(['anki:size0', 'anki:size2']);
+  });
+
   it('gathers the statistics of the tables it wrote after a large import, so the next queries are planned for its rows', async () => {
     const analyzed = async () => {
       const { rows } = await cards.pool.query<{ count: string }>(
@@ -614,6 +653,28 @@ describe('a hostile or broken file fails with its message and changes nothing', 
     return readFile(file);
   }
 
+  /** A package of a legacy collection made by `schema` (with Anki's col row): a schema of a hostile file's choosing. */
+  async function collectionWith(schema: string) {
+    const path = join(dir, `${randomUUID()}.anki2`);
+    const db = new DatabaseSync(path);
+    db.exec(schema);
+    db.prepare("INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, ?, ?, ?, '{}', '{}')").run(
+      LEGACY_CONF,
+      legacyModels(GENERATED_NOTE_TYPES, 1, 0),
+      legacyDecks([{ id: 1, name: 'Default' }], 0),
+    );
+    if (!/CREATE VIEW notes/.test(schema)) {
+      // A generated flds is the file's to compute, not ours to give.
+      const flds = /flds text GENERATED/.test(schema) ? [] : ['flds'];
+      db.exec(`INSERT INTO notes (id, guid, mid, mod, usn, tags, sfld, csum, flags, data${flds.map((c) => `, ${c}`).join('')})
+        VALUES (1, 'g', ${GENERATED_NOTE_TYPES[0]!.id}, 0, 0, '', '', 0, 0, ''${flds.map(() => ", 'a\x1fb'").join('')})`);
+    }
+    db.close();
+    const data = await readFile(path);
+    await rm(path);
+    return zipOf([{ name: 'collection.anki2', data }]);
+  }
+
   const cases: [string, keyof typeof ANKI_PACKAGE_ERRORS, () => Promise<Buffer>, Partial<PackageLimits>?][] = [
     ['not a zip', 'notZip', async () => Buffer.from('just some text, not a zip at all')],
     ['a zip bomb', 'zipBomb', async () => zipBomb(300)],
@@ -627,8 +688,33 @@ describe('a hostile or broken file fails with its message and changes nothing', 
       'corruptDatabase',
       async () => zipOf([{ name: 'collection.anki2', data: Buffer.alloc(64 * 1024, 7) }]),
     ],
-    // The package's field limit, lowered, stands for the 300 MB a real attack would send.
-    ['a field over the limit', 'fieldTooLarge', () => withNote('x'.repeat(300_000)), { maxFieldBytes: 100_000 }],
+    [
+      'a collection whose notes compute their fields, 50 MB each (a generated column)',
+      'schemaGeneratedColumn',
+      async () =>
+        collectionWith(
+          SCHEMA11_SQL.replace('flds text NOT NULL', "flds text GENERATED ALWAYS AS (printf('%.*c', 50000000, 'x'))"),
+        ),
+    ],
+    [
+      'a collection with a view in place of its notes',
+      'schemaView',
+      async () =>
+        collectionWith(
+          `${SCHEMA11_SQL.replace(/CREATE TABLE notes [^;]*;/, '')}
+          CREATE VIEW notes AS SELECT 1 AS id, 'g' AS guid, 1 AS mid, 0 AS mod, '' AS tags, zeroblob(900000000) AS flds;`,
+        ),
+    ],
+    [
+      'a collection with a trigger',
+      'schemaTrigger',
+      async () => collectionWith(`${SCHEMA11_SQL} CREATE TRIGGER t AFTER DELETE ON notes BEGIN SELECT 1; END;`),
+    ],
+    [
+      'a collection with a virtual table',
+      'schemaVirtualTable',
+      async () => collectionWith(`${SCHEMA11_SQL} CREATE VIRTUAL TABLE search USING fts5(flds);`),
+    ],
     ['an unknown layout', 'unknownLayout', async () => zipOf([{ name: 'notes.txt', data: Buffer.from('hello') }])],
   ];
   for (const [what, error, file, packageLimits] of cases) {
@@ -642,4 +728,44 @@ describe('a hostile or broken file fails with its message and changes nothing', 
       expect(await everything(ann)).toEqual({ cards: 0, tags: 0, items: 0, logs: 0, days: 0, media: 0 });
     });
   }
+});
+
+describe('writing a batch of imported cards', () => {
+  it('goes in statements of at most its byte budget, every card written', async () => {
+    const ann = learner('ann');
+    const now = new Date();
+    const batch: AnkiCardToImport[] = Array.from({ length: 40 }, (_, i) => ({
+      externalId: `anki:chunk${i}`,
+      type: 'basic',
+      front: `${i} ${'x'.repeat(1_500)}`,
+      back: 'back',
+      archived: false,
+      tags: ['chunked'],
+      deck: undefined,
+      mediaIds: [],
+      items: [{ ordinal: 0, memory: newMemoryState(now), logs: [] }],
+    }));
+    const budget = 10_000;
+    const client = await cards.pool.connect();
+    // The real connection, its statements' parameters measured on their way.
+    const cardStatements: number[] = [];
+    const observed = {
+      query: (text: string, values: unknown[]) => {
+        if (text.includes('INSERT INTO cards')) cardStatements.push(Buffer.byteLength(JSON.stringify(values)));
+        return client.query(text, values);
+      },
+    } as unknown as pg.ClientBase;
+    try {
+      await client.query('BEGIN');
+      const written = await ankiBatchWriter(observed, ann, now, { chunkBytes: budget }).write(batch);
+      await client.query('COMMIT');
+      expect(written).toEqual({ created: 40, updated: 0, reviews: 0 });
+    } finally {
+      client.release();
+    }
+    // About 1.6 KB a card: six a statement, not forty.
+    expect(cardStatements.length).toBeGreaterThanOrEqual(7);
+    for (const bytes of cardStatements) expect(bytes).toBeLessThanOrEqual(budget + 2_000);
+    expect((await importedCards(ann)).size).toBe(40);
+  });
 });

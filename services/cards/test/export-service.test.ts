@@ -1,7 +1,8 @@
 // Exports through the ExportService, run by the work queue's job as in main.ts (real PostgreSQL, NATS and the
 // S3 stand-in): the learner's chosen cards as CSV, their cards as an Anki package with files, review history
 // and memory state, and everything as JSON with the other services' parts; each downloaded through a link that
-// works until the file expires. Another learner sees none of it, and bad requests change nothing.
+// works until the file expires. Another learner sees none of it, bad requests change nothing, and a learner has at
+// most two exports queued or running.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { openPackage } from '@engram/anki/open-package';
 import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedCards } from '../src/exports/exported-cards.js';
@@ -333,6 +335,39 @@ describe('an export', () => {
       'An export part must come from identity, organizations, billing or ai.',
     );
     expect((await cards.as(ann).listExports({})).items).toEqual([]);
+  });
+
+  it('is refused, changing nothing, while the learner has two exports queued or running, and taken once one is over', async () => {
+    const ann = learner('ann');
+    await cards.create(ann, 'one card');
+    // Exports another replica makes (their heartbeat fresh): nobody takes them over meanwhile.
+    const making = await Promise.all(
+      [1, 2].map(() =>
+        cards.db.export.create({
+          data: { ownerId: ann, format: 'csv', fileName: 'cards.csv', status: 'running', heartbeatAt: new Date() },
+        }),
+      ),
+    );
+    const refused = await cards
+      .as(ann)
+      .startExport({ format: 'json' })
+      .then(
+        () => undefined,
+        (error: { code: number; reason?: string; message: string }) => error,
+      );
+    expect(refused).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      reason: 'EXPORTS_BUSY',
+      message:
+        'You already have 2 exports waiting or being made. Wait until one of them is ready, then start this one.',
+    });
+    expect((await cards.as(ann).listExports({})).items).toHaveLength(2);
+    // Another learner's exports are theirs alone.
+    const bob = learner('bob');
+    expect((await finished(bob, (await cards.as(bob).startExport({ format: 'csv' })).exportId)).status).toBe('done');
+    await cards.db.export.update({ where: { id: making[0]!.id }, data: { status: 'failed' } });
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    expect((await finished(ann, exportId)).status).toBe('done');
   });
 
   it('expires: its link stops being offered and its file leaves the store', async () => {

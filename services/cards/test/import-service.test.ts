@@ -2,10 +2,13 @@
 // PostgreSQL, NATS and the S3 stand-in): a CSV file is previewed with its columns and first rows, an import
 // started from an upload runs in the background to its counts, starting it again answers the same import, the
 // learner's own column mapping is used, and another learner sees neither the upload nor the import. An import
-// whose doorbell was lost, or whose replica died in the middle of it, is found and run to the end.
+// whose doorbell was lost, or whose replica died in the middle of it, is found and run to the end. Files sent to
+// import wait within the plan's allowance and expire within hours; a learner runs at most two imports at once.
 import { randomUUID } from 'node:crypto';
 import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepObjects } from '../src/media/sweeper.js';
 import { type CardsHarness, startCardsHarness } from './harness.js';
 
 let cards: CardsHarness;
@@ -207,5 +210,141 @@ describe('an import nobody is running', () => {
     expect(done.status).toBe('done');
     expect((await cards.db.import.findUniqueOrThrow({ where: { id: abandoned.id } })).attempts).toBe(2);
     expect(await fronts(ann)).toEqual(['adiós → goodbye', 'hola → hello']);
+  });
+});
+
+/** The refusal a call ends in (it must end in one). */
+async function refusal(call: Promise<unknown>) {
+  const error = (await call.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )) as { code: number; message: string; reason?: string } | undefined;
+  expect(error, 'the call was refused').toBeDefined();
+  return error!;
+}
+
+const GB = 1024 ** 3;
+/** A slot for a file to import of `size` bytes, as the web app asks before sending it. */
+const slotFor = (userId: string, size: number, name = 'collection.apkg') =>
+  cards.as(userId).createUpload({ name, size, contentType: '', purpose: 'import' });
+const importUploads = (ownerId: string) => cards.db.upload.count({ where: { ownerId, purpose: 'import' } });
+
+describe('files sent to import and waiting', () => {
+  it("are limited by the plan in bytes: a free learner's second 2 GB file is refused, naming the figures", async () => {
+    const ann = learner('ann');
+    await slotFor(ann, 2 * GB);
+    const refused = await refusal(slotFor(ann, 1024 ** 2));
+    expect(refused).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'IMPORT_UPLOADS_WAITING' });
+    expect(refused.message).toBe(
+      'This file needs 1 MB, and your files waiting to be imported already take 2,048 MB of the 2,048 MB your plan ' +
+        'lets wait at once. Import them, or wait until they expire 3 hours after they were sent, then send this one.',
+    );
+    expect(await importUploads(ann)).toBe(1);
+    // A larger plan lets more wait; a card's file is not one of them.
+    const bob = learner('bob');
+    cards.setQuota(bob, { plan: 'plus', quotaBytes: 2 * GB });
+    await slotFor(bob, 2 * GB);
+    await slotFor(bob, 2 * GB);
+    expect((await refusal(slotFor(bob, 1))).reason).toBe('IMPORT_UPLOADS_WAITING');
+    await cards.as(bob).createUpload({ name: 'a.png', size: 1_000, contentType: 'image/png', purpose: 'card' });
+  });
+
+  it('are limited by the plan in number, sent at once or one by one; an import over frees its file', async () => {
+    const ann = learner('ann');
+    const sent = await Promise.allSettled([1, 2, 3].map(() => slotFor(ann, 1_000, 'vocabulary.csv')));
+    expect(sent.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
+    expect(await importUploads(ann)).toBe(2);
+    const refused = await refusal(slotFor(ann, 1_000));
+    expect(refused.message).toBe(
+      'You have 2 files waiting to be imported, the most your plan lets wait at once. Import them, or wait until ' +
+        'they expire 3 hours after they were sent, then send this one.',
+    );
+    // Imported (or failed), a file no longer waits.
+    const bob = learner('bob');
+    const good = await cards.uploadToImport(bob, 'vocabulary.csv', Buffer.from(VOCABULARY));
+    const broken = await cards.uploadToImport(bob, 'broken.apkg', Buffer.from('not a zip'));
+    expect((await refusal(slotFor(bob, 1_000))).reason).toBe('IMPORT_UPLOADS_WAITING');
+    const done = await finished(bob, (await cards.as(bob).startImport({ uploadId: good })).importId);
+    const failed = await finished(bob, (await cards.as(bob).startImport({ uploadId: broken })).importId);
+    expect([done.status, failed.status]).toEqual(['done', 'failed']);
+    expect(await importUploads(bob)).toBe(0);
+    await slotFor(bob, 1_000);
+    await slotFor(bob, 1_000);
+  });
+
+  it('expire within hours, their bytes swept from the store; one whose import is queued or running waits for it', async () => {
+    const ann = learner('ann');
+    const idle = await cards.db.upload.findUniqueOrThrow({
+      where: { id: await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY)) },
+    });
+    // Three hours after it was sent (the row's own clock is the database's: within a minute of this one).
+    expect(Math.abs(idle.expiresAt.getTime() - idle.createdAt.getTime() - 3 * 3_600_000)).toBeLessThan(60_000);
+    // An import another replica runs (its heartbeat fresh), its file sent as long ago.
+    const busy = await cards.db.upload.findUniqueOrThrow({
+      where: { id: await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY)) },
+    });
+    const running = await cards.db.import.create({
+      data: {
+        ownerId: ann,
+        uploadId: busy.id,
+        name: busy.name,
+        format: 'csv',
+        status: 'running',
+        heartbeatAt: new Date(),
+      },
+    });
+    const later = new Date(idle.expiresAt.getTime() + 60_000);
+    await sweepObjects(cards.db, cards.store, later);
+    expect(await cards.db.upload.findUnique({ where: { id: idle.id } })).toBeNull();
+    expect(await cards.store.headObject(idle.objectKey)).toBeNull();
+    expect(await cards.db.upload.findUnique({ where: { id: busy.id } })).not.toBeNull();
+    expect(await cards.store.headObject(busy.objectKey)).not.toBeNull();
+    // Still its learner's: it counts against what may wait.
+    expect((await refusal(slotFor(ann, 2 * GB))).reason).toBe('IMPORT_UPLOADS_WAITING');
+    await cards.db.import.update({ where: { id: running.id }, data: { status: 'failed' } });
+    await sweepObjects(cards.db, cards.store, later);
+    expect(await cards.db.upload.findUnique({ where: { id: busy.id } })).toBeNull();
+    expect(await cards.store.headObject(busy.objectKey)).toBeNull();
+  });
+});
+
+describe("a learner's imports at once", () => {
+  it('are at most two queued or running: a third is refused, changing nothing, until one is over', async () => {
+    const ann = learner('ann');
+    cards.setQuota(ann, { plan: 'pro', quotaBytes: GB });
+    const running = [];
+    for (let i = 0; i < 2; i++) {
+      const uploadId = await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY));
+      // Imports another replica runs (their heartbeat fresh): nobody takes them over meanwhile.
+      running.push(
+        await cards.db.import.create({
+          data: {
+            ownerId: ann,
+            uploadId,
+            name: 'vocabulary.csv',
+            format: 'csv',
+            status: 'running',
+            heartbeatAt: new Date(),
+          },
+        }),
+      );
+    }
+    const uploadId = await cards.uploadToImport(ann, 'vocabulary.csv', Buffer.from(VOCABULARY));
+    const refused = await refusal(cards.as(ann).startImport({ uploadId }));
+    expect(refused).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      reason: 'IMPORTS_BUSY',
+      message: 'You already have 2 imports waiting or running. Wait until one of them is done, then start this one.',
+    });
+    expect((await cards.as(ann).listImports({})).items).toHaveLength(2);
+    // Another learner's imports are theirs alone.
+    const bob = learner('bob');
+    const bobs = await cards.as(bob).startImport({
+      uploadId: await cards.uploadToImport(bob, 'vocabulary.csv', Buffer.from(VOCABULARY)),
+    });
+    expect((await finished(bob, bobs.importId)).status).toBe('done');
+    await cards.db.import.update({ where: { id: running[0]!.id }, data: { status: 'done' } });
+    const { importId } = await cards.as(ann).startImport({ uploadId });
+    expect((await finished(ann, importId)).status).toBe('done');
   });
 });

@@ -2,6 +2,7 @@
 // better-auth's error codes (better-auth's and its plugins' $ERROR_CODES) where one exists, so a result's
 // error.code finds its text; texts are messages in web/messages/*.json. INVITATION_EXPIRED and BACKUP_CODE_REQUIRED
 // are the screens' own.
+import { IMPORT_UPLOAD_HOURS, MAX_ACTIVE_EXPORTS, MAX_ACTIVE_IMPORTS } from '@engram/contracts/collection-limits';
 import { m } from './i18n';
 
 type Messages = Record<string, () => string>;
@@ -242,6 +243,9 @@ export const SHARED_DECK_ERRORS = {
 /** Refusals about imports, exports, presets and card files (the cards service's and the gateway's reasons). */
 export const COLLECTION_ERRORS = {
   EXPORT_PART_UNAVAILABLE: m.error_export_part_unavailable,
+  IMPORT_UPLOADS_WAITING: () => m.error_import_uploads_waiting({ hours: IMPORT_UPLOAD_HOURS }),
+  IMPORTS_BUSY: () => m.error_imports_busy({ max: MAX_ACTIVE_IMPORTS }),
+  EXPORTS_BUSY: () => m.error_exports_busy({ max: MAX_ACTIVE_EXPORTS }),
   TOO_MANY_PRESETS: m.error_too_many_presets,
   PRESET_NOT_FOUND: m.error_preset_not_found,
   MEDIA_IS_VIDEO: m.error_media_is_video,

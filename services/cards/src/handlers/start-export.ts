@@ -1,13 +1,22 @@
 // StartExport: queues an export for a background job (any cards replica; exports/run-export.ts). CSV and Anki
 // exports take all the learner's cards or those with chosen tags (theirs only); a full JSON export takes
-// everything, with the other services' parts the gateway gathered for it.
-import { EXPORT_FORMATS, EXPORT_PARTS, MAX_EXPORT_TAGS } from '@engram/contracts/exports';
-import { Invalid, NotFound } from '@engram/kit/errors';
+// everything, with the other services' parts the gateway gathered for it. A learner has at most
+// MAX_ACTIVE_EXPORTS exports queued or running: one more is refused until one is ready.
+import { MAX_ACTIVE_EXPORTS } from '@engram/contracts/collection-limits';
+import {
+  EXPORT_FORMATS,
+  EXPORT_PARTS,
+  EXPORT_REASONS,
+  MAX_EXPORT_TAGS,
+  tooManyExportsMessage,
+} from '@engram/contracts/exports';
+import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { StartExportRequest, StartExportResponse } from '@engram/proto/cards/v1/exports';
 import { z } from 'zod';
 import type { ExportServiceDeps } from '../exports/export-deps.js';
+import { activeJobs, lockLearnerJobs } from '../jobs/learner-jobs.js';
 
 /** The most a part of another service may weigh: a learner's profile, memberships and invoices are far less. */
 const MAX_PART_BYTES = 10 * 1024 * 1024;
@@ -60,14 +69,15 @@ export function startExport({ db, enqueueExport }: ExportServiceDeps) {
       const owned = await db.tag.count({ where: { ownerId, id: { in: tagIds } } });
       if (owned !== tagIds.length) throw new NotFound('Tag not found.', 'TAG_NOT_FOUND');
     }
-    const created = await db.export.create({
-      data: {
-        ownerId,
-        format: input.format,
-        tagIds,
-        parts: parsedParts(input.parts) as object,
-        fileName: fileNameOf(input.format, new Date()),
-      },
+    const parts = parsedParts(input.parts) as object;
+    const created = await db.$transaction(async (tx) => {
+      await lockLearnerJobs(tx, 'exports', ownerId);
+      if ((await activeJobs(tx, 'exports', ownerId)) >= MAX_ACTIVE_EXPORTS) {
+        throw new FailedPrecondition(tooManyExportsMessage(), EXPORT_REASONS.tooManyActive);
+      }
+      return tx.export.create({
+        data: { ownerId, format: input.format, tagIds, parts, fileName: fileNameOf(input.format, new Date()) },
+      });
     });
     await enqueueExport(created.id);
     ctx.logger.info({ exportId: created.id, format: input.format }, 'export queued');

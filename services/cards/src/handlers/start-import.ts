@@ -1,17 +1,19 @@
 // StartImport: queues the import of a file the learner uploaded, for a background job to run (any cards
 // replica; imports/run-import.ts). Idempotent by upload: a retried call, or a second click, answers the import
-// already started from that file. The learner's storage quota is recorded with it (the collection's images
-// and sounds must fit), as the job has no token of theirs to ask billing with.
-import { importFormatOf } from '@engram/contracts/imports';
+// already started from that file. A learner has at most MAX_ACTIVE_IMPORTS imports queued or running: one more
+// is refused until one is over. The learner's storage quota is recorded with it (the collection's images and
+// sounds must fit), as the job has no token of theirs to ask billing with.
+import { MAX_ACTIVE_IMPORTS } from '@engram/contracts/collection-limits';
+import { IMPORT_REASONS, importFormatOf, tooManyImportsMessage } from '@engram/contracts/imports';
 import { IMPORT_FORMATS, IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
-import { Invalid } from '@engram/kit/errors';
+import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { StartImportRequest, StartImportResponse } from '@engram/proto/cards/v1/imports';
 import { z } from 'zod';
-import { isUniqueViolation } from '../domain/unique-violation.js';
 import type { ImportServiceDeps } from '../imports/import-deps.js';
 import { importUploadOf } from '../imports/upload-of.js';
+import { activeJobs, lockLearnerJobs } from '../jobs/learner-jobs.js';
 
 /** A mapping's column, -1 for none (kept as null: the learner chose none, which no guess overrides). */
 const column = z
@@ -34,15 +36,21 @@ export function startImport({ db, store, quotaOf, enqueueImport }: ImportService
   return async (request: StartImportRequest, ctx: CallContext): Promise<StartImportResponse> => {
     const ownerId = ctx.caller.userId;
     const input = parseInput(startInput, request);
-    const started = await db.import.findFirst({ where: { uploadId: input.uploadId, ownerId } });
-    if (started) return { importId: started.id };
+    const existing = await db.import.findFirst({ where: { uploadId: input.uploadId, ownerId } });
+    if (existing) return { importId: existing.id };
     const upload = await importUploadOf(db, store, ownerId, input.uploadId);
     const format = input.format || importFormatOf(upload.name);
     if (!format) throw new Invalid(IMPORT_KINDS_MESSAGE, 'IMPORT_FORMAT');
     const quota = await quotaOf(ctx);
-    let importId: string;
-    try {
-      const created = await db.import.create({
+    const started = await db.$transaction(async (tx) => {
+      await lockLearnerJobs(tx, 'imports', ownerId);
+      // The same upload started at the same moment by a second call: that call's import is this one.
+      const again = await tx.import.findFirst({ where: { uploadId: upload.id, ownerId } });
+      if (again) return { id: again.id, created: false };
+      if ((await activeJobs(tx, 'imports', ownerId)) >= MAX_ACTIVE_IMPORTS) {
+        throw new FailedPrecondition(tooManyImportsMessage(), IMPORT_REASONS.tooManyActive);
+      }
+      const created = await tx.import.create({
         data: {
           ownerId,
           uploadId: upload.id,
@@ -52,15 +60,12 @@ export function startImport({ db, store, quotaOf, enqueueImport }: ImportService
           quotaBytes: BigInt(quota.quotaBytes),
         },
       });
-      importId = created.id;
-    } catch (error) {
-      // The same upload started at the same moment by a second call: that call's import is this one.
-      if (!isUniqueViolation(error)) throw error;
-      importId = (await db.import.findFirstOrThrow({ where: { uploadId: upload.id, ownerId } })).id;
-      return { importId };
+      return { id: created.id, created: true };
+    });
+    if (started.created) {
+      await enqueueImport(started.id);
+      ctx.logger.info({ importId: started.id, format }, 'import queued');
     }
-    await enqueueImport(importId);
-    ctx.logger.info({ importId, format }, 'import queued');
-    return { importId };
+    return { importId: started.id };
   };
 }

@@ -6,7 +6,8 @@
 // Everything is in one transaction on the pg pool (anki-writes says why not Prisma's), so a failure anywhere
 // (a page of the database broken halfway, the files over the learner's quota) changes nothing; the learner's
 // review days are recounted at its end, so the dashboard includes their past, and a large import gathers the
-// tables' statistics again. Memory stays that of two batches whatever the collection's size.
+// tables' statistics again. Memory stays that of two batches whatever the collection's size: a batch ends at a
+// count of notes or at a budget of bytes, and a note over the package's limit is left out unread, with a notice.
 //
 // No history lies in the future: a review dated after the import began was made on a device whose clock ran ahead
 // (the package was made before it was sent), so it is left out, with one notice saying how many. Its real time is
@@ -39,8 +40,12 @@ import { packageMedia, withFileUrls } from './anki-media.js';
 import { type AnkiCardToImport, ankiBatchWriter, type ItemToImport } from './anki-writes.js';
 import type { ImportCounts, ImportDeps, ImportProblem } from './run-import.js';
 
-/** Notes read, mapped and written at a time. */
+/**
+ * Notes read, mapped and written at a time, and the bytes they may take as read (@engram/anki's note-bundles):
+ * a batch is mapped while the one before is written, so the import holds about two, whatever its notes' size.
+ */
 const BATCH_NOTES = 1000;
+const BATCH_BYTES = 8 * 1024 ** 2;
 /**
  * Cards created by one import from which the tables' statistics are gathered again at its end: PostgreSQL plans
  * by them, and until autovacuum notices (a minute or more) the next queries (an export, the due list) would be
@@ -232,7 +237,7 @@ export async function importAnki(
         let done = 0;
         let writing: Promise<unknown> = Promise.resolve();
         try {
-          for (const bundles of reader.bundles(BATCH_NOTES)) {
+          for (const bundles of reader.bundles(BATCH_NOTES, BATCH_BYTES)) {
             signal.throwIfAborted();
             const batch = await prepareBatch(run, bundles, done + 1);
             await writing;

@@ -1,8 +1,9 @@
-// Writing a batch of imported Anki cards inside the import's transaction, a statement per table for the whole
-// batch (rows passed as arrays and unnested), not a call per row: a collection of 40,000 notes and 200,000
-// reviews takes a few hundred statements. They go over the pg pool's client, not Prisma: Prisma's debug module
-// keeps the arguments of its last 100 queries for its error reports, which for these statements are whole
-// batches (measured: 130 MB of a 192 MB heap held, a third of the import's time spent collecting garbage). A card is matched by its external id (`anki:<guid>`): a new one is
+// Writing a batch of imported Anki cards inside the import's transaction, a statement per table for each chunk of
+// the batch (write-chunks.ts: at most a few megabytes of parameters; rows passed as arrays and unnested), not a
+// call per row: a collection of 40,000 notes and 200,000 reviews takes a few hundred statements. They go over the
+// pg pool's client, not Prisma: Prisma's debug module keeps the arguments of its last 100 queries for its error
+// reports, which for these statements are whole batches (measured: 130 MB of a 192 MB heap held, a third of the
+// import's time spent collecting garbage). A card is matched by its external id (`anki:<guid>`): a new one is
 // created with its review items and CardCreated; one imported before gets the note's content, tags added and
 // its files relinked, and keeps the progress made in Engram: an item takes Anki's memory state only when
 // Anki's last review is newer than the item's. Review logs have ids derived from the learner and Anki's
@@ -17,6 +18,7 @@ import type pg from 'pg';
 import { tagKey } from '../domain/tag-name.js';
 import { snapshot, stateNumber } from '../review/item-row.js';
 import { derivedId } from './derived-id.js';
+import { inChunks, WRITE_CHUNK_BYTES } from './write-chunks.js';
 
 export interface ItemToImport {
   ordinal: number;
@@ -125,8 +127,11 @@ FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS e(id, type, paylo
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-/** A writer of batches of imported cards for `ownerId` inside `tx`, remembering the tags it has found. */
-export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
+/**
+ * A writer of batches of imported cards for `ownerId` inside `tx`, remembering the tags it has found. A batch
+ * goes in chunks of at most `chunkBytes` (write-chunks.ts), a statement per table for each.
+ */
+export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes = WRITE_CHUNK_BYTES } = {}) {
   const tagIds = new Map<string, string>();
 
   const deckKeys = new Set<string>();
@@ -265,21 +270,31 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date) {
     ]);
   }
 
+  async function writeChunk(cards: AnkiCardToImport[]): Promise<BatchWritten> {
+    await findTags(cards);
+    const stored = await upsertCards(cards);
+    const rows = cards.map((card) => stored.get(card.externalId)!);
+    const ids = rows.map((row) => row.id);
+    const updated = rows.filter((row) => !row.created).map((row) => row.id);
+    await linkTagsAndMedia(cards, ids, updated);
+    const { items, itemIds } = await upsertItems(cards, ids, new Set(updated));
+    const reviews = await insertLogs(items, itemIds);
+    const created = rows.filter((row) => row.created);
+    await recordCreated(created);
+    return { created: created.length, updated: updated.length, reviews };
+  }
+
   return {
     /** Writes `cards` (external ids unique within the batch). */
     async write(cards: AnkiCardToImport[]): Promise<BatchWritten> {
-      if (cards.length === 0) return { created: 0, updated: 0, reviews: 0 };
-      await findTags(cards);
-      const stored = await upsertCards(cards);
-      const rows = cards.map((card) => stored.get(card.externalId)!);
-      const ids = rows.map((row) => row.id);
-      const updated = rows.filter((row) => !row.created).map((row) => row.id);
-      await linkTagsAndMedia(cards, ids, updated);
-      const { items, itemIds } = await upsertItems(cards, ids, new Set(updated));
-      const reviews = await insertLogs(items, itemIds);
-      const created = rows.filter((row) => row.created);
-      await recordCreated(created);
-      return { created: created.length, updated: updated.length, reviews };
+      const written = { created: 0, updated: 0, reviews: 0 };
+      for (const chunk of inChunks(cards, chunkBytes)) {
+        const done = await writeChunk(chunk);
+        written.created += done.created;
+        written.updated += done.updated;
+        written.reviews += done.reviews;
+      }
+      return written;
     },
   };
 }

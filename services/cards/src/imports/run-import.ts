@@ -3,7 +3,7 @@
 // keeps the heartbeat fresh, reads the uploaded file from the store into a temporary file (never into
 // memory), and writes every card in one transaction: a file that turns out broken halfway changes nothing,
 // and a replica that dies leaves nothing half-done for the next one to find. Progress is written beside the
-// transaction, so the learner sees it move.
+// transaction, so the learner sees it move. Done or failed, the uploaded file leaves with its upload.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,9 +108,18 @@ export async function runImport(deps: ImportDeps, id: string, { signal }: { sign
     // A refusal of the file (or of its files by the learner's quota) is told as it is; anything else is not.
     const problem = failureOf(error) ?? importProblem('unreadable');
     if (!(error instanceof ImportFailed)) logger.warn({ err: error }, 'import failed');
-    await db.import.update({
-      where: { id },
-      data: { status: 'failed', problems: [{ ...problem }], finishedAt: new Date() },
+    await db.$transaction(async (tx) => {
+      await tx.import.update({
+        where: { id },
+        data: { status: 'failed', problems: [{ ...problem }], finishedAt: new Date() },
+      });
+      // A failed import is over (starting it again answers this one): its file leaves now, not at its expiry,
+      // and no longer takes the learner's allowance of files waiting to be imported.
+      const upload = await tx.upload.findFirst({ where: { id: job.uploadId, ownerId: job.ownerId } });
+      if (upload) {
+        await queueObjectDeletions(tx, { failed: [upload] });
+        await tx.upload.delete({ where: { id: upload.id } });
+      }
     });
   } finally {
     stopHeartbeat();

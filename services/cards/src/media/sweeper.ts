@@ -1,5 +1,6 @@
 // Removes from the object store what the database no longer wants: uploads past their expiry (never kept,
-// never imported, or read already), exports' files past theirs (the export's row stays, as expired), and the
+// never imported, or read already; not one whose import is queued or running, which removes it when it is
+// over), exports' files past theirs (the export's row stays, as expired), and the
 // objects queued in object_deletions (a deleted learner's files).
 // Rows go first, in a transaction that queues their objects; the objects go after, so a crash between the
 // two leaves only a queue to finish, never a row whose bytes are gone. Every replica runs the loop; each
@@ -38,11 +39,11 @@ export async function sweepObjects(db: Db, store: ObjectStore, now = new Date())
       const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`
         SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_CLASS}::int, hashtext(current_schema())) AS locked`;
       if (!lock?.locked) return undefined;
-      const expired = await tx.upload.findMany({
-        where: { expiresAt: { lte: now } },
-        select: { id: true, objectKey: true },
-        take: BATCH,
-      });
+      const expired = await tx.$queryRaw<{ id: string; objectKey: string }[]>`
+        SELECT id::text, object_key AS "objectKey" FROM uploads u
+        WHERE expires_at <= ${now} AND NOT EXISTS (
+          SELECT 1 FROM imports i WHERE i.upload_id = u.id AND i.status IN ('queued', 'running'))
+        LIMIT ${BATCH}`;
       if (expired.length > 0) {
         await queueObjectDeletions(tx, { expired });
         await tx.upload.deleteMany({ where: { id: { in: expired.map((upload) => upload.id) } } });

@@ -52,6 +52,7 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   frontTooLongLinked: ({ max }) => m.import_problem_frontTooLongLinked({ max: count(max) }),
   backTooLongLinked: ({ max }) => m.import_problem_backTooLongLinked({ max: count(max) }),
   sameNote: () => m.import_problem_sameNote(),
+  noteTooLarge: ({ limit = '' }) => m.import_problem_noteTooLarge({ limit }),
   clozeAsBasic: () => m.import_problem_clozeAsBasic(),
   tagsLeftOff: ({ tags = '' }) => m.import_problem_tagsLeftOff({ tags }),
   reviewsInFuture: ({ count: reviews }) => m.import_problem_reviewsInFuture({ count: count(reviews) }),
@@ -76,6 +77,12 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   fieldTooLarge: () => m.import_problem_fieldTooLarge(),
   unknownLayout: () => m.import_problem_unknownLayout(),
   corruptMedia: () => m.import_problem_corruptMedia(),
+  schemaView: () => m.import_problem_schemaView(),
+  schemaTrigger: () => m.import_problem_schemaTrigger(),
+  schemaVirtualTable: () => m.import_problem_schemaVirtualTable(),
+  schemaGeneratedColumn: () => m.import_problem_schemaGeneratedColumn(),
+  schemaUnknown: () => m.import_problem_schemaUnknown(),
+  noteTypesTooLarge: () => m.import_problem_noteTypesTooLarge(),
 };
 
 /** What an import skipped or failed on, in the current language (the English message for a reason unknown here). */
