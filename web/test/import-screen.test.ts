@@ -139,6 +139,8 @@ describe('a running import', () => {
       quota: '1 MB',
       used: '0 MB',
       count: '1200',
+      minutes: '30',
+      attempts: '3',
     };
     for (const reason of Object.keys(IMPORT_PROBLEMS) as ImportProblemReason[]) {
       const english = (IMPORT_PROBLEMS[reason] as (values: Record<string, string>) => string)(values);

@@ -367,6 +367,9 @@ describe('an export', () => {
     expect((await finished(bob, (await cards.as(bob).startExport({ format: 'csv' })).exportId)).status).toBe('done');
     await cards.db.export.update({ where: { id: making[0]!.id }, data: { status: 'failed' } });
     const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    // Taken; a learner's exports are made one at a time, so it is made once the other is over.
+    expect((await cards.as(ann).getExport({ exportId })).status).toBe('queued');
+    await cards.db.export.update({ where: { id: making[1]!.id }, data: { status: 'done' } });
     expect((await finished(ann, exportId)).status).toBe('done');
   });
 

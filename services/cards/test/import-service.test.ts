@@ -345,6 +345,9 @@ describe("a learner's imports at once", () => {
     expect((await finished(bob, bobs.importId)).status).toBe('done');
     await cards.db.import.update({ where: { id: running[0]!.id }, data: { status: 'done' } });
     const { importId } = await cards.as(ann).startImport({ uploadId });
+    // Taken; a learner's imports run one at a time, so it runs once the other is over.
+    expect((await cards.as(ann).getImport({ importId })).status).toBe('queued');
+    await cards.db.import.update({ where: { id: running[1]!.id }, data: { status: 'done' } });
     expect((await finished(ann, importId)).status).toBe('done');
   });
 });

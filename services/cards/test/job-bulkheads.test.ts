@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobBusy } from '@engram/kit/jobs/work-queue';
 import { createLogger } from '@engram/kit/logger';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, MAX_ATTEMPTS } from '../src/jobs/job-row.ts';
 import { sandboxedJob } from '../src/jobs/sandboxed-job.ts';
@@ -32,7 +33,10 @@ const childEnv = (): NodeJS.ProcessEnv => ({
   INTERNAL_TOKEN_PUBLIC_KEYS: '{"keys":[]}',
   NATS_URL: 'nats://127.0.0.1:4222',
   BILLING_ADDR: '127.0.0.1:1',
+  MEDIA_STANDIN_ACCESS_KEY_ID: standIn.accessKeyId,
+  MEDIA_STANDIN_SECRET_ACCESS_KEY: standIn.secretAccessKey,
 });
+const standIn = generateStandInCredentials();
 
 /** A learner with a year of reviews (the optimizer takes seconds on them) and an optimization queued. */
 async function queuedOptimization(name: string) {

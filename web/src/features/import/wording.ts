@@ -65,7 +65,7 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   quotaReached: ({ quota = '', used = '' }) => m.import_problem_quotaReached({ quota, used }),
   unreadable: () => m.import_problem_unreadable(),
   importOutOfMemory: () => m.import_problem_importOutOfMemory(),
-  importTimedOut: ({ minutes = '' }) => m.import_problem_importTimedOut({ minutes: count(minutes) }),
+  importTimedOut: ({ minutes = '' }) => m.import_problem_importTimedOut({ minutes }),
   importCrashed: () => m.import_problem_importCrashed(),
   importGaveUp: ({ attempts = '' }) => m.import_problem_importGaveUp({ attempts: count(attempts) }),
   notZip: () => m.import_problem_notZip(),
