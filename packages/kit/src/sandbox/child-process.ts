@@ -8,7 +8,7 @@
 // parent: JavaScript from dist/, or TypeScript sources in tests (then with the sources' export condition and a
 // resolver for their `.js` imports, source-hooks.ts).
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import type { Logger } from '../logger.js';
 
@@ -90,6 +90,8 @@ export function runChild<Q, A>(spec: ChildSpec, request: Q, signal: AbortSignal)
       resolve({ ok: false, end: 'crashed' });
       return;
     }
+    // Should the machine or the container run short of memory, the kernel ends a child before the service.
+    if (child.pid !== undefined) void writeFile(`/proc/${child.pid}/oom_score_adj`, '1000').catch(() => undefined);
     if (spec.nice && child.pid !== undefined) {
       try {
         setPriority(child.pid, spec.nice);
