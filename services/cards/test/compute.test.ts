@@ -91,3 +91,15 @@ describe("one learner's forecasts", () => {
     await expect(compute.run('repeating', 'simulate', worst(10), never)).rejects.toThrow();
   });
 });
+
+describe('the same forecast asked by two calls at once', () => {
+  it('is still worked out for the second when the first gives up', async () => {
+    const compute = createCompute(DEFAULT_COMPUTE_LIMITS, logger);
+    const first = new AbortController();
+    const leaving = compute.run('two-tabs', 'simulate', worst(11), first.signal);
+    const staying = compute.run('two-tabs', 'simulate', worst(11), never);
+    first.abort(new Error('the first tab was closed'));
+    await expect(leaving).rejects.toThrow('the first tab was closed');
+    expect(await staying).toHaveLength(3);
+  });
+});

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { serialize } from 'node:v8';
-import { FailedPrecondition, ResourceExhausted } from '@engram/kit/errors';
+import { DomainError, FailedPrecondition, ResourceExhausted } from '@engram/kit/errors';
 import type { Logger } from '@engram/kit/logger';
 import { type ChildPool, createChildPool } from '@engram/kit/sandbox/child-pool';
 import type { ComputeRequest, ComputeTask, ComputeTasks } from './compute-process.js';
@@ -108,7 +108,15 @@ export function createCompute(limits: ComputeLimits, logger: Logger, options: Co
       const kept = cache.get(key);
       if (kept && kept.until > Date.now()) return kept.answer as never;
       const same = underWay.get(key);
-      if (same) return (await same) as never;
+      if (same) {
+        try {
+          return (await same) as never;
+        } catch (error) {
+          // The call that asked first gave up, and its work with it: this one asks anew. A failure of the work
+          // itself (its memory, its time, too much in hand) is this call's answer too.
+          if (signal.aborted || error instanceof DomainError) throw error;
+        }
+      }
       const work = compute(userId, request, signal);
       underWay.set(key, work);
       try {
