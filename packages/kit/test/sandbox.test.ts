@@ -1,6 +1,8 @@
 // Work run in a child process of its own ends there, whatever it does: an answer or its error comes back, and a
 // process that aborts, fills its memory or runs past its time is ended, and its caller told why, while the parent
 // goes on. A pool shares its children fairly between learners.
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { createChildPool } from '../src/sandbox/child-pool.ts';
@@ -22,6 +24,13 @@ const run = (request: Behaviour, options: { limits?: ChildLimits; signal?: Abort
 describe('work in a child process', () => {
   it('answers what the work returns', async () => {
     expect(await run({ do: 'answer', value: 'forty-two' })).toEqual({ ok: true, answer: 'forty-two' });
+  });
+
+  it('takes a large request through a file, not the pipe, and leaves no file behind', async () => {
+    const before = (await readdir(tmpdir())).filter((name) => name.startsWith('engram-work-')).length;
+    const value = 'word '.repeat(100_000);
+    expect(await run({ do: 'answer', value })).toEqual({ ok: true, answer: value });
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith('engram-work-'))).toHaveLength(before);
   });
 
   it('tells the error the work threw', async () => {

@@ -1,5 +1,7 @@
 // The child's side of child-process.ts: takes the one piece of work its parent sends, runs it with a signal the
 // parent may abort (to have the work handed back), answers once, and ends.
+import { readFile } from 'node:fs/promises';
+import { deserialize } from 'node:v8';
 import type { FromChild, ToChild } from './child-process.js';
 
 export function answerParent<Q, A>(work: (request: Q, signal: AbortSignal) => Promise<A>): void {
@@ -16,7 +18,12 @@ export function answerParent<Q, A>(work: (request: Q, signal: AbortSignal) => Pr
       stop.abort(new Error('the work was asked to stop'));
       return;
     }
-    work(message.request, stop.signal)
+    const request =
+      message.type === 'run'
+        ? Promise.resolve(message.request)
+        : readFile(message.path).then((bytes) => deserialize(bytes) as Q);
+    request
+      .then((given) => work(given, stop.signal))
       .then(
         (answer) => reply({ type: 'answer', answer }),
         (error: unknown) =>

@@ -8,8 +8,11 @@
 // parent: JavaScript from dist/, or TypeScript sources in tests (then with the sources' export condition and a
 // resolver for their `.js` imports, source-hooks.ts).
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
-import { setPriority } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import type { Logger } from '../logger.js';
 
 const MB = 1024 * 1024;
@@ -46,8 +49,24 @@ export interface ChildSpec {
   nice?: number;
 }
 
-/** What the parent sends: the work, then perhaps a request to stop. */
-export type ToChild<Q> = { type: 'run'; request: Q } | { type: 'stop' };
+/**
+ * What the parent sends: the work (or, when large, the file it is written to), then perhaps a request to stop.
+ * A large request goes through a file because writing to the IPC pipe blocks the parent while the child, niced,
+ * reads it: tens of milliseconds of a service's event loop for a few megabytes.
+ */
+export type ToChild<Q> = { type: 'run'; request: Q } | { type: 'run-file'; path: string } | { type: 'stop' };
+
+/** Requests larger than this (serialized) go to the child through a file. */
+const INLINE_REQUEST_BYTES = 64 * 1024;
+
+/** The message that hands `request` to a child: inline, or written (without blocking) to a file it reads. */
+async function runMessage<Q>(request: Q): Promise<{ message: ToChild<Q>; file?: string }> {
+  const bytes = serialize(request);
+  if (bytes.length <= INLINE_REQUEST_BYTES) return { message: { type: 'run', request } };
+  const file = join(tmpdir(), `engram-work-${randomUUID()}`);
+  await writeFile(file, bytes, { mode: 0o600 });
+  return { message: { type: 'run-file', path: file }, file };
+}
 /** What the child sends back, once. */
 export type FromChild<A> = { type: 'answer'; answer: A } | { type: 'error'; message: string; name: string };
 
@@ -73,7 +92,17 @@ function execArgvFor(entry: URL, memoryBytes: number): string[] {
 const extname = (url: string) => url.slice(url.lastIndexOf('.'));
 
 /** Runs `request` in a new child process of `spec.entry`, within its limits; never throws. */
-export function runChild<Q, A>(spec: ChildSpec, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> {
+export async function runChild<Q, A>(spec: ChildSpec, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> {
+  if (signal.aborted) return { ok: false, end: 'cancelled' };
+  const { message, file } = await runMessage(request);
+  try {
+    return await runChildWith<Q, A>(spec, message, signal);
+  } finally {
+    if (file) await rm(file, { force: true });
+  }
+}
+
+function runChildWith<Q, A>(spec: ChildSpec, work: ToChild<Q>, signal: AbortSignal): Promise<ChildOutcome<A>> {
   const { limits, logger } = spec;
   if (signal.aborted) return Promise.resolve({ ok: false, end: 'cancelled' });
   return new Promise((resolve) => {
@@ -149,7 +178,7 @@ export function runChild<Q, A>(spec: ChildSpec, request: Q, signal: AbortSignal)
       logger.warn({ err: error }, 'a child process failed');
       if (child.pid === undefined) finish(null, null);
     });
-    child.send({ type: 'run', request } satisfies ToChild<Q>, (error) => {
+    child.send(work, (error) => {
       if (error) end({ ok: false, end: 'crashed' });
     });
   });

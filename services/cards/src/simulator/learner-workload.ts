@@ -15,13 +15,17 @@ import { DEFAULT_HABITS, type LearnerHabits, type SimulatedCard, type Simulation
 
 /** Fewer reviews of a kind than this, and the default habit stands in for the learner's. */
 const ENOUGH_REVIEWS = 20;
-const DAY_MS = 86_400_000;
 /** A review longer than this is someone who walked away: it does not set the learner's pace. */
 const LONGEST_REVIEW_MS = 120_000;
 
-// The cards the preset schedules (presets/card-preset.ts); $2 null: the learner has no preset yet, so all.
+// The cards the preset schedules (presets/card-preset.ts); $2 null: the learner has no preset yet, so all. Their due
+// day and last review's day as days from today ($5) in the learner's days ($3 their timezone, $4 the hour a day
+// starts), as studyDayOf counts them: worked out by PostgreSQL, so a large collection costs the service no dates to
+// parse and convert.
 const CARDS = `
-SELECT i.state::int AS state, i.stability, i.difficulty, i.due, i.last_review
+SELECT i.state::int AS state, i.stability, i.difficulty,
+  ((i.due AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS due_day,
+  ((i.last_review AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS last_day
 FROM review_items i
 WHERE i.owner_id = $1 AND NOT i.archived AND ($2::uuid IS NULL OR ${cardPresetId('i.card_id', '$1')} = $2::uuid)`;
 
@@ -99,27 +103,26 @@ export async function learnerWorkload(stores: Stores, ownerId: string, presetId:
     where: presetId === undefined ? { ownerId, isDefault: true } : { ownerId, id: presetId },
   });
   if (presetId !== undefined && !preset) throw PRESET_NOT_FOUND();
+  const today = studyDayOf(now, settings.timezone, settings.dayStartHour);
   const [{ rows: cardRows }, { rows: habitRows }] = await Promise.all([
-    stores.pool.query<{ state: number; stability: number; difficulty: number; due: Date; last_review: Date | null }>(
-      CARDS,
-      [ownerId, preset?.id ?? null],
-    ),
+    stores.pool.query<{
+      state: number;
+      stability: number;
+      difficulty: number;
+      due_day: number;
+      last_day: number | null;
+    }>(CARDS, [ownerId, preset?.id ?? null, settings.timezone, settings.dayStartHour, today]),
     stores.pool.query<HabitsRow>(HABITS, [ownerId, LONGEST_REVIEW_MS]),
   ]);
-  const today = studyDayOf(now, settings.timezone, settings.dayStartHour);
-  const dayOf = (instant: Date) =>
-    Math.round(
-      (Date.parse(studyDayOf(instant, settings.timezone, settings.dayStartHour)) - Date.parse(today)) / DAY_MS,
-    );
   const cards: SimulatedCard[] = cardRows.map((row) =>
-    row.state === 0 || row.stability <= 0 || !row.last_review
+    row.state === 0 || row.stability <= 0 || row.last_day === null
       ? { isNew: true }
       : {
           isNew: false,
           stability: row.stability,
           difficulty: row.difficulty,
-          lastDay: dayOf(row.last_review),
-          dueDay: dayOf(row.due),
+          lastDay: row.last_day,
+          dueDay: row.due_day,
         },
   );
   const parameters = preset && preset.parameters.length > 0 ? preset.parameters : DEFAULT_PARAMETERS;
