@@ -32,6 +32,8 @@ interface Job<Q, A> {
 export interface ChildPool<Q, A> {
   /** Runs `request` for `userId` in a child when its turn comes; refuses when they have too much in hand. */
   run(userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>>;
+  /** Throws the learner's `tooMany` error now when run would refuse them: before reading what the work needs. */
+  admit(userId: string): void;
   /** Ends every child still running and refuses what waits (at shutdown). */
   close(): void;
 }
@@ -124,6 +126,9 @@ export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A
         signal.addEventListener('abort', job.dequeue, { once: true });
         pump();
       });
+    },
+    admit(userId) {
+      if ((inHand.get(userId) ?? 0) >= perUser.inHand) throw options.tooMany();
     },
     close() {
       stopAll.abort(new Error('the service is stopping'));

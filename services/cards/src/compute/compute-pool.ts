@@ -58,6 +58,8 @@ export interface Compute {
     given: ComputeTasks[T]['given'],
     signal: AbortSignal,
   ): Promise<ComputeTasks[T]['answer']>;
+  /** Refuses the learner now when they already have all the work in hand they may: before their inputs are read. */
+  admit(userId: string): void;
   close(): void;
 }
 
@@ -127,6 +129,7 @@ export function createCompute(limits: ComputeLimits, logger: Logger, options: Co
         underWay.delete(key);
       }
     },
+    admit: (userId) => pool.admit(userId),
     close: () => pool.close(),
   };
 }

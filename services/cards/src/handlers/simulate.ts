@@ -23,6 +23,8 @@ export function simulate(stores: Stores, compute: Compute) {
   return async (request: SimulateRequest, ctx: CallContext): Promise<SimulateResponse> => {
     // The contract's rules (settings.simulate); an empty preset id is the default preset.
     const input = parseInput(simulateInput, { ...request, presetId: request.presetId || undefined });
+    // A learner with forecasts in hand is refused before their cards are read again.
+    compute.admit(ctx.caller.userId);
     const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
     const given = { input: { ...workload.input, days: input.days }, retentions: input.desiredRetentions };
     const runs = await compute.run(ctx.caller.userId, 'simulate', given, ctx.signal);
@@ -49,6 +51,7 @@ const percent = (retention: number) => `${Math.round(retention * 100)}%`;
 export function recommendRetention(stores: Stores, compute: Compute) {
   return async (request: RecommendRetentionRequest, ctx: CallContext): Promise<RetentionRecommendation> => {
     const input = parseInput(recommendRetentionInput, { presetId: request.presetId || undefined });
+    compute.admit(ctx.caller.userId);
     const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
     const given = {
       input: { ...workload.input, days: RECOMMENDATION_DAYS },
