@@ -15,6 +15,7 @@ import { type Acknowledged, ATTEMPT_TIMEOUT_MS, LearnerLoad } from './load.ts';
 import { LEAD_MS, SCENARIOS } from './scenarios.ts';
 import { startProofStack } from './stack.ts';
 import type { Row } from './table.ts';
+import { verdict } from './verdict.ts';
 import { accountGone, verifyErasures, verifyReviews } from './verify.ts';
 
 export interface ProofOptions {
@@ -151,12 +152,17 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
         const duplicated = tally.duplicated - before.duplicated;
         before = tally;
         const unanswered = [...result.failureReasons.keys()].some((reason) => reason.startsWith(NO_ANSWER));
-        const promiseHeld =
-          lost === 0 &&
-          duplicated === 0 &&
-          !faultError &&
-          (scenario.promise !== 'no failed request' || (result.failures === 0 && deleted)) &&
-          !(scenario.answersWithinDeadlines && unanswered);
+        const judged = verdict({
+          promise: scenario.promise,
+          answersWithinDeadlines: scenario.answersWithinDeadlines ?? false,
+          failures: result.failures,
+          unanswered,
+          lost,
+          duplicated,
+          faultError,
+          deletionAcknowledged: deleted,
+          details: tally.details,
+        });
         add({
           scenario: scenario.name,
           promise: scenario.answersWithinDeadlines ? `${scenario.promise}, every request answered` : scenario.promise,
@@ -165,11 +171,9 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
           lost,
           duplicated,
           ...latencies(result.operations),
-          held: promiseHeld,
+          held: judged.held,
           notes: [
-            ...(faultError ? [`the fault could not be injected or recovered from: ${faultError}`] : []),
-            ...(deleted ? [] : [`the account deletion of ${leaver.userId} was never acknowledged`]),
-            ...tally.details.slice(0, 10),
+            ...judged.problems,
             ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
           ],
         });

@@ -33,17 +33,55 @@ async function counts(client: pg.Client, sql: string, values: unknown[]): Promis
   return new Map(rows.map((row) => [row.key, Number(row.n)]));
 }
 
-/**
- * Checks every review acknowledged so far (`all`); the counters are cumulative, so each is compared
- * with the whole log of the learners concerned.
- */
-export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): Promise<Tally> {
+/** What cards and organizations hold of the acknowledged reviews, read straight from their schemas. */
+export interface ReviewFacts {
+  /** How many rows of cards' review log each acknowledged review id has. */
+  logged: Map<string, number>;
+  /** Each reviewed item's review count, and the rows of its log that count. */
+  items: { id: string; reps: number; logs: number }[];
+  /** Each learner's reviews counted by their days, and in their log. */
+  days: Map<string, number>;
+  logs: Map<string, number>;
+  /** How many rows of organizations' read model each acknowledged review of a deck copy has. */
+  inReadModel: Map<string, number>;
+}
+
+/** What was lost or duplicated of the reviews acknowledged so far (`all`), given what the services hold. */
+export function tallyReviews(all: Acknowledged[], facts: ReviewFacts): Tally {
   const tally: Tally = { lost: 0, duplicated: 0, details: [] };
   const note = (kind: 'lost' | 'duplicated', n: number, what: string) => {
     if (n <= 0) return;
     tally[kind] += n;
     tally.details.push(`${kind} ${n}: ${what}`);
   };
+  for (const { reviewId: id } of all) {
+    const n = facts.logged.get(id) ?? 0;
+    note('lost', n === 0 ? 1 : 0, `review ${id} acknowledged but not in cards' review log`);
+    note('duplicated', n - 1, `review ${id} logged ${n} times`);
+  }
+  for (const item of facts.items) {
+    note('duplicated', item.reps - item.logs, `item ${item.id} counts ${item.reps} reviews, its log ${item.logs}`);
+    note('lost', item.logs - item.reps, `item ${item.id} counts ${item.reps} reviews, its log ${item.logs}`);
+  }
+  for (const user of new Set(all.map((review) => review.userId))) {
+    const counted = facts.days.get(user) ?? 0;
+    const inLog = facts.logs.get(user) ?? 0;
+    note('duplicated', counted - inLog, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
+    note('lost', inLog - counted, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
+  }
+  for (const { reviewId: id } of all.filter((review) => review.copy)) {
+    const n = facts.inReadModel.get(id) ?? 0;
+    note('lost', n === 0 ? 1 : 0, `review ${id} of a deck copy never reached organizations' progress`);
+    note('duplicated', n - 1, `review ${id} counted ${n} times in organizations' progress`);
+  }
+  return tally;
+}
+
+/**
+ * Checks every review acknowledged so far (`all`); the counters are cumulative, so each is compared
+ * with the whole log of the learners concerned.
+ */
+export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): Promise<Tally> {
   const cards = await schemaClient(databaseUrl, 'cards');
   const organizations = await schemaClient(databaseUrl, 'organizations');
   try {
@@ -53,24 +91,12 @@ export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): P
       'select id::text as key, count(*) as n from review_logs where id = any($1::uuid[]) group by id',
       [ids],
     );
-    for (const id of ids) {
-      const n = logged.get(id) ?? 0;
-      note('lost', n === 0 ? 1 : 0, `review ${id} acknowledged but not in cards' review log`);
-      note('duplicated', n - 1, `review ${id} logged ${n} times`);
-    }
-
     const items = [...new Set(all.map((review) => review.itemId))];
     const { rows } = await cards.query<{ id: string; reps: number; logs: string }>(
       `select i.id, i.reps, (select count(*) from review_logs l where l.item_id = i.id and l.undone_at is null) as logs
          from review_items i where i.id = any($1::uuid[])`,
       [items],
     );
-    for (const item of rows) {
-      const logs = Number(item.logs);
-      note('duplicated', item.reps - logs, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
-      note('lost', logs - item.reps, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
-    }
-
     const users = [...new Set(all.map((review) => review.userId))];
     const days = await counts(
       cards,
@@ -82,12 +108,6 @@ export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): P
       'select owner_id as key, count(*) as n from review_logs where owner_id = any($1) and undone_at is null group by owner_id',
       [users],
     );
-    for (const user of users) {
-      const counted = days.get(user) ?? 0;
-      const inLog = logs.get(user) ?? 0;
-      note('duplicated', counted - inLog, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
-      note('lost', inLog - counted, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
-    }
 
     // Organizations' progress is counted from the copies' reviews the events brought.
     const copies = all.filter((review) => review.copy).map((review) => review.reviewId);
@@ -102,16 +122,16 @@ export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): P
       async () => (await inReadModel()).size === copies.length,
       EVENTS_SETTLE_MS,
     ).catch(() => {});
-    const counted = await inReadModel();
-    for (const id of copies) {
-      const n = counted.get(id) ?? 0;
-      note('lost', n === 0 ? 1 : 0, `review ${id} of a deck copy never reached organizations' progress`);
-      note('duplicated', n - 1, `review ${id} counted ${n} times in organizations' progress`);
-    }
+    return tallyReviews(all, {
+      logged,
+      items: rows.map((item) => ({ id: item.id, reps: item.reps, logs: Number(item.logs) })),
+      days,
+      logs,
+      inReadModel: await inReadModel(),
+    });
   } finally {
     await Promise.all([cards.end(), organizations.end()]);
   }
-  return tally;
 }
 
 // Where each erasure must show: the record of it in every service that keeps users' data, and no row of
