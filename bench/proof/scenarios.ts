@@ -4,7 +4,11 @@
 // learners must not notice them), or only that nothing acknowledged is lost or duplicated (a process killed, a
 // server restarted or gone: requests may fail meanwhile, and are sent again with the same review id).
 import type { ComponentName } from '@engram/local/components';
+import { LATE_SYNC } from './hostile/late-sync.ts';
 import type { HostileLearner } from './hostile/learner.ts';
+import { OPTIMIZATION } from './hostile/optimization.ts';
+import { POISONED_PACKAGE } from './hostile/poisoned-package.ts';
+import { SIMULATIONS } from './hostile/simulations.ts';
 import type { ProofInfrastructure } from './infra.ts';
 import type { ProofStack, Replica } from './stack.ts';
 
@@ -113,6 +117,14 @@ export const SCENARIOS: Scenario[] = [
       for (const pid of pids) process.kill(pid as number, 'SIGCONT');
     },
   },
+  ...[POISONED_PACKAGE, OPTIMIZATION, SIMULATIONS, LATE_SYNC].map(
+    (hostile): Scenario => ({
+      name: hostile.name,
+      promise: 'no failed request',
+      slowdownBound: SLOWDOWN_BOUND,
+      hostile,
+    }),
+  ),
 ];
 
 /**

@@ -1,6 +1,7 @@
 // `npm run proof -- --short` as part of npm test: the whole stack with two replicas of the gateway and of
-// cards on private PostgreSQL, NATS and Redis, every scenario under load (an account deleted in each), then
-// every attack, and every promise held (needs the build: it runs the dist/ files). A row holds only on evidence (bench/test/proof-verdict.test.ts): nothing about a held row is excused.
+// cards on private PostgreSQL, NATS and Redis, every scenario under load (an account deleted in each), every
+// hostile learner under load, then every attack, and every promise held (needs the build: it runs the dist/
+// files). A row holds only on evidence (bench/test/proof-verdict.test.ts): nothing about a held row is excused.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ describe('the proof, short', () => {
     });
   });
 
-  it('loses and duplicates no acknowledged review or deletion under any fault, fails no request where none may fail, restarts no process unasked, and lets no attack through', async () => {
+  it('loses and duplicates no acknowledged review or deletion under any fault, fails no request where none may fail, lets no hostile learner slow or restart anything for the others, and lets no attack through', async () => {
     const { rows } = await runProof(SHORT);
     console.log(formatTable(rows));
 
@@ -33,6 +34,10 @@ describe('the proof, short', () => {
       'rolling SIGTERM restart of the gateways and cards',
       'rolling SIGTERM restart of identity, organizations, billing and ai',
       'cards frozen for 5 s (deadlines fire)',
+      'a poisoned package imported (fields generated at ~1 GB each)',
+      'an optimization of a year of learning steps, lapses and breaks',
+      'a flood of worst-case simulations (10,000 cards, 4 at once)',
+      '50 late synced reviews of one card (before 450 stored)',
       ...ATTACKS.map((attack) => `attack: ${attack}`),
     ]);
     for (const row of rows) {
