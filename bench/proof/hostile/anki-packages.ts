@@ -18,9 +18,11 @@ import { addDays } from '@engram/contracts/study-day';
 const DAY_MS = 86_400_000;
 const BREAK_EVERY_DAYS = 60;
 const BREAK_DAYS = 21;
-// Synthetic learner's states before a review, and the revlog kind Anki logs for each.
+// The revlog kind Anki logs for each state the synthetic learner's card was in (new, learning, review,
+// relearning): 0 learning, 1 review, 2 relearning.
 const KIND_OF_STATE = [0, 0, 1, 2];
-const [AGAIN, REVIEW_KIND] = [1, 1];
+const REVIEW_KIND = 1;
+const AGAIN = 1;
 
 export interface HistoryShape {
   /** Days of study (breaks come on top). */
@@ -91,72 +93,69 @@ export async function writeNewCards(path: string, count: number): Promise<void> 
   });
 }
 
+type HistoryReview = ReturnType<typeof reviewsWithBreaks>['reviews'][number];
+
+/** One card's reviews as Anki's revlog entries (their ids, times in ms, kept unique across the collection). */
+function revlogOf(cardId: number, reviews: HistoryReview[], usedIds: Set<number>): AnkiRevlog[] {
+  let lastInterval = 0;
+  return reviews.map((review, i) => {
+    const next = reviews[i + 1];
+    const type = KIND_OF_STATE[review.stateBefore] ?? REVIEW_KIND;
+    // Anki's interval after the review: seconds to a step the same day (negative), else days.
+    const interval = !next
+      ? 1
+      : next.at - review.at < DAY_MS / 2
+        ? -Math.round((next.at - review.at) / 1000)
+        : Math.max(1, Math.round((next.at - review.at) / DAY_MS));
+    // A clash of times moves the later entry on by a millisecond.
+    let id = review.at;
+    while (usedIds.has(id)) id += 1;
+    usedIds.add(id);
+    const entry = { id, cardId, ease: review.rating, interval, lastInterval, timeMs: 8_000, type };
+    lastInterval = interval;
+    return { ...entry, factor: type === 0 ? 0 : 2500 };
+  });
+}
+
 /** Writes the history as a legacy Anki package at `path`; answers how many reviews it holds. */
 export async function writeAnkiHistory(path: string, shape: HistoryShape): Promise<number> {
   const { firstDay, reviews } = reviewsWithBreaks(shape);
   const created = Date.parse(`${firstDay}T00:00:00Z`) / 1000;
-  const byItem = new Map<string, typeof reviews>();
-  for (const review of reviews) byItem.set(review.itemId, [...(byItem.get(review.itemId) ?? []), review]);
-  const deck = GENERATED_DECKS[0];
-  if (!deck) throw new Error('no deck to write');
+  const byItem = new Map<string, HistoryReview[]>();
+  for (const review of reviews) {
+    const ofItem = byItem.get(review.itemId) ?? [];
+    ofItem.push(review);
+    byItem.set(review.itemId, ofItem);
+  }
   const notes: AnkiNote[] = [];
   const cards: AnkiCard[] = [];
   const revlog: AnkiRevlog[] = [];
   const usedIds = new Set<number>();
-  let n = 0;
-  for (const [, itemReviews] of byItem) {
-    n += 1;
-    const note = basicNote(n, created);
-    const id = note.id;
+  for (const itemReviews of byItem.values()) {
+    const note = basicNote(notes.length + 1, created);
     notes.push(note);
-    let lastInterval = 0;
-    let lapses = 0;
-    itemReviews.forEach((review, i) => {
-      const next = itemReviews[i + 1];
-      const type = KIND_OF_STATE[review.stateBefore] ?? REVIEW_KIND;
-      // Anki's interval after the review: seconds to a step the same day (negative), else days.
-      const interval = !next
-        ? 1
-        : next.at - review.at < DAY_MS / 2
-          ? -Math.round((next.at - review.at) / 1000)
-          : Math.max(1, Math.round((next.at - review.at) / DAY_MS));
-      if (type === REVIEW_KIND && review.rating === AGAIN) lapses += 1;
-      // Times in ms are the entries' ids and must be unique: a clash moves the later one on by a millisecond.
-      let logId = review.at;
-      while (usedIds.has(logId)) logId += 1;
-      usedIds.add(logId);
-      revlog.push({
-        id: logId,
-        cardId: id,
-        ease: review.rating,
-        interval,
-        lastInterval,
-        factor: type === 0 ? 0 : 2500,
-        timeMs: 8_000,
-        type,
-      });
-      lastInterval = interval;
-    });
+    const entries = revlogOf(note.id, itemReviews, usedIds);
+    revlog.push(...entries);
     const last = itemReviews.at(-1)?.at ?? created * 1000;
     cards.push({
-      id,
-      noteId: id,
+      id: note.id,
+      noteId: note.id,
       ordinal: 0,
-      deckId: deck.id,
+      deckId: GENERATED_DECKS[0]?.id ?? 1,
       queue: 2,
       type: 2,
       due: Math.floor((last - created * 1000) / DAY_MS) + 1,
       interval: 1,
       easeFactor: 2500,
-      reps: itemReviews.length,
-      lapses,
+      reps: entries.length,
+      lapses: entries.filter((entry) => entry.type === REVIEW_KIND && entry.ease === AGAIN).length,
       fsrs: undefined,
     });
   }
   await writePackage(path, {
     created,
     noteTypes: GENERATED_NOTE_TYPES.slice(0, 1),
-    decks: [deck],
+    decks: GENERATED_DECKS.slice(0, 1),
     notes,
     cards,
     revlog,
