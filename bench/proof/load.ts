@@ -1,7 +1,8 @@
 // The proof's load: learners reviewing (each review with its own client review id, sent again with the
 // same id when an attempt fails, as the web app does), opening the practice queue and the dashboard, and
 // signing in, offered at a steady pace whatever the answers, until a scenario says stop. Every HTTP
-// request is counted, every failed one too, and each review the app acknowledged is kept for the check.
+// request is counted, every failed one too, and each review sent is kept for the check, with whether the app
+// acknowledged it and how long it took.
 import { randomUUID } from 'node:crypto';
 import { RATINGS } from '@engram/contracts/learning';
 import { TEST_PASSWORD } from '@engram/testkit/stack';
@@ -10,21 +11,38 @@ import { DASHBOARD, DASHBOARD_INPUT } from '../dashboard-load.ts';
 import type { Operation } from '../measure.ts';
 import type { Learner } from './learners.ts';
 
-export interface Acknowledged {
+/** A review sent (once or more, with one review id), and whether the app acknowledged it. */
+export interface SentReview {
   reviewId: string;
   userId: string;
   itemId: string;
   /** A review of a deck copy: organizations must count it. */
   copy: boolean;
+  acknowledged: boolean;
 }
 
 export interface LoadResult {
   requests: number;
   failures: number;
   operations: Operation[];
-  acknowledged: Acknowledged[];
+  /** The reviews' own latencies (each from when it was due to its last answer). */
+  reviewLatencies: ReviewLatency[];
+  reviews: SentReview[];
   /** What the failed requests answered (status and the start of the body, or the network error), counted. */
   failureReasons: Map<string, number>;
+  /** With `quiet` asked for: whether it was quiet again before the cap. */
+  quiet?: boolean;
+}
+
+/** A review's latency from when it was due, and from when it was first sent (a learner running late waits first). */
+export interface ReviewLatency extends Operation {
+  sentMs: number;
+}
+
+/** Run on, once the row is over, until `settled` says it is quiet again (or the cap has passed). */
+export interface Quiet {
+  settled: (reviews: ReviewLatency[]) => Promise<boolean>;
+  capMs: number;
 }
 
 const ATTEMPTS = 6;
@@ -49,21 +67,36 @@ export class LearnerLoad {
 
   /**
    * Offers `perSecond` operations, each learner taking its turn, until `until` has settled and at least
-   * `minMs` have passed. A latency counts from when its operation was due.
+   * `minMs` have passed (and, with `quiet`, it is quiet again or its cap has passed).
+   * A latency counts from when its operation was due.
    */
-  async run(perSecond: number, until: Promise<unknown>, minMs: number): Promise<LoadResult> {
+  async run(perSecond: number, until: Promise<unknown>, minMs: number, quiet?: Quiet): Promise<LoadResult> {
     const result: LoadResult = {
       requests: 0,
       failures: 0,
       operations: [],
-      acknowledged: [],
+      reviewLatencies: [],
+      reviews: [],
       failureReasons: new Map(),
     };
     let done = false;
     const minimum = new Promise((resolve) => setTimeout(resolve, minMs));
-    void Promise.allSettled([until, minimum]).then(() => {
-      done = true;
-    });
+    void Promise.allSettled([until, minimum])
+      .then(async () => {
+        if (!quiet) return;
+        const cap = performance.now() + quiet.capMs;
+        result.quiet = await quiet.settled(result.reviewLatencies);
+        while (!result.quiet && performance.now() < cap) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          result.quiet = await quiet.settled(result.reviewLatencies);
+        }
+      })
+      .catch(() => {
+        result.quiet = false;
+      })
+      .finally(() => {
+        done = true;
+      });
     const started = performance.now();
     const interval = 1000 / perSecond;
     const clients = this.learners.length;
@@ -74,22 +107,30 @@ export class LearnerLoad {
           const wait = due - performance.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           if (done) break;
-          const sent = Math.min(due, performance.now());
-          await this.#operation(client, i, result);
-          result.operations.push({ at: performance.timeOrigin + sent, ms: performance.now() - sent });
+          const sentAt = performance.now();
+          const sent = Math.min(due, sentAt);
+          const review = await this.#operation(client, i, result);
+          const operation = { at: performance.timeOrigin + sent, ms: performance.now() - sent };
+          result.operations.push(operation);
+          if (review) result.reviewLatencies.push({ ...operation, sentMs: performance.now() - sentAt });
         }
       }),
     );
     return result;
   }
 
-  async #operation(client: number, i: number, result: LoadResult): Promise<void> {
+  /** One operation of the learner's; true when it was a review. */
+  async #operation(client: number, i: number, result: LoadResult): Promise<boolean> {
     const learner = this.learners[client] as Learner;
     const kind = i % 20;
-    if (kind < 13) return this.#review(learner, client, i, result);
+    if (kind < 13) {
+      await this.#review(learner, client, i, result);
+      return true;
+    }
     if (kind < 16) await this.#attempts(result, () => this.#trpc(learner.cookie, 'cards.listDue'));
     else if (kind < 19) await this.#attempts(result, () => this.#dashboard(learner.cookie));
     else await this.#attempts(result, () => this.#signIn(learner.email));
+    return false;
   }
 
   async #review(learner: Learner, client: number, i: number, result: LoadResult): Promise<void> {
@@ -100,7 +141,7 @@ export class LearnerLoad {
     const itemId = items[Math.floor(turn / 2) % items.length] as string;
     const input = { id: itemId, rating: RATINGS[i % 4], reviewId: randomUUID(), durationMs: 2500 };
     const acknowledged = await this.#attempts(result, () => this.#trpc(learner.cookie, 'cards.review', input));
-    if (acknowledged) result.acknowledged.push({ reviewId: input.reviewId, userId: learner.userId, itemId, copy });
+    result.reviews.push({ reviewId: input.reviewId, userId: learner.userId, itemId, copy, acknowledged });
   }
 
   /** Sends an operation until it succeeds or its attempts run out; true when it succeeded. */

@@ -1,21 +1,22 @@
 // `npm run proof`: starts Engram with two replicas of the gateway and of cards on private PostgreSQL,
-// NATS and Redis, runs the scenarios (scenarios.ts) one after another under the learners' load, checks
-// after each that every acknowledged review was stored, and counted by organizations, exactly once, and
-// returns one row per scenario. The direct-PostgreSQL review baseline (review-submit's) runs beside the
-// load, at the same pace, on the same database.
+// NATS and Redis, runs the scenarios (scenarios.ts) one after another under the learners' load (scenario-run.ts:
+// each checked, after it, for every acknowledged review stored, and counted by organizations, exactly once), and
+// returns one row per scenario, then one per attack. After the load alone, the direct-PostgreSQL review baseline
+// (review-submit's) runs at the same pace on the same database.
 import { randomUUID } from 'node:crypto';
 import { closeStores, createStores } from '@engram/cards/db';
 import { recordReview } from '@engram/cards/review/record-review';
 import { RATINGS } from '@engram/contracts/learning';
-import { measurePaced, type Operation, percentile } from '../measure.ts';
+import { measurePaced } from '../measure.ts';
 import { type AttackResult, runAttacks } from './attacks.ts';
 import { startInfrastructure } from './infra.ts';
-import { deleteAccount, type Learner, setUpLearners } from './learners.ts';
-import { type Acknowledged, ATTEMPT_TIMEOUT_MS, LearnerLoad } from './load.ts';
-import { LEAD_MS, SCENARIOS } from './scenarios.ts';
-import { startProofStack } from './stack.ts';
+import { type Learner, setUpLearners } from './learners.ts';
+import { Ledger } from './ledger.ts';
+import { LearnerLoad, type SentReview } from './load.ts';
+import { type RowContext, runScenario } from './scenario-run.ts';
+import { chooseScenarios, SCENARIOS } from './scenarios.ts';
+import { type ProofStack, startProofStack } from './stack.ts';
 import type { Row } from './table.ts';
-import { accountGone, verifyErasures, verifyReviews } from './verify.ts';
 
 export interface ProofOptions {
   learners: number;
@@ -50,17 +51,10 @@ export const FULL: ProofOptions = {
   fuzzRuns: 40,
 };
 
-// How bench-stack's request() words an attempt that got no answer in time.
-const NO_ANSWER = `no answer within ${ATTEMPT_TIMEOUT_MS} ms`;
-
-function latencies(operations: Operation[]) {
-  const sorted = [...operations].sort((a, b) => a.ms - b.ms);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-}
-
+/** The review transaction straight on cards' database, at the load's pace, for as many reviews as it made. */
 async function baseline(databaseUrl: string, learners: Learner[], total: number, perSecond: number) {
   const stores = createStores(databaseUrl, { poolSize: learners.length });
-  const acknowledged: Acknowledged[] = [];
+  const reviews: SentReview[] = [];
   const turns = learners.map(() => 0);
   try {
     const measured = await measurePaced(total, learners.length, perSecond, async (i) => {
@@ -70,15 +64,17 @@ async function baseline(databaseUrl: string, learners: Learner[], total: number,
       turns[who] = turn;
       const itemId = learner.ownItems[turn % learner.ownItems.length] as string;
       const reviewId = randomUUID();
+      const review = { reviewId, userId: learner.userId, itemId, copy: false, acknowledged: false };
+      reviews.push(review);
       await recordReview(stores.pool, learner.userId, {
         id: itemId,
         rating: RATINGS[i % 4]!,
         reviewId,
         durationMs: 2500,
       });
-      acknowledged.push({ reviewId, userId: learner.userId, itemId, copy: false });
+      review.acknowledged = true;
     });
-    return { measured, acknowledged };
+    return { measured, reviews };
   } finally {
     await closeStores(stores);
   }
@@ -98,11 +94,39 @@ function attackRow(attack: AttackResult): Row {
     p50: attack.p50,
     p99: attack.p99,
     held: attack.breaches.length === 0,
-    notes: attack.breaches.slice(0, 10),
+    problems: attack.breaches.slice(0, 10),
+    failed: [],
   };
 }
 
+async function baselineRow(stack: ProofStack, ledger: Ledger, learners: Learner[], total: number, perSecond: number) {
+  const direct = await baseline(stack.cardsDatabaseUrl, learners, total, perSecond);
+  ledger.record(direct.reviews);
+  const tally = await ledger.check();
+  const problems = [
+    ...(tally.lost + tally.duplicated > 0 ? [`${tally.lost} lost, ${tally.duplicated} duplicated`] : []),
+  ];
+  return {
+    scenario: 'baseline: the review transaction straight on PostgreSQL',
+    promise: 'nothing lost or duplicated',
+    requests: total,
+    failures: 0,
+    lost: tally.lost,
+    duplicated: tally.duplicated,
+    p50: direct.measured.p50,
+    p99: direct.measured.p99,
+    held: problems.length === 0 && tally.details.length === 0,
+    problems: [...problems, ...tally.details.slice(0, 10)],
+    failed: [],
+  } satisfies Row;
+}
+
+/**
+ * Runs the scenarios `options.only` chooses (all by default; none matched is an error, thrown before anything
+ * starts), one row each, then the attacks.
+ */
 export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; held: boolean }> {
+  const { scenarios, attacks } = chooseScenarios(options.only ?? []);
   const infrastructure = await startInfrastructure();
   const rows: Row[] = [];
   const add = (row: Row) => {
@@ -112,89 +136,29 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
   try {
     const stack = await startProofStack(infrastructure);
     try {
-      const chosen = (name: string) => !options.only?.length || options.only.some((part) => name.includes(part));
-      const scenarios = SCENARIOS.filter((scenario) => chosen(scenario.name));
       // One more learner per scenario, set up as the others, deletes their account while its fault is on.
       const everyone = await setUpLearners(stack.url, stack.databaseUrl, options.learners + scenarios.length, options);
       const learners = everyone.slice(0, options.learners);
       const leavers = everyone.slice(options.learners);
-      const load = new LearnerLoad(stack.url, learners);
-      const all: Acknowledged[] = [];
-      const erased: string[] = [];
-      let before = { lost: 0, duplicated: 0 };
-      const verify = async () => {
-        const reviews = await verifyReviews(stack.databaseUrl, all);
-        const erasures = await verifyErasures(stack.databaseUrl, erased);
-        return {
-          lost: reviews.lost + erasures.lost,
-          duplicated: reviews.duplicated + erasures.duplicated,
-          details: [...reviews.details, ...erasures.details],
-        };
+      const context: RowContext = {
+        stack,
+        infrastructure,
+        load: new LearnerLoad(stack.url, learners),
+        ledger: new Ledger(stack.databaseUrl),
+        perSecond: options.perSecond,
+        scenarioMs: options.scenarioMs,
       };
       for (const scenario of scenarios) {
-        const fault = scenario.fault;
-        const started = new Promise((resolve) => setTimeout(resolve, LEAD_MS));
-        const recovered = fault ? started.then(() => fault(stack, infrastructure)) : Promise.resolve();
-        const leaver = leavers.shift() as Learner;
-        const deletion = started.then(() => deleteAccount(stack.url, leaver));
-        const result = await load.run(options.perSecond, Promise.all([recovered, deletion]), options.scenarioMs);
-        const faultError = await recovered.then(
-          () => undefined,
-          (error: unknown) => (error as Error).message,
-        );
-        const deleted = await deletion;
-        // Unacknowledged but done (its answer lost) is a deletion all the same: it must reach everyone.
-        if (deleted || (await accountGone(stack.databaseUrl, leaver.userId))) erased.push(leaver.userId);
-        all.push(...result.acknowledged);
-        const tally = await verify();
-        const lost = tally.lost - before.lost;
-        const duplicated = tally.duplicated - before.duplicated;
-        before = tally;
-        const unanswered = [...result.failureReasons.keys()].some((reason) => reason.startsWith(NO_ANSWER));
-        const promiseHeld =
-          lost === 0 &&
-          duplicated === 0 &&
-          !faultError &&
-          (scenario.promise !== 'no failed request' || (result.failures === 0 && deleted)) &&
-          !(scenario.answersWithinDeadlines && unanswered);
-        add({
-          scenario: scenario.name,
-          promise: scenario.answersWithinDeadlines ? `${scenario.promise}, every request answered` : scenario.promise,
-          requests: result.requests,
-          failures: result.failures,
-          lost,
-          duplicated,
-          ...latencies(result.operations),
-          held: promiseHeld,
-          notes: [
-            ...(faultError ? [`the fault could not be injected or recovered from: ${faultError}`] : []),
-            ...(deleted ? [] : [`the account deletion of ${leaver.userId} was never acknowledged`]),
-            ...tally.details.slice(0, 10),
-            ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
-          ],
-        });
-        if (scenario.name === 'load') {
-          const reviews = result.acknowledged.length;
-          const direct = await baseline(stack.cardsDatabaseUrl, learners, reviews, options.perSecond);
-          all.push(...direct.acknowledged);
-          const tallyAfter = await verify();
-          add({
-            scenario: 'baseline: the review transaction straight on PostgreSQL',
-            promise: 'nothing lost or duplicated',
-            requests: reviews,
-            failures: 0,
-            lost: tallyAfter.lost - before.lost,
-            duplicated: tallyAfter.duplicated - before.duplicated,
-            p50: direct.measured.p50,
-            p99: direct.measured.p99,
-            held: tallyAfter.lost === before.lost && tallyAfter.duplicated === before.duplicated,
-            notes: tallyAfter.details.slice(0, 10),
-          });
-          before = tallyAfter;
-        }
+        const began = performance.now();
+        const { row, reviewP99, acknowledged } = await runScenario(context, scenario, leavers.shift() as Learner);
+        add({ ...row, seconds: (performance.now() - began) / 1000 });
+        if (scenario !== SCENARIOS[0]) continue;
+        // The load alone: the others' idle reference, and the reviews the baseline makes straight on PostgreSQL.
+        context.idleP99 = reviewP99;
+        add(await baselineRow(stack, context.ledger, learners, acknowledged, options.perSecond));
       }
       // The attacks, on the same replicated stack once the faults are over.
-      if (chosen('attack')) for (const attack of await runAttacks(stack, options.fuzzRuns)) add(attackRow(attack));
+      if (attacks) for (const attack of await runAttacks(stack, options.fuzzRuns)) add(attackRow(attack));
     } catch (error) {
       console.error(`[proof] the components' last lines:\n${stack.recentLines.slice(-40).join('\n')}`);
       throw error;

@@ -1,7 +1,14 @@
 // The proof's scenarios, one after another on one running stack: the load alone, then each fault under
-// load. Each names what it promises: no request fails (the load alone, a rolling restart, which drains
-// before each exit), or only that nothing acknowledged is lost or duplicated (a process killed, a server
-// restarted or gone: requests may fail meanwhile, and are sent again with the same review id).
+// load, then each hostile learner under load (hostile/). Each names what it promises: no request fails (the
+// load alone, a rolling restart, which drains before each exit, and every hostile learner's row, whose other
+// learners must not notice them), or only that nothing acknowledged is lost or duplicated (a process killed, a
+// server restarted or gone: requests may fail meanwhile, and are sent again with the same review id).
+import type { ComponentName } from '@engram/local/components';
+import { LATE_SYNC } from './hostile/late-sync.ts';
+import type { HostileLearner } from './hostile/learner.ts';
+import { OPTIMIZATION } from './hostile/optimization.ts';
+import { POISONED_PACKAGE } from './hostile/poisoned-package.ts';
+import { SIMULATIONS } from './hostile/simulations.ts';
 import type { ProofInfrastructure } from './infra.ts';
 import type { ProofStack, Replica } from './stack.ts';
 
@@ -12,9 +19,17 @@ export interface Scenario {
   promise: Promised;
   /** Also promised: every request is answered (if only with an error) before the load's own timeout. */
   answersWithinDeadlines?: boolean;
+  /** The processes its fault kills on purpose: one restart of each is the fault's, not a surprise. */
+  kills?: ComponentName[];
+  /** The most the other learners' review p99 may be over their idle p99; a fault's is only shown. */
+  slowdownBound?: number;
   /** Injects the fault and resolves once the system has recovered from it; none for the load alone. */
   fault?: (stack: ProofStack, infrastructure: ProofInfrastructure) => Promise<void>;
+  hostile?: HostileLearner;
 }
+
+/** How much slower a hostile learner may make the others' reviews: the issue's bound. */
+export const SLOWDOWN_BOUND = 2;
 
 /** How long a scenario's load runs before its fault, so the fault hits a system under load. */
 export const LEAD_MS = 1_500;
@@ -40,8 +55,18 @@ function killed(replica: Replica) {
 
 export const SCENARIOS: Scenario[] = [
   { name: 'load', promise: 'no failed request' },
-  { name: 'kill -9 of a cards replica', promise: 'nothing lost or duplicated', fault: killed('cards-a') },
-  { name: 'kill -9 of a gateway replica', promise: 'nothing lost or duplicated', fault: killed('gateway-a') },
+  {
+    name: 'kill -9 of a cards replica',
+    promise: 'nothing lost or duplicated',
+    kills: ['cards'],
+    fault: killed('cards-a'),
+  },
+  {
+    name: 'kill -9 of a gateway replica',
+    promise: 'nothing lost or duplicated',
+    kills: ['gateway'],
+    fault: killed('gateway-a'),
+  },
   {
     name: 'NATS restarted',
     promise: 'nothing lost or duplicated',
@@ -92,4 +117,28 @@ export const SCENARIOS: Scenario[] = [
       for (const pid of pids) process.kill(pid as number, 'SIGCONT');
     },
   },
+  ...[POISONED_PACKAGE, OPTIMIZATION, SIMULATIONS, LATE_SYNC].map(
+    (hostile): Scenario => ({
+      name: hostile.name,
+      promise: 'no failed request',
+      slowdownBound: SLOWDOWN_BOUND,
+      hostile,
+    }),
+  ),
 ];
+
+/**
+ * The scenarios `--only` names (each part a piece of a name), with the load alone first: the faults' idle reference
+ * and the baseline's count. A part that names nothing is refused before anything starts.
+ */
+export function chooseScenarios(only: readonly string[]): { scenarios: Scenario[]; attacks: boolean } {
+  const attack = (part: string) => 'attack'.includes(part);
+  const unmatched = only.filter((part) => !attack(part) && !SCENARIOS.some((scenario) => scenario.name.includes(part)));
+  if (unmatched.length > 0) {
+    throw new Error(`--only ${unmatched.map((part) => `'${part}'`).join(', ')} names no scenario (nor 'attack')`);
+  }
+  if (only.length === 0) return { scenarios: SCENARIOS, attacks: true };
+  const chosen = SCENARIOS.filter((scenario) => only.some((part) => scenario.name.includes(part)));
+  const scenarios = chosen.length > 0 && chosen[0] !== SCENARIOS[0] ? [SCENARIOS[0] as Scenario, ...chosen] : chosen;
+  return { scenarios, attacks: only.some(attack) };
+}

@@ -29,6 +29,8 @@ export interface ProofStack {
   /** The last lines the components wrote, to explain a failure. */
   recentLines: string[];
   pid(replica: Replica): number | undefined;
+  /** Whether every process answers its /healthz within `ms` (one whose event loop is busy does not). */
+  responsive(ms: number): Promise<boolean>;
   restart(component: Replica | ComponentName): Promise<void>;
   stop(): Promise<void>;
 }
@@ -104,6 +106,7 @@ export async function startProofStack(
     throw error;
   }
   const running = stack;
+  const healthPorts = [ports.gatewayMetrics, gatewayB.metrics, cardsB.metrics, ...Object.values(ports.metrics)];
   return {
     url: settings.publicBaseUrl,
     databaseUrl: infrastructure.databaseUrl,
@@ -115,6 +118,20 @@ export async function startProofStack(
       if (replica === 'gateway-a') return running.pids().gateway;
       if (replica === 'cards-a') return running.pids().cards;
       return replicas[replica]?.pid();
+    },
+    async responsive(ms) {
+      const answers = await Promise.all(
+        healthPorts.map((port) =>
+          fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(ms) }).then(
+            async (response) => {
+              await response.body?.cancel();
+              return response.ok;
+            },
+            () => false,
+          ),
+        ),
+      );
+      return answers.every(Boolean);
     },
     async restart(component) {
       if (component === 'gateway-a') return running.restartComponent('gateway');

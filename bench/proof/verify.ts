@@ -1,15 +1,15 @@
 // After each scenario: was every review the app acknowledged stored exactly once, and did its effects
-// happen exactly once? Read straight from the services' schemas: cards' review log (one row per review
-// id), each item's review count against its log, each learner's day counters against their log, and
-// organizations' read model of deck reviews (fed by the ReviewRecorded events) for reviews of copies.
-// And was every account deletion acknowledged carried out by every service (the UserDeleted event's
-// effect), leaving nothing of the person?
+// happen exactly once? Read straight from the services' schemas: each learner's review log in cards (every row
+// one review the load sent, none twice), each item's review count against its log, each learner's day counters
+// against their log, and the reviews of deck copies organizations' progress counts (fed by the ReviewRecorded
+// events; again every one a review sent, none twice). And was every account deletion carried out by every
+// service (the UserDeleted event's effect), leaving nothing of the person?
 import { parseDatabaseUrl, searchPathOption } from '@engram/kit/db';
 import { erasedUserHash } from '@engram/kit/events/erased-users';
 import { serviceDatabaseUrl } from '@engram/local/components';
 import { waitUntil } from '@engram/testkit/wait';
 import pg from 'pg';
-import type { Acknowledged } from './load.ts';
+import type { SentReview } from './load.ts';
 
 export async function schemaClient(databaseUrl: string, schema: string): Promise<pg.Client> {
   const { connectionString } = parseDatabaseUrl(serviceDatabaseUrl(databaseUrl, schema));
@@ -33,85 +33,136 @@ async function counts(client: pg.Client, sql: string, values: unknown[]): Promis
   return new Map(rows.map((row) => [row.key, Number(row.n)]));
 }
 
+/** What cards and organizations hold of the learners' reviews, read straight from their schemas. */
+export interface ReviewFacts {
+  /** Each learner's review log, a row per review that counts: its review id, and whether its card is a deck copy. */
+  logged: Map<string, { id: string; copy: boolean }[]>;
+  /** Each reviewed item's review count, and the rows of its log that count. */
+  items: { id: string; reps: number; logs: number }[];
+  /** Each learner's reviews as their days count them. */
+  days: Map<string, number>;
+  /** Each learner's reviews of deck copies as organizations' progress counts them: the review id of each. */
+  progress: Map<string, string[]>;
+}
+
 /**
- * Checks every review acknowledged so far (`all`); the counters are cumulative, so each is compared
- * with the whole log of the learners concerned.
+ * What was lost or duplicated of the reviews sent so far (`reviews`), given what the services hold of those
+ * learners. Every row of a log, and every review progress counts, must be one review the load sent, once; so a
+ * review stored or counted twice shows as a row no review id accounts for. A review sent but never acknowledged
+ * may have been stored (its answer lost): it may be there, once, or not at all.
  */
-export async function verifyReviews(databaseUrl: string, all: Acknowledged[]): Promise<Tally> {
+export function tallyReviews(reviews: SentReview[], facts: ReviewFacts): Tally {
   const tally: Tally = { lost: 0, duplicated: 0, details: [] };
   const note = (kind: 'lost' | 'duplicated', n: number, what: string) => {
     if (n <= 0) return;
     tally[kind] += n;
     tally.details.push(`${kind} ${n}: ${what}`);
   };
+  /** Compares one learner's rows with the reviews sent: those acknowledged missing, and rows beyond one per review. */
+  const compare = (rows: string[], sent: SentReview[], where: string) => {
+    const found = new Map<string, number>();
+    for (const id of rows) found.set(id, (found.get(id) ?? 0) + 1);
+    for (const review of sent) {
+      if (review.acknowledged && !found.has(review.reviewId))
+        note('lost', 1, `review ${review.reviewId} not in ${where}`);
+    }
+    const known = new Set(sent.map((review) => review.reviewId));
+    const extra = [...found].reduce((sum, [id, n]) => sum + (known.has(id) ? n - 1 : n), 0);
+    note('duplicated', extra, `${extra} more reviews in ${where} than the reviews sent account for`);
+  };
+  for (const user of new Set(reviews.map((review) => review.userId))) {
+    const sent = reviews.filter((review) => review.userId === user);
+    const logged = facts.logged.get(user) ?? [];
+    compare(
+      logged.map((row) => row.id),
+      sent,
+      `learner ${user}'s review log in cards`,
+    );
+    const counted = facts.days.get(user) ?? 0;
+    note(
+      'duplicated',
+      counted - logged.length,
+      `learner ${user}'s days count ${counted} reviews, the log ${logged.length}`,
+    );
+    note('lost', logged.length - counted, `learner ${user}'s days count ${counted} reviews, the log ${logged.length}`);
+    // Organizations' progress counts every review of a copy that cards logged, acknowledged or not, once.
+    const progress = facts.progress.get(user) ?? [];
+    const copies = logged.filter((row) => row.copy).map((row) => row.id);
+    compare(
+      progress,
+      sent.filter((review) => review.copy),
+      `learner ${user}'s progress in organizations`,
+    );
+    const inProgress = new Set(progress);
+    const acknowledged = new Set(sent.filter((review) => review.acknowledged).map((review) => review.reviewId));
+    // An acknowledged one missing is counted above; this is one done though its answer was lost.
+    const missing = copies.filter((id) => !inProgress.has(id) && !acknowledged.has(id));
+    note(
+      'lost',
+      missing.length,
+      `${missing.length} reviews of deck copies in cards never reached organizations' progress`,
+    );
+  }
+  for (const item of facts.items) {
+    note('duplicated', item.reps - item.logs, `item ${item.id} counts ${item.reps} reviews, its log ${item.logs}`);
+    note('lost', item.logs - item.reps, `item ${item.id} counts ${item.reps} reviews, its log ${item.logs}`);
+  }
+  return tally;
+}
+
+// A learner's review log: the rows that count, each with whether its card is a deck copy.
+const LOGGED = `
+select l.owner_id as owner, l.id::text as id, c.deck_id is not null as copy
+  from review_logs l left join cards c on c.id = l.card_id
+ where l.owner_id = any($1) and l.undone_at is null`;
+
+/**
+ * Checks every review sent so far (`reviews`); the counters are cumulative, so each is compared with the whole log
+ * of the learners concerned. Waits for organizations to count every review of a copy cards logged first.
+ */
+export async function verifyReviews(databaseUrl: string, reviews: SentReview[]): Promise<Tally> {
   const cards = await schemaClient(databaseUrl, 'cards');
   const organizations = await schemaClient(databaseUrl, 'organizations');
   try {
-    const ids = all.map((review) => review.reviewId);
-    const logged = await counts(
-      cards,
-      'select id::text as key, count(*) as n from review_logs where id = any($1::uuid[]) group by id',
-      [ids],
-    );
-    for (const id of ids) {
-      const n = logged.get(id) ?? 0;
-      note('lost', n === 0 ? 1 : 0, `review ${id} acknowledged but not in cards' review log`);
-      note('duplicated', n - 1, `review ${id} logged ${n} times`);
-    }
-
-    const items = [...new Set(all.map((review) => review.itemId))];
+    const users = [...new Set(reviews.map((review) => review.userId))];
+    const logged = new Map<string, { id: string; copy: boolean }[]>(users.map((user) => [user, []]));
+    const { rows: logRows } = await cards.query<{ owner: string; id: string; copy: boolean }>(LOGGED, [users]);
+    for (const row of logRows) logged.get(row.owner)?.push({ id: row.id, copy: row.copy });
+    const items = [...new Set(reviews.map((review) => review.itemId))];
     const { rows } = await cards.query<{ id: string; reps: number; logs: string }>(
       `select i.id, i.reps, (select count(*) from review_logs l where l.item_id = i.id and l.undone_at is null) as logs
          from review_items i where i.id = any($1::uuid[])`,
       [items],
     );
-    for (const item of rows) {
-      const logs = Number(item.logs);
-      note('duplicated', item.reps - logs, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
-      note('lost', logs - item.reps, `item ${item.id} counts ${item.reps} reviews, its log ${logs}`);
-    }
-
-    const users = [...new Set(all.map((review) => review.userId))];
     const days = await counts(
       cards,
       'select owner_id as key, sum(reviews) as n from review_days where owner_id = any($1) group by owner_id',
       [users],
     );
-    const logs = await counts(
-      cards,
-      'select owner_id as key, count(*) as n from review_logs where owner_id = any($1) and undone_at is null group by owner_id',
-      [users],
-    );
-    for (const user of users) {
-      const counted = days.get(user) ?? 0;
-      const inLog = logs.get(user) ?? 0;
-      note('duplicated', counted - inLog, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
-      note('lost', inLog - counted, `learner ${user}'s days count ${counted} reviews, the log ${inLog}`);
-    }
-
-    // Organizations' progress is counted from the copies' reviews the events brought.
-    const copies = all.filter((review) => review.copy).map((review) => review.reviewId);
-    const inReadModel = () =>
-      counts(
-        organizations,
-        'select review_id as key, count(*) as n from deck_reviews where review_id = any($1) group by review_id',
-        [copies],
+    const copies = logRows.filter((row) => row.copy).length;
+    const readProgress = async () => {
+      const progress = new Map<string, string[]>(users.map((user) => [user, []]));
+      const { rows: counted } = await organizations.query<{ owner: string; id: string }>(
+        'select user_id as owner, review_id as id from deck_reviews where user_id = any($1)',
+        [users],
       );
+      for (const row of counted) progress.get(row.owner)?.push(row.id);
+      return { progress, size: counted.length };
+    };
     await waitUntil(
-      'organizations has counted every acknowledged review of a deck copy',
-      async () => (await inReadModel()).size === copies.length,
+      "organizations' progress has counted every review of a deck copy cards logged",
+      async () => (await readProgress()).size >= copies,
       EVENTS_SETTLE_MS,
     ).catch(() => {});
-    const counted = await inReadModel();
-    for (const id of copies) {
-      const n = counted.get(id) ?? 0;
-      note('lost', n === 0 ? 1 : 0, `review ${id} of a deck copy never reached organizations' progress`);
-      note('duplicated', n - 1, `review ${id} counted ${n} times in organizations' progress`);
-    }
+    return tallyReviews(reviews, {
+      logged,
+      items: rows.map((item) => ({ id: item.id, reps: item.reps, logs: Number(item.logs) })),
+      days,
+      progress: (await readProgress()).progress,
+    });
   } finally {
     await Promise.all([cards.end(), organizations.end()]);
   }
-  return tally;
 }
 
 // Where each erasure must show: the record of it in every service that keeps users' data, and no row of
