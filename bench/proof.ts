@@ -20,7 +20,7 @@ hostile learner at a time, readied before the load starts: a poisoned package im
 optimization of a year of Anki history with learning steps, lapses and breaks (it must end), a flood of
 worst-case simulations and retention recommendations (10,000 cards, maximum interval 1 day, daily limits
 9,999, four calls at once; each must be answered, none 5xx), and 50 late synced reviews of one card, done
-before the 450 it already holds (all recorded and counted). The other learners must not notice any of them:
+before the 450 it already holds (each kept and counted once). The other learners must not notice any of them:
 no request of theirs fails, and their review p99 during the row stays within ${SLOWDOWN_BOUND} × their idle p99,
 taken in a scenario's time of load alone just before the act; the row runs on until their reviews are back
 at pace and every process answers its /healthz. In each scenario one more learner deletes their account
