@@ -42,7 +42,8 @@ each broken row broke, what each hostile learner's act ended in, and what failed
 
 Options:
   --short          CI's size (${SHORT.learners} learners, ${SHORT.perSecond} operations/s, ${SHORT.scenarioMs / 1000} s a scenario,
-                   ${SHORT.fuzzRuns} fuzzed inputs per procedure); npm test runs it
+                   ${SHORT.fuzzRuns} fuzzed inputs per procedure); npm test runs it beside its other files, so
+                   a hostile row's slowdown is shown but breaks nothing (every other promise holds)
   --only NAME      only the scenarios whose name contains NAME, after the load alone (the faults'
                    reference); repeatable; 'attack' for the attacks. A NAME that matches nothing exits 2.
   -h, --help       show this text

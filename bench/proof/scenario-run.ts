@@ -24,6 +24,8 @@ export interface RowContext {
   scenarioMs: number;
   /** The learners' review p99 under their load alone (the load row's); none before it has run. */
   idleP99?: number;
+  /** Whether a row breaks past its slowdown bound (ProofOptions.slowdownEnforced). */
+  slowdownEnforced: boolean;
 }
 
 /** The row, and what the run after it needs: the learners' review p99, and how many reviews were acknowledged. */
@@ -182,7 +184,7 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
     deletion: deleted,
     ...reviewCounts(result, context.load.learners),
     slowdown,
-    slowdownBound: scenario.slowdownBound,
+    ...(context.slowdownEnforced && { slowdownBound: scenario.slowdownBound }),
     restarts,
     actProblems: [...(ended?.problems ?? []), ...(result.quiet === false ? [quietProblem] : [])],
     details: tally.details,

@@ -33,6 +33,8 @@ export const LATE_SYNC: HostileLearner = {
     const who = await hostileLearner(stack, 'proof-late-syncer');
     await call(stack.url, who, 'cards.create', { front: 'one card', back: 'many reviews' }, 'mutation');
     const itemId = (await call(stack.url, who, 'cards.listDue', {}, 'query')).items[0].id as string;
+    // A review is never dated before its card: the card was made before the four weeks its reviews span.
+    await cardMadeEarlier(stack.databaseUrl, itemId, 30 * DAY_MS);
     const now = Date.now();
     const stored = reviewsOf(itemId, STORED, now - DAY_MS, now - 60_000);
     const first = await call(stack.url, who, 'cards.syncReviews', { reviews: stored }, 'mutation');
@@ -60,6 +62,20 @@ export const LATE_SYNC: HostileLearner = {
     };
   },
 };
+
+/** Dates the card of `itemId` `ms` earlier, as a card made a month ago. */
+async function cardMadeEarlier(databaseUrl: string, itemId: string, ms: number) {
+  const cards = await schemaClient(databaseUrl, 'cards');
+  try {
+    await cards.query(
+      `update cards c set created_at = c.created_at - make_interval(secs => $2)
+         from review_items i where i.id = $1 and c.id = i.card_id`,
+      [itemId, ms / 1000],
+    );
+  } finally {
+    await cards.end();
+  }
+}
 
 /** The card's review count and the rows of its log that count, read from cards' schema. */
 async function reviewsCounted(databaseUrl: string, itemId: string) {

@@ -44,7 +44,8 @@ export function sandboxedJob(
       entry: JOB_PROCESS,
       limits,
       logger,
-      env,
+      // fsrs-rs fits on one thread: the other core stays the service's.
+      env: { RAYON_NUM_THREADS: '1', ...env },
       stopGraceMs: STOP_GRACE_MS,
       nice: JOB_NICENESS,
     };
