@@ -5,7 +5,7 @@
 // one learner's forecast or file never holds up another learner's review.
 import { DomainError } from '@engram/kit/errors';
 import { answerParent } from '@engram/kit/sandbox/answer-parent';
-import { type KeptFile, keepFile } from '../media/keep-file.js';
+import type { KeptFile } from '../media/keep-file.js';
 import { planReschedule, type RescheduleInput, type ReschedulePlan } from '../presets/reschedule.js';
 import {
   type Recommendation,
@@ -29,6 +29,8 @@ export interface ComputeTasks {
 export type KeptFileAnswer = { kept: KeptFile } | { refused: { message: string; reason: string | undefined } };
 
 async function keep(bytes: Uint8Array, claimedType: string): Promise<KeptFileAnswer> {
+  // Loaded only by a child that checks a file: a forecast's child starts without sharp and music-metadata.
+  const { keepFile } = await import('../media/keep-file.js');
   try {
     return { kept: await keepFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), claimedType) };
   } catch (error) {
