@@ -19,6 +19,7 @@ import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
+import type pg from 'pg';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
 import { EXPORTS_QUEUE } from '../src/exports/export-deps.js';
@@ -276,6 +277,34 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
     client,
     stop: service.stop,
   };
+}
+
+/**
+ * Writes `reviews` (items by their own ids, each made a uuid) to `ownerId`'s review log as logged reviews of
+ * cards since deleted: what the optimizer learns from.
+ */
+export async function writeReviewLog(
+  pool: pg.Pool,
+  ownerId: string,
+  reviews: { itemId: string; rating: number; stateBefore: number; reviewedAt: Date }[],
+): Promise<void> {
+  const items = new Map<string, string>();
+  for (const review of reviews) if (!items.has(review.itemId)) items.set(review.itemId, randomUUID());
+  await pool.query(
+    `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
+       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
+     SELECT gen_random_uuid(), $1, item, item, rating, state_before, 2, reviewed_at, 5000, 0, 0, 1, 0,
+       reviewed_at, '{}', '{}'
+     FROM unnest($2::uuid[], $3::smallint[], $4::smallint[], $5::timestamptz[])
+       AS r(item, rating, state_before, reviewed_at)`,
+    [
+      ownerId,
+      reviews.map((review) => items.get(review.itemId)),
+      reviews.map((review) => review.rating),
+      reviews.map((review) => review.stateBefore),
+      reviews.map((review) => review.reviewedAt),
+    ],
+  );
 }
 
 export type CardsHarness = Awaited<ReturnType<typeof startCardsHarness>>;

@@ -11,7 +11,7 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedReview } from '../src/optimizer/history.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
-import { type CardsHarness, startCardsHarness } from './harness.js';
+import { type CardsHarness, startCardsHarness, writeReviewLog } from './harness.js';
 
 let cards: CardsHarness;
 beforeAll(async () => {
@@ -41,25 +41,7 @@ async function learnerWithHistory(name: string, days: number): Promise<string> {
   return user;
 }
 
-async function writeLog(user: string, reviews: LoggedReview[]) {
-  const items = new Map<string, string>();
-  for (const review of reviews) if (!items.has(review.itemId)) items.set(review.itemId, randomUUID());
-  await cards.pool.query(
-    `INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at,
-       duration_ms, elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after)
-     SELECT gen_random_uuid(), $1, item, item, rating, state_before, 2, reviewed_at, 5000, 0, 0, 1, 0,
-       reviewed_at, '{}', '{}'
-     FROM unnest($2::uuid[], $3::smallint[], $4::smallint[], $5::timestamptz[])
-       AS r(item, rating, state_before, reviewed_at)`,
-    [
-      user,
-      reviews.map((review) => items.get(review.itemId)),
-      reviews.map((review) => review.rating),
-      reviews.map((review) => review.stateBefore),
-      reviews.map((review) => review.reviewedAt),
-    ],
-  );
-}
+const writeLog = (user: string, reviews: LoggedReview[]) => writeReviewLog(cards.pool, user, reviews);
 
 async function finished(user: string, jobId: string) {
   let current = await cards.as(user).getOptimization({ jobId });
