@@ -6,9 +6,12 @@
 // worked out, several at once (the per-user forecast limit lifted, so the flood is as many learners' as it takes; a
 // learner's third forecast in hand is refused before their cards are read): their p99 during the flood ÷ their idle
 // p99 must stay ≤ 2.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { setPriority } from 'node:os';
 import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
+import { gcSummary, slowestThroughPauses } from './gc-pauses.ts';
 import { measurePaced, ms, ratioAgainst } from './measure.ts';
 
 const HEAVY_CARDS = 10_000;
@@ -18,6 +21,8 @@ const REVIEWS_PER_REVIEWER = 60;
 const REVIEWS_PER_SECOND = 16;
 const FLOODERS = 4;
 const P99_TARGET = { atMost: 2 };
+/** The niceness cards gives its forecasts' processes (services/cards/src/compute/compute-pool.ts). */
+const COMPUTE_NICENESS = 10;
 
 interface Learner {
   cookie: string;
@@ -26,7 +31,7 @@ interface Learner {
 
 async function reviewer(stack: BenchStack, index: number): Promise<Learner> {
   const { cookie } = await stack.signUp(`reviewer-${index}`);
-  const cards = Array.from({ length: REVIEWS_PER_REVIEWER * 2 }, (_, i) => ({
+  const cards = Array.from({ length: REVIEWS_PER_REVIEWER * 3 }, (_, i) => ({
     front: `front ${i}`,
     back: `back ${i}`,
   }));
@@ -82,14 +87,16 @@ export async function heavyWork(adminUrl: string): Promise<void> {
         `${ratioAgainst(slowest / SIMULATION_BOUND_MS, { atMost: 1 })})`,
     );
 
+    const idleFrom = Date.now();
     const idle = await reviews(stack, learners, 0);
+    const idleTo = Date.now();
     let flooding = true;
     let forecasts = 0;
     let refused = 0;
     const refusals = new Set<string>();
     const flood = Array.from({ length: FLOODERS }, async (_, flooder) => {
       for (let run = 0; flooding; run += 1) {
-        const retention = 0.7 + ((flooder * 1000 + run) % 250) / 1000;
+        const retention = 0.7 + ((flooder * 61 + run) % 250) / 1000;
         // Other retentions each time: none is answered from the cache.
         const input = { desiredRetentions: [retention, 0.9, 0.95], days: 365 };
         const refusal = await trpc(stack.url, heavy, 'settings.simulate', input).then(
@@ -106,7 +113,9 @@ export async function heavyWork(adminUrl: string): Promise<void> {
         if (refusal) await new Promise((resolve) => setTimeout(resolve, 250));
       }
     });
+    const duringFrom = Date.now();
     const during = await reviews(stack, learners, REVIEWS_PER_REVIEWER);
+    const duringTo = Date.now();
     flooding = false;
     await Promise.all(flood);
     console.log(
@@ -115,7 +124,32 @@ export async function heavyWork(adminUrl: string): Promise<void> {
         `${refused} refused) p50 ${ms(during.p50)}, p99 ${ms(during.p99)}`,
     );
     for (const refusal of refusals) console.log(`  refused: ${refusal}`);
+    // A p99 of a few hundred reviews is its few slowest: say whether a garbage collection held them up.
+    for (const [phase, result, from, to] of [
+      ['idle', idle, idleFrom, idleTo],
+      ['during the flood', during, duringFrom, duringTo],
+    ] as const) {
+      const pauses = stack.gcPauses(from, to);
+      console.log(
+        `  pauses ${phase}: ${gcSummary(pauses)}; ${slowestThroughPauses(result.slowest, pauses, 'reviews')}`,
+      );
+    }
     console.log(`their p99 during the flood ÷ idle: ${ratioAgainst(during.p99 / idle.p99, P99_TARGET)}`);
+
+    // The floor this machine sets: the same reviews beside a process that only burns one core at the forecasts'
+    // niceness, running none of our code. What the flood costs above it is ours; the floor is the machine's.
+    const burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    if (burner.pid !== undefined) setPriority(burner.pid, COMPUTE_NICENESS);
+    let beside: Awaited<ReturnType<typeof reviews>>;
+    try {
+      beside = await reviews(stack, learners, REVIEWS_PER_REVIEWER * 2);
+    } finally {
+      burner.kill('SIGKILL');
+    }
+    console.log(
+      `beside one core burnt at nice ${COMPUTE_NICENESS} (no work of ours): p50 ${ms(beside.p50)}, p99 ${ms(beside.p99)}; ` +
+        `÷ idle: ${(beside.p99 / idle.p99).toFixed(2)}; the flood's p99 ÷ this floor: ${(during.p99 / beside.p99).toFixed(2)}`,
+    );
   } finally {
     await stack.stop();
   }

@@ -11,6 +11,8 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedReview } from '../src/optimizer/history.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../src/optimizer/synthetic-learner.ts';
+import { learnerWorkload } from '../src/simulator/learner-workload.ts';
+import { unpackCards } from '../src/simulator/packed-cards.ts';
 import { type CardsHarness, startCardsHarness, writeReviewLog } from './harness.js';
 
 let cards: CardsHarness;
@@ -238,6 +240,28 @@ describe('simulating the workload of a learner’s own cards', () => {
     expect(minutes[0]).toBeLessThan(minutes[2] ?? 0);
     // The same question, the same simulated future.
     expect((await learner.simulate({ desiredRetentions: [0.9], days: 90 })).runs[0]).toEqual(runs[1]);
+  });
+
+  it('starts from the learner’s cards as their memories stand, the new ones apart', async () => {
+    const user = learnerId('as-they-stand');
+    const learner = cards.as(user);
+    await learner.createCards({ cards: Array.from({ length: 12 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const { items } = await learner.listDue();
+    for (const item of items.slice(0, 5))
+      await learner.review({ id: item.id, rating: 'easy', reviewId: randomUUID(), durationMs: 4000 });
+    const workload = await learnerWorkload({ db: cards.db, pool: cards.pool }, user, undefined);
+    const simulated = unpackCards(workload.input.cards);
+    const reviewed = await cards.db.reviewItem.findMany({ where: { ownerId: user, state: { not: 0 } } });
+    expect(simulated).toHaveLength(12);
+    expect(simulated.filter((card) => card.isNew)).toHaveLength(7);
+    const memories = simulated.flatMap((card) => (card.isNew ? [] : [card]));
+    // Each reviewed card's memory, to the last digit, reviewed today and due on a later day.
+    expect(memories.map((card) => card.stability).sort()).toEqual(reviewed.map((item) => item.stability).sort());
+    expect(memories.map((card) => card.difficulty).sort()).toEqual(reviewed.map((item) => item.difficulty).sort());
+    for (const card of memories) {
+      expect(card.lastDay).toBe(0);
+      expect(card.dueDay).toBeGreaterThan(0);
+    }
   });
 
   it('recommends the retention with the most remembered per minute, with its reason', async () => {

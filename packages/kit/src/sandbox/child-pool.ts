@@ -29,11 +29,22 @@ interface Job<Q, A> {
   dequeue: () => void;
 }
 
+/** A place in a learner's hands, taken before what the work needs is read (ChildPool.hold). */
+export interface Hold<Q, A> {
+  /** Runs `request` in a child when its turn comes; the place is given back when it ends. Once only. */
+  run(request: Q, signal: AbortSignal): Promise<ChildOutcome<A>>;
+  /** Gives the place back when it was not used to run (read failed, answered from elsewhere); else nothing. */
+  release(): void;
+}
+
 export interface ChildPool<Q, A> {
   /** Runs `request` for `userId` in a child when its turn comes; refuses when they have too much in hand. */
   run(userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>>;
-  /** Throws the learner's `tooMany` error now when run would refuse them: before reading what the work needs. */
-  admit(userId: string): void;
+  /**
+   * Takes one of the learner's places in hand now, or throws their `tooMany` error: before what the work needs is
+   * read, so that calls arriving together cannot all read it and be refused only afterwards.
+   */
+  hold(userId: string): Hold<Q, A>;
   /** Ends every child still running and refuses what waits (at shutdown). */
   close(): void;
 }
@@ -98,38 +109,66 @@ export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A
     }
   }
 
+  /** Queues `request`, whose place in `userId`'s hands is already taken. */
+  function enqueue(userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> {
+    if (signal.aborted || stopAll.signal.aborted) {
+      release(userId);
+      return Promise.reject(signal.aborted ? signal.reason : stopAll.signal.reason);
+    }
+    return new Promise<ChildOutcome<A>>((resolve, reject) => {
+      const jobs = waiting.get(userId) ?? [];
+      const job: Job<Q, A> = {
+        userId,
+        request,
+        signal,
+        resolve,
+        reject,
+        dequeue: () => {
+          const index = jobs.indexOf(job);
+          if (index === -1) return;
+          jobs.splice(index, 1);
+          if (jobs.length === 0) waiting.delete(userId);
+          release(userId);
+          reject(signal.reason);
+        },
+      };
+      jobs.push(job);
+      waiting.set(userId, jobs);
+      signal.addEventListener('abort', job.dequeue, { once: true });
+      pump();
+    });
+  }
+
+  function hold(userId: string): Hold<Q, A> {
+    if ((inHand.get(userId) ?? 0) >= perUser.inHand) throw options.tooMany();
+    inHand.set(userId, (inHand.get(userId) ?? 0) + 1);
+    let held = true;
+    return {
+      run(request, signal) {
+        if (!held) return Promise.reject(new Error('a place in hand runs one piece of work'));
+        held = false;
+        return enqueue(userId, request, signal);
+      },
+      release() {
+        if (!held) return;
+        held = false;
+        release(userId);
+      },
+    };
+  }
+
   return {
     run(userId, request, signal) {
       if (signal.aborted) return Promise.reject(signal.reason);
-      if (stopAll.signal.aborted) return Promise.reject(stopAll.signal.reason);
-      if ((inHand.get(userId) ?? 0) >= perUser.inHand) return Promise.reject(options.tooMany());
-      inHand.set(userId, (inHand.get(userId) ?? 0) + 1);
-      return new Promise<ChildOutcome<A>>((resolve, reject) => {
-        const jobs = waiting.get(userId) ?? [];
-        const job: Job<Q, A> = {
-          userId,
-          request,
-          signal,
-          resolve,
-          reject,
-          dequeue: () => {
-            const index = jobs.indexOf(job);
-            if (index === -1) return;
-            jobs.splice(index, 1);
-            if (jobs.length === 0) waiting.delete(userId);
-            release(userId);
-            reject(signal.reason);
-          },
-        };
-        jobs.push(job);
-        waiting.set(userId, jobs);
-        signal.addEventListener('abort', job.dequeue, { once: true });
-        pump();
-      });
+      let place: Hold<Q, A>;
+      try {
+        place = hold(userId);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return place.run(request, signal);
     },
-    admit(userId) {
-      if ((inHand.get(userId) ?? 0) >= perUser.inHand) throw options.tooMany();
-    },
+    hold,
     close() {
       stopAll.abort(new Error('the service is stopping'));
       for (const jobs of waiting.values()) for (const job of jobs.splice(0)) job.reject(stopAll.signal.reason);

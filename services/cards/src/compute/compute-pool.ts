@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { serialize } from 'node:v8';
 import { DomainError, FailedPrecondition, ResourceExhausted } from '@engram/kit/errors';
 import type { Logger } from '@engram/kit/logger';
-import { type ChildPool, createChildPool } from '@engram/kit/sandbox/child-pool';
+import { type ChildPool, createChildPool, type Hold } from '@engram/kit/sandbox/child-pool';
 import type { ComputeRequest, ComputeTask, ComputeTasks } from './compute-process.js';
 
 // The child runs from the same kind of file as this module: TypeScript in tests, JavaScript from dist/.
@@ -52,14 +52,16 @@ const WORDS = {
 } as const;
 
 export interface Compute {
+  /**
+   * Works out `task` for `userId` from what `read` gives. The learner's place in hand is taken first: past
+   * their limit they are refused before `read` runs, so forecasts asked together never all read their cards.
+   */
   run<T extends ComputeTask>(
     userId: string,
     task: T,
-    given: ComputeTasks[T]['given'],
+    read: () => ComputeTasks[T]['given'] | Promise<ComputeTasks[T]['given']>,
     signal: AbortSignal,
   ): Promise<ComputeTasks[T]['answer']>;
-  /** Refuses the learner now when they already have all the work in hand they may: before their inputs are read. */
-  admit(userId: string): void;
   close(): void;
 }
 
@@ -94,42 +96,61 @@ export function createCompute(limits: ComputeLimits, logger: Logger, options: Co
     while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   }
 
-  async function compute(userId: string, request: ComputeRequest, signal: AbortSignal): Promise<unknown> {
-    const outcome = await pool.run(userId, request, signal);
+  async function compute(
+    place: Hold<ComputeRequest, unknown>,
+    userId: string,
+    request: ComputeRequest,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const outcome = await place.run(request, signal);
     if (outcome.ok) return outcome.answer;
     if (outcome.end === 'cancelled') throw signal.reason ?? new Error('the call was given up');
     logger.warn({ userId, task: request.task, end: outcome.end }, 'a computation ended its process');
     throw new ComputeFailed(WORDS[outcome.end]);
   }
 
-  return {
-    async run(userId, task, given, signal) {
-      const request = { task, given } as ComputeRequest;
-      if (!caching) return (await compute(userId, request, signal)) as never;
-      const key = `${userId}:${createHash('sha256').update(serialize(request)).digest('base64url')}`;
-      const kept = cache.get(key);
-      if (kept && kept.until > Date.now()) return kept.answer as never;
-      const same = underWay.get(key);
-      if (same) {
-        try {
-          return (await same) as never;
-        } catch (error) {
-          // The call that asked first gave up, and its work with it: this one asks anew. A failure of the work
-          // itself (its memory, its time, too much in hand) is this call's answer too.
-          if (signal.aborted || error instanceof DomainError) throw error;
-        }
-      }
-      const work = compute(userId, request, signal);
-      underWay.set(key, work);
+  async function run(
+    place: Hold<ComputeRequest, unknown>,
+    userId: string,
+    request: ComputeRequest,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    if (!caching) return compute(place, userId, request, signal);
+    const key = `${userId}:${createHash('sha256').update(serialize(request)).digest('base64url')}`;
+    const kept = cache.get(key);
+    if (kept && kept.until > Date.now()) return kept.answer;
+    const same = underWay.get(key);
+    if (same) {
       try {
-        const answer = await work;
-        remember(key, answer);
-        return answer as never;
+        return await same;
+      } catch (error) {
+        // The call that asked first gave up, and its work with it: this one asks anew. A failure of the work
+        // itself (its memory, its time, too much in hand) is this call's answer too.
+        if (signal.aborted || error instanceof DomainError) throw error;
+      }
+    }
+    const work = compute(place, userId, request, signal);
+    underWay.set(key, work);
+    try {
+      const answer = await work;
+      remember(key, answer);
+      return answer;
+    } finally {
+      underWay.delete(key);
+    }
+  }
+
+  return {
+    async run(userId, task, read, signal) {
+      const place = pool.hold(userId);
+      try {
+        const request = { task, given: await read() } as ComputeRequest;
+        return (await run(place, userId, request, signal)) as never;
       } finally {
-        underWay.delete(key);
+        // Not used when the answer was kept or worked out for another call, or the read failed.
+        place.release();
       }
     },
-    admit: (userId) => pool.admit(userId),
     close: () => pool.close(),
   };
 }

@@ -7,20 +7,17 @@ import { DomainError } from '@engram/kit/errors';
 import { answerParent } from '@engram/kit/sandbox/answer-parent';
 import type { KeptFile } from '../media/keep-file.js';
 import { planReschedule, type RescheduleInput, type ReschedulePlan } from '../presets/reschedule.js';
-import {
-  type Recommendation,
-  recommendRetention,
-  type Simulation,
-  type SimulationInput,
-  simulateRuns,
-} from '../simulator/simulate.js';
+import type { PackedWorkload } from '../simulator/learner-workload.js';
+import { unpackCards } from '../simulator/packed-cards.js';
+import { type Recommendation, recommendRetention, type Simulation, simulateRuns } from '../simulator/simulate.js';
 
-type Workload = Omit<SimulationInput, 'desiredRetention'>;
+/** The learner's cards, handed over packed, read here rather than in the service (packed-cards.ts). */
+const unpacked = (input: PackedWorkload) => ({ ...input, cards: unpackCards(input.cards) });
 
 /** Each task: what it is given, and what it answers. */
 export interface ComputeTasks {
-  simulate: { given: { input: Workload; retentions: number[] }; answer: Simulation[] };
-  recommend: { given: { input: Workload; currentRetention: number }; answer: Recommendation };
+  simulate: { given: { input: PackedWorkload; retentions: number[] }; answer: Simulation[] };
+  recommend: { given: { input: PackedWorkload; currentRetention: number }; answer: Recommendation };
   reschedule: { given: RescheduleInput; answer: ReschedulePlan };
   'keep-file': { given: { bytes: Uint8Array; claimedType: string }; answer: KeptFileAnswer };
 }
@@ -47,9 +44,9 @@ function compute(request: ComputeRequest): ComputeTasks[ComputeTask]['answer'] |
     case 'keep-file':
       return keep(request.given.bytes, request.given.claimedType);
     case 'simulate':
-      return simulateRuns(request.given.input, request.given.retentions);
+      return simulateRuns(unpacked(request.given.input), request.given.retentions);
     case 'recommend':
-      return recommendRetention(request.given.input, request.given.currentRetention);
+      return recommendRetention(unpacked(request.given.input), request.given.currentRetention);
     case 'reschedule':
       return planReschedule(request.given);
   }

@@ -22,8 +22,7 @@ async function presetOf(stores: Stores, request: RescheduleRequest, ownerId: str
 async function planOf(stores: Stores, compute: Compute, request: RescheduleRequest, ctx: CallContext) {
   const ownerId = ctx.caller.userId;
   const preset = await presetOf(stores, request, ownerId);
-  compute.admit(ownerId);
-  const plan = await compute.run(ownerId, 'reschedule', await readInput(stores, ownerId, preset), ctx.signal);
+  const plan = await compute.run(ownerId, 'reschedule', () => readInput(stores, ownerId, preset), ctx.signal);
   return { preset, plan };
 }
 

@@ -24,17 +24,24 @@ export function simulate(stores: Stores, compute: Compute) {
     // The contract's rules (settings.simulate); an empty preset id is the default preset.
     const input = parseInput(simulateInput, { ...request, presetId: request.presetId || undefined });
     // A learner with forecasts in hand is refused before their cards are read again.
-    compute.admit(ctx.caller.userId);
-    const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
-    const given = { input: { ...workload.input, days: input.days }, retentions: input.desiredRetentions };
-    const runs = await compute.run(ctx.caller.userId, 'simulate', given, ctx.signal);
+    let today = '';
+    const runs = await compute.run(
+      ctx.caller.userId,
+      'simulate',
+      async () => {
+        const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
+        today = workload.today;
+        return { input: { ...workload.input, days: input.days }, retentions: input.desiredRetentions };
+      },
+      ctx.signal,
+    );
     return {
       runs: input.desiredRetentions.map((desiredRetention, index) => {
         const run = runs[index] as (typeof runs)[number];
         return {
           desiredRetention,
           daily: run.daily.map(({ day, reviews, minutes }) => ({
-            date: addDays(workload.today, day),
+            date: addDays(today, day),
             reviews,
             minutes,
           })),
@@ -51,21 +58,25 @@ const percent = (retention: number) => `${Math.round(retention * 100)}%`;
 export function recommendRetention(stores: Stores, compute: Compute) {
   return async (request: RecommendRetentionRequest, ctx: CallContext): Promise<RetentionRecommendation> => {
     const input = parseInput(recommendRetentionInput, { presetId: request.presetId || undefined });
-    compute.admit(ctx.caller.userId);
-    const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
-    const given = {
-      input: { ...workload.input, days: RECOMMENDATION_DAYS },
-      currentRetention: workload.currentRetention,
-    };
-    const found = await compute.run(ctx.caller.userId, 'recommend', given, ctx.signal);
+    let currentRetention = 0;
+    const found = await compute.run(
+      ctx.caller.userId,
+      'recommend',
+      async () => {
+        const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
+        currentRetention = workload.currentRetention;
+        return { input: { ...workload.input, days: RECOMMENDATION_DAYS }, currentRetention };
+      },
+      ctx.signal,
+    );
     const reason =
-      found.desiredRetention === workload.currentRetention
+      found.desiredRetention === currentRetention
         ? `At ${percent(found.desiredRetention)} you remember the most for each minute you study.`
-        : `At ${percent(found.desiredRetention)} you would remember ${found.rememberedPerMinute.toFixed(1)} cards for each minute of study over the next year, against ${found.currentPerMinute.toFixed(1)} at ${percent(workload.currentRetention)}.`;
+        : `At ${percent(found.desiredRetention)} you would remember ${found.rememberedPerMinute.toFixed(1)} cards for each minute of study over the next year, against ${found.currentPerMinute.toFixed(1)} at ${percent(currentRetention)}.`;
     return {
       desiredRetention: found.desiredRetention,
       reason,
-      currentRetention: workload.currentRetention,
+      currentRetention,
       rememberedPerMinute: found.rememberedPerMinute,
       currentPerMinute: found.currentPerMinute,
     };

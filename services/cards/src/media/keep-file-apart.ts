@@ -15,7 +15,7 @@ export async function keepFileApart(
 ): Promise<KeptFile> {
   let answer: Awaited<ReturnType<typeof files.run<'keep-file'>>>;
   try {
-    answer = await files.run(ownerId, 'keep-file', { bytes, claimedType }, signal);
+    answer = await files.run(ownerId, 'keep-file', () => ({ bytes, claimedType }), signal);
   } catch (error) {
     if (!(error instanceof ComputeFailed)) throw error;
     throw new Invalid(

@@ -11,7 +11,8 @@ import { settingsOf } from '../domain/settings.js';
 import { cardPresetId } from '../presets/card-preset.js';
 import { PRESET_NOT_FOUND } from '../presets/presets.js';
 import { readSettings } from '../review/settings-store.js';
-import { DEFAULT_HABITS, type LearnerHabits, type SimulatedCard, type SimulationInput } from './simulate.js';
+import { PACKED_CARD_LINE, type PackedCards } from './packed-cards.js';
+import { DEFAULT_HABITS, type LearnerHabits, type SimulationInput } from './simulate.js';
 
 /** Fewer reviews of a kind than this, and the default habit stands in for the learner's. */
 const ENOUGH_REVIEWS = 20;
@@ -20,14 +21,17 @@ const LONGEST_REVIEW_MS = 120_000;
 
 // The cards the preset schedules (presets/card-preset.ts); $2 null: the learner has no preset yet, so all. Their due
 // day and last review's day as days from today ($5) in the learner's days ($3 their timezone, $4 the hour a day
-// starts), as studyDayOf counts them: worked out by PostgreSQL, so a large collection costs the service no dates to
-// parse and convert.
+// starts), as studyDayOf counts them, packed a line each in the order of their ids (packed-cards.ts): worked out by
+// PostgreSQL, so a large collection costs the service one string, not rows of dates to parse and convert.
 const CARDS = `
-SELECT i.state::int AS state, i.stability, i.difficulty,
-  ((i.due AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS due_day,
-  ((i.last_review AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS last_day
-FROM review_items i
-WHERE i.owner_id = $1 AND NOT i.archived AND ($2::uuid IS NULL OR ${cardPresetId('i.card_id', '$1')} = $2::uuid)`;
+SELECT coalesce(string_agg(${PACKED_CARD_LINE}, E'\n' ORDER BY card_id), '') AS cards
+FROM (
+  SELECT i.card_id, i.state, i.stability, i.difficulty,
+    ((i.due AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS due_day,
+    ((i.last_review AT TIME ZONE $3) - make_interval(hours => $4))::date - $5::date AS last_day
+  FROM review_items i
+  WHERE i.owner_id = $1 AND NOT i.archived AND ($2::uuid IS NULL OR ${cardPresetId('i.card_id', '$1')} = $2::uuid)
+) c`;
 
 const HABITS = `
 SELECT
@@ -90,8 +94,11 @@ function habitsOf(row: HabitsRow | undefined): LearnerHabits {
 const seedOf = (ownerId: string, presetId: string) =>
   createHash('sha256').update(`${ownerId}:${presetId}`).digest().readUInt32LE(0);
 
+/** What a simulation is given, its cards packed (packed-cards.ts). */
+export type PackedWorkload = Omit<SimulationInput, 'desiredRetention' | 'cards'> & { cards: PackedCards };
+
 export interface LearnerWorkload {
-  input: Omit<SimulationInput, 'desiredRetention' | 'days'>;
+  input: Omit<PackedWorkload, 'days'>;
   currentRetention: number;
   today: string;
 }
@@ -105,30 +112,19 @@ export async function learnerWorkload(stores: Stores, ownerId: string, presetId:
   if (presetId !== undefined && !preset) throw PRESET_NOT_FOUND();
   const today = studyDayOf(now, settings.timezone, settings.dayStartHour);
   const [{ rows: cardRows }, { rows: habitRows }] = await Promise.all([
-    stores.pool.query<{
-      state: number;
-      stability: number;
-      difficulty: number;
-      due_day: number;
-      last_day: number | null;
-    }>(CARDS, [ownerId, preset?.id ?? null, settings.timezone, settings.dayStartHour, today]),
+    stores.pool.query<{ cards: PackedCards }>(CARDS, [
+      ownerId,
+      preset?.id ?? null,
+      settings.timezone,
+      settings.dayStartHour,
+      today,
+    ]),
     stores.pool.query<HabitsRow>(HABITS, [ownerId, LONGEST_REVIEW_MS]),
   ]);
-  const cards: SimulatedCard[] = cardRows.map((row) =>
-    row.state === 0 || row.stability <= 0 || row.last_day === null
-      ? { isNew: true }
-      : {
-          isNew: false,
-          stability: row.stability,
-          difficulty: row.difficulty,
-          lastDay: row.last_day,
-          dueDay: row.due_day,
-        },
-  );
   const parameters = preset && preset.parameters.length > 0 ? preset.parameters : DEFAULT_PARAMETERS;
   return {
     input: {
-      cards,
+      cards: cardRows[0]?.cards ?? '',
       parameters,
       newPerDay: preset?.newPerDay ?? PRESET_DEFAULTS.newPerDay,
       reviewsPerDay: preset?.reviewsPerDay ?? PRESET_DEFAULTS.reviewsPerDay,
