@@ -1,27 +1,13 @@
 // A real Chromium for browser tests, driven by playwright-core (never a downloaded browser).
 import { mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContextOptions, chromium, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
+import { launchBrowser } from './chromium.ts';
 import { linkIn, nextMail } from './mailbox.ts';
+import { sharedBrowser, sharedTestStack } from './shared-stack.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
-}
+export { CHROMIUM_ARGS, launchBrowser } from './chromium.ts';
 
 const ARTIFACTS = new URL('../../../.cache/test-artifacts', import.meta.url).pathname;
 const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal']);
@@ -147,8 +133,21 @@ export interface BrowserStack {
 export function useBrowserStack(options: { extraEnv?: Record<string, string> } = {}): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
+  // With the default settings, the worker's shared stack and Chromium (shared-stack.ts); else a stack of its own.
+  const shared = options.extraEnv === undefined;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startTestStack(options), launchBrowser()]);
+    if (shared) {
+      [stack, browser] = await Promise.all([sharedTestStack(), sharedBrowser()]);
+      return;
+    }
+    // Both start at once; when one fails, the other is not left running after the file (a stack of six processes).
+    const [started, launched] = await Promise.allSettled([startTestStack(options), launchBrowser()]);
+    if (started.status === 'rejected' || launched.status === 'rejected') {
+      if (started.status === 'fulfilled') await started.value.stop();
+      if (launched.status === 'fulfilled') await launched.value.close();
+      throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+    }
+    [stack, browser] = [started.value, launched.value];
   });
   // A failed test's run is gone once CI ends; what the stack warned about while it ran is printed with it.
   let logsBefore = 0;
@@ -163,6 +162,11 @@ export function useBrowserStack(options: { extraEnv?: Record<string, string> } =
     console.error(`What the stack warned about during "${task.name}":\n${lines.join('\n')}`);
   });
   afterAll(async () => {
+    if (shared) {
+      // What this file opened goes; the browser and the stack stay for the next file.
+      await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+      return;
+    }
     await browser?.close();
     await stack?.stop();
   });

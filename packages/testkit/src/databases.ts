@@ -19,3 +19,19 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
     await client.end();
   }
 }
+
+/** Drops every database whose name starts with `prefix` (a run's, including stacks a worker left running). */
+export async function dropDatabasesStartingWith(adminUrl: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where starts_with(datname, $1)`,
+      [prefix],
+    );
+    for (const { datname } of rows)
+      await client.query(`drop database if exists "${datname.replaceAll('"', '""')}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}

@@ -2,7 +2,7 @@
 // runs never see each other's data; all of it is removed when the run ends.
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { createDatabase, dropDatabase } from './databases.ts';
+import { createDatabase, dropDatabasesStartingWith } from './databases.ts';
 import { resolveInfrastructure } from './infra.ts';
 import { deleteStreams } from './streams.ts';
 
@@ -21,7 +21,8 @@ export default async function setup(project: TestProject) {
   });
   return async () => {
     await deleteStreams(infra.natsUrl, streamName);
-    await dropDatabase(infra.postgresUrl, `engram_test_${runId}`);
+    // The run's database and every stack's beside it (a worker's shared stack is never stopped in turn).
+    await dropDatabasesStartingWith(infra.postgresUrl, `engram_test_${runId}`);
     await infra.stop();
   };
 }
