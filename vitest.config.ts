@@ -1,16 +1,10 @@
 // One vitest run for the whole workspace. Workspace packages resolve to their TypeScript sources
 // through the "@engram/source" export condition, so tests never need a prior build.
 //
-// Three projects:
-// - units: files that start no stack share their worker's process with the files before them, which saves
-//   starting Node and loading the test runtime once per file (about a second each).
-// - end-to-end: files that use the worker's shared stack and Chromium (useBrowserStack() with the default
-//   settings, sharedTestStack(): testkit/src/shared-stack.ts) share their worker's process too, and with it one
-//   stack, started once per worker instead of once per file.
-// - stacks: a file that starts a stack of its own (it kills processes or changes a service's settings), or the
-//   proof, runs in a fresh process of its own, as a separate machine would.
-// Which is which is read from the files themselves, so a new test file lands in the right one without a list to
-// keep.
+// Two projects: a file that starts a whole stack (or the proof) runs in a fresh process of its own, as a
+// separate machine would; every other file shares its worker's process with the files before it, which saves
+// starting Node and loading the test runtime once per file (about a second each, 147 files). Which is which is
+// read from the files themselves, so a new test file lands in the right one without a list to keep.
 import { globSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
@@ -27,13 +21,9 @@ export const STARTS_A_STACK =
   /\b(?:(?:useBrowserStack|startTestStack|runProof)\(|process\.(?:memoryUsage|resourceUsage)\b)/;
 /** Folders the search never walks into (what `exclude` below leaves out). */
 const skipped = (path: string) => /(^|\/)(node_modules|dist|\.cache)(\/|$)/.test(path);
-/** What a test file calls to use its worker's shared stack and Chromium. */
-export const SHARES_A_STACK = /\b(?:useBrowserStack|sharedTestStack)\(/;
-const testFiles = globSync(include, { exclude: skipped }).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-export const sharedStackFiles = testFiles.filter(({ text }) => SHARES_A_STACK.test(text)).map(({ path }) => path);
-export const stackFiles = testFiles
-  .filter(({ path, text }) => STARTS_A_STACK.test(text) && !sharedStackFiles.includes(path))
-  .map(({ path }) => path);
+export const stackFiles = globSync(include, { exclude: skipped }).filter((path) =>
+  STARTS_A_STACK.test(readFileSync(path, 'utf8')),
+);
 
 export default defineConfig({
   resolve: { conditions },
@@ -48,11 +38,7 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     projects: [
-      {
-        extends: true,
-        test: { name: 'units', include, exclude: [...exclude, ...stackFiles, ...sharedStackFiles], isolate: false },
-      },
-      { extends: true, test: { name: 'end-to-end', include: sharedStackFiles, exclude, isolate: false } },
+      { extends: true, test: { name: 'units', include, exclude: [...exclude, ...stackFiles], isolate: false } },
       { extends: true, test: { name: 'stacks', include: stackFiles, exclude } },
     ],
   },

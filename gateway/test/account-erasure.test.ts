@@ -15,8 +15,7 @@ import {
 } from '@engram/contracts/events';
 import type { AppRouter } from '@engram/gateway/router';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { sharedTestStack } from '@engram/testkit/shared-stack';
-import { TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import { publishEvent } from '@engram/testkit/streams';
 import { waitUntil } from '@engram/testkit/wait';
 import { createTRPCClient, httpBatchStreamLink } from '@trpc/client';
@@ -29,15 +28,16 @@ let stack: TestStack;
 let db: pg.Pool;
 
 beforeAll(async () => {
-  stack = await sharedTestStack();
+  stack = await startTestStack();
   db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
 });
 afterAll(async () => {
   await db?.end();
+  await stack?.stop();
 });
 
 const person = (label: string) => signedUpPerson(stack.url, label);
-/** Words only this run of this file writes: the stack is shared with other files, whose cards may say the same. */
+/** Words only this file writes: another file on the same stack or database may write the same card. */
 const POWERHOUSE = `What is the powerhouse of the cell (${randomUUID().slice(0, 8)})?`;
 const auth = (who: Person, path: string, body: unknown) => authAction(stack.url, who, path, body);
 

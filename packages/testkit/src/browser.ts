@@ -4,7 +4,6 @@ import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-c
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import { launchBrowser } from './chromium.ts';
 import { linkIn, nextMail } from './mailbox.ts';
-import { sharedBrowser, sharedTestStack } from './shared-stack.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
 export { CHROMIUM_ARGS, launchBrowser } from './chromium.ts';
@@ -133,13 +132,7 @@ export interface BrowserStack {
 export function useBrowserStack(options: { extraEnv?: Record<string, string> } = {}): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
-  // With the default settings, the worker's shared stack and Chromium (shared-stack.ts); else a stack of its own.
-  const shared = options.extraEnv === undefined;
   beforeAll(async () => {
-    if (shared) {
-      [stack, browser] = await Promise.all([sharedTestStack(), sharedBrowser()]);
-      return;
-    }
     // Both start at once; when one fails, the other is not left running after the file (a stack of six processes).
     const [started, launched] = await Promise.allSettled([startTestStack(options), launchBrowser()]);
     if (started.status === 'rejected' || launched.status === 'rejected') {
@@ -162,11 +155,6 @@ export function useBrowserStack(options: { extraEnv?: Record<string, string> } =
     console.error(`What the stack warned about during "${task.name}":\n${lines.join('\n')}`);
   });
   afterAll(async () => {
-    if (shared) {
-      // What this file opened goes; the browser and the stack stay for the next file.
-      await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
-      return;
-    }
     await browser?.close();
     await stack?.stop();
   });

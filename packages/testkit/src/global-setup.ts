@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
   });
   return async () => {
     await deleteStreams(infra.natsUrl, streamName);
-    // The run's database and every stack's beside it (a worker's shared stack is never stopped in turn).
+    // The run's database and every stack's beside it (one a file could not stop is not left behind).
     await dropDatabasesStartingWith(infra.postgresUrl, `engram_test_${runId}`);
     await infra.stop();
   };

@@ -1,25 +1,16 @@
-// npm test runs a file that starts a whole stack of its own, or that measures its own process's memory, in a
-// process of its own; a file that uses its worker's shared stack (end-to-end) shares that worker's process and
-// stack with the other such files; every other file shares its worker's process (units). The split is read from the files' text, so a mistake
+// npm test runs a file that starts a whole stack, or that measures its own process's memory, in a process of
+// its own; every other file shares its worker's process. The split is read from the files' text, so a mistake
 // in the pattern silently puts stacks side by side in one process (it did once: a browser test then saw the
 // identity service answer 503 while another file's stack was winding down).
 import { globSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SHARES_A_STACK, STARTS_A_STACK, sharedStackFiles, stackFiles } from '../../../vitest.config.ts';
+import { STARTS_A_STACK, stackFiles } from '../../../vitest.config.ts';
 
 describe('which test files get a process of their own', () => {
-  it('every browser test, whatever it passes to useBrowserStack: a stack of its own or the shared one', () => {
+  it('every browser test, whatever it passes to useBrowserStack', () => {
     const browserFiles = globSync('gateway/test/browser/*.test.ts');
     expect(browserFiles.length).toBeGreaterThan(10);
-    const withAStack = [...stackFiles, ...sharedStackFiles];
-    expect(browserFiles.filter((path) => !withAStack.includes(path))).toEqual([]);
-    expect(sharedStackFiles).toContain('gateway/test/browser/learning-loop.test.ts');
-  });
-
-  it('a file never in both: the shared stack is not started beside a file that kills processes', () => {
-    expect(stackFiles.filter((path) => sharedStackFiles.includes(path))).toEqual([]);
-    expect(stackFiles).toContain('deploy/test/supervision.test.ts');
-    expect(sharedStackFiles).toContain('gateway/test/learning-api.test.ts');
+    expect(browserFiles.filter((path) => !stackFiles.includes(path))).toEqual([]);
   });
 
   it('the stack tests of the API, the deployment tests and the proof', () => {
@@ -40,8 +31,6 @@ describe('which test files get a process of their own', () => {
     expect(STARTS_A_STACK.test(code('const before = process.memory', 'Usage().rss'))).toBe(true);
     expect(STARTS_A_STACK.test(code('import { useBrowserStackish', ' } from "x"'))).toBe(false);
     expect(STARTS_A_STACK.test(code('process.memoryUsageOf', '(child)'))).toBe(false);
-    expect(SHARES_A_STACK.test(code('await sharedTestStack', '()'))).toBe(true);
-    expect(SHARES_A_STACK.test(code('import { sharedTestStack', ' } from "x"'))).toBe(false);
     expect(stackFiles).not.toContain('packages/testkit/test/test-projects.test.ts');
   });
 });
