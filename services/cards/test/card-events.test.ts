@@ -124,10 +124,20 @@ describe('a created card', () => {
     // duplicate window: JetStream stores it twice and the consumer must recognise the event id.
     const again = headers();
     again.set('Nats-Msg-Id', `${envelope.id}-republished`);
-    await jetstream(nats).publish(`${events.subjectPrefix}${CardCreated.subject}`, row.rows[0].payload, {
+    const stored = await jetstream(nats).publish(`${events.subjectPrefix}${CardCreated.subject}`, row.rows[0].payload, {
       headers: again,
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(stored.duplicate).toBe(false);
+    // The consumer has taken the second copy and acknowledged it (its acknowledged floor passed the copy): only
+    // then does "applied once" say it was recognised, not that it never came.
+    const jsm = await jetstreamManager(nats);
+    const acknowledged = async () =>
+      (await jsm.consumers.info(events.streamName, 'test-card-counter')).ack_floor.stream_seq >= stored.seq;
+    const deadline = Date.now() + 20_000;
+    while (!(await acknowledged())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the second copy to be acknowledged');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(applied.get(card.id)).toBe(1);
   });
 });
