@@ -10,26 +10,12 @@ import { unary } from '@engram/kit/grpc/client';
 import { CardsServiceClient, CreateCardRequest } from '@engram/proto/cards/v1/cards';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import pg from 'pg';
+import { withDatabase } from './bench-database.ts';
 import { throughput } from './measure.ts';
 
 const TOTAL = 2_000;
 const CONCURRENCY = 16;
 const WARM_UP = 200;
-
-async function withDatabase<T>(adminUrl: string, work: (url: string) => Promise<T>): Promise<T> {
-  const name = `engram_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    await admin.query(`drop database "${name}" with (force)`);
-    await admin.end();
-  }
-}
 
 export async function cardCreation(adminUrl: string): Promise<void> {
   await withDatabase(adminUrl, async (databaseUrl) => {

@@ -9,7 +9,8 @@ import { RATINGS } from '@engram/contracts/learning';
 import { syncReviewsInput } from '@engram/contracts/offline';
 import { createPool } from '@engram/kit/db';
 import { applyMigrations } from '@engram/kit/migrate';
-import pg from 'pg';
+import type pg from 'pg';
+import { withDatabase } from './bench-database.ts';
 import { ms, ratioAgainst } from './measure.ts';
 
 const REVIEWS = 50;
@@ -67,32 +68,25 @@ async function round(pool: pg.Pool): Promise<{ inOrder: number; late: number }> 
 }
 
 export async function lateSync(adminUrl: string): Promise<void> {
-  const name = `engram_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const pool = createPool(databaseUrl, { max: 4 });
-  try {
-    await applyMigrations({
-      databaseUrl,
-      migrationsDir: new URL('../services/cards/prisma/migrations', import.meta.url).pathname,
-    });
-    // While V8 compiles the path.
-    await round(pool);
-    const rounds: { inOrder: number; late: number }[] = [];
-    for (let n = 0; n < ROUNDS; n += 1) rounds.push(await round(pool));
-    const inOrder = median(rounds.map((one) => one.inOrder));
-    const late = median(rounds.map((one) => one.late));
-    console.log(`cards.syncReviews, ${REVIEWS} reviews of a card after its ${REVIEWS} (in order): ${ms(inOrder)}`);
-    console.log(`the same ${REVIEWS} dated before its ${REVIEWS} (late):                 ${ms(late)}`);
-    console.log(`  (medians of ${ROUNDS} rounds, each on cards of its own)`);
-    console.log(`ratio late/in order: ${ratioAgainst(late / inOrder, LATE_TARGET)}`);
-  } finally {
-    await pool.end();
-    await admin.query(`drop database "${name}" with (force)`);
-    await admin.end();
-  }
+  await withDatabase(adminUrl, async (databaseUrl) => {
+    const pool = createPool(databaseUrl, { max: 4 });
+    try {
+      await applyMigrations({
+        databaseUrl,
+        migrationsDir: new URL('../services/cards/prisma/migrations', import.meta.url).pathname,
+      });
+      // While V8 compiles the path.
+      await round(pool);
+      const rounds: { inOrder: number; late: number }[] = [];
+      for (let n = 0; n < ROUNDS; n += 1) rounds.push(await round(pool));
+      const inOrder = median(rounds.map((one) => one.inOrder));
+      const late = median(rounds.map((one) => one.late));
+      console.log(`cards.syncReviews, ${REVIEWS} reviews of a card after its ${REVIEWS} (in order): ${ms(inOrder)}`);
+      console.log(`the same ${REVIEWS} dated before its ${REVIEWS} (late):                 ${ms(late)}`);
+      console.log(`  (medians of ${ROUNDS} rounds, each on cards of its own)`);
+      console.log(`ratio late/in order: ${ratioAgainst(late / inOrder, LATE_TARGET)}`);
+    } finally {
+      await pool.end();
+    }
+  });
 }
