@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setPriority } from 'node:os';
+import { COMPUTE_NICENESS } from '@engram/cards/compute/compute-pool';
 import { RATINGS } from '@engram/contracts/learning';
 import { type BenchStack, startBenchStack, trpc } from './bench-stack.ts';
 import { gcSummary, slowestThroughPauses } from './gc-pauses.ts';
@@ -21,8 +22,6 @@ const REVIEWS_PER_REVIEWER = 60;
 const REVIEWS_PER_SECOND = 16;
 const FLOODERS = 4;
 const P99_TARGET = { atMost: 2 };
-/** The niceness cards gives its forecasts' processes (services/cards/src/compute/compute-pool.ts). */
-const COMPUTE_NICENESS = 10;
 
 interface Learner {
   cookie: string;

@@ -33,7 +33,7 @@ export interface ComputeLimits {
  */
 export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { children: 1, memoryBytes: 512 * MB, timeoutMs: 12_000 };
 /** Forecasts yield the CPU to the calls learners wait for. */
-const COMPUTE_NICENESS = 10;
+export const COMPUTE_NICENESS = 10;
 
 export class TooMuchComputing extends ResourceExhausted {
   constructor() {
