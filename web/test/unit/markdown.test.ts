@@ -1,0 +1,167 @@
+// Card sides render as Markdown with math and code, and never as live HTML; a cloze card's deletions render
+// as practice asks them, in text, maths and code alike.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.mock('katex/dist/katex.min.css', () => ({}));
+const { featuresLoaded, renderMarkdown } = await import('../../src/lib/markdown.ts');
+const { cardSummary, reviewItem } = await import('@engram/contracts/cloze');
+
+/** Inline maths around TeX, `$tex$`. */
+const math = (tex: string) => `$${tex}$`;
+
+describe('loading what a card needs', () => {
+  it('renders plain Markdown at once and loads maths and highlighting only for a text that has them', async () => {
+    expect(featuresLoaded('**plain** text, [a link](https://example.com)')).toBeUndefined();
+    const math = featuresLoaded('Euler: $e^{i\\pi}$');
+    expect(math).toBeInstanceOf(Promise);
+    await math;
+    expect(featuresLoaded('Euler: $e^{i\\pi}$')).toBeUndefined();
+    const code = featuresLoaded('```ts\nconst x = 1;\n```');
+    expect(code).toBeInstanceOf(Promise);
+    await code;
+    expect(renderMarkdown('```ts\nconst x = 1;\n```')).toContain('hljs-keyword');
+  });
+});
+
+/** Maths and highlighting loaded, as before any card that needs them shows. */
+const loadEverything = () => featuresLoaded('$x$\n\n```js\nx\n```');
+
+describe('rendering a card side', () => {
+  beforeAll(loadEverything);
+
+  it('renders Markdown emphasis, lists and links', () => {
+    const html = renderMarkdown('**bold** and *it*\n\n- one\n- two\n\n[site](https://example.com)');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<li>one</li>');
+    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">site</a>');
+  });
+
+  it('typesets inline and display math with KaTeX', () => {
+    const html = renderMarkdown('Euler: $e^{i\\pi} + 1 = 0$\n\n$$\\int_0^1 x\\,dx$$');
+    expect(html).toContain('class="katex"');
+    expect(html).toContain('katex-display');
+  });
+
+  it('highlights code in a fenced block of a known language', () => {
+    const html = renderMarkdown('```ts\nconst x: number = 1;\n```');
+    expect(html).toContain('hljs-keyword');
+  });
+
+  it('shows HTML in a card as text instead of running it', () => {
+    const html = renderMarkdown('<img src=x onerror="alert(1)"> <script>alert(2)</script>');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('typesets display math with text after it on the same line, the text on the line below', () => {
+    const html = renderMarkdown('$$x^2 + y^2$$ is a circle');
+    expect(html).toContain('katex-display');
+    expect(html).not.toContain('katex-error');
+    expect(html).toContain('is a circle');
+    // Inside a code block it stays as written.
+    expect(renderMarkdown('```\n$$x$$ text\n```')).toContain('$$x$$ text');
+  });
+
+  it('shows a dollar escaped as a dollar, not as maths (Anki’s fields, imported)', () => {
+    const html = renderMarkdown('costs \\$5 and \\$10');
+    expect(html).toContain('costs $5 and $10');
+    expect(html).not.toContain('katex');
+  });
+
+  it('keeps a bad formula as readable text instead of failing the card', () => {
+    expect(() => renderMarkdown('$\\frac{1}{$')).not.toThrow();
+  });
+
+  it('shows an image on another site as a link instead of loading it', () => {
+    const html = renderMarkdown('![a pixel](https://tracker.example/p.gif) ![](//cdn.example/x.png)');
+    expect(html).not.toContain('<img');
+    expect(html).toContain(
+      '<a href="https://tracker.example/p.gif" target="_blank" rel="noopener noreferrer">a pixel</a>',
+    );
+    expect(html).toContain(
+      '<a href="//cdn.example/x.png" target="_blank" rel="noopener noreferrer">//cdn.example/x.png</a>',
+    );
+  });
+
+  it("shows Engram's own images and pictures kept in the card", () => {
+    expect(renderMarkdown('![diagram](/api/media/abc)')).toContain('<img src="/api/media/abc" alt="diagram">');
+    expect(renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=)')).toContain('<img src="data:image/png');
+  });
+});
+
+/** The text a reader sees of rendered HTML: KaTeX's visible layer (not its MathML copy), tags removed. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<span class="katex-mathml">[\s\S]*?<\/math><\/span>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\u200b/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+describe('rendering a cloze card as practice asks it', () => {
+  beforeAll(loadEverything);
+
+  const energy = `Energy: ${math('{{c1::E=mc^2}}')} and {{c2::Einstein::who}}.`;
+
+  it('hides a deletion inside maths as a boxed question mark, never literal asterisks or braces', () => {
+    const html = renderMarkdown(reviewItem('cloze', 1, energy, '').prompt);
+    expect(html).toContain('notation="box"');
+    expect(html).not.toContain('katex-error');
+    expect(visibleText(html)).toBe('Energy: ? and Einstein.');
+  });
+
+  it('reveals the asked deletion inside maths boxed, as valid TeX', () => {
+    const html = renderMarkdown(reviewItem('cloze', 1, energy, '').answer);
+    expect(html).toContain('notation="box"');
+    expect(html).not.toContain('katex-error');
+    expect(visibleText(html)).not.toMatch(/[*{}$]/);
+  });
+
+  it('shows the hint in place of a hidden deletion and marks the answer in bold', () => {
+    expect(visibleText(renderMarkdown(reviewItem('cloze', 2, energy, '').prompt))).toContain('and [who].');
+    expect(renderMarkdown(reviewItem('cloze', 2, energy, 'Extra').answer)).toContain('<strong>Einstein</strong>');
+  });
+
+  it('shows a hint inside maths as text in the box', () => {
+    const html = renderMarkdown(reviewItem('cloze', 1, math('{{c1::\\pi::a constant}}'), '').prompt);
+    expect(html).not.toContain('katex-error');
+    expect(visibleText(html)).toBe('a constant');
+  });
+
+  it('renders the card list summary with every deletion revealed and no raw source', () => {
+    const { front } = cardSummary('cloze', energy, '');
+    const text = visibleText(renderMarkdown(front));
+    expect(text).not.toMatch(/\{\{c\d|\$|\*\*/);
+    expect(text).toContain('Einstein');
+  });
+
+  it('keeps braces of a code block that are no deletion, and hides one that is', () => {
+    const card = '```js\nfunction f() {{ return {{c1::42}}; }}\n```';
+    const question = visibleText(renderMarkdown(reviewItem('cloze', 1, card, '').prompt));
+    expect(question).toContain('function f() {{ return […]; }}');
+    expect(visibleText(renderMarkdown(reviewItem('cloze', 1, card, '').answer))).toContain('return 42;');
+  });
+
+  it('keeps HTML in a deletion, its hint or the card inert', () => {
+    const card = '{{c1::<img src=x onerror=alert(1)>::<script>alert(2)</script>}} <b onclick="x()">b</b>';
+    for (const side of Object.values(reviewItem('cloze', 1, card, '<iframe src="https://evil.example">'))) {
+      const html = renderMarkdown(side);
+      expect(html).not.toMatch(/<(img|script|iframe|b)[\s>]/);
+      expect(html).not.toMatch(/<[^>]*\son\w+=/);
+    }
+  });
+
+  it('never lets a hint in maths run a TeX command that makes a link or HTML', () => {
+    const card = `${math('{{c1::x::}\\href{javascript:alert(1)}{y}}}')} $\\href{javascript:alert(2)}{z}$ $\\htmlClass{a}{b}$`;
+    for (const side of Object.values(reviewItem('cloze', 1, card, ''))) {
+      const html = renderMarkdown(side);
+      expect(html).not.toContain('href="javascript');
+      expect(html).not.toContain('class="a"');
+    }
+  });
+});
