@@ -1,6 +1,7 @@
 // The search params of the practice, dashboard and billing routes (docs/product.md#search-params). Checked by hand
 // rather than with zod: the web app's route tree (in its entry bundle) validates them, and even zod/mini added
 // 16 KB gzipped to every first visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
+import { isUuid } from './ids.ts';
 
 export interface PracticeDoneSearch {
   cardCount: number;
@@ -43,8 +44,6 @@ export const practiceDoneSearch = {
   },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * /practice/session: tags, an optional list of tag ids. A malformed value is corrected, never refused: one
  * id alone becomes a list, anything that is not a tag id is dropped (and with it an empty list).
@@ -53,7 +52,7 @@ export const practiceSessionSearch = {
   parse(search: Record<string, unknown>): PracticeSessionSearch {
     const { tags } = search;
     const given = Array.isArray(tags) ? tags : [tags];
-    const ids = [...new Set(given.filter((tag): tag is string => typeof tag === 'string' && UUID.test(tag)))];
+    const ids = [...new Set(given.filter((tag): tag is string => typeof tag === 'string' && isUuid(tag)))];
     // Undefined rather than left out, as the router lays a route's checked params over the raw ones.
     return { tags: ids.length > 0 ? ids : undefined };
   },

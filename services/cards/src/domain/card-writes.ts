@@ -4,6 +4,7 @@
 // Each write also links the card to the files its text shows (linkMedia).
 import type { NewCard } from '@engram/contracts/cards';
 import { CLOZE_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
+import { isUuid } from '@engram/contracts/ids';
 import type { CardType } from '@engram/contracts/learning';
 import { mediaIdsIn } from '@engram/contracts/media';
 import { Invalid } from '@engram/kit/errors';
@@ -74,8 +75,6 @@ export async function changeContent(
   await linkMedia(tx, updated);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Links a card to the files its text shows (`/media/<id>/…`): its owner's own files and, for a copy of a
  * shared deck's card, the files the copied card shows (its publisher's). Any other id stays unlinked, so
@@ -96,9 +95,7 @@ export async function linkMedia(
       id: { in: ids },
       OR: [
         { ownerId: card.ownerId },
-        ...(card.originCardId && UUID.test(card.originCardId)
-          ? [{ cards: { some: { cardId: card.originCardId } } }]
-          : []),
+        ...(card.originCardId && isUuid(card.originCardId) ? [{ cards: { some: { cardId: card.originCardId } } }] : []),
       ],
     },
     select: { id: true },

@@ -1,28 +1,18 @@
-// The opaque cursor of the card list: the position (created_at, id) of the last card of a page.
-// Clients treat it as a string; a malformed one is a client error, not a crash.
-import { Invalid } from '@engram/kit/errors';
+// The opaque cursors of the cards service's lists (@engram/kit/keyset): a card, file, import or export by its
+// position (created_at, id) newest first; a tag by (name key, id) in name order.
+import { decodeKeyset, encodeKeyset, pageOf as keysetPage, timePart, uuidPart } from '@engram/kit/keyset';
 
 export interface CardPosition {
   createdAt: Date;
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function encodeCursor(position: CardPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
-}
+export const encodeCursor = (position: CardPosition): string =>
+  encodeKeyset(position.createdAt.toISOString(), position.id);
 
 export function decodeCursor(cursor: string): CardPosition {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const date = new Date(String(createdAt));
-    // The id is compared with a uuid column: anything else would fail in PostgreSQL, not here.
-    if (typeof id !== 'string' || !UUID.test(id) || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw new Invalid('The cursor is not valid for this list.', 'INVALID_CURSOR');
-  }
+  const [createdAt = '', id = ''] = decodeKeyset(cursor, 2);
+  return { createdAt: timePart(createdAt), id: uuidPart(id) };
 }
 
 /** The rows after `cursor`'s position in newest-first order (nothing to add for the first page). */
@@ -39,7 +29,19 @@ export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as con
 
 /** A page of `pageSize` from rows read with one more, and the cursor of the next page ('' when it is the last). */
 export function pageOf<T extends CardPosition>(rows: T[], pageSize: number): { page: T[]; nextCursor: string } {
-  const page = rows.slice(0, pageSize);
-  const last = page.at(-1);
-  return { page, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '' };
+  const { items, nextCursor } = keysetPage(rows, pageSize, encodeCursor);
+  return { page: items, nextCursor };
+}
+
+/** A tag's position in the tag list: its name key, then its id. */
+export interface TagPosition {
+  nameKey: string;
+  id: string;
+}
+
+export const encodeTagCursor = (position: TagPosition): string => encodeKeyset(position.nameKey, position.id);
+
+export function decodeTagCursor(cursor: string): TagPosition {
+  const [nameKey = '', id = ''] = decodeKeyset(cursor, 2);
+  return { nameKey, id: uuidPart(id) };
 }

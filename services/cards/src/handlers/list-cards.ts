@@ -8,7 +8,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { ListCardsRequest, ListCardsResponse } from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
 import { listCardsSchema } from '../domain/card.js';
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import { decodeCursor, pageOf } from '../domain/cursor.js';
 import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
 
 /**
@@ -63,12 +63,8 @@ export function listCards({ db, pool }: Stores) {
           take: pageSize + 1,
           include: WITH_TAGS,
         });
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
-    return {
-      items: page.map(toProtoCard),
-      nextCursor: rows.length > pageSize && last ? encodeCursor(last) : '',
-    };
+    const { page, nextCursor } = pageOf(rows, pageSize);
+    return { items: page.map(toProtoCard), nextCursor };
 
     async function searchPage() {
       const { rows: found } = await pool.query<{ id: string }>(SEARCH_PAGE, [

@@ -1,10 +1,11 @@
 // ListTags: one page of the caller's tags, by name.
 import type { CallContext } from '@engram/kit/grpc/server';
+import { pageOf } from '@engram/kit/keyset';
 import { parseInput } from '@engram/kit/validation';
 import type * as Proto from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
 import { listTagsSchema } from '../domain/card.js';
-import { decodeTagCursor, encodeTagCursor } from '../domain/tag-cursor.js';
+import { decodeTagCursor, encodeTagCursor } from '../domain/cursor.js';
 import { toProtoTag } from '../domain/to-proto.js';
 
 export function listTags({ db }: Stores) {
@@ -19,8 +20,7 @@ export function listTags({ db }: Stores) {
       orderBy: [{ nameKey: 'asc' }, { id: 'asc' }],
       take: pageSize + 1,
     });
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
-    return { items: page.map(toProtoTag), nextCursor: rows.length > pageSize && last ? encodeTagCursor(last) : '' };
+    const { items, nextCursor } = pageOf(rows, pageSize, encodeTagCursor);
+    return { items: items.map(toProtoTag), nextCursor };
   };
 }
