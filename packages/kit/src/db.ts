@@ -188,3 +188,13 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release(broken);
   }
 }
+
+/**
+ * Whether `error` is a unique-constraint failure: a row another call wrote first (a tag name the learner has
+ * already, the same file kept by two calls at once, a checkout a retry started). Prisma reports it as P2002,
+ * pg as SQLSTATE 23505.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'P2002' || code === '23505';
+}

@@ -7,6 +7,7 @@
 // made it.
 import { randomUUID } from 'node:crypto';
 import { BILLING_REASONS, type CheckoutInput } from '@engram/contracts/billing';
+import { isUniqueViolation } from '@engram/kit/db';
 import { FailedPrecondition } from '@engram/kit/errors';
 import type Stripe from 'stripe';
 import type { Db, Prisma } from './db.js';
@@ -21,8 +22,6 @@ export const CHECKOUT_LIFETIME_MS = 60 * 60_000;
 /** Only said when a subscription of the user's really exists (running, or just paid at Stripe). */
 export const alreadySubscribed = () =>
   new FailedPrecondition("You're already subscribed to this plan", BILLING_REASONS.alreadySubscribed);
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === 'P2002';
 
 /** The user's open checkout, as held for this request. */
 export interface HeldCheckout {

@@ -4,5 +4,3 @@ import { Conflict, NotFound } from '@engram/kit/errors';
 
 export const TAG_EXISTS = () => new Conflict('A tag with this name already exists.', 'TAG_EXISTS');
 export const TAG_NOT_FOUND = () => new NotFound('Tag not found.', 'TAG_NOT_FOUND');
-
-export { isUniqueViolation } from './unique-violation.js';

@@ -1,10 +1,11 @@
 // CreateTag: adds a tag for the caller; names are unique per learner regardless of case.
 import { createTagInput } from '@engram/contracts/cards';
+import { isUniqueViolation } from '@engram/kit/db';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type * as Proto from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
-import { isUniqueViolation, TAG_EXISTS } from '../domain/tag-errors.js';
+import { TAG_EXISTS } from '../domain/tag-errors.js';
 import { tagKey } from '../domain/tag-name.js';
 import { toProtoTag } from '../domain/to-proto.js';
 

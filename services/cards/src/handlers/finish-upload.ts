@@ -5,12 +5,12 @@
 // learner's storage lock (media/quota.ts). A refused file leaves nothing: neither its bytes nor its upload.
 import { randomUUID } from 'node:crypto';
 import { MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, MEDIA_REASONS } from '@engram/contracts/media';
+import { isUniqueViolation } from '@engram/kit/db';
 import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { FinishUploadRequest, FinishUploadResponse } from '@engram/proto/cards/v1/media';
 import { z } from 'zod';
-import { isUniqueViolation } from '../domain/unique-violation.js';
 import type { MediaFile } from '../generated/prisma/client.js';
 import type { KeptFile } from '../media/keep-file.js';
 import { keepFileApart } from '../media/keep-file-apart.js';

@@ -1,10 +1,11 @@
 // RenameTag: gives one of the caller's tags a new name, unique among theirs regardless of case.
 import { renameTagInput } from '@engram/contracts/cards';
+import { isUniqueViolation } from '@engram/kit/db';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type * as Proto from '@engram/proto/cards/v1/cards';
 import type { Stores } from '../db.js';
-import { isUniqueViolation, TAG_EXISTS, TAG_NOT_FOUND } from '../domain/tag-errors.js';
+import { TAG_EXISTS, TAG_NOT_FOUND } from '../domain/tag-errors.js';
 import { tagKey } from '../domain/tag-name.js';
 import { toProtoTag } from '../domain/to-proto.js';
 
