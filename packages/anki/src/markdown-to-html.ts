@@ -7,6 +7,8 @@
 // whole, with Markdown inside them rendered. Maths, `$…$` and `$$…$$` as the web app's KaTeX reads them, becomes
 // Anki's MathJax, `\(…\)` and `\[…\]` (what the import turns back). A text of one paragraph loses its `<p>`, as
 // Anki's editor writes fields.
+
+import { isSoundName, MEDIA_ADDRESS_START, parseMediaPath } from '@engram/contracts/media-files';
 import markdownItKatex from '@vscode/markdown-it-katex';
 import MarkdownIt from 'markdown-it';
 
@@ -16,11 +18,9 @@ export type MediaResolver = (id: string, name: string) => string;
 type RenderEnv = { media: MediaResolver };
 
 /** A card file's path, as mediaPath (contracts/media.ts) writes it. */
-const MEDIA_PATH = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([^/?#]+)$/i;
 /** The extensions the web app plays as a sound. */
-const SOUND = /\.(mp3|ogg|oga|opus|m4a|mp4|wav)$/i;
 /** A Markdown link to a card file that is a sound: drawn like the image form. */
-const SOUND_LINK = /(?<!!)\[([^\]\n]*)\]\((\/media\/[0-9a-f-]{36}\/[^)\s]+\.(?:mp3|ogg|oga|opus|m4a|mp4|wav))\)/gi;
+const SOUND_LINK = new RegExp(String.raw`(?<!!)\[([^\]\n]*)\]\((${MEDIA_ADDRESS_START}[^)\s]+)\)`, 'gi');
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 // The package is CommonJS; its default export arrives in either shape.
@@ -50,11 +50,11 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   const src = String(token.attrGet('src') ?? '');
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
   const html = markdown.utils.escapeHtml;
-  const file = MEDIA_PATH.exec(src);
+  const file = parseMediaPath(src);
   if (file) {
-    const name = (env as RenderEnv).media(file[1]!.toLowerCase(), decode(file[2]!));
+    const name = (env as RenderEnv).media(file.id, decode(file.name));
     // Anki reads a sound tag's name verbatim and an image's src as HTML: only the latter is escaped.
-    if (SOUND.test(name)) return `[sound:${name}]`;
+    if (isSoundName(name)) return `[sound:${name}]`;
     return `<img src="${html(name)}"${alt ? ` alt="${html(alt)}"` : ''}>`;
   }
   if (/^data:image\//i.test(src)) return defaultImage(tokens, idx, options, env, self);
@@ -63,7 +63,9 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
 
 /** The Anki field HTML of one card side. */
 export function markdownToHtml(text: string, media: MediaResolver): string {
-  const source = text.replace(SOUND_LINK, '![$1]($2)');
+  const source = text.replace(SOUND_LINK, (link, label: string, path: string) =>
+    isSoundName(path) ? `![${label}](${path})` : link,
+  );
   const env: RenderEnv = { media };
   const html = markdown.render(source, env).trim();
   const single = /^<p>([\s\S]*)<\/p>$/.exec(html);

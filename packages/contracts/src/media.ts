@@ -3,36 +3,25 @@
 import { MAX_IMPORT_BYTES } from './collection-limits.ts';
 import { z } from './zod.ts';
 
+export {
+  isSoundName,
+  MEDIA_KINDS,
+  MEDIA_TYPES,
+  type MediaKind,
+  mediaAddressesIn,
+  mediaIdsIn,
+  parseMediaPath,
+  SOUND_EXTENSIONS,
+} from './media-files.ts';
+
+import { MEDIA_TYPES, type MediaKind } from './media-files.ts';
+
 /** The largest collection file an import takes (collection-limits). */
 export { MAX_IMPORT_BYTES };
 
 /** What a file is for: a card's image or sound, or a collection to import. */
 export const UPLOAD_PURPOSES = ['card', 'import'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
-
-export const MEDIA_KINDS = ['image', 'audio'] as const;
-export type MediaKind = (typeof MEDIA_KINDS)[number];
-
-/** The types a card's file may have, by kind, with the extensions a browser may report for them. */
-export const MEDIA_TYPES: Record<string, { kind: MediaKind; extensions: readonly string[] }> = {
-  'image/png': { kind: 'image', extensions: ['.png'] },
-  'image/jpeg': { kind: 'image', extensions: ['.jpg', '.jpeg'] },
-  'image/webp': { kind: 'image', extensions: ['.webp'] },
-  'image/gif': { kind: 'image', extensions: ['.gif'] },
-  // Drawn into a PNG when it is kept: no script or outside reference of an SVG survives.
-  'image/svg+xml': { kind: 'image', extensions: ['.svg'] },
-  'audio/mpeg': { kind: 'audio', extensions: ['.mp3'] },
-  'audio/ogg': { kind: 'audio', extensions: ['.ogg', '.oga', '.opus'] },
-  'audio/mp4': { kind: 'audio', extensions: ['.m4a', '.mp4'] },
-  'audio/x-m4a': { kind: 'audio', extensions: ['.m4a'] },
-  'audio/wav': { kind: 'audio', extensions: ['.wav'] },
-  'audio/x-wav': { kind: 'audio', extensions: ['.wav'] },
-  'audio/wave': { kind: 'audio', extensions: ['.wav'] },
-  // A WebM (or an MP4) is a sound only when it holds no video: cards reads its tracks when it is kept.
-  'audio/webm': { kind: 'audio', extensions: ['.weba', '.webm'] },
-  'audio/flac': { kind: 'audio', extensions: ['.flac'] },
-  'audio/x-flac': { kind: 'audio', extensions: ['.flac'] },
-};
 
 /** The formats a card holds, as the messages name them. */
 export const IMAGE_FORMATS = 'PNG, JPEG, WebP, GIF, SVG';
@@ -142,14 +131,3 @@ export type CreateUploadInput = z.infer<typeof createUploadInput>;
 
 /** The path a card's Markdown uses for a file: same-origin, named for people, its id the part that matters. */
 export const mediaPath = (id: string, name: string) => `/media/${id}/${encodeURIComponent(safeMediaName(name))}`;
-
-/** Every file id a card's text points at (`/media/<id>/…`), once each. */
-export function mediaIdsIn(text: string): string[] {
-  const ids = new Set<string>();
-  for (const match of text.matchAll(
-    /\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=[/)\s"'?#]|$)/gi,
-  )) {
-    ids.add((match[1] ?? '').toLowerCase());
-  }
-  return [...ids];
-}

@@ -4,6 +4,7 @@
 // anyone else for anything (a tracking pixel in a shared deck or a generated card). Maths and highlighting
 // are heavy (KaTeX ≈ 77 KB, highlight.js ≈ 54 KB gzipped): they load only for a text that needs them
 // (`featuresLoaded`), or all at once with markdown-everything.ts (practice).
+import { isSoundName, parseMediaPath } from '@engram/contracts/media-files';
 import MarkdownIt from 'markdown-it';
 
 type Highlighter = (code: string, language: string) => string;
@@ -69,7 +70,7 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const src = String(token?.attrGet('src') ?? '');
   const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : '';
-  if (token && isOwnAddress(src) && SOUND.test(src.split(/[?#]/)[0] ?? '')) {
+  if (token && isOwnAddress(src) && isSoundFile(src.split(/[?#]/)[0] ?? '')) {
     const label = markdown.utils.escapeHtml(alt || src);
     return `<audio class="card-sound" controls preload="none" src="${markdown.utils.escapeHtml(src)}" aria-label="${label}" title="${label}"></audio>`;
   }
@@ -79,7 +80,10 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
 };
 
 /** A card file that is a sound, by its name's extension: /media/<id>/<name>.mp3. */
-const SOUND = /^\/media\/[0-9a-f-]{36}\/[^/]+\.(mp3|ogg|oga|opus|m4a|mp4|wav)$/i;
+function isSoundFile(path: string): boolean {
+  const file = parseMediaPath(path);
+  return file !== undefined && isSoundName(file.name);
+}
 
 function isOwnAddress(src: string): boolean {
   if (/^data:/i.test(src)) return true;

@@ -14,6 +14,15 @@ describe('sounds and images in a card', () => {
     expect(html).not.toContain('<img');
   });
 
+  it.each(['voice.flac', 'voice.webm', 'voice.opus', 'VOICE.WAV'])(
+    'draws a player for every kind of sound cards keeps, %s among them',
+    (name) => {
+      const html = renderMarkdown(`![Sound: voice](/media/${id}/${name})`);
+      expect(html).toContain(`<audio class="card-sound" controls preload="none" src="/media/${id}/${name}"`);
+      expect(html).not.toContain('<img');
+    },
+  );
+
   it('shows a card file that is an image as an image', () => {
     const html = renderMarkdown(`![cell](/media/${id}/cell.png)`);
     expect(html).toContain(`<img src="/media/${id}/cell.png" alt="cell">`);

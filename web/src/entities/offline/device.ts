@@ -6,6 +6,7 @@
 // The screens read `syncStatus` (reviews waiting, last sync) through useSyncStatus.
 
 import type { RatingName } from '@engram/contracts/learning';
+import { mediaAddressesIn } from '@engram/contracts/media-files';
 import { type MemoryStateJson, memoryFromJson, memoryToJson } from '@engram/contracts/memory-state';
 import type { OfflineItem } from '@engram/contracts/offline';
 import { SYNC_REASONS } from '@engram/contracts/offline';
@@ -81,9 +82,6 @@ export function apiFor(userId: string): SyncApi {
 }
 
 const MAX_RETRY_MS = 60_000;
-
-/** A card's files, as its Markdown names them (gateway/src/http/media.ts serves them). */
-const MEDIA_URL = /\/media\/[0-9a-f-]{36}\/[^\s)"'<>]+/g;
 
 class Device {
   private status: SyncStatus = NO_STATUS;
@@ -234,7 +232,7 @@ class Device {
     // Only a service worker keeps what is fetched here (sw.ts); without one this would fetch them for nothing.
     if (!state || typeof caches === 'undefined' || !navigator.serviceWorker?.controller) return;
     const cache = await caches.open(MEDIA_CACHE);
-    const urls = new Set(state.set.items.flatMap((item) => `${item.front}\n${item.back}`.match(MEDIA_URL) ?? []));
+    const urls = new Set(state.set.items.flatMap((item) => mediaAddressesIn(`${item.front}\n${item.back}`)));
     for (const url of urls) {
       // Closed meanwhile (signing out): its files are being forgotten, none is fetched again.
       if (this.stopped) return;
