@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EventDefinition } from '@engram/contracts/events';
 import { importFormatOf } from '@engram/contracts/imports';
 import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
@@ -17,6 +18,7 @@ import * as mediaProto from '@engram/proto/cards/v1/media';
 import * as metricsProto from '@engram/proto/cards/v1/metrics';
 import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
+import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import type pg from 'pg';
@@ -268,6 +270,17 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       const put = await fetch(slot.url, { method: 'PUT', headers: slot.headers, body: bytes });
       if (!put.ok) throw new Error(`the store refused the upload: ${put.status}`);
       return slot.uploadId;
+    },
+    /** The `event`s waiting in the outbox (published or not), each decoded from its envelope, with its headers. */
+    async outboxEvents<T>(event: EventDefinition<T>): Promise<{ payload: T; headers: Record<string, unknown> }[]> {
+      const { rows } = await service.resources.pool.query<{ payload: Buffer; headers: Record<string, unknown> }>(
+        'SELECT payload, headers FROM outbox_events WHERE type = $1 ORDER BY seq',
+        [event.subject],
+      );
+      return rows.map(({ payload, headers }) => ({
+        payload: event.message.decode(EventEnvelope.decode(payload).payload),
+        headers,
+      }));
     },
     /** Sets the storage quota cards is told `userId`'s plan has. */
     setQuota: (userId: string, quota: Quota) => quotas.set(userId, quota),

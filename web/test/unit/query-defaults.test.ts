@@ -10,14 +10,39 @@ const serverError = () =>
 const notFound = () =>
   TRPCClientError.from({ error: { code: -32004, message: 'Card not found', data: { httpStatus: 404 } } });
 
-describe('the query defaults', () => {
-  it('keep data fresh for 30 s and unused data for 300000 ms', () => {
-    const client = createQueryClient({ onQueryError: () => {} });
-    const defaults = client.getDefaultOptions().queries;
-    expect(defaults?.staleTime).toBe(30_000);
-    expect(defaults?.gcTime).toBe(300_000);
-  });
+describe('fetched data', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
 
+  it('is shown without fetching again for 30 s, and kept 300000 ms after the last screen showing it goes', async () => {
+    const client = createQueryClient({ onQueryError: () => {} });
+    const queryKey = ['cards', 'list'];
+    const queryFn = vi.fn(async () => ['a card']);
+    /** A screen showing the data opens (a new observer) and closes again. */
+    const openScreen = async () => {
+      const stop = new QueryObserver(client, { queryKey, queryFn }).subscribe(() => {});
+      await vi.advanceTimersByTimeAsync(0);
+      return stop;
+    };
+    const stopFirst = await openScreen();
+    expect(queryFn).toHaveBeenCalledTimes(1);
+
+    await vi.advanceTimersByTimeAsync(29_999);
+    (await openScreen())();
+    expect(queryFn).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    (await openScreen())();
+    expect(queryFn).toHaveBeenCalledTimes(2);
+
+    stopFirst();
+    await vi.advanceTimersByTimeAsync(299_999);
+    expect(client.getQueryData(queryKey)).toEqual(['a card']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.getQueryData(queryKey)).toBeUndefined();
+  });
+});
+
+describe('the query defaults', () => {
   it('back off from 1000 ms, doubling, up to 30000 ms', () => {
     expect([0, 1, 2, 3, 4, 5, 6].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   });

@@ -2,6 +2,7 @@
 // id means one review), undo (also when undos race each other), leeches, and the study day a review
 // counts for while the learner changes their timezone.
 import { randomUUID } from 'node:crypto';
+import { ReviewRecorded } from '@engram/contracts/events';
 import { CARD_ARCHIVED_MESSAGE, LEECH_LAPSES, REVIEW_REASONS } from '@engram/contracts/learning';
 import { studyDayOf } from '@engram/contracts/study-day';
 import { createPool } from '@engram/kit/db';
@@ -83,10 +84,10 @@ describe('recording a review', () => {
     expect(next!.due!.getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
     const [log] = await logsOf(item.id);
     expect(log).toMatchObject({ id: reviewId, rating: 3 });
-    const events = await cards.pool.query(
-      "SELECT 1 FROM outbox_events WHERE type = 'engram.cards.review.recorded' AND headers IS NOT NULL",
-    );
-    expect(events.rowCount).toBeGreaterThan(0);
+    const recorded = (await cards.outboxEvents(ReviewRecorded)).filter(({ payload }) => payload.reviewId === reviewId);
+    expect(recorded.map(({ payload }) => ({ itemId: payload.itemId, rating: payload.rating }))).toEqual([
+      { itemId: item.id, rating: 'good' },
+    ]);
   });
 
   it('records a retried review once and answers the retry with the same state', async () => {
