@@ -24,7 +24,7 @@ import { Client, credentials, Metadata, type ServiceDefinition, status } from '@
 import fc from 'fast-check';
 import { importJWK, SignJWT } from 'jose';
 import { percentile } from '../measure.ts';
-import { schemaClient } from './verify.ts';
+import { schemaClient } from './schema-client.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as the web app reads them, by shape
 type Json = any;

@@ -6,7 +6,7 @@ import { authAction, type SignedUp, signedUp } from '@engram/testkit/people';
 import { TEST_PASSWORD } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { trpc } from '../bench-stack.ts';
-import { schemaClient } from './verify.ts';
+import { schemaClient } from './schema-client.ts';
 
 export interface Learner {
   email: string;

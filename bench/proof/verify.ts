@@ -4,19 +4,11 @@
 // against their log, and the reviews of deck copies organizations' progress counts (fed by the ReviewRecorded
 // events; again every one a review sent, none twice). And was every account deletion carried out by every
 // service (the UserDeleted event's effect), leaving nothing of the person?
-import { parseDatabaseUrl, searchPathOption } from '@engram/kit/db';
 import { erasedUserHash } from '@engram/kit/events/erased-users';
-import { serviceDatabaseUrl } from '@engram/local/components';
 import { waitUntil } from '@engram/testkit/wait';
-import pg from 'pg';
+import type pg from 'pg';
 import type { SentReview } from './load.ts';
-
-export async function schemaClient(databaseUrl: string, schema: string): Promise<pg.Client> {
-  const { connectionString } = parseDatabaseUrl(serviceDatabaseUrl(databaseUrl, schema));
-  const client = new pg.Client({ connectionString, options: searchPathOption(schema) });
-  await client.connect();
-  return client;
-}
+import { schemaClient } from './schema-client.ts';
 
 export interface Tally {
   lost: number;

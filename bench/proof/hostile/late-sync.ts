@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { RATINGS } from '@engram/contracts/learning';
 import { SYNC_BATCH_MAX } from '@engram/contracts/offline';
-import { schemaClient } from '../verify.ts';
+import { schemaClient } from '../schema-client.ts';
 import { call, type HostileLearner, hostileLearner, send } from './learner.ts';
 
 const LATE = 50;

@@ -4,28 +4,12 @@
 // what is due today within the presets' limits, today's reviews against the daily goal, and the run of study days
 // (current: the run that ends today or yesterday). No I/O here: the web app keeps the state in IndexedDB.
 import type { MemoryState } from './memory-state.ts';
+import type { Progress, Streak } from './offline.ts';
 import { type DeviceState, dueToday } from './offline-practice.ts';
 import { addDays, studyDayAround, studyDayOf } from './study-day.ts';
 
-/** cards.progressMetrics' answer. */
-export interface Progress {
-  total: number;
-  archived: number;
-  new: number;
-  learning: number;
-  review: number;
-  relearning: number;
-  dueToday: number;
-  reviewedToday: number;
-  dailyGoal: number;
-}
-
-/** cards.streak's answer. */
-export interface Streak {
-  current: number;
-  longest: number;
-  reviewedToday: boolean;
-}
+/** cards.progressMetrics' and cards.streak's answers (offline.ts: the offline set carries them). */
+export type { Progress, Streak };
 
 /** The progress and streak the server answered with the set, as of its time (a set kept by an earlier version has none). */
 function standingOf(state: DeviceState): { at: string; progress: Progress; streak: Streak } | null {

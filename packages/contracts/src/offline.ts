@@ -2,7 +2,6 @@
 // learning.ts, so the app's first load does not carry them.
 import { type CardType, RATINGS, REVIEW_DURATION_MAX_MS, REVIEW_REASONS, uuid } from './learning.ts';
 import type { MemoryStateJson } from './memory-state.ts';
-import type { Progress, Streak } from './offline-dashboard.ts';
 import { z } from './zod.ts';
 
 /** The learner's days a device keeps cards for, today first: by default, and at most. */
@@ -99,6 +98,26 @@ export interface ItemSides {
 export interface OfflineItem extends ItemSides {
   memory: MemoryStateJson;
   presetId: string | null;
+}
+
+/** cards.progressMetrics' answer. */
+export interface Progress {
+  total: number;
+  archived: number;
+  new: number;
+  learning: number;
+  review: number;
+  relearning: number;
+  dueToday: number;
+  reviewedToday: number;
+  dailyGoal: number;
+}
+
+/** cards.streak's answer. */
+export interface Streak {
+  current: number;
+  longest: number;
+  reviewedToday: boolean;
 }
 
 /** cards.offlineSet's answer: what a device keeps to practise the next days without the network. */

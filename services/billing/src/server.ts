@@ -2,10 +2,7 @@
 // call's internal token.
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { BillingServiceService } from '@engram/proto/billing/v1/billing';
-import type Stripe from 'stripe';
-import type { Catalogue } from './catalogue.js';
-import type { Config } from './config.js';
-import type { Db } from './db.js';
+import type { BillingDeps } from './deps.js';
 import { createCheckout } from './handlers/create-checkout.js';
 import { createPortal } from './handlers/create-portal.js';
 import { describe } from './handlers/describe.js';
@@ -15,12 +12,7 @@ import { getCustomer } from './handlers/get-customer.js';
 import { getEntitlements } from './handlers/get-entitlements.js';
 import { listPlans } from './handlers/list-plans.js';
 
-export interface BillingDeps {
-  db: Db;
-  stripe: Stripe;
-  config: Config;
-  catalogue: Catalogue;
-}
+export type { BillingDeps };
 
 export function billingService(deps: BillingDeps, options: ServerOptions & { version: string }) {
   return {

@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import { adminAuthClient } from '../lib/admin-client';
 import type { SessionUser } from '../lib/auth-client';
-import { toastErrorLater } from '../lib/error-codes';
 import { m } from '../lib/i18n';
+import { toastErrorLater } from '../lib/toast-error-later';
 import { Button } from './button';
 
 export function ImpersonationBanner({ user }: { user: SessionUser }) {

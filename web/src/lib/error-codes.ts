@@ -41,7 +41,3 @@ export function isBannedUserError(error: unknown): boolean {
   if (isObject(error.data) && error.data.reason === BANNED_USER_CODE) return true;
   return isObject(error.error) && error.error.code === BANNED_USER_CODE;
 }
-
-/** errors.ts's toastError for code on every page: the catalogue loads with the first error. */
-export const toastErrorLater = (error: unknown): void =>
-  void import('./errors').then((errors) => errors.toastError(error));

@@ -1,10 +1,7 @@
 // Highlighting of fenced code in card Markdown, loaded with the first text that has a fenced block
-// (markdown.ts featuresLoaded). Its colours are the app's own (.prose-card in styles.css), for both themes.
+// (markdown.ts featuresLoaded installs it). Its colours are the app's own (.prose-card in styles.css), for both
+// themes.
 import hljs from 'highlight.js/lib/common';
-import { installHighlighter } from './markdown';
 
-export function install() {
-  installHighlighter((code, language) =>
-    hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : '',
-  );
-}
+export const highlightCode = (code: string, language: string): string =>
+  hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : '';

@@ -1,7 +1,8 @@
 // Every feature of card Markdown at once, for screens that show cards one after another (practice): no card
 // waits for maths or highlighting to load.
-import { install as installCode } from './markdown-code';
-import { install as installMath } from './markdown-math';
+import { installHighlighter, installMath } from './markdown';
+import { highlightCode } from './markdown-code';
+import { katexPlugin } from './markdown-math';
 
-installMath();
-installCode();
+installMath(katexPlugin);
+installHighlighter(highlightCode);

@@ -42,8 +42,8 @@ let bothLoading: Promise<void> | undefined;
 export function featuresLoaded(source: string): Promise<void> | undefined {
   const math = !mathInstalled && NEEDS_MATH.test(source);
   const code = !highlighter && NEEDS_HIGHLIGHTING.test(source);
-  if (math) mathLoading ??= import('./markdown-math').then(({ install }) => install());
-  if (code) codeLoading ??= import('./markdown-code').then(({ install }) => install());
+  if (math) mathLoading ??= import('./markdown-math').then(({ katexPlugin }) => installMath(katexPlugin));
+  if (code) codeLoading ??= import('./markdown-code').then(({ highlightCode }) => installHighlighter(highlightCode));
   if (math && code) {
     bothLoading ??= Promise.all([mathLoading, codeLoading]).then(() => undefined);
     return bothLoading;

@@ -2,9 +2,10 @@
 // (query-defaults.ts): a failed fetch shows an error toast, and a 401 or a ban anywhere refreshes the session so
 // the route guards send the user to sign-in or to /suspended.
 import { onlineManager } from '@tanstack/react-query';
-import { httpStatus, isBannedUserError, toastErrorLater, trpcCode } from './error-codes';
+import { httpStatus, isBannedUserError, trpcCode } from './error-codes';
 import { createQueryClient } from './query-defaults';
 import { refreshSession } from './session';
+import { toastErrorLater } from './toast-error-later';
 
 function onSessionRefused(error: unknown): void {
   const unauthorized = trpcCode(error) === 'UNAUTHORIZED' || httpStatus(error) === 401;

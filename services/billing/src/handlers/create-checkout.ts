@@ -8,7 +8,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { CreateCheckoutRequest, CreateCheckoutResponse } from '@engram/proto/billing/v1/billing';
 import { checkoutSessionFor } from '../checkout-sessions.js';
 import { ensureCustomer } from '../customers.js';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 
 export function createCheckout({ db, stripe, config, catalogue }: BillingDeps) {
   return async (request: CreateCheckoutRequest, ctx: CallContext): Promise<CreateCheckoutResponse> => {

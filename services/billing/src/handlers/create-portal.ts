@@ -4,7 +4,7 @@ import { NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { CreatePortalResponse } from '@engram/proto/billing/v1/billing';
 import { customerOf } from '../customers.js';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 
 export const PORTAL_RETURN_PATH = '/billing/plans';
 

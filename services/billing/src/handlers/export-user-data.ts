@@ -5,7 +5,7 @@
 // the learner's references there; the row version and webhook records are bookkeeping about Stripe, not them.
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { ExportUserDataRequest, ExportUserDataResponse } from '@engram/proto/billing/v1/billing';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 import { standingOf } from '../subscriptions.js';
 
 export function exportUserData({ db, config }: BillingDeps) {

@@ -3,7 +3,7 @@ import { Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { GetCheckoutRequest, GetCheckoutResponse } from '@engram/proto/billing/v1/billing';
 import Stripe from 'stripe';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 
 /** Stripe's Checkout Session ids: `cs_test_…` or `cs_live_…`. */
 const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;

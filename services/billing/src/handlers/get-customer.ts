@@ -1,7 +1,7 @@
 // GetCustomer: the caller's plan and where their subscription stands.
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { GetCustomerResponse } from '@engram/proto/billing/v1/billing';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 import { standingOf } from '../subscriptions.js';
 
 export function getCustomer({ db }: BillingDeps) {

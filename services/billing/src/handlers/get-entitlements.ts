@@ -2,7 +2,7 @@
 // for the storage quota of card files).
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Entitlements } from '@engram/proto/billing/v1/billing';
-import type { BillingDeps } from '../server.js';
+import type { BillingDeps } from '../deps.js';
 import { standingOf } from '../subscriptions.js';
 
 export function getEntitlements({ db, config }: BillingDeps) {

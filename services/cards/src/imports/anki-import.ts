@@ -38,7 +38,7 @@ import { usedBytes } from '../media/quota.js';
 import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
 import { packageMedia, withFileUrls } from './anki-media.js';
 import { type AnkiCardToImport, ankiBatchWriter, type ItemToImport } from './anki-writes.js';
-import type { ImportCounts, ImportDeps, ImportProblem } from './run-import.js';
+import type { ImportCounts, ImportDeps, ImportProblem } from './import-deps.js';
 
 /**
  * Notes read, mapped and written at a time, and the bytes they may take as read (@engram/anki's note-bundles):

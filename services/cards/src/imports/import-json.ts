@@ -1,7 +1,7 @@
 // An import row as ImportService answers it.
 import type { Import as ProtoImport } from '@engram/proto/cards/v1/imports';
 import type { Import } from '../generated/prisma/client.js';
-import type { ImportCounts, ImportProblem } from './run-import.js';
+import type { ImportCounts, ImportProblem } from './import-deps.js';
 
 const NO_COUNTS: ImportCounts = { notes: 0, cards: 0, reviews: 0, media: 0, skipped: 0 };
 

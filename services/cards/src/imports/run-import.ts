@@ -10,46 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isAnkiPackageError } from '@engram/anki/errors';
-import type { PackageLimits } from '@engram/anki/open-package';
-import { type ImportProblemReason, importProblem } from '@engram/contracts/import-problems';
+import { importProblem } from '@engram/contracts/import-problems';
 import { DomainError } from '@engram/kit/errors';
-import type { Logger } from '@engram/kit/logger';
-import type { ObjectStore } from '@engram/kit/storage';
-import type pg from 'pg';
-import type { Db } from '../db.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
 import { queueObjectDeletions } from '../media/sweeper.js';
 import { importAnki } from './anki-import.js';
 import { csvRows, previewCsv } from './csv.js';
 import { type CsvMapping, cardOfRow } from './csv-cards.js';
 import { csvExternalId, importWriter } from './import-cards.js';
+import type { ImportCounts, ImportDeps, ImportProblem } from './import-deps.js';
 import { ImportFailed } from './import-failed.js';
-
-export interface ImportDeps {
-  db: Db;
-  /** The pool an Anki package's cards are written over (anki-writes says why not Prisma). */
-  pool: pg.Pool;
-  store: ObjectStore;
-  logger: Logger;
-  /** What an Anki package may hold (@engram/anki's defaults otherwise). */
-  packageLimits?: Partial<PackageLimits>;
-}
-
-export interface ImportCounts {
-  notes: number;
-  cards: number;
-  reviews: number;
-  media: number;
-  skipped: number;
-}
-
-/** One thing an import skipped or failed on: its reason and values (contracts' import-problems) and English. */
-export interface ImportProblem {
-  line?: number;
-  message: string;
-  reason?: ImportProblemReason;
-  values?: Record<string, string>;
-}
 
 /** At most this many problems are kept for the learner to read; the count of skipped rows stays exact. */
 const MAX_PROBLEMS = 200;

@@ -5,9 +5,10 @@
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { authClient } from '../../lib/auth-client';
-import { httpStatus, toastErrorLater } from '../../lib/error-codes';
+import { httpStatus } from '../../lib/error-codes';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
+import { toastErrorLater } from '../../lib/toast-error-later';
 
 /** better-auth's window for mailed links when its answer names no wait. */
 const DEFAULT_WAIT_SECONDS = 60;
