@@ -15,7 +15,8 @@ import {
 } from '@engram/contracts/events';
 import type { AppRouter } from '@engram/gateway/router';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
-import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import { publishEvent } from '@engram/testkit/streams';
 import { waitUntil } from '@engram/testkit/wait';
 import { createTRPCClient, httpBatchStreamLink } from '@trpc/client';
@@ -28,13 +29,10 @@ let stack: TestStack;
 let db: pg.Pool;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
 });
-afterAll(async () => {
-  await db?.end();
-  await stack?.stop();
-});
+afterAll(() => db?.end());
 
 const person = (label: string) => signedUpPerson(stack.url, label);
 /** Words only this file writes: another file on the same stack or database may write the same card. */

@@ -5,18 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import { INVALID_TOKEN, OTP_ALLOWED_ATTEMPTS, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '@engram/contracts/auth';
 import { codeIn, cookieFrom, linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
-import { startSecondGateway, startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { startSecondGateway, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authClient, expirePendingCodes } from '../support/auth-client.js';
 
 let stack: TestStack;
 let auth: ReturnType<typeof authClient>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
   auth = authClient(stack);
 });
-afterAll(() => stack?.stop());
 
 const emailFor = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
 

@@ -1,17 +1,18 @@
 // Paid plans through the real gateway and processes, as the web app calls them: the public plans, a
 // learner's plan, a checkout paid on the Stripe stand-in's page (reached through the gateway, as a browser
 // reaches it), the plan the webhooks then grant, the portal, and a forged webhook refused at the edge.
-import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { signUpThroughGateway, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 describe('billing through the gateway', () => {
   it('shows every plan to a visitor, labelled as the local stand-in', async () => {

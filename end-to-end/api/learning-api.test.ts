@@ -5,18 +5,18 @@ import { randomUUID } from 'node:crypto';
 import { memoryToJson } from '@engram/contracts/memory-state';
 import { progressOnDevice, streakOnDevice } from '@engram/contracts/offline-dashboard';
 import { type DeviceState, dueToday, reviewOnDevice } from '@engram/contracts/offline-practice';
-import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { signUpThroughGateway, type TestStack } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cardsMadeEarlier } from '../support/auth-client.ts';
 import { type Json, trpcClient } from '../support/trpc-client.ts';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const signUp = (name: string) => signUpThroughGateway(stack.url, name);
 

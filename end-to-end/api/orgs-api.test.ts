@@ -5,18 +5,18 @@
 // and every orgs.* procedure refuses a user of another organization.
 import { randomUUID } from 'node:crypto';
 import { linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
-import { startTestStack, TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { authAction, type Person, signedUpPerson } from '../support/people.ts';
 import type { Json } from '../support/trpc-client.ts';
 
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await sharedTestStack();
 });
-afterAll(() => stack?.stop());
 
 const person = (label: string) => signedUpPerson(stack.url, label);
 

@@ -4,6 +4,7 @@ import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-c
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import { launchBrowser } from './chromium.ts';
 import { linkIn, nextMail } from './mailbox.ts';
+import { sharedBrowser, sharedTestStack } from './shared-stack.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
 export { CHROMIUM_ARGS, launchBrowser } from './chromium.ts';
@@ -125,14 +126,20 @@ export interface BrowserStack {
 }
 
 /**
- * Starts the whole stack and a Chromium before the file's tests (in parallel) and stops both after them.
- * Read the fields inside tests and hooks: they are set once `beforeAll` has run. `options.extraEnv`
- * configures every component of the stack.
+ * The whole stack and a Chromium for the file's tests: with the default settings, its worker's shared ones
+ * (shared-stack.ts), of which the file closes only the browser profiles it opened; with `options.extraEnv`
+ * (which configures every component), a stack and a Chromium of its own, started before the file's tests (in
+ * parallel) and stopped after them. Read the fields inside tests and hooks: they are set once `beforeAll` has run.
  */
 export function useBrowserStack(options: { extraEnv?: Record<string, string> } = {}): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
+  const shared = options.extraEnv === undefined;
   beforeAll(async () => {
+    if (shared) {
+      [stack, browser] = await Promise.all([sharedTestStack(), sharedBrowser()]);
+      return;
+    }
     // Both start at once; when one fails, the other is not left running after the file (a stack of six processes).
     const [started, launched] = await Promise.allSettled([startTestStack(options), launchBrowser()]);
     if (started.status === 'rejected' || launched.status === 'rejected') {
@@ -155,6 +162,11 @@ export function useBrowserStack(options: { extraEnv?: Record<string, string> } =
     console.error(`What the stack warned about during "${task.name}":\n${lines.join('\n')}`);
   });
   afterAll(async () => {
+    if (shared) {
+      // What this file opened goes; the browser and the stack stay for the worker's next file.
+      await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+      return;
+    }
     await browser?.close();
     await stack?.stop();
   });

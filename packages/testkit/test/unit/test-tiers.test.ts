@@ -27,7 +27,7 @@ function withLocalImports(path: string, seen = new Set<string>()): string {
 // Spelled in parts, so that this file's own text holds none of them.
 const part = (...pieces: string[]) => pieces.join('');
 const STARTS_A_STACK = new RegExp(
-  `\\b(?:${part('useBrowser', 'Stack')}|${part('startTest', 'Stack')}|${part('run', 'Proof')})\\(`,
+  `\\b(?:${part('useBrowser', 'Stack')}|${part('startTest', 'Stack')}|${part('sharedTest', 'Stack')}|${part('run', 'Proof')})\\(`,
 );
 const USES_INFRASTRUCTURE = new RegExp(
   [
@@ -47,7 +47,7 @@ describe('the test tiers', () => {
     expect(new Set(tiered).size).toBe(tiered.length);
   });
 
-  it('start a whole stack only in the end-to-end and delivery tiers', () => {
+  it('start or share a whole stack only in the end-to-end and delivery tiers', () => {
     const sharing = [...filesOf(TIERS.unit), ...filesOf(TIERS.service)];
     expect(sharing.filter((path) => STARTS_A_STACK.test(withLocalImports(path)))).toEqual([]);
     expect(filesOf(TIERS['end-to-end']).filter((path) => STARTS_A_STACK.test(withLocalImports(path)))).toHaveLength(
