@@ -10,6 +10,24 @@ export const createDatabase = ensureDatabase;
 /** A URL for one service's schema inside a database, the form every service's DATABASE_URL takes. */
 export const schemaUrl = serviceDatabaseUrl;
 
+/**
+ * Creates `name` as a copy of `template` (a database nobody is connected to) and returns its URL: a stack's
+ * database with every migration applied already, in the time PostgreSQL takes to copy the files.
+ */
+export async function createDatabaseFrom(adminUrl: string, name: string, template: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+    await client.query(`create database ${quote(name)} template ${quote(template)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

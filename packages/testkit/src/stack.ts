@@ -2,13 +2,12 @@
 // and the gateway as real processes on free ports, and their log lines kept for assertions.
 import { randomBytes } from 'node:crypto';
 import type { ComponentName, StackSettings } from '@engram/local/components';
-import { migrateAll } from '@engram/local/migrations';
 import { freePort, freePorts } from '@engram/local/ports';
 import { type RunningStack, startGatewayReplica, startProcesses } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
 import type { RestartPolicy, SupervisorEvent } from '@engram/local/supervisor';
 import { testContext } from './context.ts';
-import { createDatabase, dropDatabase } from './databases.ts';
+import { createDatabase, createDatabaseFrom, dropDatabase } from './databases.ts';
 import { cookieFrom, linkIn, nextMail } from './mailbox.ts';
 
 export interface LogLine {
@@ -42,17 +41,20 @@ export interface FreshStackSettings {
 }
 
 /**
- * What one test stack runs against: a fresh (unmigrated) database, free ports, new secrets, and a stream
- * and subject prefix of its own within the run's. `label` tells apart the databases of different users.
+ * What one test stack runs against: a fresh database (migrated when `migrated`, a copy of the run's migrated
+ * template; empty otherwise), free ports, new secrets, and a stream and subject prefix of its own within the
+ * run's. `label` tells apart the databases of different users.
  */
 export async function freshStackSettings(
-  options: { label?: string; logLevel?: string; extraEnv?: Record<string, string> } = {},
+  options: { label?: string; logLevel?: string; extraEnv?: Record<string, string>; migrated?: boolean } = {},
 ): Promise<FreshStackSettings> {
   const ctx = testContext();
   const suffix = `${options.label ?? ''}${randomBytes(3).toString('hex')}`;
   const adminUrl = ctx.databaseUrl;
   const databaseName = `${new URL(adminUrl).pathname.slice(1)}_${suffix}`;
-  const databaseUrl = await createDatabase(adminUrl, databaseName);
+  const databaseUrl = options.migrated
+    ? await createDatabaseFrom(adminUrl, databaseName, ctx.migratedTemplate)
+    : await createDatabase(adminUrl, databaseName);
   const ports = await freePorts();
   return {
     settings: {
@@ -76,9 +78,8 @@ export async function freshStackSettings(
 export async function startTestStack(
   options: { logLevel?: string; extraEnv?: Record<string, string>; restartPolicy?: Partial<RestartPolicy> } = {},
 ): Promise<TestStack> {
-  const fresh = await freshStackSettings(options);
+  const fresh = await freshStackSettings({ ...options, migrated: true });
   const { databaseUrl } = fresh.settings;
-  await migrateAll(databaseUrl);
   const logs: LogLine[] = [];
   const supervision: SupervisorEvent[] = [];
   const running = await startProcesses(
