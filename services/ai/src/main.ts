@@ -3,6 +3,7 @@
 // runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
+import { startCleanup } from '@engram/kit/jobs/periodic';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { AiServiceService } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
@@ -13,7 +14,7 @@ import { aiEvents } from './events/index.js';
 import { createGenerator } from './generators/index.js';
 import { aiService } from './server.js';
 import { createReaderPool } from './uploads/reader-pool.js';
-import { startUploadSweeper } from './uploads/sweeper.js';
+import { uploadSweep } from './uploads/sweeper.js';
 
 const config = readConfig();
 const runtime = serviceRuntime(serviceNameOf(AiServiceService), config);
@@ -23,7 +24,7 @@ const cards = createClient(CardsServiceClient, config.CARDS_ADDR);
 const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
 const generator = createGenerator(config, runtime.logger);
 const readerPool = createReaderPool(config.uploads.reader, runtime.logger);
-const sweeper = startUploadSweeper(db, runtime.logger, config.uploads.sweepIntervalMs);
+const sweeper = startCleanup(uploadSweep(db, config.uploads.sweepIntervalMs), runtime.logger);
 
 await runService(runtime, {
   services: [

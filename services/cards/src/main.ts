@@ -5,6 +5,7 @@
 // and stops them in its order (docs/architecture.md#boot-and-shutdown).
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
+import { startCleanup } from '@engram/kit/jobs/periodic';
 import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
 import { createObjectStore } from '@engram/kit/storage';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
@@ -18,7 +19,7 @@ import { IMPORTS_QUEUE } from './imports/import-deps.js';
 import { type JobTable, unfinishedJobs } from './jobs/job-row.js';
 import { sandboxedJob } from './jobs/sandboxed-job.js';
 import { billingQuota } from './media/quota.js';
-import { startObjectSweeper } from './media/sweeper.js';
+import { objectSweep } from './media/sweeper.js';
 import { OPTIMIZATIONS_QUEUE } from './optimizer/run-optimization.js';
 import { cardsServices } from './server.js';
 
@@ -28,7 +29,10 @@ const runtime = serviceRuntime(serviceNameOf(CardsServiceService), config);
 const stores = createStores(config.DATABASE_URL, { logger: runtime.logger });
 const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV, logger: runtime.logger });
 const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
-const sweeper = startObjectSweeper(stores.db, store, runtime.logger, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000);
+const sweeper = startCleanup(
+  objectSweep(stores.db, store, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000),
+  runtime.logger,
+);
 
 // Each job runs in a process of its own (jobs/sandboxed-job.ts), never in this one, which serves the calls.
 const MINUTE_MS = 60_000;

@@ -6,9 +6,9 @@
 // a while (idempotency keys of retried calls) are declared as retained records and pruned the same way.
 import type pg from 'pg';
 import { inTransaction } from '../db.js';
+import { startCleanup } from '../jobs/periodic.js';
 import type { Logger } from '../logger.js';
 import { TAKE_RELAY_LOCK } from './outbox-publisher.js';
-import { createWakeSignal } from './wake-signal.js';
 
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 export const PRUNE_EVERY_MS = 3_600_000;
@@ -117,33 +117,21 @@ export interface Pruner {
   stop(): Promise<void>;
 }
 
-/** Prunes now and then every `intervalMs`, beside the publish loop; failures are logged and retried later. */
+/** Prunes now and then every `intervalMs`, beside the publish loop (a periodic clean-up, jobs/periodic.ts). */
 export function startPruner(
   pool: pg.Pool,
   logger: Logger,
   options: PruneOptions & { intervalMs?: number } = {},
 ): Pruner {
-  const signal = createWakeSignal();
-  let stopped = false;
-  async function run() {
-    while (!stopped) {
-      try {
-        const result = await pruneEvents(pool, options);
-        if (result.outbox + result.processed + result.records > 0) {
-          logger.info(result, 'pruned the outbox, processed events and retained records');
-        }
-      } catch (error) {
-        logger.warn({ err: error }, 'could not prune the outbox');
-      }
-      await signal.pause(options.intervalMs ?? PRUNE_EVERY_MS, false);
-    }
-  }
-  const running = run();
-  return {
-    async stop() {
-      stopped = true;
-      signal.close();
-      await running;
+  return startCleanup(
+    {
+      does: 'prune the outbox, processed events and retained records',
+      everyMs: options.intervalMs ?? PRUNE_EVERY_MS,
+      turn: async () => {
+        const { outbox, processed, records } = await pruneEvents(pool, options);
+        return { outbox, processed, records };
+      },
     },
-  };
+    logger,
+  );
 }

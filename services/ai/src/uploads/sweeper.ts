@@ -1,9 +1,8 @@
-// Removes uploads past their day on a schedule (there is no job queue in @engram/kit yet): every replica
-// runs the loop, but each batch takes the schema's upload-sweep advisory lock first, so only one replica
-// deletes at a time and the others skip their turn. Batches keep each delete's locks short.
+// Removes uploads past their day, as a periodic clean-up (@engram/kit/jobs/periodic): every replica runs it, but
+// each batch takes the schema's upload-sweep advisory lock first, so only one replica deletes at a time and the
+// others skip their turn. Batches keep each delete's locks short.
 
-import { createWakeSignal } from '@engram/kit/events/wake-signal';
-import type { Logger } from '@engram/kit/logger';
+import type { PeriodicCleanup } from '@engram/kit/jobs/periodic';
 import type { Db } from '../db.js';
 import { keptSince } from './quota.js';
 
@@ -35,27 +34,9 @@ export async function sweepExpiredUploads(db: Db, now = Date.now()): Promise<Swe
   }
 }
 
-/** Sweeps now and then every `intervalMs` until stopped; a failure is logged and tried at the next turn. */
-export function startUploadSweeper(db: Db, logger: Logger, intervalMs: number) {
-  const signal = createWakeSignal();
-  let stopped = false;
-  async function run() {
-    while (!stopped) {
-      try {
-        const { deleted } = await sweepExpiredUploads(db);
-        if (deleted > 0) logger.info({ deleted }, 'removed expired uploads');
-      } catch (error) {
-        logger.warn({ err: error }, 'could not remove expired uploads');
-      }
-      await signal.pause(intervalMs, false);
-    }
-  }
-  const running = run();
-  return {
-    async stop() {
-      stopped = true;
-      signal.close();
-      await running;
-    },
-  };
-}
+/** The clean-up of expired uploads, every `everyMs`. */
+export const uploadSweep = (db: Db, everyMs: number): PeriodicCleanup => ({
+  does: 'remove expired uploads',
+  everyMs,
+  turn: async () => ({ deleted: (await sweepExpiredUploads(db)).deleted }),
+});

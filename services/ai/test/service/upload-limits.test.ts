@@ -3,12 +3,13 @@
 // learner keeps at most a quota of files for a day, and a file past its day is neither used nor kept:
 // one replica at a time removes them on a schedule.
 import { randomUUID } from 'node:crypto';
+import { startCleanup } from '@engram/kit/jobs/periodic';
 import { createLogger } from '@engram/kit/logger';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { flateBomb, nestedFlateBomb, paddedTextPdf, textBomb } from '@engram/testkit/hostile-files';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SWEEP_LOCK_CLASS, startUploadSweeper, sweepExpiredUploads } from '../../src/uploads/sweeper.js';
+import { SWEEP_LOCK_CLASS, sweepExpiredUploads, uploadSweep } from '../../src/uploads/sweeper.js';
 import { type AiHarness, startAiHarness } from '../harness.js';
 
 const newUser = () => `learner-${randomUUID().slice(0, 8)}`;
@@ -172,7 +173,7 @@ describe('the removal of expired uploads', () => {
     const user = newUser();
     const expired = await uploadAged(user, DAY_MS + 1000);
     const fresh = await uploadAged(user, DAY_MS - 60_000);
-    const sweeper = startUploadSweeper(ai.db, logger, 50);
+    const sweeper = startCleanup(uploadSweep(ai.db, 50), logger);
     try {
       await vi.waitFor(async () => expect(await exists(expired)).toBe(false), { timeout: 10_000, interval: 20 });
     } finally {

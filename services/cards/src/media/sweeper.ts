@@ -3,10 +3,10 @@
 // over), exports' files past theirs (the export's row stays, as expired), and the
 // objects queued in object_deletions (a deleted learner's files).
 // Rows go first, in a transaction that queues their objects; the objects go after, so a crash between the
-// two leaves only a queue to finish, never a row whose bytes are gone. Every replica runs the loop; each
-// turn takes the schema's sweep advisory lock, so one replica sweeps at a time.
-import { createWakeSignal } from '@engram/kit/events/wake-signal';
-import type { Logger } from '@engram/kit/logger';
+// two leaves only a queue to finish, never a row whose bytes are gone. Every replica runs it as a periodic
+// clean-up (@engram/kit/jobs/periodic); each turn takes the schema's sweep advisory lock, so one replica sweeps at
+// a time.
+import type { PeriodicCleanup } from '@engram/kit/jobs/periodic';
 import type { ObjectStore } from '@engram/kit/storage';
 import type { Db } from '../db.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -74,27 +74,9 @@ export async function sweepObjects(db: Db, store: ObjectStore, now = new Date())
   }
 }
 
-/** Sweeps now and then every `intervalMs` until stopped; a failure is logged and tried at the next turn. */
-export function startObjectSweeper(db: Db, store: ObjectStore, logger: Logger, intervalMs: number) {
-  const signal = createWakeSignal();
-  let stopped = false;
-  async function run() {
-    while (!stopped) {
-      try {
-        const { removed } = await sweepObjects(db, store);
-        if (removed > 0) logger.info({ removed }, 'removed objects from the store');
-      } catch (error) {
-        logger.warn({ err: error }, 'could not sweep the object store');
-      }
-      await signal.pause(intervalMs, false);
-    }
-  }
-  const running = run();
-  return {
-    async stop() {
-      stopped = true;
-      signal.close();
-      await running;
-    },
-  };
-}
+/** The clean-up of the object store, every `everyMs`. */
+export const objectSweep = (db: Db, store: ObjectStore, everyMs: number): PeriodicCleanup => ({
+  does: 'sweep the object store',
+  everyMs,
+  turn: async () => ({ removed: (await sweepObjects(db, store)).removed }),
+});
