@@ -3,7 +3,7 @@
 // printed with the data size, against the cheapest request of the same path (settings.getTimezone)
 // as the baseline of what the gateway and a service call cost on their own.
 
-import { recountReviewDays } from '@engram/cards/review/review-days';
+import { recountReviewDays } from '@engram/cards/learner/study-days';
 import { createPool } from '@engram/kit/db';
 import type pg from 'pg';
 import { startBenchStack, trpc } from './bench-stack.ts';

@@ -6,12 +6,12 @@
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { wasErased } from '@engram/kit/events/erased-users';
 import type { Prisma } from '../generated/prisma/client.js';
-import { cardPresetId } from '../presets/card-preset.js';
-import { insertDefaultPreset } from '../presets/presets.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { insertDefaultPreset } from '../learner/default-preset.js';
 
 const MAKE_DEFAULT = insertDefaultPreset({ owner: '$1', retention: '$2' }, 'DO NOTHING');
 
-// The review counts toward the preset that schedules its card (presets/card-preset.ts).
+// The review counts toward the preset that schedules its card (learner/card-preset.ts).
 const COUNT_REVIEW = `
 UPDATE presets SET reviews_since_optimized = reviews_since_optimized + 1
 WHERE id = ${cardPresetId('$2::uuid', '$1')}

@@ -14,8 +14,8 @@ import { mediaPath } from '@engram/contracts/media';
 import type { ObjectStore } from '@engram/kit/storage';
 import type pg from 'pg';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
-import { readSettings } from '../review/settings-store.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
 import { spreadsheetCard } from './csv-cells.js';
 import { type ExportedCard, type ExportedFile, exportedCards } from './exported-cards.js';
 

@@ -2,9 +2,9 @@
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { GetSettingsRequest, Settings } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
-import { settingsMessage, settingsOf } from '../domain/settings.js';
+import { settingsMessage, settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
 import { presetMessages } from '../presets/presets.js';
-import { readSettings } from '../review/settings-store.js';
 
 export function getSettings({ db, pool }: Stores) {
   return async (_request: GetSettingsRequest, ctx: CallContext): Promise<Settings> => {

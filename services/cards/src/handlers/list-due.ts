@@ -10,12 +10,12 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListDueRequest, ListDueResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
-import { cardPresetId } from '../presets/card-preset.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
 import { dailyLimits, presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
 import { cardTagsJson, type DueItemRow, dueItemOf } from '../review/due-item.js';
 import { ITEM_COLUMNS, memoryOf } from '../review/item-row.js';
-import { readSettings } from '../review/settings-store.js';
 
 export const DUE_LIMIT = 500;
 

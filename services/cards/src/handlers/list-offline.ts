@@ -1,7 +1,7 @@
 // ListOffline: what a device keeps to practise without the network (issue 29). The learner's unarchived items
 // due by the end of the horizon's last day (learning and review, the earliest first, at most OFFLINE_MAX_ITEMS),
 // then new items (of each preset, as many as it starts over the horizon), each with its whole memory state
-// and its preset (presets/card-preset.ts); what the learner did of each preset's limits today; and how many items
+// and its preset (learner/card-preset.ts); what the learner did of each preset's limits today; and how many items
 // fall due on each of their days from today on, which spreading reviews within fuzz weighs on the device as here.
 import { OFFLINE_HORIZON_DAYS, OFFLINE_MAX_ITEMS, offlineSetInput } from '@engram/contracts/offline';
 import { addDays, studyDayAround, studyDayStart } from '@engram/contracts/study-day';
@@ -9,13 +9,13 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { ListOfflineRequest, ListOfflineResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
-import { cardPresetId } from '../presets/card-preset.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
+import { learnerDayOf } from '../learner/study-days.js';
 import { dailyLimits, presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
 import { cardTagsJson, type DueItemRow, dueItemOf } from '../review/due-item.js';
 import { ITEM_COLUMNS, itemState, memoryOf } from '../review/item-row.js';
-import { learnerDayOf } from '../review/review-days.js';
-import { readSettings } from '../review/settings-store.js';
 
 // $1 owner, $2 the horizon's end, $3 most items; $4–$7 each preset's new items to keep (daily-limits.ts's
 // presetLimits: ids, how many, unused, whether presets have tags).

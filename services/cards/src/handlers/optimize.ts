@@ -6,7 +6,8 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { OptimizeRequest, OptimizeResponse } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
-import { defaultPresetId, PRESET_NOT_FOUND } from '../presets/presets.js';
+import { defaultPresetId } from '../learner/default-preset.js';
+import { PRESET_NOT_FOUND } from '../presets/presets.js';
 
 export function optimize(stores: Stores, enqueueOptimization: (id: string) => Promise<void>) {
   return async (request: OptimizeRequest, ctx: CallContext): Promise<OptimizeResponse> => {

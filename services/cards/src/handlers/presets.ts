@@ -19,7 +19,8 @@ import type { DeletePresetRequest, DeletePresetResponse, Preset, PresetRequest }
 import type { Stores } from '../db.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { defaultPresetId, PRESET_NOT_FOUND, presetMessage, WITH_TAGS } from '../presets/presets.js';
+import { defaultPresetId } from '../learner/default-preset.js';
+import { PRESET_NOT_FOUND, presetMessage, WITH_TAGS } from '../presets/presets.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -3,8 +3,8 @@
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
+import { learnerDay } from '../learner/learner-day.js';
 import { dailyLimits } from '../presets/daily-limits.js';
-import { learnerDay } from '../review/learner-day.js';
 import { PROGRESS } from '../review/metrics-sql.js';
 
 export function progressMetrics(stores: Stores) {

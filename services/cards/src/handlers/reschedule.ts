@@ -7,7 +7,8 @@ import { parseInput } from '@engram/kit/validation';
 import type { ReschedulePreview, RescheduleRequest, RescheduleResponse } from '@engram/proto/cards/v1/settings';
 import type { Compute } from '../compute/compute-pool.js';
 import type { Stores } from '../db.js';
-import { defaultPresetId, PRESET_NOT_FOUND } from '../presets/presets.js';
+import { defaultPresetId } from '../learner/default-preset.js';
+import { PRESET_NOT_FOUND } from '../presets/presets.js';
 import { applyReschedule, dueDays, rescheduleInput as readInput } from '../presets/reschedule.js';
 
 async function presetOf(stores: Stores, request: RescheduleRequest, ownerId: string) {

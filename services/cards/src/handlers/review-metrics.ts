@@ -6,7 +6,7 @@ import { addDays, studyDayStart, weekStart } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
-import { learnerDay } from '../review/learner-day.js';
+import { learnerDay } from '../learner/learner-day.js';
 import { FORECAST, REVIEWS_BETWEEN, REVIEWS_BY_DAY, REVIEWS_BY_MONTH } from '../review/metrics-sql.js';
 
 const HEATMAP_DAYS = 365;

@@ -2,7 +2,7 @@
 import type { CallContext } from '@engram/kit/grpc/server';
 import type * as Proto from '@engram/proto/cards/v1/metrics';
 import type { Stores } from '../db.js';
-import { learnerDay } from '../review/learner-day.js';
+import { learnerDay } from '../learner/learner-day.js';
 import { STREAK } from '../review/metrics-sql.js';
 
 export function streak(stores: Stores) {

@@ -10,6 +10,7 @@ import { parseInput } from '@engram/kit/validation';
 import type { UndoReviewRequest, UndoReviewResponse } from '@engram/proto/cards/v1/review';
 import type { Stores } from '../db.js';
 import { recordReviewUndone } from '../events/review-events.js';
+import { SHARE_SETTINGS_LOCK, settingsLockKey, UNDO_AND_UNCOUNT } from '../learner/study-days.js';
 import {
   fromSnapshot,
   ITEM_COLUMNS,
@@ -20,7 +21,6 @@ import {
   UPDATE_ITEM,
   updateItemValues,
 } from '../review/item-row.js';
-import { SHARE_SETTINGS_LOCK, settingsLockKey, UNDO_AND_UNCOUNT } from '../review/review-days.js';
 
 const FIND_ITEM = 'SELECT item_id FROM review_logs WHERE id = $1 AND owner_id = $2';
 

@@ -5,10 +5,10 @@ import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { Settings, UpdateSettingsRequest } from '@engram/proto/cards/v1/settings';
 import type { Stores } from '../db.js';
-import { settingsMessage, settingsOf } from '../domain/settings.js';
+import { settingsMessage, settingsOf } from '../learner/settings.js';
+import { readSettings, writeSettings } from '../learner/settings-store.js';
+import { recountReviewDays, settingsLockKey } from '../learner/study-days.js';
 import { presetMessages } from '../presets/presets.js';
-import { recountReviewDays, settingsLockKey } from '../review/review-days.js';
-import { readSettings, writeSettings } from '../review/settings-store.js';
 
 const FIELD_NAMES: Record<string, keyof typeof settingsFields> = {
   timezone: 'timezone',

@@ -7,11 +7,11 @@
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import type { Logger } from '@engram/kit/logger';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
 import { claimJob, keepHeartbeat } from '../jobs/job-row.js';
-import { cardPresetId } from '../presets/card-preset.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
 import type { StoredEvaluation } from '../presets/presets.js';
-import { readSettings } from '../review/settings-store.js';
 import { type LoggedReview, trainingItems } from './history.js';
 import { optimize } from './optimize.js';
 
@@ -27,7 +27,7 @@ export interface OptimizationDeps {
 /** How often at most the fit's progress is written to the row the learner's screen follows. */
 const PROGRESS_WRITE_MS = 500;
 
-// The reviews of the cards the preset schedules (presets/card-preset.ts). The reviews of deleted cards are kept
+// The reviews of the cards the preset schedules (learner/card-preset.ts). The reviews of deleted cards are kept
 // (docs/product.md), count toward the default preset, and are learned from unless the learner chose otherwise.
 // Previews (imported from Anki's filtered decks that did not reschedule) are not learned from, as in Anki.
 const REVIEWS = `

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, PRESET_DEFAULTS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import type pg from 'pg';
 import type { Stores } from '../db.js';
-import { cardPresetId } from './card-preset.js';
+import { cardPresetId } from '../learner/card-preset.js';
 
 /** Stands for a default preset not made yet (no card can name it, as no preset has tags then). */
 const UNMADE_DEFAULT = '00000000-0000-0000-0000-000000000000';

@@ -1,11 +1,10 @@
-// A learner's presets as the API shows them, and their default preset made when first needed (with the
-// desired retention of their settings, or the default one).
+// A learner's presets as the API shows them (their default preset is made when first needed:
+// learner/default-preset.ts).
 import { DEFAULT_SETTINGS, PRESET_DEFAULTS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { PRESET_REASONS } from '@engram/contracts/scheduling';
 import { NotFound } from '@engram/kit/errors';
 import type { Evaluation as EvaluationMessage, Preset as PresetMessage } from '@engram/proto/cards/v1/settings';
-import type pg from 'pg';
 import type { Db } from '../db.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Evaluation } from '../optimizer/optimize.js';
@@ -72,29 +71,4 @@ export async function presetMessages(db: Db, ownerId: string): Promise<PresetMes
   });
   const presets = rows.map(presetMessage);
   return presets[0]?.isDefault ? presets : [unsavedDefault(), ...presets];
-}
-
-/**
- * The one statement that makes a learner's default preset (FSRS-6's defaults, the default daily limits):
- * `owner` and `retention` are the SQL of its owner and desired retention, `counted` of the reviews counted
- * toward its next automatic optimization; `conflict` says what happens when the learner has one already.
- */
-export const insertDefaultPreset = (
-  values: { owner: string; retention: string; counted?: string },
-  conflict: string,
-) => `
-INSERT INTO presets (id, owner_id, name, is_default, desired_retention, new_per_day, reviews_per_day,
-  reviews_since_optimized)
-VALUES (gen_random_uuid(), ${values.owner}, '${PRESET_DEFAULTS.name}', true, ${values.retention},
-  ${PRESET_DEFAULTS.newPerDay}, ${PRESET_DEFAULTS.reviewsPerDay}, ${values.counted ?? '0'})
-ON CONFLICT (owner_id, is_default) WHERE is_default ${conflict}`;
-
-// DO UPDATE (of nothing that changes) so that RETURNING gives the row whether it was made now or before.
-const ENSURE_DEFAULT = `${insertDefaultPreset({ owner: '$1', retention: '$2' }, 'DO UPDATE SET is_default = true')}
-RETURNING id::text`;
-
-/** The id of the learner's default preset, made now if they have none. */
-export async function defaultPresetId(pool: pg.Pool | pg.PoolClient, ownerId: string): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(ENSURE_DEFAULT, [ownerId, DEFAULT_SETTINGS.desiredRetention]);
-  return (rows[0] as { id: string }).id;
 }

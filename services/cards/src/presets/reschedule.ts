@@ -21,11 +21,11 @@ import {
 import { addDays, studyDayOf } from '@engram/contracts/study-day';
 import type pg from 'pg';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
+import { learnerDayOf } from '../learner/study-days.js';
 import { fromLastStart } from '../optimizer/history.js';
-import { learnerDayOf } from '../review/review-days.js';
-import { readSettings } from '../review/settings-store.js';
-import { cardPresetId } from './card-preset.js';
 
 const DAY_MS = 86_400_000;
 /** The preview's days: this many from today, then one that holds every later day. */
@@ -92,7 +92,7 @@ export interface ReschedulePlan {
   today: string;
 }
 
-// The learner's cards due on each of their days (their study day, as review-days.ts counts it).
+// The learner's cards due on each of their days (their study day, as learner/study-days.ts counts it).
 const LOADS = `
 SELECT to_char(${learnerDayOf('due', '$1')}, 'YYYY-MM-DD') AS day, count(*)::int AS load
 FROM review_items WHERE owner_id = $1 AND NOT archived

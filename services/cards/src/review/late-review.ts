@@ -11,7 +11,7 @@
 // again (review/spread-review.ts): the item keeps the due date FSRS gives its last review.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { type MemoryState, type ReviewOutcome, scheduleReview } from '@engram/contracts/scheduler';
-import type { LearnerSettings } from '../domain/settings.js';
+import type { LearnerSettings } from '../learner/settings.js';
 import { fromSnapshot, type ItemRow, memoryOf, type snapshot, stateNumber } from './item-row.js';
 
 const NEW = 0;

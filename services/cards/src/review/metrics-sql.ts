@@ -1,6 +1,6 @@
 // The dashboard's metrics, computed in PostgreSQL (never by loading rows into JavaScript). A review's day
 // is the learner's day: its time in their timezone, moved back by their day-start hour. Streaks and
-// reviews by day read review_days (review-days.ts), a row per learner and day, not every review. Review
+// reviews by day read review_days (learner/study-days.ts), a row per learner and day, not every review. Review
 // items carry their card's archived flag, so counts of items need no join to cards.
 import { presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
 

@@ -3,7 +3,7 @@
 // (even after later reviews of the item); the same id sent with another item or rating is refused and
 // changes nothing. Concurrent reviews of one item apply one after the other and none is lost. The new
 // state, the log, the study day's count and the event commit together; the day is read in that statement
-// under the learner's settings lock (review-days.ts), so a change of timezone cannot race it.
+// under the learner's settings lock (learner/study-days.ts), so a change of timezone cannot race it.
 //
 // Most reviews take the optimistic path: the item is read without a lock and its new state written by a
 // single statement (item, log, day count and outbox row in one implicit transaction) on the condition
@@ -21,9 +21,10 @@ import { OUTBOX_INSERT, outboxValues } from '@engram/kit/events/outbox';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import type { ReviewResponse } from '@engram/proto/cards/v1/review';
 import type pg from 'pg';
-import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../domain/settings.js';
 import { recordReviewRecorded, reviewRecordedRow } from '../events/review-events.js';
-import { cardPresetJoin } from '../presets/card-preset.js';
+import { cardPresetJoin } from '../learner/card-preset.js';
+import { SETTINGS_COLUMNS, type SettingsRow, settingsOf } from '../learner/settings.js';
+import { countReview, reviewDayOf } from '../learner/study-days.js';
 import {
   fromSnapshot,
   ITEM_COLUMNS,
@@ -36,7 +37,6 @@ import {
   updateItemValues,
 } from './item-row.js';
 import { makesLeech, TAG_LEECHES } from './leech.js';
-import { countReview, reviewDayOf } from './review-days.js';
 import { spreadReview } from './spread-review.js';
 
 /** The review this review id already names, if any: whose, of which item and rating, and what it produced. */
@@ -50,7 +50,7 @@ interface LoggedReview {
 
 type ReadRow = ItemRow & SettingsRow & LoggedReview & { version: string; deck_id: string | null; archived: boolean };
 
-// The item, its learner's settings with its card's preset (presets/card-preset.ts), the row's version, the
+// The item, its learner's settings with its card's preset (learner/card-preset.ts), the row's version, the
 // review this review id already names and the shared deck its card is a copy of (for the event).
 const READ_ITEM = (lock: string) => `
 SELECT ${ITEM_COLUMNS}, ${SETTINGS_COLUMNS}, i.xmin::text AS version, i.archived,

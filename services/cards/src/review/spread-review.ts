@@ -3,7 +3,7 @@
 import { type ScheduledReview, spreadDays, spreadOver } from '@engram/contracts/due-day';
 import type { MemoryState } from '@engram/contracts/scheduler';
 import type pg from 'pg';
-import type { LearnerSettings } from '../domain/settings.js';
+import type { LearnerSettings } from '../learner/settings.js';
 
 // The learner's cards due within each day's bounds ($2 starts, $3 ends), but the item being reviewed ($4).
 const LOADS = `

@@ -6,7 +6,7 @@
 import type { MemoryState } from '@engram/contracts/scheduler';
 import { scheduleReview } from '@engram/contracts/scheduler';
 import type pg from 'pg';
-import { settingsOf } from '../domain/settings.js';
+import { settingsOf } from '../learner/settings.js';
 import { memoryOf } from './item-row.js';
 import { replayLate, type ScheduledLog, type TimedReview } from './late-review.js';
 import { spreadReview } from './spread-review.js';

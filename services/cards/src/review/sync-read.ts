@@ -4,8 +4,8 @@
 // shared deck; the review ids already logged, by anyone; the reviews that count of the items a review lands before
 // the latest of (late-review.ts); and the numbers the batch's logs take in the order reviews were applied (seq).
 import type pg from 'pg';
-import { SETTINGS_COLUMNS, type SettingsRow } from '../domain/settings.js';
-import { cardPresetJoin } from '../presets/card-preset.js';
+import { cardPresetJoin } from '../learner/card-preset.js';
+import { SETTINGS_COLUMNS, type SettingsRow } from '../learner/settings.js';
 import { ITEM_COLUMNS, type ItemRow, type snapshot } from './item-row.js';
 import type { StoredLog } from './late-review.js';
 

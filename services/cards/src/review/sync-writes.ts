@@ -10,10 +10,10 @@ import { gradeOf } from '@engram/contracts/scheduler';
 import { enqueueEventRows } from '@engram/kit/events/outbox';
 import type pg from 'pg';
 import { reviewRecordedRow, reviewRestatedRow } from '../events/review-events.js';
+import { reviewDayOf } from '../learner/study-days.js';
 import { snapshot, stateNumber } from './item-row.js';
 import { restates, type ScheduledLog } from './late-review.js';
 import { makesLeech, TAG_LEECHES } from './leech.js';
-import { reviewDayOf } from './review-days.js';
 import { nextSeqs, type SyncedItem } from './sync-read.js';
 
 /** One item's outcome: its reviews from the first one synced on, in the order of their times. */

@@ -7,10 +7,10 @@ import { PRESET_DEFAULTS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { studyDayOf } from '@engram/contracts/study-day';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
-import { cardPresetId } from '../presets/card-preset.js';
+import { cardPresetId } from '../learner/card-preset.js';
+import { settingsOf } from '../learner/settings.js';
+import { readSettings } from '../learner/settings-store.js';
 import { PRESET_NOT_FOUND } from '../presets/presets.js';
-import { readSettings } from '../review/settings-store.js';
 import { PACKED_CARD_LINE, type PackedCards } from './packed-cards.js';
 import { DEFAULT_HABITS, type LearnerHabits, type SimulationInput } from './simulate.js';
 
@@ -19,7 +19,7 @@ const ENOUGH_REVIEWS = 20;
 /** A review longer than this is someone who walked away: it does not set the learner's pace. */
 const LONGEST_REVIEW_MS = 120_000;
 
-// The cards the preset schedules (presets/card-preset.ts); $2 null: the learner has no preset yet, so all. Their due
+// The cards the preset schedules (learner/card-preset.ts); $2 null: the learner has no preset yet, so all. Their due
 // day and last review's day as days from today ($5) in the learner's days ($3 their timezone, $4 the hour a day
 // starts), as studyDayOf counts them, packed a line each in the order of their ids (packed-cards.ts): worked out by
 // PostgreSQL, so a large collection costs the service one string, not rows of dates to parse and convert.

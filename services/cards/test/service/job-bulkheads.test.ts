@@ -9,8 +9,8 @@ import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credent
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, MAX_ATTEMPTS } from '../../src/jobs/job-row.ts';
 import { sandboxedJob } from '../../src/jobs/sandboxed-job.ts';
+import { defaultPresetId } from '../../src/learner/default-preset.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../../src/optimizer/synthetic-learner.ts';
-import { defaultPresetId } from '../../src/presets/presets.ts';
 import { type CardsHarness, startCardsHarness, writeReviewLog } from '../harness.js';
 
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, studyDayAround, studyDayOf, studyDayStart } from '@engram/contracts/study-day';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recountReviewDays } from '../../src/review/review-days.js';
+import { recountReviewDays } from '../../src/learner/study-days.js';
 import { type CardsHarness, startCardsHarness } from '../harness.js';
 
 let cards: CardsHarness;

@@ -10,7 +10,7 @@ import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { settingsLockKey } from '../../src/review/review-days.js';
+import { settingsLockKey } from '../../src/learner/study-days.js';
 import { syncReviews } from '../../src/review/sync-reviews.js';
 import { type CardsCaller, type CardsHarness, startCardsHarness } from '../harness.js';
 

@@ -2,7 +2,7 @@
 
 import { studyDayAround } from '@engram/contracts/study-day';
 import type { Stores } from '../db.js';
-import { settingsOf } from '../domain/settings.js';
+import { settingsOf } from './settings.js';
 import { readSettings } from './settings-store.js';
 
 export async function learnerDay(stores: Stores, ownerId: string) {

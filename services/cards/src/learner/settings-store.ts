@@ -2,8 +2,8 @@
 // preset's desired retention and parameters (null columns where they never saved any).
 import type { Settings } from '@engram/contracts/learning';
 import type pg from 'pg';
-import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow } from '../domain/settings.js';
-import { insertDefaultPreset } from '../presets/presets.js';
+import { insertDefaultPreset } from './default-preset.js';
+import { defaultPresetJoin, SETTINGS_COLUMNS, type SettingsRow } from './settings.js';
 
 const READ = `
 SELECT ${SETTINGS_COLUMNS}
