@@ -1,6 +1,7 @@
 // Imports, as the gateway takes them and the web app shows them (the API names are the public contract,
 // issue "bring your collection"): which file, which format, and for a CSV or TSV which column holds what.
 import { MAX_ACTIVE_IMPORTS } from './collection-limits.ts';
+import { importProblem } from './import-problems.ts';
 import { IMPORT_EXTENSIONS, IMPORT_FORMATS, type ImportFormat } from './media.ts';
 import { z } from './zod.ts';
 
@@ -37,7 +38,12 @@ const column = z.number().int('Choose a column.').min(0, 'Choose a column.').max
  * column holds both sides, split at a line of `---` (Mochi's cards).
  */
 export const columnMapping = z
-  .object({ front: column, back: column.optional(), tags: column.optional(), type: column.optional() })
+  .object({
+    front: z.number(importProblem('frontColumnMissing').message).pipe(column),
+    back: column.optional(),
+    tags: column.optional(),
+    type: column.optional(),
+  })
   .refine(
     (mapping) => {
       const chosen = Object.values(mapping).filter((index) => index !== undefined);

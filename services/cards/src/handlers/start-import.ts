@@ -4,38 +4,50 @@
 // is refused until one is over. The learner's storage quota is recorded with it (the collection's images and
 // sounds must fit), as the job has no token of theirs to ask billing with.
 import { MAX_ACTIVE_IMPORTS } from '@engram/contracts/collection-limits';
-import { IMPORT_REASONS, importFormatOf, tooManyImportsMessage } from '@engram/contracts/imports';
-import { IMPORT_FORMATS, IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
+import {
+  type ColumnMapping,
+  IMPORT_REASONS,
+  importFormatOf,
+  startImportInput,
+  tooManyImportsMessage,
+} from '@engram/contracts/imports';
+import { IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { FailedPrecondition, Invalid } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { StartImportRequest, StartImportResponse } from '@engram/proto/cards/v1/imports';
-import { z } from 'zod';
 import type { ImportServiceDeps } from '../imports/import-deps.js';
 import { importUploadOf } from '../imports/upload-of.js';
 import { activeJobs, lockLearnerJobs } from '../jobs/learner-jobs.js';
 
-/** A mapping's column, -1 for none (kept as null: the learner chose none, which no guess overrides). */
-const column = z
-  .number()
-  .int()
-  .min(-1, 'Choose a column.')
-  .max(1_000, 'Choose a column.')
-  .transform((index) => (index < 0 ? null : index));
+/** The wire's "none" for a column (-1) and for the format ('') as the contract's "left out". */
+function fromWire(request: StartImportRequest) {
+  const column = (index: number) => (index === -1 ? undefined : index);
+  const mapping = request.mapping;
+  return {
+    uploadId: request.uploadId,
+    format: request.format || undefined,
+    mapping: mapping && {
+      front: column(mapping.front),
+      back: column(mapping.back),
+      tags: column(mapping.tags),
+      type: column(mapping.type),
+    },
+  };
+}
 
-const startInput = z.object({
-  uploadId: z.uuid('The file to import is not valid. Please send it again.'),
-  format: z.enum(['', ...IMPORT_FORMATS], 'The format must be apkg, colpkg, csv or tsv.'),
-  mapping: z
-    .object({ front: column, back: column, tags: column, type: column })
-    .refine(({ front }) => front !== null, { message: 'Choose the column that holds the front of the cards.' })
-    .optional(),
+/** The mapping as it is kept: a column left out is null (the learner chose none, which no guess overrides). */
+const keptMapping = ({ front, back, tags, type }: ColumnMapping) => ({
+  front,
+  back: back ?? null,
+  tags: tags ?? null,
+  type: type ?? null,
 });
 
 export function startImport({ db, store, quotaOf, enqueueImport }: ImportServiceDeps) {
   return async (request: StartImportRequest, ctx: CallContext): Promise<StartImportResponse> => {
     const ownerId = ctx.caller.userId;
-    const input = parseInput(startInput, request);
+    const input = parseInput(startImportInput, fromWire(request));
     const existing = await db.import.findFirst({ where: { uploadId: input.uploadId, ownerId } });
     if (existing) return { importId: existing.id };
     const upload = await importUploadOf(db, store, ownerId, input.uploadId);
@@ -56,7 +68,7 @@ export function startImport({ db, store, quotaOf, enqueueImport }: ImportService
           uploadId: upload.id,
           name: upload.name,
           format,
-          ...(input.mapping && { mapping: input.mapping }),
+          ...(input.mapping && { mapping: keptMapping(input.mapping) }),
           quotaBytes: BigInt(quota.quotaBytes),
         },
       });
