@@ -3,13 +3,7 @@
 // everything, with the other services' parts the gateway gathered for it. A learner has at most
 // MAX_ACTIVE_EXPORTS exports queued or running: one more is refused until one is ready.
 import { MAX_ACTIVE_EXPORTS } from '@engram/contracts/collection-limits';
-import {
-  EXPORT_FORMATS,
-  EXPORT_PARTS,
-  EXPORT_REASONS,
-  MAX_EXPORT_TAGS,
-  tooManyExportsMessage,
-} from '@engram/contracts/exports';
+import { EXPORT_PARTS, EXPORT_REASONS, startExportInput, tooManyExportsMessage } from '@engram/contracts/exports';
 import { FailedPrecondition, Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -21,21 +15,14 @@ import { activeJobs, lockLearnerJobs } from '../jobs/learner-jobs.js';
 /** The most a part of another service may weigh: a learner's profile, memberships and invoices are far less. */
 const MAX_PART_BYTES = 10 * 1024 * 1024;
 
-const startInput = z
-  .object({
-    format: z.enum(EXPORT_FORMATS, 'The format must be apkg, csv or json.'),
-    tagIds: z
-      .array(z.uuid('A tag id is not valid.'))
-      .max(MAX_EXPORT_TAGS, `An export can be limited to at most ${MAX_EXPORT_TAGS} tags.`),
+/** The gateway's rules for what to export (@engram/contracts), with the other services' parts it gathered. */
+const startInput = startExportInput
+  .safeExtend({
     parts: z
       .record(z.string(), z.string().max(MAX_PART_BYTES, 'An export part is too large.'))
       .refine((parts) => Object.keys(parts).every((service) => (EXPORT_PARTS as readonly string[]).includes(service)), {
         message: 'An export part must come from identity, organizations, billing or ai.',
       }),
-  })
-  .refine((input) => input.format !== 'json' || input.tagIds.length === 0, {
-    message: 'A full export holds everything; choose tags for a CSV or Anki export.',
-    path: ['tagIds'],
   })
   .refine((input) => input.format === 'json' || Object.keys(input.parts).length === 0, {
     message: "Only a full export holds the other services' parts.",
@@ -64,7 +51,7 @@ export function startExport({ db, enqueueExport }: ExportServiceDeps) {
   return async (request: StartExportRequest, ctx: CallContext): Promise<StartExportResponse> => {
     const ownerId = ctx.caller.userId;
     const input = parseInput(startInput, request);
-    const tagIds = [...new Set(input.tagIds.map((id) => id.toLowerCase()))];
+    const tagIds = [...new Set((input.tagIds ?? []).map((id) => id.toLowerCase()))];
     if (tagIds.length > 0) {
       const owned = await db.tag.count({ where: { ownerId, id: { in: tagIds } } });
       if (owned !== tagIds.length) throw new NotFound('Tag not found.', 'TAG_NOT_FOUND');
