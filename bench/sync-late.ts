@@ -3,7 +3,7 @@
 // on a card of its own with the same history. A late review places itself among the card's reviews and schedules
 // those after it again; the ratio late ÷ in order says what that costs. Issue 41 measured 19.3 s against 1.8 s (each
 // late review replayed the card's whole later history, a statement per review); a sync now replays it once.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { syncReviews } from '@engram/cards/review/sync-reviews';
 import { RATINGS } from '@engram/contracts/learning';
 import { syncReviewsInput } from '@engram/contracts/offline';
