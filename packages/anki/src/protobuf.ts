@@ -63,7 +63,6 @@ export const fieldNumber = (fields: ProtoField[], n: number) => {
   const value = fields.find((f) => f.field === n)?.varint;
   return value === undefined ? 0 : Number(BigInt.asIntN(64, value));
 };
-export const fieldBytes = (fields: ProtoField[], n: number) => fields.find((f) => f.field === n)?.bytes;
 export const fieldPresent = (fields: ProtoField[], n: number) => fields.some((f) => f.field === n);
 
 function writeVarint(out: number[], value: bigint): void {

@@ -15,7 +15,6 @@ export const FOCUS_MAX_LENGTH = 200;
 /** Uploads: .md, .txt and PDF, at most 3 MB (under gRPC's 4 MB messages) and, for a PDF, 50 pages. */
 export const UPLOAD_MAX_BYTES = 3 * 1024 * 1024;
 export const UPLOAD_MAX_PAGES = 50;
-export const UPLOAD_EXTENSIONS = ['.md', '.markdown', '.txt', '.pdf'] as const;
 /** A generated card's sides, and the quote of the notes it keeps. */
 export const GENERATED_FRONT_MAX_LENGTH = 300;
 export const GENERATED_BACK_MAX_LENGTH = 800;
@@ -71,16 +70,17 @@ export const generateInput = z
   });
 export type GenerateInput = z.infer<typeof generateInput>;
 
-/** The notes as the ai service checks them again (also a file's extracted text). */
-export const notesText = notes;
+/** The files generation reads, by their name's extension, and what each holds. */
+const UPLOAD_KINDS = { '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.pdf': 'pdf' } as const;
+export const UPLOAD_EXTENSIONS = Object.keys(UPLOAD_KINDS) as (keyof typeof UPLOAD_KINDS)[];
 
-/** Whether a file name has one of the extensions generation reads. */
-export function uploadKind(fileName: string): 'markdown' | 'text' | 'pdf' | undefined {
+/** What a file of this name holds for generation, or undefined when generation does not read it. */
+export function uploadKind(fileName: string): (typeof UPLOAD_KINDS)[keyof typeof UPLOAD_KINDS] | undefined {
   const lower = fileName.toLowerCase();
-  if (lower.endsWith('.pdf')) return 'pdf';
-  if (lower.endsWith('.md') || lower.endsWith('.markdown')) return 'markdown';
-  if (lower.endsWith('.txt')) return 'text';
-  return undefined;
+  const extension = lower.slice(lower.lastIndexOf('.'));
+  return lower.includes('.') && Object.hasOwn(UPLOAD_KINDS, extension)
+    ? UPLOAD_KINDS[extension as keyof typeof UPLOAD_KINDS]
+    : undefined;
 }
 
 /** What cards.generationUsage answers. */

@@ -41,9 +41,6 @@ export interface EventDefinition<T> {
   readonly message: MessageCodec<T>;
 }
 
-/** The payload type of a catalogue entry. */
-export type PayloadOf<E> = E extends EventDefinition<infer T> ? T : never;
-
 function defineEvent<T>(subject: string, message: MessageCodec<T>): EventDefinition<T> {
   if (!/^engram\.[a-z]+\.[a-z-]+\.[a-z-]+$/.test(subject)) throw new Error(`not an event subject: ${subject}`);
   return { subject, message };

@@ -21,7 +21,6 @@ export { MAX_IMPORT_BYTES };
 
 /** What a file is for: a card's image or sound, or a collection to import. */
 export const UPLOAD_PURPOSES = ['card', 'import'] as const;
-export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /** The formats a card holds, as the messages name them. */
 export const IMAGE_FORMATS = 'PNG, JPEG, WebP, GIF, SVG';

@@ -65,6 +65,8 @@ export function slugOfName(name: string): string {
 }
 /** A custom role's name (its key) and label. */
 export const CUSTOM_ROLE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+export const CUSTOM_ROLE_NAME_MESSAGE =
+  'A role name must start with a lower-case letter and hold at most 32 lower-case letters, digits or hyphens.';
 export const CUSTOM_ROLE_LABEL_MAX_LENGTH = 32;
 
 /** The organization messages (docs/product.md#validation-rules). */

@@ -74,8 +74,3 @@ export async function inSpan<T>(
     }
   });
 }
-
-/** The active trace id, or undefined outside a span. */
-export function currentTraceId(): string | undefined {
-  return trace.getActiveSpan()?.spanContext().traceId;
-}

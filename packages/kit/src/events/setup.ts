@@ -5,7 +5,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { vars } from '../config.js';
 import type { Logger } from '../logger.js';
-import { ensureStream, type StreamLimits, streamSubjects } from './stream.js';
+import { ensureStream, PRODUCTION_STREAM_NAME, type StreamLimits, streamSubjects } from './stream.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -13,7 +13,7 @@ const HOUR_MS = 3_600_000;
 export const eventVars = {
   NATS_URL: vars.url(['nats']),
   /** ENGRAM in production; tests give every run its own stream. */
-  EVENTS_STREAM: z.string().default('ENGRAM'),
+  EVENTS_STREAM: z.string().default(PRODUCTION_STREAM_NAME),
   /** Empty in production; tests isolate runs with a prefix on every subject. */
   EVENTS_SUBJECT_PREFIX: z.string().default(''),
   /** How long the stream keeps an event (and consumers remember applying it); 0 keeps events for ever. */

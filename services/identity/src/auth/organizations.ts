@@ -7,6 +7,8 @@ import { ORGANIZATION_NAME_MAX_LENGTH, ORGANIZATION_SLUG_MAX_LENGTH } from '@eng
 import {
   CREATOR_ROLE,
   CUSTOM_ROLE_LABEL_MAX_LENGTH,
+  CUSTOM_ROLE_NAME_MESSAGE,
+  CUSTOM_ROLE_NAME_PATTERN,
   INVITATION_EXPIRES_IN_SECONDS,
   INVITATION_LIMIT,
   MEMBERSHIP_LIMIT,
@@ -56,8 +58,9 @@ function checkOrganization(fields: { name?: unknown; slug?: unknown }, creating:
 const ROLE_PATHS = new Set(['/organization/create-role', '/organization/update-role']);
 
 /**
- * What better-auth's organization plugin leaves to the application: a custom role's label (what people
- * read, kept with the role) is checked before the endpoint runs, and an unknown role is refused in words.
+ * What better-auth's organization plugin leaves to the application: a custom role's name (its key) and label
+ * (what people read, kept with the role) are checked before the endpoint runs, and an unknown role is refused in
+ * words.
  */
 export function organizationRules(): BetterAuthPlugin {
   return {
@@ -67,7 +70,18 @@ export function organizationRules(): BetterAuthPlugin {
         {
           matcher: (ctx) => ROLE_PATHS.has(ctx.path ?? ''),
           handler: createAuthMiddleware(async (ctx) => {
-            const body = ctx.body as { additionalFields?: { label?: unknown }; data?: { label?: unknown } } | undefined;
+            const body = ctx.body as
+              | {
+                  role?: unknown;
+                  additionalFields?: { label?: unknown };
+                  data?: { label?: unknown; roleName?: unknown };
+                }
+              | undefined;
+            // create-role names the role `role`; update-role renames it with `data.roleName`.
+            const name = ctx.path === '/organization/create-role' ? body?.role : body?.data?.roleName;
+            if (name !== undefined && (typeof name !== 'string' || !CUSTOM_ROLE_NAME_PATTERN.test(name))) {
+              throw invalid(CUSTOM_ROLE_NAME_MESSAGE);
+            }
             const label = body?.additionalFields?.label ?? body?.data?.label;
             if (label === undefined) return;
             if (typeof label !== 'string' || label.trim() === '' || label.length > CUSTOM_ROLE_LABEL_MAX_LENGTH) {

@@ -4,7 +4,7 @@
 // a user of another organization refused everywhere (role changes across organizations included). Every change of
 // membership reaches the outbox as an event, written by triggers.
 import { EVENT_CATALOGUE, type EventDefinition } from '@engram/contracts/events';
-import { ORGANIZATION_MESSAGES } from '@engram/contracts/organizations';
+import { CUSTOM_ROLE_NAME_MESSAGE, ORGANIZATION_MESSAGES } from '@engram/contracts/organizations';
 import { unary } from '@engram/kit/grpc/client';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { grpcFailure } from '@engram/testkit/grpc';
@@ -258,6 +258,21 @@ describe('roles and permissions', () => {
       additionalFields: { label: 'x'.repeat(33) },
     });
     expect(tooLong).toMatchObject({ status: 400, json: { message: 'A role label must be 1 to 32 characters.' } });
+    for (const role of ['Coach', '1st-coach', 'coach!', `c${'o'.repeat(32)}`]) {
+      const badName = await org(owner, 'create-role', {
+        organizationId: organization.id,
+        role,
+        permission: { progress: ['read'] },
+        additionalFields: { label: 'Coach' },
+      });
+      expect(badName, role).toMatchObject({ status: 400, json: { message: CUSTOM_ROLE_NAME_MESSAGE } });
+    }
+    const renamedBadly = await org(owner, 'update-role', {
+      organizationId: organization.id,
+      roleName: 'coach',
+      data: { roleName: 'Head Coach' },
+    });
+    expect(renamedBadly).toMatchObject({ status: 400, json: { message: CUSTOM_ROLE_NAME_MESSAGE } });
 
     const promoted = await org(owner, 'update-member-role', {
       memberId,

@@ -1,6 +1,6 @@
 // The file half of the notes: drop a .md, .txt or PDF file (or choose one); it is checked here, sent as
 // form data to ai.upload at once, and its text is then used instead of the pasted notes.
-import { UPLOAD_MAX_BYTES, uploadKind } from '@engram/contracts/ai';
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, uploadKind } from '@engram/contracts/ai';
 import { useMutation } from '@tanstack/react-query';
 import { type DragEvent, useId, useState } from 'react';
 import { Spinner } from '../../components/spinner';
@@ -84,7 +84,7 @@ export function FileDrop({
           <input
             id={inputId}
             type="file"
-            accept=".md,.markdown,.txt,.pdf,text/markdown,text/plain,application/pdf"
+            accept={[...UPLOAD_EXTENSIONS, 'text/markdown', 'text/plain', 'application/pdf'].join(',')}
             className="sr-only"
             onChange={(event) => {
               take(event.target.files?.[0]);
