@@ -194,34 +194,16 @@ function ankiOrdinal(type: CardType, itemOrdinal: number): number {
   return type === 'cloze' ? itemOrdinal - 1 : itemOrdinal;
 }
 
-/** Starts an export to `outPath`. */
-export async function createExport(outPath: string, options: ExportOptions = {}): Promise<AnkiExport> {
-  const batchSize = options.batchSize ?? 5000;
-  const desiredRetention = options.desiredRetention ?? 0.9;
-  const now = options.now ?? new Date();
-  const created = Math.floor(now.getTime() / DAY_MS) * 86_400;
-  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'engram-anki-export-'));
-  const collectionPath = join(dir, 'collection.anki2');
-  const db = new DatabaseSync(collectionPath);
-  db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
-  db.exec(SCHEMA11_SQL);
-
-  const zip = new yazl.ZipFile();
-  const written = pipeline(zip.outputStream, createWriteStream(outPath));
-  // A failed write surfaces from finish(); until then nobody awaits it.
-  written.catch(() => undefined);
-
-  const insertNote = db.prepare('INSERT OR IGNORE INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)');
-  const insertCard = db.prepare(
-    'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
-  );
-  const insertRevlog = db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)');
-  // The ids each table has given, as "next free id from here" links (a disjoint-set forest with path
-  // compression): imported cards share one creation time, so note and card ids pile up on the same few
-  // milliseconds, and finding the next free one must not walk past every id taken before it.
+/**
+ * Inserts rows whose id is a time in ms at the first free id from the one asked for: imported cards share one
+ * creation time, so note and card ids pile up on the same few milliseconds. The ids each table has given are kept
+ * as "next free id from here" links (a disjoint-set forest with path compression), so finding the next free one
+ * never walks past every id taken before it.
+ */
+function idAllocator() {
   const taken = new Map<StatementSync, Map<number, number>>();
-  /** Runs `insert` with the first free id from `id` on (ids are times; many may fall on the same ms). */
-  const insertAt = (statement: StatementSync, id: number, values: (string | number)[]): number => {
+  /** Runs `statement` with the first free id from `id` on, then `values`; returns the id used. */
+  return (statement: StatementSync, id: number, values: (string | number)[]): number => {
     let links = taken.get(statement);
     if (!links) {
       links = new Map();
@@ -238,8 +220,12 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     statement.run(at, ...values);
     return at;
   };
+}
 
+/** The package's decks: Default, and each deck path's levels made as they are first named. */
+function deckRegistry(created: number) {
   const decks = new Map<string, AnkiDeck>([[DEFAULT_DECK.name, DEFAULT_DECK]]);
+  /** The id of deck `path` (`Parent::Child`), its parents made too. */
   const deckId = (path: string): number => {
     const levels = path.split('::');
     let id = DEFAULT_DECK.id;
@@ -254,83 +240,220 @@ export async function createExport(outPath: string, options: ExportOptions = {})
     }
     return id;
   };
+  return { deckId, all: () => [...decks.values()] };
+}
 
-  // Media names by file id, and which names are taken: as many as the collection has files.
-  const mediaNames = new Map<string, string>();
+/** Media names by file id, each unique in the package: as many as the collection has files. */
+function mediaNames() {
+  const names = new Map<string, string>();
   const takenNames = new Set<string>();
-  const mediaName = (id: string, name: string): string => {
+  return (id: string, name: string): string => {
     const key = id.toLowerCase();
-    const known = mediaNames.get(key);
+    const known = names.get(key);
     if (known) return known;
     const safe = ankiMediaName(name);
     const extension = extname(safe);
     const unique = takenNames.has(safe)
       ? `${safe.slice(0, safe.length - extension.length)}-${key.slice(0, 8)}${extension}`
       : safe;
-    mediaNames.set(key, unique);
+    names.set(key, unique);
     takenNames.add(unique);
     return unique;
   };
+}
 
-  const summary: ExportSummary = { notes: 0, cards: 0, revlog: 0, media: 0, skippedReviews: 0 };
-  const mediaMap: Record<string, string> = {};
-  const addedMedia = new Set<string>();
-  let newPosition = 0;
-  let pending = 0;
-  let state: 'open' | 'finished' | 'aborted' = 'open';
+/** An Anki card's scheduling columns: type, queue, due, interval, factor, learning steps left and memory state. */
+interface SchedulingColumns {
+  type: number;
+  queue: number;
+  due: number;
+  ivl: number;
+  factor: number;
+  left: number;
+  data: string;
+}
+
+/**
+ * The columns of an item (none: a new card Anki would make); `nextNewPosition` gives a new card its place,
+ * `created` is the collection's creation (a review card's due counts days from it).
+ */
+function schedulingOf(
+  item: EngramExportItem | undefined,
+  archived: boolean,
+  context: { desiredRetention: number; created: number; nextNewPosition: () => number },
+): SchedulingColumns {
+  const suspend = (queue: number) => (archived ? -1 : queue);
+  if (!item || item.state === 0) {
+    return { type: 0, queue: suspend(0), due: context.nextNewPosition(), ivl: 0, factor: 0, left: 0, data: '{}' };
+  }
+  const data =
+    item.stability > 0 && item.difficulty >= 1 && item.difficulty <= 10
+      ? JSON.stringify({
+          s: item.stability,
+          d: item.difficulty,
+          dr: context.desiredRetention,
+          ...(item.lastReview && { lrt: seconds(item.lastReview) }),
+        })
+      : '{}';
+  if (item.state === 2) {
+    const due = Math.floor((item.due.getTime() - context.created * 1000) / DAY_MS);
+    const ivl = Math.max(1, item.scheduledDays);
+    return { type: 2, queue: suspend(2), due, ivl, factor: 2500, left: 0, data };
+  }
+  // Learning (1) and relearning (3): due at a time, one step left; a relearning card keeps its interval.
+  const ivl = item.state === 3 ? Math.max(1, item.scheduledDays) : 0;
+  return {
+    type: item.state,
+    queue: suspend(1),
+    due: seconds(item.due),
+    ivl,
+    factor: item.state === 3 ? 2500 : 0,
+    left: 1,
+    data,
+  };
+}
+
+/** The deck a card goes to: the Anki deck it came from while it keeps that tag, else its first deck-path tag. */
+function deckTagOf(card: EngramExportCard): string | undefined {
+  return card.tags.find((tag) => tag === card.ankiDeck) ?? card.tags.find((tag) => deckPathOf(tag) !== undefined);
+}
+
+/** The Anki card ordinals a note has: its items', and each direction or cloze number its type has. */
+function ordinalsOf(card: EngramExportCard, items: Map<number, EngramExportItem>): number[] {
+  const ordinals = new Set(items.keys());
+  if (card.type === 'basic' || card.type === 'reversed') ordinals.add(0);
+  if (card.type === 'reversed') ordinals.add(1);
+  if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
+  return [...ordinals].filter((ord) => ord >= 0).sort((a, b) => a - b);
+}
+
+/** A revlog row's interval: the scheduled days, or for a (re)learning step minus its seconds (Anki's way). */
+function revlogInterval(review: EngramExportReview): number {
+  if (review.scheduledDays > 0) return review.scheduledDays;
+  if (!review.dueAfter) return 0;
+  return -Math.max(0, Math.round((review.dueAfter.getTime() - review.reviewedAt.getTime()) / 1000));
+}
+
+/** The temp collection an export writes into, with its statements, in transactions of about `batchSize` rows. */
+function openCollection(path: string, batchSize: number) {
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
+  db.exec(SCHEMA11_SQL);
   db.exec('BEGIN');
-  const wrote = (rows: number) => {
-    pending += rows;
-    if (pending >= batchSize) {
-      db.exec('COMMIT; BEGIN');
-      pending = 0;
-    }
+  let pending = 0;
+  return {
+    db,
+    insertNote: db.prepare('INSERT OR IGNORE INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)'),
+    insertCard: db.prepare(
+      'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
+    ),
+    insertRevlog: db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)'),
+    /** Counts rows written, committing every `batchSize`. */
+    wrote(rows: number) {
+      pending += rows;
+      if (pending >= batchSize) {
+        db.exec('COMMIT; BEGIN');
+        pending = 0;
+      }
+    },
   };
-  const assertOpen = () => {
-    if (state !== 'open') throw new Error(`This export is ${state}.`);
+}
+
+/** Where an export writes: the package, and the temp folder holding the collection while it is built. */
+interface ExportPaths {
+  out: string;
+  dir: string;
+  collection: string;
+}
+
+/** One export under way (createExport starts it): the collection in SQLite, the media in the zip. */
+class PackageWriter implements AnkiExport {
+  readonly mediaName = mediaNames();
+  private readonly insertAt = idAllocator();
+  private readonly decks: ReturnType<typeof deckRegistry>;
+  private readonly summary: ExportSummary = { notes: 0, cards: 0, revlog: 0, media: 0, skippedReviews: 0 };
+  private readonly mediaMap: Record<string, string> = {};
+  private readonly addedMedia = new Set<string>();
+  private readonly scheduling: { desiredRetention: number; created: number; nextNewPosition: () => number };
+  private newPosition = 0;
+  private state: 'open' | 'finished' | 'aborted' = 'open';
+
+  private readonly paths: ExportPaths;
+  private readonly collection: ReturnType<typeof openCollection>;
+  private readonly zip: yazl.ZipFile;
+  private readonly written: Promise<void>;
+  private readonly times: { now: Date; created: number };
+
+  constructor(parts: {
+    paths: ExportPaths;
+    collection: ReturnType<typeof openCollection>;
+    zip: yazl.ZipFile;
+    written: Promise<void>;
+    now: Date;
+    created: number;
+    desiredRetention: number;
+  }) {
+    this.paths = parts.paths;
+    this.collection = parts.collection;
+    this.zip = parts.zip;
+    this.written = parts.written;
+    this.times = { now: parts.now, created: parts.created };
+    this.decks = deckRegistry(parts.created);
+    this.scheduling = {
+      desiredRetention: parts.desiredRetention,
+      created: parts.created,
+      nextNewPosition: () => ++this.newPosition,
+    };
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw new Error(`This export is ${this.state}.`);
+  }
+
+  readonly addCard = (card: EngramExportCard): void => {
+    this.assertOpen();
+    const front = markdownToHtml(card.front, this.mediaName);
+    const back = markdownToHtml(card.back, this.mediaName);
+    const deckTag = deckTagOf(card);
+    const deckPath = deckTag === undefined ? undefined : (deckPathOf(deckTag) ?? deckTag.trim());
+    const did = deckPath === undefined ? DEFAULT_DECK.id : this.decks.deckId(deckPath);
+    const noteId = this.writeNote(card, front, back, deckTag);
+    const cardIds = this.writeCards(card, noteId, did);
+    const logged = this.writeReviews(card, cardIds);
+    this.collection.wrote(1 + cardIds.size + logged);
   };
 
-  function addCard(card: EngramExportCard): void {
-    assertOpen();
-    const type = STOCK_NOTE_TYPES[card.type];
-    const front = markdownToHtml(card.front, mediaName);
-    const back = markdownToHtml(card.back, mediaName);
-    const deckTag =
-      card.tags.find((tag) => tag === card.ankiDeck) ?? card.tags.find((tag) => deckPathOf(tag) !== undefined);
-    const deckPath = deckTag === undefined ? undefined : (deckPathOf(deckTag) ?? deckTag.trim());
-    const did = deckPath === undefined ? DEFAULT_DECK.id : deckId(deckPath);
+  /** The card's note; returns its id. */
+  private writeNote(card: EngramExportCard, front: string, back: string, deckTag: string | undefined): number {
     const noteTags = [
       ...new Set(card.tags.filter((tag) => !(tag === deckTag && /\s/.test(tag.trim()))).map(ankiTag)),
     ].filter(Boolean);
-    const modified = seconds(card.updatedAt);
-    const noteId = insertAt(insertNote, card.createdAt.getTime(), [
+    const noteId = this.insertAt(this.collection.insertNote, card.createdAt.getTime(), [
       card.guid || guidOf(card.id),
-      type.id,
-      modified,
+      STOCK_NOTE_TYPES[card.type].id,
+      seconds(card.updatedAt),
       noteTags.length ? ` ${noteTags.join(' ')} ` : '',
       `${front}\x1f${back}`,
       stripHtml(front),
       fieldChecksum(front),
       '',
     ]);
-    summary.notes++;
+    this.summary.notes++;
+    return noteId;
+  }
 
-    // Every item is a card; a direction the type has but no item for is a new card, as Anki would make it.
+  /** Every item is a card; a direction the type has but no item for is a new card, as Anki would make it. */
+  private writeCards(card: EngramExportCard, noteId: number, did: number): Map<number, number> {
     const items = new Map(card.items.map((item) => [ankiOrdinal(card.type, item.ordinal), item]));
-    const ordinals = new Set(items.keys());
-    if (card.type === 'basic' || card.type === 'reversed') ordinals.add(0);
-    if (card.type === 'reversed') ordinals.add(1);
-    if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
     const cardIds = new Map<number, number>();
-    for (const ord of [...ordinals].sort((a, b) => a - b)) {
-      if (ord < 0) continue;
+    for (const ord of ordinalsOf(card, items)) {
       const item = items.get(ord);
-      const row = scheduling(item, card.archived);
-      const id = insertAt(insertCard, noteId + ord, [
+      const row = schedulingOf(item, card.archived, this.scheduling);
+      const id = this.insertAt(this.collection.insertCard, noteId + ord, [
         noteId,
         did,
         ord,
-        modified,
+        seconds(card.updatedAt),
         row.type,
         row.queue,
         row.due,
@@ -342,9 +465,13 @@ export async function createExport(outPath: string, options: ExportOptions = {})
         row.data,
       ]);
       cardIds.set(ord, id);
-      summary.cards++;
+      this.summary.cards++;
     }
+    return cardIds;
+  }
 
+  /** The card's reviews, in time order, each on its Anki card; returns how many were written. */
+  private writeReviews(card: EngramExportCard, cardIds: Map<number, number>): number {
     const lastInterval = new Map<number, number>();
     let logged = 0;
     const reviews = [...card.reviews].sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
@@ -352,18 +479,12 @@ export async function createExport(outPath: string, options: ExportOptions = {})
       const ord = ankiOrdinal(card.type, review.itemOrdinal);
       const cid = cardIds.get(ord);
       if (cid === undefined) {
-        summary.skippedReviews++;
+        this.summary.skippedReviews++;
         continue;
       }
-      const at = review.reviewedAt.getTime();
-      const ivl =
-        review.scheduledDays > 0
-          ? review.scheduledDays
-          : review.dueAfter
-            ? -Math.max(0, Math.round((review.dueAfter.getTime() - at) / 1000))
-            : 0;
+      const ivl = revlogInterval(review);
       const type = revlogType(review.stateBefore);
-      insertAt(insertRevlog, at, [
+      this.insertAt(this.collection.insertRevlog, review.reviewedAt.getTime(), [
         cid,
         review.rating,
         ivl,
@@ -375,101 +496,88 @@ export async function createExport(outPath: string, options: ExportOptions = {})
       lastInterval.set(ord, ivl);
       logged++;
     }
-    summary.revlog += logged;
-    wrote(1 + cardIds.size + logged);
+    this.summary.revlog += logged;
+    return logged;
   }
 
-  /** An item's columns: type, queue, due, interval, factor, learning steps left and the memory state. */
-  function scheduling(item: EngramExportItem | undefined, archived: boolean) {
-    const suspend = (queue: number) => (archived ? -1 : queue);
-    if (!item || item.state === 0) {
-      return { type: 0, queue: suspend(0), due: ++newPosition, ivl: 0, factor: 0, left: 0, data: '{}' };
-    }
-    const data =
-      item.stability > 0 && item.difficulty >= 1 && item.difficulty <= 10
-        ? JSON.stringify({
-            s: item.stability,
-            d: item.difficulty,
-            dr: desiredRetention,
-            ...(item.lastReview && { lrt: seconds(item.lastReview) }),
-          })
-        : '{}';
-    if (item.state === 2) {
-      const due = Math.floor((item.due.getTime() - created * 1000) / DAY_MS);
-      const ivl = Math.max(1, item.scheduledDays);
-      return { type: 2, queue: suspend(2), due, ivl, factor: 2500, left: 0, data };
-    }
-    // Learning (1) and relearning (3): due at a time, one step left; a relearning card keeps its interval.
-    const ivl = item.state === 3 ? Math.max(1, item.scheduledDays) : 0;
-    return {
-      type: item.state,
-      queue: suspend(1),
-      due: seconds(item.due),
-      ivl,
-      factor: item.state === 3 ? 2500 : 0,
-      left: 1,
-      data,
-    };
-  }
-
-  async function addMedia(name: string, filePath: string): Promise<void> {
-    assertOpen();
-    if (addedMedia.has(name)) throw new Error(`The media file "${name}" is in this export already.`);
-    addedMedia.add(name);
-    const index = String(summary.media++);
-    mediaMap[index] = name;
+  readonly addMedia = async (name: string, filePath: string): Promise<void> => {
+    this.assertOpen();
+    if (this.addedMedia.has(name)) throw new Error(`The media file "${name}" is in this export already.`);
+    this.addedMedia.add(name);
+    const index = String(this.summary.media++);
+    this.mediaMap[index] = name;
     const stream = createReadStream(filePath);
     const read = new Promise<void>((resolve, reject) => {
       stream.once('error', reject);
       stream.once('close', resolve);
     });
     // Images and sounds are compressed already: stored as they are.
-    zip.addReadStream(stream, index, { compress: false });
+    this.zip.addReadStream(stream, index, { compress: false });
     await read;
-  }
+  };
 
-  async function finish(): Promise<ExportSummary> {
-    assertOpen();
-    state = 'finished';
-    try {
-      db.exec('COMMIT');
-      const mod = Math.floor(now.getTime() / 1000);
-      const noteTypes = Object.values(STOCK_NOTE_TYPES);
-      db.prepare('INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, ?)').run(
-        created,
+  /** The collection's one `col` row: its creation and modification times, note types, decks and options. */
+  private writeCollectionRow(): void {
+    const mod = Math.floor(this.times.now.getTime() / 1000);
+    this.collection.db
+      .prepare('INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, ?)')
+      .run(
+        this.times.created,
         mod * 1000,
         mod * 1000,
         LEGACY_CONF,
-        legacyModels(noteTypes, DEFAULT_DECK.id, mod),
-        legacyDecks([...decks.values()], mod),
+        legacyModels(Object.values(STOCK_NOTE_TYPES), DEFAULT_DECK.id, mod),
+        legacyDecks(this.decks.all(), mod),
         legacyDeckConfig(mod),
         '{}',
       );
+  }
+
+  readonly finish = async (): Promise<ExportSummary> => {
+    this.assertOpen();
+    this.state = 'finished';
+    const { db } = this.collection;
+    try {
+      db.exec('COMMIT');
+      this.writeCollectionRow();
       db.exec(SCHEMA11_INDEXES);
       db.close();
-      zip.addFile(collectionPath, 'collection.anki2');
-      zip.addBuffer(Buffer.from(JSON.stringify(mediaMap)), 'media');
-      zip.end();
-      await written;
-      return summary;
+      this.zip.addFile(this.paths.collection, 'collection.anki2');
+      this.zip.addBuffer(Buffer.from(JSON.stringify(this.mediaMap)), 'media');
+      this.zip.end();
+      await this.written;
+      return this.summary;
     } catch (error) {
-      await rm(outPath, { force: true });
+      await rm(this.paths.out, { force: true });
       throw error;
     } finally {
       if (db.isOpen) db.close();
-      await rm(dir, { recursive: true, force: true });
+      await rm(this.paths.dir, { recursive: true, force: true });
     }
-  }
+  };
 
-  async function abort(): Promise<void> {
-    if (state !== 'open') return;
-    state = 'aborted';
-    if (db.isOpen) db.close();
-    zip.end();
-    await written.catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-    await rm(outPath, { force: true });
-  }
+  readonly abort = async (): Promise<void> => {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    if (this.collection.db.isOpen) this.collection.db.close();
+    this.zip.end();
+    await this.written.catch(() => undefined);
+    await rm(this.paths.dir, { recursive: true, force: true });
+    await rm(this.paths.out, { force: true });
+  };
+}
 
-  return { addCard, mediaName, addMedia, finish, abort };
+/** Starts an export to `outPath`. */
+export async function createExport(outPath: string, options: ExportOptions = {}): Promise<AnkiExport> {
+  const now = options.now ?? new Date();
+  const created = Math.floor(now.getTime() / DAY_MS) * 86_400;
+  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'engram-anki-export-'));
+  const paths = { out: outPath, dir, collection: join(dir, 'collection.anki2') };
+  const collection = openCollection(paths.collection, options.batchSize ?? 5000);
+  const zip = new yazl.ZipFile();
+  const written = pipeline(zip.outputStream, createWriteStream(outPath));
+  // A failed write surfaces from finish(); until then nobody awaits it.
+  written.catch(() => undefined);
+  const desiredRetention = options.desiredRetention ?? 0.9;
+  return new PackageWriter({ paths, collection, zip, written, now, created, desiredRetention });
 }
