@@ -131,42 +131,54 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  * A writer of batches of imported cards for `ownerId` inside `tx`, remembering the tags it has found. A batch
  * goes in chunks of at most `chunkBytes` (write-chunks.ts), a statement per table for each.
  */
-export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes = WRITE_CHUNK_BYTES } = {}) {
-  const tagIds = new Map<string, string>();
+class AnkiBatchWriter {
+  /** Tag ids by name key, as found or made so far. */
+  private readonly tagIds = new Map<string, string>();
+  /** The name keys of the tags made decks so far. */
+  private readonly deckKeys = new Set<string>();
+  private readonly tx: Tx;
+  private readonly ownerId: string;
+  private readonly now: Date;
+  private readonly chunkBytes: number;
 
-  const deckKeys = new Set<string>();
+  constructor(tx: Tx, ownerId: string, now: Date, chunkBytes: number) {
+    this.tx = tx;
+    this.ownerId = ownerId;
+    this.now = now;
+    this.chunkBytes = chunkBytes;
+  }
 
-  async function findTags(cards: AnkiCardToImport[]) {
+  private async findTags(cards: AnkiCardToImport[]) {
     const wanted = new Map<string, string>();
     const decks = new Set<string>();
     for (const card of cards) {
       const deckKey = card.deck === undefined ? undefined : tagKey(card.deck);
       for (const name of card.tags) {
         const key = tagKey(name);
-        const newDeck = key === deckKey && !deckKeys.has(key);
+        const newDeck = key === deckKey && !this.deckKeys.has(key);
         if (newDeck) decks.add(key);
-        if ((!tagIds.has(key) || newDeck) && !wanted.has(key)) wanted.set(key, name.trim());
+        if ((!this.tagIds.has(key) || newDeck) && !wanted.has(key)) wanted.set(key, name.trim());
       }
     }
     if (wanted.size === 0) return;
-    for (const key of decks) deckKeys.add(key);
+    for (const key of decks) this.deckKeys.add(key);
     const keys = [...wanted.keys()];
     const rows = (
-      await tx.query<{ id: string; name_key: string }>(UPSERT_TAGS, [
-        ownerId,
+      await this.tx.query<{ id: string; name_key: string }>(UPSERT_TAGS, [
+        this.ownerId,
         [...wanted.values()],
         keys,
         keys.map((key) => decks.has(key)),
       ])
     ).rows;
-    for (const row of rows) tagIds.set(row.name_key, row.id);
+    for (const row of rows) this.tagIds.set(row.name_key, row.id);
   }
 
-  async function upsertCards(cards: AnkiCardToImport[]) {
+  private async upsertCards(cards: AnkiCardToImport[]) {
     const rows = (
-      await tx.query<{ id: string; external_id: string; created: boolean; created_at: Date }>(UPSERT_CARDS, [
-        ownerId,
-        now,
+      await this.tx.query<{ id: string; external_id: string; created: boolean; created_at: Date }>(UPSERT_CARDS, [
+        this.ownerId,
+        this.now,
         cards.map((card) => card.type),
         cards.map((card) => card.front),
         cards.map((card) => card.back),
@@ -177,11 +189,11 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
     return new Map(rows.map((row) => [row.external_id, row]));
   }
 
-  async function linkTagsAndMedia(cards: AnkiCardToImport[], ids: string[], updated: string[]) {
+  private async linkTagsAndMedia(cards: AnkiCardToImport[], ids: string[], updated: string[]) {
     const tagPairs: [string[], string[]] = [[], []];
     const mediaPairs: [string[], string[]] = [[], []];
     cards.forEach((card, index) => {
-      for (const tagId of new Set(card.tags.map((name) => tagIds.get(tagKey(name))!))) {
+      for (const tagId of new Set(card.tags.map((name) => this.tagIds.get(tagKey(name))!))) {
         tagPairs[0].push(ids[index]!);
         tagPairs[1].push(tagId);
       }
@@ -190,16 +202,16 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
         mediaPairs[1].push(mediaId);
       }
     });
-    if (tagPairs[0].length > 0) await tx.query(LINK_TAGS, tagPairs);
-    if (updated.length > 0) await tx.query(UNLINK_MEDIA, [updated]);
-    if (mediaPairs[0].length > 0) await tx.query(LINK_MEDIA, mediaPairs);
+    if (tagPairs[0].length > 0) await this.tx.query(LINK_TAGS, tagPairs);
+    if (updated.length > 0) await this.tx.query(UNLINK_MEDIA, [updated]);
+    if (mediaPairs[0].length > 0) await this.tx.query(LINK_MEDIA, mediaPairs);
   }
 
-  async function upsertItems(cards: AnkiCardToImport[], ids: string[], updated: Set<string>) {
+  private async upsertItems(cards: AnkiCardToImport[], ids: string[], updated: Set<string>) {
     const items = cards.flatMap((card, index) => card.items.map((item) => ({ cardId: ids[index]!, card, item })));
     const kept = items.filter(({ cardId }) => updated.has(cardId));
     if (updated.size > 0) {
-      await tx.query(DROP_ITEMS, [
+      await this.tx.query(DROP_ITEMS, [
         [...updated],
         kept.map(({ cardId }) => cardId),
         kept.map(({ item }) => item.ordinal),
@@ -208,8 +220,8 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
     if (items.length === 0) return { items, itemIds: new Map<string, string>() };
     const memory = items.map(({ item }) => item.memory);
     const rows = (
-      await tx.query<{ id: string; card_id: string; ordinal: number }>(UPSERT_ITEMS, [
-        ownerId,
+      await this.tx.query<{ id: string; card_id: string; ordinal: number }>(UPSERT_ITEMS, [
+        this.ownerId,
         items.map(({ cardId }) => cardId),
         items.map(({ item }) => item.ordinal),
         items.map(({ card }) => card.archived),
@@ -228,15 +240,15 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
     return { items, itemIds: new Map(rows.map((row) => [`${row.card_id}/${row.ordinal}`, row.id])) };
   }
 
-  async function insertLogs(items: { cardId: string; item: ItemToImport }[], itemIds: Map<string, string>) {
+  private async insertLogs(items: { cardId: string; item: ItemToImport }[], itemIds: Map<string, string>) {
     const logs = items.flatMap(({ cardId, item }) =>
       item.logs.map((log) => ({ cardId, itemId: itemIds.get(`${cardId}/${item.ordinal}`)!, log })),
     );
     if (logs.length === 0) return 0;
     const all = logs.map(({ log }) => log);
-    await tx.query(INSERT_LOGS, [
-      ownerId,
-      all.map((log) => reviewLogId(ownerId, log.reviewedAt)),
+    await this.tx.query(INSERT_LOGS, [
+      this.ownerId,
+      all.map((log) => reviewLogId(this.ownerId, log.reviewedAt)),
       logs.map(({ itemId }) => itemId),
       logs.map(({ cardId }) => cardId),
       all.map((log) => log.rating),
@@ -256,13 +268,13 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
     return logs.length;
   }
 
-  async function recordCreated(created: { id: string; created_at: Date }[]) {
+  private async recordCreated(created: { id: string; created_at: Date }[]) {
     if (created.length === 0) return;
-    const actor = { kind: Actor_Kind.KIND_USER, id: ownerId };
+    const actor = { kind: Actor_Kind.KIND_USER, id: this.ownerId };
     const rows = created.map((card) =>
-      outboxRow(CardCreated, { cardId: card.id, ownerId, createdAt: card.created_at }, { actor }),
+      outboxRow(CardCreated, { cardId: card.id, ownerId: this.ownerId, createdAt: card.created_at }, { actor }),
     );
-    await tx.query(INSERT_EVENTS, [
+    await this.tx.query(INSERT_EVENTS, [
       rows.map(({ values }) => values[0]),
       rows.map(({ values }) => values[1]),
       rows.map(({ values }) => values[2].toString('base64')),
@@ -270,31 +282,33 @@ export function ankiBatchWriter(tx: Tx, ownerId: string, now: Date, { chunkBytes
     ]);
   }
 
-  async function writeChunk(cards: AnkiCardToImport[]): Promise<BatchWritten> {
-    await findTags(cards);
-    const stored = await upsertCards(cards);
+  private async writeChunk(cards: AnkiCardToImport[]): Promise<BatchWritten> {
+    await this.findTags(cards);
+    const stored = await this.upsertCards(cards);
     const rows = cards.map((card) => stored.get(card.externalId)!);
     const ids = rows.map((row) => row.id);
     const updated = rows.filter((row) => !row.created).map((row) => row.id);
-    await linkTagsAndMedia(cards, ids, updated);
-    const { items, itemIds } = await upsertItems(cards, ids, new Set(updated));
-    const reviews = await insertLogs(items, itemIds);
+    await this.linkTagsAndMedia(cards, ids, updated);
+    const { items, itemIds } = await this.upsertItems(cards, ids, new Set(updated));
+    const reviews = await this.insertLogs(items, itemIds);
     const created = rows.filter((row) => row.created);
-    await recordCreated(created);
+    await this.recordCreated(created);
     return { created: created.length, updated: updated.length, reviews };
   }
 
-  return {
-    /** Writes `cards` (external ids unique within the batch). */
-    async write(cards: AnkiCardToImport[]): Promise<BatchWritten> {
-      const written = { created: 0, updated: 0, reviews: 0 };
-      for (const chunk of inChunks(cards, chunkBytes)) {
-        const done = await writeChunk(chunk);
-        written.created += done.created;
-        written.updated += done.updated;
-        written.reviews += done.reviews;
-      }
-      return written;
-    },
-  };
+  /** Writes `cards` (external ids unique within the batch). */
+  async write(cards: AnkiCardToImport[]): Promise<BatchWritten> {
+    const written = { created: 0, updated: 0, reviews: 0 };
+    for (const chunk of inChunks(cards, this.chunkBytes)) {
+      const done = await this.writeChunk(chunk);
+      written.created += done.created;
+      written.updated += done.updated;
+      written.reviews += done.reviews;
+    }
+    return written;
+  }
 }
+
+/** The writer of an import's batches (see AnkiBatchWriter). */
+export const ankiBatchWriter = (tx: Tx, ownerId: string, now: Date, { chunkBytes = WRITE_CHUNK_BYTES } = {}) =>
+  new AnkiBatchWriter(tx, ownerId, now, chunkBytes);
