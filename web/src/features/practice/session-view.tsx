@@ -1,0 +1,287 @@
+// One practice session on screen (session-screen.tsx starts it from the due list, the device or a reload): a
+// progress bar with undo and end, the card (a tap shows the answer), then the four ratings, each naming the
+// interval it gives. Each part below is a hook or a component of its own.
+import { RATINGS, type RatingName } from '@engram/contracts/learning';
+import { useNavigate } from '@tanstack/react-router';
+import { type RefObject, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Button } from '../../components/button';
+import { InlineLoading } from '../../components/query-states';
+import { deviceOf } from '../../entities/offline/device';
+import { toastError } from '../../lib/errors';
+import { m } from '../../lib/i18n';
+import { queryClient } from '../../lib/query-client';
+import { trpc } from '../../lib/trpc';
+import { CardFace } from './card-face';
+import { formatInterval } from './intervals';
+import { useKeyboardHints } from './keyboard-hints';
+import { clearSavedSession, saveSession } from './saved-session';
+import { PracticeSession, type SavedSession, type SessionItem, type SessionSnapshot } from './session';
+import { practiceKeyAction } from './shortcuts';
+import { playSounds } from './sounds';
+import { practiceTransport } from './transport';
+
+/** How long the end of a session waits for its reviews to reach the server before moving on anyway. */
+const SETTLE_WAIT_MS = 3_000;
+
+const RATING_LABELS: Record<RatingName, () => string> = {
+  again: m.rating_again,
+  hard: m.rating_hard,
+  good: m.rating_good,
+  easy: m.rating_easy,
+};
+const RATING_STYLES: Record<RatingName, string> = {
+  again: 'bg-red-50 text-red-700 ring-red-200 hover:bg-red-100',
+  hard: 'bg-amber-50 text-amber-800 ring-amber-200 hover:bg-amber-100',
+  good: 'bg-emerald-50 text-emerald-700 ring-emerald-200 hover:bg-emerald-100',
+  easy: 'bg-sky-50 text-sky-700 ring-sky-200 hover:bg-sky-100',
+};
+
+export type SessionSource = { items: SessionItem[] } | { saved: SavedSession<SessionItem> };
+
+/** The session, made once, and its state as it changes. */
+function usePracticeSession(source: SessionSource, userId: string) {
+  const [session] = useState(() => {
+    // Online, each review goes at once; offline, it is queued on the device (offline/practice-transport.ts).
+    const options = { transport: practiceTransport(userId), onDeliveryError: toastError };
+    return 'saved' in source
+      ? PracticeSession.restore(source.saved, options)
+      : new PracticeSession(source.items, options);
+  });
+  const state = useSyncExternalStore(session.subscribe, session.snapshot, session.snapshot);
+  return { session, state };
+}
+
+/** Every change is kept for a reload, until the session ends. */
+function useKeptForReload(
+  session: PracticeSession<SessionItem>,
+  userId: string,
+  startedWith: string[] | undefined,
+  finished: RefObject<boolean>,
+) {
+  useEffect(() => {
+    const save = () => {
+      if (!finished.current) saveSession(userId, startedWith, session.toJSON());
+    };
+    save();
+    return session.subscribe(save);
+  }, [session, userId, startedWith, finished]);
+}
+
+/**
+ * A side's sounds play as it appears: the question's with each card, the answer's when it is revealed. Returns
+ * the side shown last (the answer once revealed, else the question), for the replay key.
+ */
+function useCardSounds(card: RefObject<HTMLElement | null>, currentId: string | undefined, revealed: boolean) {
+  const sideShown = useCallback(
+    (answer: boolean) => card.current?.querySelector(`[data-side="${answer ? 'back' : 'front'}"]`),
+    [card],
+  );
+  useEffect(() => {
+    if (currentId !== undefined) playSounds(sideShown(revealed));
+  }, [currentId, revealed, sideShown]);
+  return sideShown;
+}
+
+/** Space or Enter reveals, 1–4 rate, U or Ctrl+Z undoes, R replays the sounds (shortcuts.ts). */
+function usePracticeKeys(
+  session: PracticeSession<SessionItem>,
+  sideShown: (answer: boolean) => Element | null | undefined,
+  finished: RefObject<boolean>,
+) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = practiceKeyAction(event);
+      if (!action || finished.current) return;
+      event.preventDefault();
+      if (action === 'reveal') session.reveal();
+      else if (action === 'undo') session.undo();
+      else if (action === 'replay') playSounds(sideShown(session.snapshot().revealed));
+      else session.rate(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [session, sideShown, finished]);
+}
+
+/** Goes to the results with the counts so far; reviews still on their way keep going in the background. */
+function useFinish(session: PracticeSession<SessionItem>, userId: string, finished: RefObject<boolean>) {
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+  const finish = useCallback(() => {
+    if (finished.current) return;
+    finished.current = true;
+    clearSavedSession(userId);
+    setLeaving(true);
+    const { cardCount, counts } = session.snapshot();
+    const settled = session.settled();
+    const timeout = new Promise((resolve) => setTimeout(resolve, SETTLE_WAIT_MS));
+    // Leave first, then refresh: refetching the due list here would flash "nothing is due".
+    void Promise.race([settled, timeout])
+      .then(() => navigate({ to: '/practice/done', search: { cardCount, ...counts }, replace: true }))
+      .then(() => settled)
+      .then(() => queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() }))
+      // The device takes the state the session left (and sends what it queued, if anything).
+      .then(() => deviceOf(userId))
+      .then((device) => device.sync());
+  }, [session, navigate, userId, finished]);
+  return { finish, leaving };
+}
+
+export function Session({
+  source,
+  userId,
+  tags,
+}: {
+  source: SessionSource;
+  userId: string;
+  tags: string[] | undefined;
+}) {
+  const { session, state } = usePracticeSession(source, userId);
+  const finished = useRef(false);
+  const [startedWith] = useState(tags);
+  useKeptForReload(session, userId, startedWith, finished);
+  const keyboard = useKeyboardHints();
+  const card = useRef<HTMLElement>(null);
+  const sideShown = useCardSounds(card, state.current?.id, state.revealed);
+  usePracticeKeys(session, sideShown, finished);
+  const { finish, leaving } = useFinish(session, userId, finished);
+  useEffect(() => {
+    if (state.done && state.reviewed > 0) finish();
+  }, [state, finish]);
+
+  if (state.done || leaving) return <InlineLoading label={m.practice_saving()} />;
+  const current = state.current;
+  if (!current) return null;
+  return (
+    <div>
+      <SessionBar session={session} state={state} onEnd={finish} />
+      <CardShown session={session} state={state} card={card} front={current.front} back={current.back} />
+      <div className="mt-6">
+        {state.revealed ? (
+          <RatingButtons session={session} state={state} keyboard={keyboard} />
+        ) : (
+          <Button
+            className="min-h-12 w-full py-3 text-base sm:text-sm"
+            onClick={() => session.reveal()}
+            aria-keyshortcuts="Space Enter"
+          >
+            {m.practice_reveal()}
+            {keyboard && <kbd className="text-xs font-normal">{m.practice_space_key()}</kbd>}
+          </Button>
+        )}
+        <p className="mt-4 text-center text-xs text-slate-500">
+          {keyboard ? m.practice_shortcuts_hint() : m.practice_tap_hint()}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** The progress bar with how many are done, undo and end. */
+function SessionBar({
+  session,
+  state,
+  onEnd,
+}: {
+  session: PracticeSession<SessionItem>;
+  state: SessionSnapshot<SessionItem>;
+  onEnd: () => void;
+}) {
+  const total = state.reviewed + state.remaining;
+  return (
+    <div className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2">
+      <div
+        className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-slate-200"
+        role="progressbar"
+        aria-label={m.practice_progress_label()}
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={state.reviewed}
+      >
+        <div
+          className="h-full rounded-full bg-brand-600 transition-[width] duration-300"
+          style={{ width: `${total === 0 ? 0 : (state.reviewed / total) * 100}%` }}
+        />
+      </div>
+      <span className="text-sm text-slate-500 tabular-nums">
+        {m.practice_progress({ done: state.reviewed, total })}
+      </span>
+      <Button variant="ghost" disabled={!state.canUndo} onClick={() => session.undo()} aria-keyshortcuts="U Control+Z">
+        {m.practice_undo()}
+      </Button>
+      <Button variant="ghost" disabled={state.reviewed === 0} onClick={onEnd}>
+        {m.practice_end()}
+      </Button>
+    </div>
+  );
+}
+
+/** The card: its question, and its answer once revealed. */
+function CardShown({
+  session,
+  state,
+  card,
+  front,
+  back,
+}: {
+  session: PracticeSession<SessionItem>;
+  state: SessionSnapshot<SessionItem>;
+  card: RefObject<HTMLElement | null>;
+  front: string;
+  back: string;
+}) {
+  return (
+    // A tap anywhere on the question shows the answer (a link in it still opens); "Show answer" below is the same
+    // for keyboards and screen readers.
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Space, Enter and the "Show answer" button do this by keyboard
+    <article
+      ref={card}
+      className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
+      aria-live="polite"
+      onClick={(event) => {
+        if (!state.revealed && !(event.target as HTMLElement).closest('a')) session.reveal();
+      }}
+    >
+      <CardFace markdown={front} label={m.practice_front_label()} side="front" />
+      {state.revealed && (
+        <div className="border-t border-dashed border-slate-200">
+          <CardFace markdown={back} label={m.practice_back_label()} side="back" />
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** The four ratings, each with the interval it gives and, with a keyboard, its key. */
+function RatingButtons({
+  session,
+  state,
+  keyboard,
+}: {
+  session: PracticeSession<SessionItem>;
+  state: SessionSnapshot<SessionItem>;
+  keyboard: boolean;
+}) {
+  return (
+    <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <legend className="sr-only">{m.practice_rate_label()}</legend>
+      {RATINGS.map((rating, index) => (
+        <button
+          key={rating}
+          type="button"
+          onClick={() => session.rate(rating)}
+          aria-keyshortcuts={String(index + 1)}
+          className={`min-h-12 rounded-xl px-4 py-3 text-base font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:text-sm ${RATING_STYLES[rating]}`}
+        >
+          {RATING_LABELS[rating]()}
+          {state.intervals && (
+            <span className="ml-2 font-normal tabular-nums" data-testid={`interval-${rating}`}>
+              {formatInterval(state.intervals[rating])}
+            </span>
+          )}
+          {keyboard && <kbd className="ml-2 text-xs font-normal">{index + 1}</kbd>}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
