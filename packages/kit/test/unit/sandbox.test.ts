@@ -1,9 +1,10 @@
 // Work run in a child process of its own ends there, whatever it does: an answer or its error comes back, and a
 // process that aborts, fills its memory or runs past its time is ended, and its caller told why, while the parent
 // goes on. A pool shares its children fairly between learners.
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { createChildPool } from '../../src/sandbox/child-pool.ts';
 import { type ChildLimits, runChild } from '../../src/sandbox/child-process.ts';
@@ -27,10 +28,23 @@ describe('work in a child process', () => {
   });
 
   it('takes a large request through a file, not the pipe, and leaves no file behind', async () => {
-    const before = (await readdir(tmpdir())).filter((name) => name.startsWith('engram-work-')).length;
-    const value = 'word '.repeat(100_000);
-    expect(await run({ do: 'answer', value })).toEqual({ ok: true, answer: value });
-    expect((await readdir(tmpdir())).filter((name) => name.startsWith('engram-work-'))).toHaveLength(before);
+    // A temp folder of this test's own: other test files running beside it make and remove work files in the
+    // machine's.
+    const own = await mkdtemp(join(tmpdir(), 'engram-sandbox-test-'));
+    const machines = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      const value = 'word '.repeat(100_000);
+      const answered = run({ do: 'answer', value });
+      // The request is in a file while the child reads it.
+      await vi.waitFor(async () => expect(await readdir(own)).toHaveLength(1), { interval: 5 });
+      expect(await answered).toEqual({ ok: true, answer: value });
+      expect(await readdir(own)).toEqual([]);
+    } finally {
+      if (machines === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = machines;
+      await rm(own, { recursive: true, force: true });
+    }
   });
 
   it('tells the error the work threw', async () => {
