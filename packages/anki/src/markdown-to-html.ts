@@ -8,6 +8,7 @@
 // Anki's MathJax, `\(…\)` and `\[…\]` (what the import turns back). A text of one paragraph loses its `<p>`, as
 // Anki's editor writes fields.
 
+import { CARD_MARKDOWN_OPTIONS, CARD_MATH_OPTIONS } from '@engram/contracts/card-markdown';
 import { isSoundName, MEDIA_ADDRESS_START, parseMediaPath } from '@engram/contracts/media-files';
 import markdownItKatex from '@vscode/markdown-it-katex';
 import MarkdownIt from 'markdown-it';
@@ -22,18 +23,24 @@ type RenderEnv = { media: MediaResolver };
 /** A Markdown link to a card file that is a sound: drawn like the image form. */
 const SOUND_LINK = new RegExp(String.raw`(?<!!)\[([^\]\n]*)\]\((${MEDIA_ADDRESS_START}[^)\s]+)\)`, 'gi');
 
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+const markdown = new MarkdownIt(CARD_MARKDOWN_OPTIONS);
 // The package is CommonJS; its default export arrives in either shape.
 const katexPlugin = ((markdownItKatex as unknown as { default?: unknown }).default ?? markdownItKatex) as (
   md: typeof markdown,
   options: { throwOnError: boolean; enableFencedBlocks: boolean },
 ) => unknown;
-markdown.use(katexPlugin, { throwOnError: false, enableFencedBlocks: false });
+markdown.use(katexPlugin, CARD_MATH_OPTIONS);
 const tex = (tokens: { content: string }[], idx: number) => markdown.utils.escapeHtml(tokens[idx]!.content.trim());
 markdown.renderer.rules.math_inline = (tokens, idx) => `\\(${tex(tokens, idx)}\\)`;
 markdown.renderer.rules.math_inline_block = (tokens, idx) => `\\[${tex(tokens, idx)}\\]`;
 markdown.renderer.rules.math_inline_bare_block = markdown.renderer.rules.math_inline_block;
 markdown.renderer.rules.math_block = (tokens, idx) => `<div>\\[${tex(tokens, idx)}\\]</div>\n`;
+// A ```math block (CARD_MATH_OPTIONS' fenced blocks) is display maths too; any other fence stays code.
+const codeFence = markdown.renderer.rules.fence;
+markdown.renderer.rules.fence = (tokens, idx, options, env, self) =>
+  tokens[idx]!.info.trim() === 'math'
+    ? `<div>\\[${tex(tokens, idx)}\\]</div>\n`
+    : (codeFence?.(tokens, idx, options, env, self) ?? self.renderToken(tokens, idx, options));
 
 const decode = (segment: string) => {
   try {

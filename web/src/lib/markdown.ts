@@ -4,6 +4,7 @@
 // anyone else for anything (a tracking pixel in a shared deck or a generated card). Maths and highlighting
 // are heavy (KaTeX ≈ 77 KB, highlight.js ≈ 54 KB gzipped): they load only for a text that needs them
 // (`featuresLoaded`), or all at once with markdown-everything.ts (practice).
+import { CARD_MARKDOWN_OPTIONS, CARD_MATH_OPTIONS } from '@engram/contracts/card-markdown';
 import { isSoundName, parseMediaPath } from '@engram/contracts/media-files';
 import MarkdownIt from 'markdown-it';
 
@@ -12,9 +13,7 @@ let highlighter: Highlighter | undefined;
 let mathInstalled = false;
 
 const markdown = new MarkdownIt({
-  html: false,
-  linkify: true,
-  breaks: true,
+  ...CARD_MARKDOWN_OPTIONS,
   highlight: (code, language) => (language && highlighter ? highlighter(code, language) : ''),
 });
 
@@ -23,7 +22,7 @@ type MathPlugin = (md: typeof markdown, options: { throwOnError: boolean; enable
 /** Typesets maths from now on (markdown-math.ts). */
 export function installMath(plugin: MathPlugin) {
   if (mathInstalled) return;
-  markdown.use(plugin, { throwOnError: false, enableFencedBlocks: true });
+  markdown.use(plugin, CARD_MATH_OPTIONS);
   mathInstalled = true;
 }
 

@@ -143,6 +143,13 @@ describe('htmlToMarkdown', () => {
     expect(html.map((field) => htmlToMarkdown(field).markdown)).toEqual(cases);
   });
 
+  it('exports a ```math block as display maths, as Engram shows it, not as code', () => {
+    expect(markdownToHtml('```math\n\\int_0^1 x\\,dx\n```', () => '')).toBe('<div>\\[\\int_0^1 x\\,dx\\]</div>');
+    expect(markdownToHtml('```js\nconst x = 1;\n```', () => '')).toBe(
+      '<pre><code class="language-js">const x = 1;\n</code></pre>',
+    );
+  });
+
   it('escapes what Markdown would read specially', () => {
     expect(htmlToMarkdown('2*3*4 &amp; # not a heading').markdown).toBe('2\\*3\\*4 & # not a heading');
     expect(htmlToMarkdown('<div>one</div><div>two<br>three</div>').markdown).toBe('one\n\ntwo\\\nthree');
