@@ -53,14 +53,18 @@ export function parseMediaPath(path: string): { id: string; name: string } | und
   return match ? { id: (match[1] ?? '').toLowerCase(), name: match[2] ?? '' } : undefined;
 }
 
+// Compiled once: these read every card the cards service writes and every card a device keeps offline. (match and
+// matchAll start a global pattern afresh on each call.)
+const MEDIA_ADDRESSES = new RegExp(`${MEDIA_ADDRESS_START}[^\\s)"'<>]+`, 'gi');
+const MEDIA_IDS = new RegExp(`/media/(${UUID_PATTERN})(?=[/)\\s"'?#]|$)`, 'gi');
+
 /** Every file address in a text (a card's Markdown or HTML), as written. */
-export const mediaAddressesIn = (text: string): string[] =>
-  text.match(new RegExp(`${MEDIA_ADDRESS_START}[^\\s)"'<>]+`, 'gi')) ?? [];
+export const mediaAddressesIn = (text: string): string[] => text.match(MEDIA_ADDRESSES) ?? [];
 
 /** Every file id a card's text points at (`/media/<id>/…`), once each. */
 export function mediaIdsIn(text: string): string[] {
   const ids = new Set<string>();
-  for (const match of text.matchAll(new RegExp(`/media/(${UUID_PATTERN})(?=[/)\\s"'?#]|$)`, 'gi'))) {
+  for (const match of text.matchAll(MEDIA_IDS)) {
     ids.add((match[1] ?? '').toLowerCase());
   }
   return [...ids];

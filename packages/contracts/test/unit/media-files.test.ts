@@ -35,5 +35,8 @@ describe('a card file', () => {
     const text = `![a](/media/${id}/a.png) and <img src="/media/${id}/b.mp3"> and /media/x/y.png`;
     expect(mediaAddressesIn(text)).toEqual([`/media/${id}/a.png`, `/media/${id}/b.mp3`]);
     expect(mediaIdsIn(text)).toEqual([id]);
+    // The patterns are compiled once: a second text is read from its start all the same.
+    expect(mediaAddressesIn(text)).toHaveLength(2);
+    expect(mediaIdsIn(`/media/${id}/c.png`)).toEqual([id]);
   });
 });
