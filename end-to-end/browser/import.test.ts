@@ -104,7 +104,8 @@ describe('the import screen', () => {
     await page.getByRole('progressbar', { name: 'Sending the file' }).waitFor();
     await page.getByText(/^Sending german\.csv… \d+%$/).waitFor();
     release();
-    await page.unrouteAll();
+    // The held PUT's handler goes on after release: wait for it, or unrouting would handle its route a second time.
+    await page.unrouteAll({ behavior: 'wait' });
 
     // The preview: the layout found, the first rows, each column's guess.
     await page.getByRole('heading', { name: 'Which column holds what?' }).waitFor();
