@@ -63,7 +63,14 @@ describe('tRPC rate limits', () => {
       // This address's count spent through the first gateway, within this test (the window may have
       // turned since the tests above)...
       let status = 0;
-      for (let i = 0; i <= PER_ADDRESS && status !== 429; i++) status = (await listCards(stack.url)).status;
+      let retryAfter = 0;
+      for (let i = 0; i <= 2 * PER_ADDRESS + 1 && !(status === 429 && retryAfter >= 5); i++) {
+        const answer = await listCards(stack.url);
+        status = answer.status;
+        retryAfter = Number(answer.headers.get('retry-after') ?? 0);
+        // A count whose window ends within seconds would turn before the second gateway is asked: wait it out.
+        if (status === 429 && retryAfter < 5) await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      }
       expect(status).toBe(429);
       // ...is the count the second one sees.
       const refused = await listCards(second.url);
