@@ -16,7 +16,8 @@ import { runImport } from '@engram/cards/imports/run-import';
 import { createLogger } from '@engram/kit/logger';
 import { applyMigrations } from '@engram/kit/migrate';
 import { createObjectStore } from '@engram/kit/storage';
-import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
+import { openS3StandIn } from '@engram/stand-ins/s3';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
@@ -56,7 +57,7 @@ try {
       allowedOrigins: [],
       credentials: generateStandInCredentials(),
     },
-    { nodeEnv: 'test' },
+    { nodeEnv: 'test', openStandIn: openS3StandIn },
   );
   try {
     // The learner's upload, as the browser leaves it in the store.

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { generateStandInCredentials, type S3StandIn, startS3StandIn } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import {
   type ComponentName,
   componentEnvironments,
@@ -18,6 +18,7 @@ import {
   repoRoot,
   type StackSettings,
 } from '@engram/local/components';
+import { type S3StandIn, startS3StandIn } from '@engram/stand-ins/s3';
 import { type SesFake, startSesFake } from '@engram/testkit/ses-fake';
 import { freshStackSettings } from '@engram/testkit/stack';
 import pg from 'pg';
@@ -27,13 +28,24 @@ import * as image from './support/deployed-image.ts';
 // Services before the gateway, as the stack starts them. identity carries the most optional peers
 // (better-auth's) that `--no-optional` leaves out, so it is deployed and started too.
 const DEPLOYED: ComponentName[] = ['identity', 'cards', 'gateway'];
+/** Deployed to check what they hold, not started: billing, whose Stripe stand-in must stay out of its image. */
+const PACKAGED: ComponentName[] = [...DEPLOYED, 'billing'];
 const MIGRATED = DEPLOYED.filter((name) => (MIGRATED_SERVICES as readonly string[]).includes(name));
 const STEP_MS = 120_000; // bounds every command and wait; pnpm deploy from the local store takes seconds
 const recipe = image.readImageRecipe();
 
 // Tools that must never reach an image; each is a devDependency somewhere in the workspace.
 const DEV_ONLY = ['vitest', 'typescript', 'prisma', '@prisma/schema-engine-wasm', 'esbuild', 'vite', 'ts-proto'];
-const DEV_ONLY_OURS = ['@engram/testkit', '@engram/local', '@biomejs/biome', '@bufbuild/buf', 'playwright-core'];
+const DEV_ONLY_OURS = [
+  '@engram/testkit',
+  '@engram/local',
+  '@engram/stand-ins',
+  '@biomejs/biome',
+  '@bufbuild/buf',
+  'playwright-core',
+];
+/** What the stand-ins' code says of itself (@engram/stand-ins): a header on every S3 answer, Stripe's fake key. */
+const STAND_IN_MARKS = ['x-engram-stand-in', 'sk_test_engram_stand_in'];
 
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
   return new Promise<{ code: number; output: string }>((resolve) => {
@@ -106,13 +118,13 @@ beforeAll(async () => {
     'packages/kit/dist',
     'proto/dist',
     'web/dist/index.html',
-    ...DEPLOYED.map((n) => `${n === 'gateway' ? n : `services/${n}`}/dist/main.js`),
+    ...PACKAGED.map((n) => `${n === 'gateway' ? n : `services/${n}`}/dist/main.js`),
   ];
   const missing = built.filter((path) => !existsSync(join(repoRoot, path)));
   if (missing.length > 0) throw new Error(`not built (${missing.join(', ')}): run \`pnpm run build:all\` first`);
   // The build stage: one deploy per component, side by side.
   const deploys = await Promise.all(
-    DEPLOYED.map((name) =>
+    PACKAGED.map((name) =>
       run(
         process.execPath,
         [image.pnpmEntry(), 'deploy', '--filter', `@engram/${name}`, ...recipe.deployFlags, folderOf(name)],
@@ -121,10 +133,10 @@ beforeAll(async () => {
     ),
   );
   deploys.forEach(({ code, output }, i) => {
-    if (code !== 0) throw new Error(`pnpm deploy of ${DEPLOYED[i]} failed (${code}):\n${output}`);
+    if (code !== 0) throw new Error(`pnpm deploy of ${PACKAGED[i]} failed (${code}):\n${output}`);
   });
   // What the build stage runs on the deployed folder next (the native addons' binaries).
-  for (const name of DEPLOYED) {
+  for (const name of PACKAGED) {
     for (const script of recipe.afterDeploy) {
       const { code, output } = await run(process.execPath, [join(repoRoot, script), folderOf(name)], { cwd: repoRoot });
       if (code !== 0) throw new Error(`${script} on ${name} failed (${code}):\n${output}`);
@@ -202,10 +214,10 @@ describe('the Dockerfile', () => {
   );
 });
 
-describe.each(DEPLOYED)('pnpm deploy of %s', (name) => {
+describe.each(PACKAGED)('pnpm deploy of %s', (name) => {
   it('holds its build, its migrations and its production dependencies, nothing else', () => {
     const expected = ['dist', 'node_modules', 'package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml'];
-    if (MIGRATED.includes(name)) expected.push('prisma');
+    if ((MIGRATED_SERVICES as readonly string[]).includes(name)) expected.push('prisma');
     if (name === 'gateway') expected.push('web');
     expect(readdirSync(folderOf(name)).sort()).toEqual(expected.sort());
     const own = image.ownFiles(folderOf(name));
@@ -218,6 +230,15 @@ describe.each(DEPLOYED)('pnpm deploy of %s', (name) => {
     expect(installed.filter((p) => [...DEV_ONLY, ...DEV_ONLY_OURS].includes(p))).toEqual([]);
     const needed = image.productionClosure(folderOf(name));
     expect(installed.filter((p) => !needed.has(p))).toEqual([]);
+  });
+
+  it('holds no stand-in: the local S3 and Stripe stand-ins stay in development', () => {
+    const scripts = image.ownFiles(folderOf(name)).filter((file) => file.endsWith('.js'));
+    const marked = scripts.filter((file) => {
+      const text = readFileSync(join(folderOf(name), file), 'utf8');
+      return STAND_IN_MARKS.some((mark) => text.includes(mark));
+    });
+    expect(marked).toEqual([]);
   });
 });
 

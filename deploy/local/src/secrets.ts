@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateInternalKeys } from '@engram/kit/internal-auth';
-import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import type { StackSecrets } from './components.ts';
 
 export async function createSecrets(): Promise<StackSecrets> {

@@ -1,8 +1,8 @@
 // A service's object store (docs/architecture.md#media-storage): a small API over the AWS SDK's S3 client
 // for media and collections. Bodies stream in and out, and browsers upload and download straight to and
 // from the store through presigned URLs, so a large file never sits in a service's memory. Outside
-// production without MEDIA_S3_BUCKET it starts the local S3 stand-in (storage/stand-in.ts) and talks to
-// it with the same SDK.
+// production without MEDIA_S3_BUCKET it opens the local S3 stand-in the caller hands it (openS3StandIn of
+// @engram/stand-ins/s3, a development package no production image holds) and talks to it with the same SDK.
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -16,10 +16,22 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from './logger.js';
-import { mediaPublicOriginOf, type StorageSettings } from './storage/config.js';
-import { type S3StandIn, STAND_IN_HEADER, startS3StandIn } from './storage/stand-in.js';
+import { mediaPublicOriginOf, type StandInSettings, type StorageSettings } from './storage/config.js';
 
 export { mediaPublicOriginOf, type StorageSettings, storageSettingsOf, storageVars } from './storage/config.js';
+
+/** A running S3 stand-in: its address on this machine, and how to stop it. */
+export interface RunningStandIn {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts (or joins) the S3 stand-in that stand-in settings name: @engram/stand-ins/s3's openS3StandIn. */
+export type OpenStandIn = (
+  settings: StandInSettings,
+  options: { nodeEnv: string; logger?: Logger | undefined },
+) => Promise<RunningStandIn>;
 
 export interface ObjectInfo {
   contentType: string;
@@ -100,48 +112,22 @@ async function* keysOf(client: S3Client, bucket: string, prefix: string, pageSiz
   } while (token);
 }
 
-/** Whether the S3 stand-in answers on `port` of this machine (its header says so). */
-async function isStandInAt(port: number): Promise<boolean> {
-  try {
-    const answer = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
-    return answer.headers.get(STAND_IN_HEADER) !== null;
-  } catch {
-    return false;
-  }
-}
-
-/** Opens the store `settings` name, starting the stand-in first when they name it. */
+/**
+ * Opens the store `settings` name. Stand-in settings need `openStandIn`: the service loads it only then, from
+ * a package production images leave out.
+ */
 export async function createObjectStore(
   settings: StorageSettings,
-  options: { nodeEnv: string; logger?: Logger },
+  options: { nodeEnv: string; logger?: Logger; openStandIn?: OpenStandIn | undefined },
 ): Promise<ObjectStore> {
-  let standIn: S3StandIn | undefined;
+  let standIn: RunningStandIn | undefined;
   let endpoint = settings.kind === 's3' ? settings.endpoint : undefined;
   let publicOrigin = mediaPublicOriginOf(settings);
-  let sharedStandIn = false;
   if (settings.kind === 'stand-in') {
-    try {
-      standIn = await startS3StandIn({
-        dir: settings.dir,
-        port: settings.port,
-        nodeEnv: options.nodeEnv,
-        credentials: settings.credentials,
-        buckets: [settings.bucket],
-        maxObjectBytes: settings.maxObjectBytes,
-        allowedOrigins: settings.allowedOrigins,
-        ...(options.logger && { logger: options.logger }),
-      });
-      endpoint = standIn.url;
-      publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${standIn.port}`;
-    } catch (error) {
-      // A second replica on this machine (a local stack's cards-b): the stand-in the first one runs is the
-      // store of both, as one bucket would be.
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || !(await isStandInAt(settings.port))) throw error;
-      endpoint = `http://127.0.0.1:${settings.port}`;
-      publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${settings.port}`;
-      sharedStandIn = true;
-      options.logger?.info({ port: settings.port }, 'media storage uses the S3 stand-in another process runs');
-    }
+    if (!options.openStandIn) throw new Error('media storage needs MEDIA_S3_BUCKET: this process has no S3 stand-in');
+    standIn = await options.openStandIn(settings, { nodeEnv: options.nodeEnv, logger: options.logger });
+    endpoint = standIn.url;
+    publicOrigin = settings.publicEndpoint ? publicOrigin : `http://localhost:${standIn.port}`;
   }
   const common: S3ClientConfig = {
     region: settings.region,
@@ -178,7 +164,7 @@ export async function createObjectStore(
 
   return {
     bucket,
-    standIn: Boolean(standIn) || sharedStandIn,
+    standIn: standIn !== undefined,
     publicOrigin,
     async putObject(key, body, { contentType, contentLength, metadata }) {
       const output = await client.send(

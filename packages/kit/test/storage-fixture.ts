@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, vars } from '@engram/kit/config';
 import { createObjectStore, type ObjectStore, storageSettingsOf, storageVars } from '@engram/kit/storage';
-import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
+import { openS3StandIn } from '@engram/stand-ins/s3';
 
 export const APP_ORIGIN = 'http://localhost:3000';
 
@@ -40,7 +41,7 @@ export async function standInStore(env: Record<string, string> = {}): Promise<St
       MEDIA_STANDIN_ALLOWED_ORIGINS: APP_ORIGIN,
       ...env,
     }),
-    { nodeEnv: 'test' },
+    { nodeEnv: 'test', openStandIn: openS3StandIn },
   );
   return {
     store,

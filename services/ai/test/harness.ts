@@ -77,7 +77,7 @@ export async function startAiHarness(options: AiHarnessOptions) {
         GENERATED_CARDS_FREE: String(options.freeLimit ?? 200),
       });
       const db = createBillingDb(databaseUrl, logger);
-      const access = createStripeAccess(config, http.port, logger);
+      const access = await createStripeAccess(config, http.port, logger);
       const catalogue = createCatalogue(access.stripe, config.prices, 60, logger);
       return {
         services: [

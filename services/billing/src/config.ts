@@ -2,7 +2,7 @@
 //
 // With STRIPE_SECRET_KEY, billing talks to Stripe and needs STRIPE_WEBHOOK_SECRET and a price id for every
 // plan, interval and currency (STRIPE_PRICE_<PLAN>_<INTERVAL>_<CURRENCY>, e.g. STRIPE_PRICE_PRO_ANNUAL_BRL).
-// Without it, outside production, billing runs against the local Stripe stand-in (standin/): the same
+// Without it, outside production, billing runs against the local Stripe stand-in (@engram/stand-ins/stripe): the same
 // purchase flow on a laptop, no money involved. Production refuses to start without real keys, and with a
 // test-mode key (sk_test_…, rk_test_…), which would take no real payment.
 import {
@@ -19,7 +19,6 @@ import { ConfigError, loadConfig, parseConfig, publicBaseUrlOf, vars } from '@en
 import { eventVars } from '@engram/kit/events/setup';
 import { serviceVars } from '@engram/kit/service';
 import { z } from 'zod';
-import { standInPriceId } from './standin/prices.js';
 
 const INTERVAL_NAMES: Record<Interval, string> = { month: 'MONTHLY', year: 'ANNUAL' };
 
@@ -30,6 +29,10 @@ export const priceVariable = (plan: Plan, interval: Interval, currency: Currency
 const PRICE_VARIABLES = PLANS.flatMap((plan) =>
   INTERVALS.flatMap((interval) => CURRENCIES.map((currency) => ({ plan, interval, currency }))),
 );
+
+/** The price ids billing uses against the Stripe stand-in, which it hands the stand-in for its catalogue. */
+const standInPriceId = (plan: Plan, interval: Interval, currency: Currency) =>
+  `price_${plan}_${interval}ly_${currency}`;
 
 const priceId = z
   .string()

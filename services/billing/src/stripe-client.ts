@@ -1,11 +1,12 @@
 // Billing's Stripe client: the real API with STRIPE_SECRET_KEY, or the local stand-in (served by billing's
-// own HTTP server, standin/) outside production without one. Either way the real `stripe` SDK makes
-// every call and verifies every webhook.
+// own HTTP server) outside production without one. Either way the real `stripe` SDK makes every call and
+// verifies every webhook. The stand-in comes from @engram/stand-ins, a development package loaded only then:
+// billing's image does not hold it.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@engram/kit/logger';
+import type { StripeStandIn } from '@engram/stand-ins/stripe';
 import Stripe from 'stripe';
 import type { Config } from './config.js';
-import { createStripeStandIn, STAND_IN_SECRET_KEY, type StripeStandIn } from './standin/server.js';
 import { WEBHOOK_PATH } from './webhook-http.js';
 
 export interface StripeAccess {
@@ -20,7 +21,7 @@ const MAX_NETWORK_RETRIES = 2;
 const TIMEOUT_MS = 10_000;
 
 /** `httpPort` is the port billing's HTTP server listens on: the stand-in is served there. */
-export function createStripeAccess(config: Config, httpPort: number, logger: Logger): StripeAccess {
+export async function createStripeAccess(config: Config, httpPort: number, logger: Logger): Promise<StripeAccess> {
   if (!config.standIn) {
     return {
       stripe: new Stripe(config.STRIPE_SECRET_KEY as string, {
@@ -30,8 +31,10 @@ export function createStripeAccess(config: Config, httpPort: number, logger: Log
       webhookSecret: config.STRIPE_WEBHOOK_SECRET as string,
     };
   }
+  const { createStripeStandIn, STAND_IN_SECRET_KEY } = await import('@engram/stand-ins/stripe');
   const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
   const standIn = createStripeStandIn({
+    priceId: config.prices.of,
     publicOrigin: config.publicBaseUrl,
     webhookUrl: `http://127.0.0.1:${httpPort}${WEBHOOK_PATH}`,
     webhookSecret,

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@engram/kit/logger';
-import type { StripeStandIn } from './standin/server.js';
+import type { StripeStandIn } from '@engram/stand-ins/stripe';
 
 export const WEBHOOK_PATH = '/api/webhooks/stripe';
 const MAX_WEBHOOK_BYTES = 1_000_000;

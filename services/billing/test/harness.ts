@@ -3,6 +3,7 @@
 // stand-in's checkout page and deliver webhooks signed with Stripe's scheme by the real SDK.
 import { unary } from '@engram/kit/grpc/client';
 import * as billingProto from '@engram/proto/billing/v1/billing';
+import type { StripeStandIn } from '@engram/stand-ins/stripe';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import Stripe from 'stripe';
@@ -11,7 +12,6 @@ import { readConfig } from '../src/config.js';
 import { createDb } from '../src/db.js';
 import { billingEvents } from '../src/events/index.js';
 import { billingService } from '../src/server.js';
-import type { StripeStandIn } from '../src/standin/server.js';
 import { createStripeAccess } from '../src/stripe-client.js';
 import { createWebhookHandler } from '../src/webhook-events.js';
 import { startBillingHttp, WEBHOOK_PATH, type WebhookRoutes } from '../src/webhook-http.js';
@@ -48,7 +48,7 @@ export async function startBillingHarness(options: BillingHarnessOptions = {}) {
         ...options.env,
       });
       const db = createDb(databaseUrl, logger);
-      const access = createStripeAccess(config, http.port, logger);
+      const access = await createStripeAccess(config, http.port, logger);
       webhookSecret = access.webhookSecret;
       routes.standIn = access.standIn;
       routes.webhook = createWebhookHandler({ db, ...access, prices: config.prices, logger });

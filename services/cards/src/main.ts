@@ -7,7 +7,6 @@ import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { startCleanup } from '@engram/kit/jobs/periodic';
 import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
-import { createObjectStore } from '@engram/kit/storage';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { createComputes } from './compute/compute-pool.js';
@@ -18,6 +17,7 @@ import { EXPORTS_QUEUE } from './exports/export-deps.js';
 import { IMPORTS_QUEUE } from './imports/import-deps.js';
 import { type JobTable, unfinishedJobs } from './jobs/job-row.js';
 import { sandboxedJob } from './jobs/sandboxed-job.js';
+import { openObjectStore } from './media/object-store.js';
 import { billingQuota } from './media/quota.js';
 import { objectSweep } from './media/sweeper.js';
 import { OPTIMIZATIONS_QUEUE } from './optimizer/run-optimization.js';
@@ -27,7 +27,7 @@ const config = readConfig();
 const runtime = serviceRuntime(serviceNameOf(CardsServiceService), config);
 
 const stores = createStores(config.DATABASE_URL, { logger: runtime.logger });
-const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV, logger: runtime.logger });
+const store = await openObjectStore(config, runtime.logger);
 const billing = createClient(BillingServiceClient, config.BILLING_ADDR);
 const sweeper = startCleanup(
   objectSweep(stores.db, store, config.MEDIA_SWEEP_INTERVAL_SECONDS * 1_000),

@@ -10,7 +10,7 @@ import { importFormatOf } from '@engram/contracts/imports';
 import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
-import { generateStandInCredentials } from '@engram/kit/storage/stand-in';
+import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as exportsProto from '@engram/proto/cards/v1/exports';
 import * as importsProto from '@engram/proto/cards/v1/imports';
@@ -19,6 +19,7 @@ import * as metricsProto from '@engram/proto/cards/v1/metrics';
 import * as reviewProto from '@engram/proto/cards/v1/review';
 import * as settingsProto from '@engram/proto/cards/v1/settings';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
+import { openS3StandIn } from '@engram/stand-ins/s3';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import type pg from 'pg';
@@ -84,7 +85,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       allowedOrigins: [],
       credentials: generateStandInCredentials(),
     },
-    { nodeEnv: 'test' },
+    { nodeEnv: 'test', openStandIn: openS3StandIn },
   );
   const quotas = new Map<string, Quota>();
   // Imports run as in main.ts, on a work queue of this harness's own on the run's NATS.

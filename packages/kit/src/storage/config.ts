@@ -1,5 +1,5 @@
 // The variables of a service that keeps media (docs/architecture.md#media-storage), and the rules across
-// them: an S3 bucket when MEDIA_S3_BUCKET is set, the local S3 stand-in (stand-in.ts) otherwise — never in
+// them: an S3 bucket when MEDIA_S3_BUCKET is set, the local S3 stand-in (@engram/stand-ins/s3) otherwise — never in
 // production, where a missing bucket stops the service at start-up like any other configuration error.
 // S3's credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, a profile, the pod's IAM
 // role); the stand-in's are the installation's own pair, MEDIA_STANDIN_ACCESS_KEY_ID and

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { ConfigError } from '@engram/kit/config';
 import { createLogger } from '@engram/kit/logger';
 import { createObjectStore, mediaPublicOriginOf } from '@engram/kit/storage';
-import { startS3StandIn } from '@engram/kit/storage/stand-in';
+import { openS3StandIn, startS3StandIn } from '@engram/stand-ins/s3';
 import { describe, expect, it } from 'vitest';
 import { CREDENTIALS, CREDENTIALS_ENV, settingsFrom, settingsFromOnly } from '../storage-fixture.js';
 
@@ -106,7 +106,9 @@ describe('the S3 stand-in', () => {
         /never runs in production/,
       );
       const settings = settingsFrom({ MEDIA_STANDIN_DIR: dir, MEDIA_STANDIN_PORT: '0' });
-      await expect(createObjectStore(settings, { nodeEnv: 'production' })).rejects.toThrow(/never runs in production/);
+      await expect(createObjectStore(settings, { nodeEnv: 'production', openStandIn: openS3StandIn })).rejects.toThrow(
+        /never runs in production/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -123,6 +125,7 @@ describe('the S3 stand-in', () => {
     const store = await createObjectStore(settingsFrom({ MEDIA_STANDIN_DIR: dir, MEDIA_STANDIN_PORT: '0' }), {
       nodeEnv: 'development',
       logger,
+      openStandIn: openS3StandIn,
     });
     try {
       expect(store.standIn).toBe(true);

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { startS3StandIn } from '@engram/kit/storage/stand-in';
+import { startS3StandIn } from '@engram/stand-ins/s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesOf, CREDENTIALS, type StoreFixture, standInStore } from '../storage-fixture.js';
 

@@ -5,11 +5,11 @@
 // Whatever the job does to this process (a panic, an out-of-memory, an endless loop) ends it alone.
 import { createLogger } from '@engram/kit/logger';
 import { answerParent } from '@engram/kit/sandbox/answer-parent';
-import { createObjectStore } from '@engram/kit/storage';
 import { readConfig } from '../config.js';
 import { closeStores, createStores } from '../db.js';
 import { runExport } from '../exports/run-export.js';
 import { runImport } from '../imports/run-import.js';
+import { openObjectStore } from '../media/object-store.js';
 import { runOptimization } from '../optimizer/run-optimization.js';
 import type { JobRequest } from './sandboxed-job.js';
 
@@ -24,7 +24,7 @@ answerParent<JobRequest, 'done'>(async ({ table, jobId }, signal) => {
       return 'done';
     }
     // Imports and exports read and write card files: the store the service uses (its stand-in, when local).
-    const store = await createObjectStore(config.storage, { nodeEnv: config.NODE_ENV, logger });
+    const store = await openObjectStore(config, logger);
     try {
       if (table === 'imports') await runImport({ db: stores.db, pool: stores.pool, store, logger }, jobId, { signal });
       else await runExport({ stores, store, logger }, jobId, { signal });

@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { AwsChunkedDecoder } from './aws-chunked.js';
-import { checkKey, entityTooLarge, type StandInFiles } from './stand-in-files.js';
-import { noSuchKey, S3Error, sendXml, xmlFields, xmlValues } from './stand-in-xml.js';
+import { checkKey, entityTooLarge, type StandInFiles } from './files.js';
+import { noSuchKey, S3Error, sendXml, xmlFields, xmlValues } from './xml.js';
 
 export interface Target {
   bucket: string;

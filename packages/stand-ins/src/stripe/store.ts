@@ -17,7 +17,7 @@ import {
   type StandInState,
   StripeApiError,
 } from './objects.js';
-import { STAND_IN_PRICES, type StandInPrice } from './prices.js';
+import type { StandInPrice } from './prices.js';
 
 type Json = Record<string, unknown>;
 const now = () => Math.floor(Date.now() / 1000);
@@ -31,9 +31,10 @@ export class StandInStore {
   readonly apiVersion: string;
   readonly state: StandInState;
   /** The catalogue, changeable like Stripe's (a new amount on the same price id). */
-  readonly prices: StandInPrice[] = structuredClone(STAND_IN_PRICES);
-  constructor(apiVersion: string, state: StandInState = emptyState()) {
+  readonly prices: StandInPrice[];
+  constructor(apiVersion: string, prices: StandInPrice[], state: StandInState = emptyState()) {
     this.apiVersion = apiVersion;
+    this.prices = prices;
     this.state = state;
   }
 

@@ -1,16 +1,18 @@
 // A local stand-in for Amazon S3, for `npm start` without MEDIA_S3_BUCKET and for the tests: an HTTP
-// server (node:http) speaking the part of S3's REST protocol the AWS SDK and browsers use
-// (stand-in-handlers.ts), path-style (/<bucket>/<key>), with SigV4 checked on every request against the
-// installation's own credentials (stand-in-auth.ts, stand-in-credentials.ts), CORS for the app's pages, and files on disk (stand-in-files.ts). Bodies stream
-// through; nothing holds a whole object in memory. Every answer says it comes from a stand-in
-// (x-engram-stand-in: s3), and it refuses to start in production (docs/architecture.md#media-storage).
+// server (node:http) speaking the part of S3's REST protocol the AWS SDK and browsers use (handlers.ts),
+// path-style (/<bucket>/<key>), with SigV4 checked on every request against the installation's own
+// credentials (auth.ts; the kit's storage/stand-in-credentials.ts makes and checks them), CORS for the app's
+// pages, and files on disk (files.ts). Bodies stream through; nothing holds a whole object in memory. Every
+// answer says it comes from a stand-in (x-engram-stand-in: s3), and it refuses to start in production
+// (docs/architecture.md#media-storage).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../logger.js';
-import { STAND_IN_DEFAULT_MAX_OBJECT_BYTES } from './config.js';
-import { decoded, parseQuery, signatureCheck } from './stand-in-auth.js';
-import type { StandInCredentials } from './stand-in-credentials.js';
-import { isBucketName, StandInFiles } from './stand-in-files.js';
+import type { Logger } from '@engram/kit/logger';
+import type { OpenStandIn } from '@engram/kit/storage';
+import { STAND_IN_DEFAULT_MAX_OBJECT_BYTES } from '@engram/kit/storage/config';
+import type { StandInCredentials } from '@engram/kit/storage/stand-in-credentials';
+import { decoded, parseQuery, signatureCheck } from './auth.js';
+import { isBucketName, StandInFiles } from './files.js';
 import {
   createBucket,
   deleteObject,
@@ -21,10 +23,8 @@ import {
   listObjects,
   putObject,
   type Target,
-} from './stand-in-handlers.js';
-import { requestId, S3Error, sendError } from './stand-in-xml.js';
-
-export { generateStandInCredentials, type StandInCredentials } from './stand-in-credentials.js';
+} from './handlers.js';
+import { requestId, S3Error, sendError } from './xml.js';
 
 /** The header on every answer of the stand-in, so nobody mistakes it for S3. */
 export const STAND_IN_HEADER = 'x-engram-stand-in';
@@ -178,3 +178,37 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
       }),
   };
 }
+
+/** Whether the S3 stand-in answers on `port` of this machine (its header says so). */
+async function isStandInAt(port: number): Promise<boolean> {
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
+    return answer.headers.get(STAND_IN_HEADER) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stand-in a service's storage settings name (the kit's createObjectStore calls it): started here, or,
+ * when a second replica on this machine finds the port taken by the stand-in the first one runs (a local
+ * stack's cards-b), that one, the store of both as one bucket would be.
+ */
+export const openS3StandIn: OpenStandIn = async (settings, { nodeEnv, logger }) => {
+  try {
+    return await startS3StandIn({
+      dir: settings.dir,
+      port: settings.port,
+      nodeEnv,
+      credentials: settings.credentials,
+      buckets: [settings.bucket],
+      maxObjectBytes: settings.maxObjectBytes,
+      allowedOrigins: settings.allowedOrigins,
+      ...(logger && { logger }),
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE' || !(await isStandInAt(settings.port))) throw error;
+    logger?.info({ port: settings.port }, 'media storage uses the S3 stand-in another process runs');
+    return { url: `http://127.0.0.1:${settings.port}`, port: settings.port, close: async () => {} };
+  }
+};

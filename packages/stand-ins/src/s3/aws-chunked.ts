@@ -3,7 +3,7 @@
 // checksum of the whole body (x-amz-checksum-crc32). The stand-in passes the bytes on as they come and
 // keeps the trailers for the check once the body is complete.
 import { Transform, type TransformCallback } from 'node:stream';
-import { S3Error } from './stand-in-xml.js';
+import { S3Error } from './xml.js';
 
 const LF = 10;
 const CR = 13;

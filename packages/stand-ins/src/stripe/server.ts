@@ -10,6 +10,7 @@ import Stripe from 'stripe';
 import { createApi } from './api.js';
 import { emptyState, type StandInEvent, type StandInState, StripeApiError } from './objects.js';
 import { handlePage } from './pages.js';
+import { type PriceIdOf, standInPrices } from './prices.js';
 import { StandInStore } from './store.js';
 
 /** Where the pages live on the public site (the gateway proxies it to billing outside production). */
@@ -23,6 +24,8 @@ export interface StandInOptions {
   /** Where the signed events go. */
   webhookUrl: string;
   webhookSecret: string;
+  /** The id of each price in the catalogue: the ids billing uses against the stand-in. */
+  priceId: PriceIdOf;
   /** A JSON file that keeps the state across restarts (npm start); in memory only without one. */
   stateFile?: string;
   logger?: Logger;
@@ -86,7 +89,7 @@ function loadState(file: string | undefined): StandInState {
 }
 
 export function createStripeStandIn(options: StandInOptions): StripeStandIn {
-  const store = new StandInStore(Stripe.API_VERSION, loadState(options.stateFile));
+  const store = new StandInStore(Stripe.API_VERSION, standInPrices(options.priceId), loadState(options.stateFile));
   const retryDelaysMs = options.retryDelaysMs ?? [250, 500, 1000, 2000, 4000, 8000];
   const deliveries: Delivery[] = [];
   let queue = Promise.resolve();

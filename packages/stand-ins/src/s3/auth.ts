@@ -4,9 +4,9 @@
 // compared, so a tampered, foreign or expired request is refused with the error S3 gives.
 import { createHash, createHmac, type Hash, type Hmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { assertStandInCredentials, type StandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { assertStandInCredentials, type StandInCredentials } from './stand-in-credentials.js';
-import { accessDenied, S3Error } from './stand-in-xml.js';
+import { accessDenied, S3Error } from './xml.js';
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 /** S3 refuses a header-signed request whose time is further than this from its clock. */

@@ -8,7 +8,7 @@ import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, rmdir, sta
 import { dirname, join, relative } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { noSuchBucket, S3Error } from './stand-in-xml.js';
+import { noSuchBucket, S3Error } from './xml.js';
 
 const SIDECAR = '.s3meta.json';
 const TEMPORARY = '.s3-stand-in-tmp';
