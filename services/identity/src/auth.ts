@@ -33,7 +33,7 @@ import {
 } from '@engram/contracts/auth-features';
 import type { Logger } from '@engram/kit/logger';
 import type { Mailer } from '@engram/kit/mail/mailer';
-import { betterAuth } from 'better-auth';
+import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, username } from 'better-auth/plugins';
 import { defaultRoles } from 'better-auth/plugins/admin/access';
@@ -112,11 +112,171 @@ export function publicAuthConfigOf(methods: SignInMethods): PublicAuthConfig {
   };
 }
 
+type MailSenders = ReturnType<typeof mailSenders>;
+
+/** The limit on signing in or up and on asking for a mailed link or code, per client address and window. */
+function signInLimitOf(settings: AuthSettings) {
+  return { window: settings.rateLimit.windowSeconds, max: settings.rateLimit.signInMax };
+}
+
+function emailAndPasswordOptions(send: MailSenders) {
+  return {
+    enabled: true,
+    minPasswordLength: PASSWORD_MIN_LENGTH,
+    maxPasswordLength: PASSWORD_MAX_LENGTH,
+    requireEmailVerification: true,
+    sendResetPassword: send.resetPassword,
+    resetPasswordTokenExpiresIn: EMAIL_LINK_EXPIRES_IN_SECONDS,
+    revokeSessionsOnPasswordReset: true,
+  } satisfies BetterAuthOptions['emailAndPassword'];
+}
+
+function emailVerificationOptions(send: MailSenders) {
+  return {
+    sendOnSignUp: true,
+    autoSignInAfterVerification: true,
+    sendVerificationEmail: send.verificationEmail,
+    expiresIn: EMAIL_LINK_EXPIRES_IN_SECONDS,
+  } satisfies BetterAuthOptions['emailVerification'];
+}
+
+/** better-auth limits only in production by default; Engram limits in every mode, with its own numbers. */
+function rateLimitOptions(settings: AuthSettings) {
+  const strict = signInLimitOf(settings);
+  return {
+    enabled: true,
+    storage: settings.secondaryStorage ? 'secondary-storage' : 'memory',
+    window: settings.rateLimit.windowSeconds,
+    max: settings.rateLimit.max,
+    // Two-factor codes have better-auth's own 3 per 10 s; Engram words it with the sign-in limit.
+    customRules: Object.fromEntries(['/sign-in/*', '/sign-up/*', '/two-factor/*'].map((path) => [path, strict])),
+  } satisfies BetterAuthOptions['rateLimit'];
+}
+
+function advancedOptions() {
+  return {
+    // better-auth turns its origin and CSRF checks off by itself when NODE_ENV=test or TEST is set;
+    // they must not depend on the environment a process happens to run in.
+    disableOriginCheck: false,
+    disableCSRFCheck: false,
+    database: { generateId: () => crypto.randomUUID() },
+    // Requests arrive through the gateway, which overwrites X-Forwarded-For with the one address it
+    // vouches for (its TRUSTED_PROXIES decide what it believes); only the gateway can reach this port.
+    ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+  } satisfies BetterAuthOptions['advanced'];
+}
+
+/** better-auth's own messages, in the service's JSON log. */
+function betterAuthLogger(logger: Logger) {
+  return {
+    log: (level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) =>
+      logger[level]({ source: 'better-auth', ...(args.length > 0 && { details: args }) }, message),
+  };
+}
+
+function pluginsOf(db: Db, settings: AuthSettings, send: MailSenders, methods: SignInMethods) {
+  const strict = signInLimitOf(settings);
+  return [
+    adminPlugin(),
+    username({ minUsernameLength: USERNAME_MIN_LENGTH, maxUsernameLength: USERNAME_MAX_LENGTH }),
+    magicLink({
+      sendMagicLink: send.magicLink,
+      expiresIn: MAGIC_LINK_EXPIRES_IN_SECONDS,
+      storeToken: 'hashed',
+      rateLimit: strict,
+    }),
+    emailOTP({
+      sendVerificationOTP: send.emailOtp,
+      otpLength: OTP_LENGTH,
+      expiresIn: OTP_EXPIRES_IN_SECONDS,
+      allowedAttempts: OTP_ALLOWED_ATTEMPTS,
+      storeOTP: 'hashed',
+      rateLimit: strict,
+    }),
+    twoFactorPlugin(send),
+    passkeyPlugin(settings),
+    apiKeyPlugin(),
+    unbannedSessionsRefreshed(db, settings.secondaryStorage),
+    bannedUsersConfined(db, BANNED_USER_MESSAGE),
+    multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
+    organizations(settings.publicBaseUrl, send),
+    organizationRules(),
+    ...signInMethodPlugins(methods),
+    publicConfig(publicAuthConfigOf(methods)),
+    gravatar(settings.gravatar ?? { baseUrl: null, timeoutMs: 0 }),
+    freshSessions(),
+    passwordGuessing(db, settings.passwordGuessing, (to, locale) =>
+      send.passwordGuessing(to, locale, new URL('/auth/forgot-password', settings.publicBaseUrl).href),
+    ),
+    profileRules(),
+    ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),
+  ] satisfies BetterAuthOptions['plugins'];
+}
+
+function adminPlugin() {
+  return admin({
+    // Named outright, so a role outside them is refused (better-auth accepts any string otherwise).
+    roles: defaultRoles,
+    bannedUserMessage: BANNED_USER_MESSAGE,
+    defaultBanReason: BAN_WITHOUT_REASON,
+    impersonationSessionDuration: IMPERSONATION_SECONDS,
+  });
+}
+
+/** Two factors: an authenticator app, a code by email, backup codes, and devices trusted for a while. */
+function twoFactorPlugin(send: MailSenders) {
+  return twoFactor({
+    issuer: TWO_FACTOR_ISSUER,
+    totpOptions: { digits: OTP_LENGTH },
+    otpOptions: {
+      sendOTP: send.twoFactorCode,
+      digits: OTP_LENGTH,
+      period: OTP_EXPIRES_IN_SECONDS / 60,
+      allowedAttempts: OTP_ALLOWED_ATTEMPTS,
+      storeOTP: 'hashed',
+    },
+    backupCodeOptions: { amount: BACKUP_CODE_COUNT, storeBackupCodes: 'encrypted' },
+    trustDeviceMaxAge: TRUSTED_DEVICE_DAYS * 24 * 60 * 60,
+  });
+}
+
+/**
+ * The relying party is the app's host; the ceremony may also run on a trusted origin of that host (the Vite
+ * dev server on another port).
+ */
+function passkeyPlugin(settings: AuthSettings) {
+  const publicOrigin = new URL(settings.publicBaseUrl);
+  return passkey({
+    rpID: publicOrigin.hostname,
+    rpName: 'Engram',
+    origin: [publicOrigin.origin, ...(settings.extraTrustedOrigins ?? [])],
+  });
+}
+
+function apiKeyPlugin() {
+  return apiKey({
+    apiKeyHeaders: API_KEY_HEADER,
+    defaultPrefix: API_KEY_DEFAULT_PREFIX,
+    minimumNameLength: API_KEY_LIMITS.nameMinLength,
+    maximumNameLength: API_KEY_LIMITS.nameMaxLength,
+    minimumPrefixLength: API_KEY_LIMITS.prefixMinLength,
+    maximumPrefixLength: API_KEY_LIMITS.prefixMaxLength,
+    enableMetadata: true,
+    keyExpiration: {
+      minExpiresIn: API_KEY_LIMITS.expiresInMinDays,
+      maxExpiresIn: API_KEY_LIMITS.expiresInMaxDays,
+    },
+    rateLimit: {
+      enabled: true,
+      maxRequests: API_KEY_LIMITS.rateLimitMax,
+      timeWindow: API_KEY_LIMITS.rateLimitWindowMs,
+    },
+  });
+}
+
 export function createAuth(db: Db, settings: AuthSettings) {
   const send = mailSenders(settings.mailer);
-  const strict = { window: settings.rateLimit.windowSeconds, max: settings.rateLimit.signInMax };
   const methods = settings.signInMethods ?? NO_SIGN_IN_METHODS;
-  const publicOrigin = new URL(settings.publicBaseUrl);
   return betterAuth({
     appName: 'Engram',
     baseURL: settings.publicBaseUrl,
@@ -127,22 +287,9 @@ export function createAuth(db: Db, settings: AuthSettings) {
     // the whole sign-up, password hashing included; a burst of 40 sign-ups on a busy two-core machine then
     // answered some with 500. The user events do not need it: a trigger writes each in its row's statement.
     database: prismaAdapter(db, { provider: 'postgresql' }),
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: PASSWORD_MIN_LENGTH,
-      maxPasswordLength: PASSWORD_MAX_LENGTH,
-      requireEmailVerification: true,
-      sendResetPassword: send.resetPassword,
-      resetPasswordTokenExpiresIn: EMAIL_LINK_EXPIRES_IN_SECONDS,
-      revokeSessionsOnPasswordReset: true,
-    },
+    emailAndPassword: emailAndPasswordOptions(send),
     socialProviders: socialProvidersOf(methods),
-    emailVerification: {
-      sendOnSignUp: true,
-      autoSignInAfterVerification: true,
-      sendVerificationEmail: send.verificationEmail,
-      expiresIn: EMAIL_LINK_EXPIRES_IN_SECONDS,
-    },
+    emailVerification: emailVerificationOptions(send),
     user: {
       // onboardedAt is set only by the server (CompleteOnboarding), never by a sign-up or update-user body.
       additionalFields: { onboardedAt: { type: 'date', required: false, input: false } },
@@ -156,111 +303,14 @@ export function createAuth(db: Db, settings: AuthSettings) {
       ...adminOnSignUp(settings.adminEmails ?? []),
       session: keepSessionsOfBannedUsers(db, settings.secondaryStorage),
     },
-    // better-auth limits only in production by default; Engram limits in every mode, with its own numbers.
-    rateLimit: {
-      enabled: true,
-      storage: settings.secondaryStorage ? 'secondary-storage' : 'memory',
-      window: settings.rateLimit.windowSeconds,
-      max: settings.rateLimit.max,
-      // Two-factor codes have better-auth's own 3 per 10 s; Engram words it with the sign-in limit.
-      customRules: Object.fromEntries(['/sign-in/*', '/sign-up/*', '/two-factor/*'].map((path) => [path, strict])),
-    },
-    advanced: {
-      // better-auth turns its origin and CSRF checks off by itself when NODE_ENV=test or TEST is set;
-      // they must not depend on the environment a process happens to run in.
-      disableOriginCheck: false,
-      disableCSRFCheck: false,
-      database: { generateId: () => crypto.randomUUID() },
-      // Requests arrive through the gateway, which overwrites X-Forwarded-For with the one address it
-      // vouches for (its TRUSTED_PROXIES decide what it believes); only the gateway can reach this port.
-      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
-    },
+    rateLimit: rateLimitOptions(settings),
+    advanced: advancedOptions(),
     telemetry: { enabled: false },
     // Errors that are not better-auth's own answers reach the HTTP server, which tells a brief outage of
     // the database or Redis (503, try again) from a bug (500); better-auth would answer 500 to both.
     onAPIError: { throw: true },
-    ...(settings.logger && {
-      logger: {
-        log: (level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) =>
-          settings.logger?.[level]({ source: 'better-auth', ...(args.length > 0 && { details: args }) }, message),
-      },
-    }),
-    plugins: [
-      admin({
-        // Named outright, so a role outside them is refused (better-auth accepts any string otherwise).
-        roles: defaultRoles,
-        bannedUserMessage: BANNED_USER_MESSAGE,
-        defaultBanReason: BAN_WITHOUT_REASON,
-        impersonationSessionDuration: IMPERSONATION_SECONDS,
-      }),
-      username({ minUsernameLength: USERNAME_MIN_LENGTH, maxUsernameLength: USERNAME_MAX_LENGTH }),
-      magicLink({
-        sendMagicLink: send.magicLink,
-        expiresIn: MAGIC_LINK_EXPIRES_IN_SECONDS,
-        storeToken: 'hashed',
-        rateLimit: strict,
-      }),
-      emailOTP({
-        sendVerificationOTP: send.emailOtp,
-        otpLength: OTP_LENGTH,
-        expiresIn: OTP_EXPIRES_IN_SECONDS,
-        allowedAttempts: OTP_ALLOWED_ATTEMPTS,
-        storeOTP: 'hashed',
-        rateLimit: strict,
-      }),
-      twoFactor({
-        issuer: TWO_FACTOR_ISSUER,
-        totpOptions: { digits: OTP_LENGTH },
-        otpOptions: {
-          sendOTP: send.twoFactorCode,
-          digits: OTP_LENGTH,
-          period: OTP_EXPIRES_IN_SECONDS / 60,
-          allowedAttempts: OTP_ALLOWED_ATTEMPTS,
-          storeOTP: 'hashed',
-        },
-        backupCodeOptions: { amount: BACKUP_CODE_COUNT, storeBackupCodes: 'encrypted' },
-        trustDeviceMaxAge: TRUSTED_DEVICE_DAYS * 24 * 60 * 60,
-      }),
-      // The relying party is the app's host; the ceremony may also run on a trusted origin of that host (the
-      // Vite dev server on another port).
-      passkey({
-        rpID: publicOrigin.hostname,
-        rpName: 'Engram',
-        origin: [publicOrigin.origin, ...(settings.extraTrustedOrigins ?? [])],
-      }),
-      apiKey({
-        apiKeyHeaders: API_KEY_HEADER,
-        defaultPrefix: API_KEY_DEFAULT_PREFIX,
-        minimumNameLength: API_KEY_LIMITS.nameMinLength,
-        maximumNameLength: API_KEY_LIMITS.nameMaxLength,
-        minimumPrefixLength: API_KEY_LIMITS.prefixMinLength,
-        maximumPrefixLength: API_KEY_LIMITS.prefixMaxLength,
-        enableMetadata: true,
-        keyExpiration: {
-          minExpiresIn: API_KEY_LIMITS.expiresInMinDays,
-          maxExpiresIn: API_KEY_LIMITS.expiresInMaxDays,
-        },
-        rateLimit: {
-          enabled: true,
-          maxRequests: API_KEY_LIMITS.rateLimitMax,
-          timeWindow: API_KEY_LIMITS.rateLimitWindowMs,
-        },
-      }),
-      unbannedSessionsRefreshed(db, settings.secondaryStorage),
-      bannedUsersConfined(db, BANNED_USER_MESSAGE),
-      multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
-      organizations(settings.publicBaseUrl, send),
-      organizationRules(),
-      ...signInMethodPlugins(methods),
-      publicConfig(publicAuthConfigOf(methods)),
-      gravatar(settings.gravatar ?? { baseUrl: null, timeoutMs: 0 }),
-      freshSessions(),
-      passwordGuessing(db, settings.passwordGuessing, (to, locale) =>
-        send.passwordGuessing(to, locale, new URL('/auth/forgot-password', settings.publicBaseUrl).href),
-      ),
-      profileRules(),
-      ...(settings.checkPwnedPasswords ? [haveIBeenPwned()] : []),
-    ],
+    ...(settings.logger && { logger: betterAuthLogger(settings.logger) }),
+    plugins: pluginsOf(db, settings, send, methods),
   });
 }
 

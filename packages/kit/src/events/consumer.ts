@@ -8,6 +8,8 @@ import {
   type ConsumerMessages,
   JetStreamApiCodes,
   JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
   type JsMsg,
   jetstream,
   jetstreamManager,
@@ -75,50 +77,90 @@ function transactionsOf<Tx>(options: ConsumerOptions<Tx>): EventTransactions<Tx>
   throw new Error('a consumer needs `transactions` or a `pool`');
 }
 
-export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions<Tx>): Promise<EventConsumer> {
-  const { nats, streamName, subjectPrefix } = options;
-  const { types, handle, wants } = dispatch(options.subscriptions);
-  const transactions = transactionsOf(options);
-  const name = `${options.service}-${options.purpose}`;
-  const maxDeliver = options.maxDeliver ?? 10;
-  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
-  const ackWaitMs = options.ackWaitMs ?? 30_000;
-  const logger = options.logger.child({ consumer: name });
-  const js = jetstream(nats);
-  const jsm = await jetstreamManager(nats);
-  const ensure = () =>
-    ensureDurableConsumer(jsm, {
-      streamName,
-      name,
-      filterSubjects: consumerFilter(types.map((type) => eventSubject(subjectPrefix, type))),
-      ackWaitMs,
+/** One running durable consumer (startConsumer starts it): see the header for what it does with each event. */
+class DurableEventConsumer<Tx> implements EventConsumer {
+  /** `<service>-<purpose>` */
+  readonly name: string;
+  private readonly options: ConsumerOptions<Tx>;
+  private readonly events: ReturnType<typeof dispatch<Tx>>;
+  private readonly transactions: EventTransactions<Tx>;
+  private readonly maxDeliver: number;
+  private readonly backoffMs: number[];
+  private readonly ackWaitMs: number;
+  private readonly logger: Logger;
+  private readonly js: JetStreamClient;
+  private readonly jsm: JetStreamManager;
+  private stopping = false;
+  private messages: ConsumerMessages | undefined;
+  private readonly pause = createWakeSignal();
+  private running: Promise<void> | undefined;
+
+  constructor(
+    options: ConsumerOptions<Tx>,
+    events: ReturnType<typeof dispatch<Tx>>,
+    transactions: EventTransactions<Tx>,
+    jsm: JetStreamManager,
+  ) {
+    this.options = options;
+    this.events = events;
+    this.transactions = transactions;
+    this.name = `${options.service}-${options.purpose}`;
+    this.maxDeliver = options.maxDeliver ?? 10;
+    this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.ackWaitMs = options.ackWaitMs ?? 30_000;
+    this.logger = options.logger.child({ consumer: this.name });
+    this.js = jetstream(options.nats);
+    this.jsm = jsm;
+  }
+
+  /** Creates the durable consumer (or finds it as it is), then pulls until stop(). */
+  async start(): Promise<void> {
+    await this.ensure();
+    this.running = this.run();
+  }
+
+  /** Finishes the event being handled, hands back the prefetched ones, and stops pulling. */
+  readonly stop = async (): Promise<void> => {
+    this.stopping = true;
+    this.pause.close();
+    void this.messages?.close();
+    await this.running;
+  };
+
+  private ensure() {
+    return ensureDurableConsumer(this.jsm, {
+      streamName: this.options.streamName,
+      name: this.name,
+      filterSubjects: consumerFilter(this.events.types.map((type) => eventSubject(this.options.subjectPrefix, type))),
+      ackWaitMs: this.ackWaitMs,
       maxAckPending: 1_000,
     });
-  await ensure();
+  }
 
   // After a lost connection an ack or nak cannot be sent; JetStream redelivers after ack_wait instead.
-  function settle(msg: JsMsg, how: 'ack' | 'nak', delayMs?: number): void {
+  private settle(msg: JsMsg, how: 'ack' | 'nak', delayMs?: number): void {
     try {
       if (how === 'ack') msg.ack();
       else msg.nak(delayMs);
     } catch (error) {
-      logger.warn({ err: error, how }, 'could not settle an event; JetStream will redeliver it');
+      this.logger.warn({ err: error, how }, 'could not settle an event; JetStream will redeliver it');
     }
   }
 
-  async function park(msg: JsMsg, reason: string): Promise<void> {
-    const parking = { deadLetterSubject: deadLetterSubject(subjectPrefix, options.service), consumer: name, reason };
+  private async park(msg: JsMsg, reason: string): Promise<void> {
+    const { subjectPrefix, service } = this.options;
+    const parking = { deadLetterSubject: deadLetterSubject(subjectPrefix, service), consumer: this.name, reason };
     try {
-      await parkMessage(js, msg, parking);
-      consumerParked.inc({ consumer: name });
-      logger.error({ subject: msg.subject, deliveries: msg.info.deliveryCount, reason }, 'event parked');
+      await parkMessage(this.js, msg, parking);
+      consumerParked.inc({ consumer: this.name });
+      this.logger.error({ subject: msg.subject, deliveries: msg.info.deliveryCount, reason }, 'event parked');
     } catch (error) {
-      logger.warn({ err: error }, 'could not park an event; it will be redelivered');
-      settle(msg, 'nak', delayFor(msg.info.deliveryCount, backoffMs));
+      this.logger.warn({ err: error }, 'could not park an event; it will be redelivered');
+      this.settle(msg, 'nak', delayFor(msg.info.deliveryCount, this.backoffMs));
     }
   }
 
-  async function apply(msg: JsMsg, envelope: EventEnvelope): Promise<void> {
+  private async apply(msg: JsMsg, envelope: EventEnvelope): Promise<void> {
     const attempt = msg.info.deliveryCount;
     // Long handlers must not look abandoned to JetStream.
     const keepAlive = setInterval(
@@ -129,59 +171,56 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
           // Connection lost: nothing to keep alive.
         }
       },
-      Math.max(ackWaitMs / 2, 100),
+      Math.max(this.ackWaitMs / 2, 100),
     );
     try {
-      const outcome = await applyOnce(transactions as EventTransactions<never>, name, envelope, handle);
-      settle(msg, 'ack');
-      logger.debug({ eventId: envelope.id, type: envelope.type, outcome }, 'event processed');
+      const transactions = this.transactions as EventTransactions<never>;
+      const outcome = await applyOnce(transactions, this.name, envelope, this.events.handle);
+      this.settle(msg, 'ack');
+      this.logger.debug({ eventId: envelope.id, type: envelope.type, outcome }, 'event processed');
     } catch (error) {
       trace.getActiveSpan()?.recordException(error as Error);
       trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
-      if (error instanceof HandlerFailed && attempt >= maxDeliver) return park(msg, error.message);
-      const retryInMs = delayFor(attempt, backoffMs);
-      logger.warn({ err: error, eventId: envelope.id, type: envelope.type, attempt, retryInMs }, 'event failed');
-      settle(msg, 'nak', retryInMs);
+      if (error instanceof HandlerFailed && attempt >= this.maxDeliver) return this.park(msg, error.message);
+      const retryInMs = delayFor(attempt, this.backoffMs);
+      this.logger.warn({ err: error, eventId: envelope.id, type: envelope.type, attempt, retryInMs }, 'event failed');
+      this.settle(msg, 'nak', retryInMs);
     } finally {
       clearInterval(keepAlive);
     }
   }
 
-  async function receive(msg: JsMsg): Promise<void> {
-    if (msg.redelivered) consumerRedeliveries.inc({ consumer: name });
+  private async receive(msg: JsMsg): Promise<void> {
+    if (msg.redelivered) consumerRedeliveries.inc({ consumer: this.name });
     let envelope: EventEnvelope;
     try {
       envelope = EventEnvelope.decode(msg.data);
     } catch (error) {
       // No retry can make bytes decodable.
-      return park(msg, `undecodable envelope: ${(error as Error).message}`);
+      return this.park(msg, `undecodable envelope: ${(error as Error).message}`);
     }
     // Not this consumer's: another event of the aggregate (a wildcard filter, consumerFilter), or one its
     // subscription's `when` refuses. Acknowledged without a transaction.
     let wanted: boolean;
     try {
-      wanted = wants(envelope);
+      wanted = this.events.wants(envelope);
     } catch (error) {
-      return park(msg, `undecodable payload: ${(error as Error).message}`);
+      return this.park(msg, `undecodable payload: ${(error as Error).message}`);
     }
-    if (!wanted) return settle(msg, 'ack');
-    await runInEventContext(msg, envelope, name, () => apply(msg, envelope));
+    if (!wanted) return this.settle(msg, 'ack');
+    await runInEventContext(msg, envelope, this.name, () => this.apply(msg, envelope));
   }
 
-  let stopping = false;
-  let messages: ConsumerMessages | undefined;
-  const pause = createWakeSignal();
-
   /** Creates the stream (when it is gone and we may) and the consumer again. */
-  async function recreate(): Promise<void> {
+  private async recreate(): Promise<void> {
     try {
-      await ensure();
+      await this.ensure();
     } catch (error) {
       if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
-      if (!options.ensureStream) throw error;
-      logger.warn('the events stream is missing; creating it again');
-      await options.ensureStream();
-      await ensure();
+      if (!this.options.ensureStream) throw error;
+      this.logger.warn('the events stream is missing; creating it again');
+      await this.options.ensureStream();
+      await this.ensure();
     }
   }
 
@@ -189,11 +228,11 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
    * JetStream tells a pulling client at once when its consumer or stream is deleted; ending the iteration
    * then (instead of waiting for missed heartbeats) lets run() create them again.
    */
-  function watchForDeletion(iterator: ConsumerMessages): void {
+  private watchForDeletion(iterator: ConsumerMessages): void {
     void (async () => {
       for await (const status of iterator.status()) {
         if (GONE.has(status.type)) {
-          logger.warn({ status: status.type }, 'the consumer is gone; creating it again');
+          this.logger.warn({ status: status.type }, 'the consumer is gone; creating it again');
           void iterator.close();
           return;
         }
@@ -201,51 +240,54 @@ export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions
     })().catch(() => undefined);
   }
 
-  async function run(): Promise<void> {
+  private async run(): Promise<void> {
     let missing = false;
-    while (!stopping) {
+    while (!this.stopping) {
       try {
         if (missing) {
-          await recreate();
-          logger.warn('the consumer was missing and has been created again');
+          await this.recreate();
+          this.logger.warn('the consumer was missing and has been created again');
           missing = false;
         }
-        const consumer = await js.consumers.get(streamName, name);
-        // Missing resources end the iteration (instead of waiting for them for ever), so they are recreated.
-        messages = await consumer.consume({
-          max_messages: options.prefetch ?? 10,
-          // Short pulls, so missed heartbeats reveal a deleted consumer within seconds (JetStream does not
-          // always tell a waiting pull that its consumer is gone).
-          expires: PULL_EXPIRES_MS,
-          abort_on_missing_resource: true,
-        });
-        watchForDeletion(messages);
-        // close() only queues the end of the iteration (and resolves when it is reached), so never await it
-        // before iterating.
-        if (stopping) void messages.close();
-        for await (const msg of messages) {
-          // Prefetched but not started: hand it back so another replica can take it now.
-          if (stopping) settle(msg, 'nak');
-          else await receive(msg);
-        }
+        await this.consumeUntilEnded();
         // The iteration ended without stop(): the consumer or the stream was deleted.
-        if (!stopping) missing = true;
+        if (!this.stopping) missing = true;
       } catch (error) {
-        if (!stopping) logger.warn({ err: error }, 'event consumer interrupted; restarting');
+        if (!this.stopping) this.logger.warn({ err: error }, 'event consumer interrupted; restarting');
         missing = true;
       }
-      if (!stopping) await pause.pause(RESTART_DELAY_MS, false);
+      if (!this.stopping) await this.pause.pause(RESTART_DELAY_MS, false);
     }
   }
 
-  const running = run();
-  return {
-    name,
-    async stop() {
-      stopping = true;
-      pause.close();
-      void messages?.close();
-      await running;
-    },
-  };
+  /** Pulls and handles events until the iteration ends: on stop(), or with the consumer or the stream gone. */
+  private async consumeUntilEnded(): Promise<void> {
+    const consumer = await this.js.consumers.get(this.options.streamName, this.name);
+    // Missing resources end the iteration (instead of waiting for them for ever), so they are recreated.
+    const messages = await consumer.consume({
+      max_messages: this.options.prefetch ?? 10,
+      // Short pulls, so missed heartbeats reveal a deleted consumer within seconds (JetStream does not
+      // always tell a waiting pull that its consumer is gone).
+      expires: PULL_EXPIRES_MS,
+      abort_on_missing_resource: true,
+    });
+    this.messages = messages;
+    this.watchForDeletion(messages);
+    // close() only queues the end of the iteration (and resolves when it is reached), so never await it
+    // before iterating.
+    if (this.stopping) void messages.close();
+    for await (const msg of messages) {
+      // Prefetched but not started: hand it back so another replica can take it now.
+      if (this.stopping) this.settle(msg, 'nak');
+      else await this.receive(msg);
+    }
+  }
+}
+
+export async function startConsumer<Tx = pg.PoolClient>(options: ConsumerOptions<Tx>): Promise<EventConsumer> {
+  const events = dispatch(options.subscriptions);
+  const transactions = transactionsOf(options);
+  const consumer = new DurableEventConsumer(options, events, transactions, await jetstreamManager(options.nats));
+  await consumer.start();
+  return consumer;
 }

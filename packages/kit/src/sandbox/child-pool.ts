@@ -49,70 +49,118 @@ export interface ChildPool<Q, A> {
   close(): void;
 }
 
-export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A> {
-  const { perUser } = options;
+/** The pool createChildPool makes (see the header): the learners' places in hand, their queues and turns. */
+class FairChildPool<Q, A> implements ChildPool<Q, A> {
+  private readonly options: ChildPoolOptions;
   /** Learners' work waiting, in the order it came. */
-  const waiting = new Map<string, Job<Q, A>[]>();
-  const inHand = new Map<string, number>();
-  const runningOf = new Map<string, number>();
+  private readonly waiting = new Map<string, Job<Q, A>[]>();
+  private readonly inHand = new Map<string, number>();
+  private readonly runningOf = new Map<string, number>();
   /** When each learner with work in hand last had some taken (a count of turns). */
-  const lastTurn = new Map<string, number>();
-  const stopAll = new AbortController();
-  let turns = 0;
-  let running = 0;
+  private readonly lastTurn = new Map<string, number>();
+  private readonly stopAll = new AbortController();
+  private turns = 0;
+  private running = 0;
 
-  function release(userId: string) {
-    const count = (inHand.get(userId) ?? 1) - 1;
-    if (count > 0) inHand.set(userId, count);
+  constructor(options: ChildPoolOptions) {
+    this.options = options;
+  }
+
+  readonly run = (userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> => {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    let place: Hold<Q, A>;
+    try {
+      place = this.hold(userId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return place.run(request, signal);
+  };
+
+  readonly hold = (userId: string): Hold<Q, A> => {
+    if ((this.inHand.get(userId) ?? 0) >= this.options.perUser.inHand) throw this.options.tooMany();
+    this.inHand.set(userId, (this.inHand.get(userId) ?? 0) + 1);
+    let held = true;
+    return {
+      run: (request, signal) => {
+        if (!held) return Promise.reject(new Error('a place in hand runs one piece of work'));
+        held = false;
+        return this.enqueue(userId, request, signal);
+      },
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.release(userId);
+      },
+    };
+  };
+
+  readonly close = (): void => {
+    this.stopAll.abort(new Error('the service is stopping'));
+    for (const jobs of this.waiting.values()) for (const job of jobs.splice(0)) job.reject(this.stopAll.signal.reason);
+    this.waiting.clear();
+  };
+
+  /** Gives back one of `userId`'s places in hand. */
+  private release(userId: string) {
+    const count = (this.inHand.get(userId) ?? 1) - 1;
+    if (count > 0) this.inHand.set(userId, count);
     else {
-      inHand.delete(userId);
-      lastTurn.delete(userId);
+      this.inHand.delete(userId);
+      this.lastTurn.delete(userId);
     }
   }
 
   /** The next work: the first waiting of the learner (below their running limit) whose last turn is longest ago. */
-  function nextJob(): Job<Q, A> | undefined {
+  private nextJob(): Job<Q, A> | undefined {
     let next: string | undefined;
-    for (const userId of waiting.keys()) {
-      if ((runningOf.get(userId) ?? 0) >= perUser.running) continue;
-      if (next === undefined || (lastTurn.get(userId) ?? -1) < (lastTurn.get(next) ?? -1)) next = userId;
+    for (const userId of this.waiting.keys()) {
+      if ((this.runningOf.get(userId) ?? 0) >= this.options.perUser.running) continue;
+      if (next === undefined || (this.lastTurn.get(userId) ?? -1) < (this.lastTurn.get(next) ?? -1)) next = userId;
     }
-    const jobs = next === undefined ? undefined : waiting.get(next);
+    const jobs = next === undefined ? undefined : this.waiting.get(next);
     if (next === undefined || !jobs) return undefined;
     const job = jobs.shift();
-    if (jobs.length === 0) waiting.delete(next);
-    turns += 1;
-    lastTurn.set(next, turns);
+    if (jobs.length === 0) this.waiting.delete(next);
+    this.turns += 1;
+    this.lastTurn.set(next, this.turns);
     return job;
   }
 
-  function pump() {
-    while (running < options.children) {
-      const job = nextJob();
+  /** Starts waiting work while children are free. */
+  private pump() {
+    while (this.running < this.options.children) {
+      const job = this.nextJob();
       if (!job) return;
-      running += 1;
-      runningOf.set(job.userId, (runningOf.get(job.userId) ?? 0) + 1);
-      job.signal.removeEventListener('abort', job.dequeue);
-      const signal = AbortSignal.any([job.signal, stopAll.signal]);
-      const { entry, limits, logger, env, nice } = options;
-      const spec = { entry, limits, logger, env, nice };
-      runChild<Q, A>(spec, job.request, signal)
-        .then(job.resolve, job.reject)
-        .finally(() => {
-          running -= 1;
-          const count = (runningOf.get(job.userId) ?? 1) - 1;
-          if (count > 0) runningOf.set(job.userId, count);
-          else runningOf.delete(job.userId);
-          release(job.userId);
-          pump();
-        });
+      this.start(job);
     }
   }
 
+  /** Runs `job` in a child; when it ends, its place is given back and the next work may start. */
+  private start(job: Job<Q, A>) {
+    this.running += 1;
+    this.runningOf.set(job.userId, (this.runningOf.get(job.userId) ?? 0) + 1);
+    job.signal.removeEventListener('abort', job.dequeue);
+    const signal = AbortSignal.any([job.signal, this.stopAll.signal]);
+    const { entry, limits, logger, env, nice } = this.options;
+    const spec = { entry, limits, logger, env, nice };
+    runChild<Q, A>(spec, job.request, signal)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.running -= 1;
+        const count = (this.runningOf.get(job.userId) ?? 1) - 1;
+        if (count > 0) this.runningOf.set(job.userId, count);
+        else this.runningOf.delete(job.userId);
+        this.release(job.userId);
+        this.pump();
+      });
+  }
+
   /** Queues `request`, whose place in `userId`'s hands is already taken. */
-  function enqueue(userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> {
+  private enqueue(userId: string, request: Q, signal: AbortSignal): Promise<ChildOutcome<A>> {
+    const { stopAll, waiting } = this;
     if (signal.aborted || stopAll.signal.aborted) {
-      release(userId);
+      this.release(userId);
       return Promise.reject(signal.aborted ? signal.reason : stopAll.signal.reason);
     }
     return new Promise<ChildOutcome<A>>((resolve, reject) => {
@@ -128,51 +176,18 @@ export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A
           if (index === -1) return;
           jobs.splice(index, 1);
           if (jobs.length === 0) waiting.delete(userId);
-          release(userId);
+          this.release(userId);
           reject(signal.reason);
         },
       };
       jobs.push(job);
       waiting.set(userId, jobs);
       signal.addEventListener('abort', job.dequeue, { once: true });
-      pump();
+      this.pump();
     });
   }
+}
 
-  function hold(userId: string): Hold<Q, A> {
-    if ((inHand.get(userId) ?? 0) >= perUser.inHand) throw options.tooMany();
-    inHand.set(userId, (inHand.get(userId) ?? 0) + 1);
-    let held = true;
-    return {
-      run(request, signal) {
-        if (!held) return Promise.reject(new Error('a place in hand runs one piece of work'));
-        held = false;
-        return enqueue(userId, request, signal);
-      },
-      release() {
-        if (!held) return;
-        held = false;
-        release(userId);
-      },
-    };
-  }
-
-  return {
-    run(userId, request, signal) {
-      if (signal.aborted) return Promise.reject(signal.reason);
-      let place: Hold<Q, A>;
-      try {
-        place = hold(userId);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return place.run(request, signal);
-    },
-    hold,
-    close() {
-      stopAll.abort(new Error('the service is stopping'));
-      for (const jobs of waiting.values()) for (const job of jobs.splice(0)) job.reject(stopAll.signal.reason);
-      waiting.clear();
-    },
-  };
+export function createChildPool<Q, A>(options: ChildPoolOptions): ChildPool<Q, A> {
+  return new FairChildPool<Q, A>(options);
 }

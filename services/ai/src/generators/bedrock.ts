@@ -57,6 +57,86 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
+/** The Converse call for `request`: the notes, and the one tool the model must answer with. */
+function converseInput(modelId: string, request: GenerationRequest): ConverseCommandInput {
+  return {
+    modelId,
+    system: [{ text: systemPrompt(request) }],
+    messages: [{ role: 'user', content: [{ text: userMessage(request) }] }],
+    toolConfig: {
+      tools: [
+        {
+          toolSpec: {
+            name: TOOL_NAME,
+            description: 'Proposes flashcards made from the notes.',
+            inputSchema: { json: CARDS_SCHEMA as never },
+          },
+        },
+      ],
+      toolChoice: { tool: { name: TOOL_NAME } },
+    },
+    inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
+  };
+}
+
+/** One ConverseStream call: each card as its JSON closes, then the usage. */
+async function* streamed(
+  client: BedrockRuntimeClient,
+  modelId: string,
+  request: GenerationRequest,
+  signal: AbortSignal,
+): AsyncGenerator<GeneratorEvent> {
+  const started = performance.now();
+  const response = await client.send(new ConverseStreamCommand(converseInput(modelId, request)), {
+    abortSignal: signal,
+  });
+  const parser = new CardStreamParser();
+  let usage: GeneratorEvent | undefined;
+  let stopped = false;
+  for await (const event of (response.stream ?? []) as AsyncIterable<ConverseStreamOutput>) {
+    if (event.messageStop) stopped = true;
+    const piece = event.contentBlockDelta?.delta?.toolUse?.input;
+    if (piece) for (const card of parser.push(piece)) yield { kind: 'card', card };
+    if (event.metadata) {
+      usage = {
+        kind: 'usage',
+        inputTokens: event.metadata.usage?.inputTokens ?? 0,
+        outputTokens: event.metadata.usage?.outputTokens ?? 0,
+        latencyMs: event.metadata.metrics?.latencyMs ?? Math.round(performance.now() - started),
+      };
+    }
+  }
+  // An abort closes the HTTP/2 stream, which ends the events quietly: never mistake that for an answer.
+  if (signal.aborted) throw signal.reason;
+  if (!stopped) throw new GeneratorFailure('the answer ended before the model finished', true);
+  yield usage ?? {
+    kind: 'usage',
+    inputTokens: 0,
+    outputTokens: 0,
+    latencyMs: Math.round(performance.now() - started),
+  };
+}
+
+/** One Converse call: the cards of its one answer, then the usage. */
+async function* single(
+  client: BedrockRuntimeClient,
+  modelId: string,
+  request: GenerationRequest,
+  signal: AbortSignal,
+): AsyncGenerator<GeneratorEvent> {
+  const started = performance.now();
+  const response = await client.send(new ConverseCommand(converseInput(modelId, request)), { abortSignal: signal });
+  const toolUse = response.output?.message?.content?.find((block) => block.toolUse?.name === TOOL_NAME)?.toolUse;
+  const cards = (toolUse?.input as { cards?: unknown } | undefined)?.cards;
+  if (Array.isArray(cards)) for (const card of cards) yield { kind: 'card', card };
+  yield {
+    kind: 'usage',
+    inputTokens: response.usage?.inputTokens ?? 0,
+    outputTokens: response.usage?.outputTokens ?? 0,
+    latencyMs: response.metrics?.latencyMs ?? Math.round(performance.now() - started),
+  };
+}
+
 export function createBedrockGenerator(settings: BedrockSettings, logger: Logger): CardGenerator {
   const client = new BedrockRuntimeClient({
     region: settings.region,
@@ -65,71 +145,6 @@ export function createBedrockGenerator(settings: BedrockSettings, logger: Logger
     // Retries are ours: they must respect the caller's deadline and stop once cards went out.
     maxAttempts: 1,
   });
-
-  function input(request: GenerationRequest): ConverseCommandInput {
-    return {
-      modelId: settings.modelId,
-      system: [{ text: systemPrompt(request) }],
-      messages: [{ role: 'user', content: [{ text: userMessage(request) }] }],
-      toolConfig: {
-        tools: [
-          {
-            toolSpec: {
-              name: TOOL_NAME,
-              description: 'Proposes flashcards made from the notes.',
-              inputSchema: { json: CARDS_SCHEMA as never },
-            },
-          },
-        ],
-        toolChoice: { tool: { name: TOOL_NAME } },
-      },
-      inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
-    };
-  }
-
-  async function* streamed(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<GeneratorEvent> {
-    const started = performance.now();
-    const response = await client.send(new ConverseStreamCommand(input(request)), { abortSignal: signal });
-    const parser = new CardStreamParser();
-    let usage: GeneratorEvent | undefined;
-    let stopped = false;
-    for await (const event of (response.stream ?? []) as AsyncIterable<ConverseStreamOutput>) {
-      if (event.messageStop) stopped = true;
-      const piece = event.contentBlockDelta?.delta?.toolUse?.input;
-      if (piece) for (const card of parser.push(piece)) yield { kind: 'card', card };
-      if (event.metadata) {
-        usage = {
-          kind: 'usage',
-          inputTokens: event.metadata.usage?.inputTokens ?? 0,
-          outputTokens: event.metadata.usage?.outputTokens ?? 0,
-          latencyMs: event.metadata.metrics?.latencyMs ?? Math.round(performance.now() - started),
-        };
-      }
-    }
-    // An abort closes the HTTP/2 stream, which ends the events quietly: never mistake that for an answer.
-    if (signal.aborted) throw signal.reason;
-    if (!stopped) throw new GeneratorFailure('the answer ended before the model finished', true);
-    yield usage ?? {
-      kind: 'usage',
-      inputTokens: 0,
-      outputTokens: 0,
-      latencyMs: Math.round(performance.now() - started),
-    };
-  }
-
-  async function* single(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<GeneratorEvent> {
-    const started = performance.now();
-    const response = await client.send(new ConverseCommand(input(request)), { abortSignal: signal });
-    const toolUse = response.output?.message?.content?.find((block) => block.toolUse?.name === TOOL_NAME)?.toolUse;
-    const cards = (toolUse?.input as { cards?: unknown } | undefined)?.cards;
-    if (Array.isArray(cards)) for (const card of cards) yield { kind: 'card', card };
-    yield {
-      kind: 'usage',
-      inputTokens: response.usage?.inputTokens ?? 0,
-      outputTokens: response.usage?.outputTokens ?? 0,
-      latencyMs: response.metrics?.latencyMs ?? Math.round(performance.now() - started),
-    };
-  }
 
   return {
     name: 'bedrock',
@@ -143,7 +158,8 @@ export function createBedrockGenerator(settings: BedrockSettings, logger: Logger
         ]);
         let delivered = 0;
         try {
-          for await (const event of (settings.streaming ? streamed : single)(request, call)) {
+          const converse = settings.streaming ? streamed : single;
+          for await (const event of converse(client, settings.modelId, request, call)) {
             if (event.kind === 'card') delivered += 1;
             yield event;
           }
