@@ -1,8 +1,8 @@
 // The account layer of issue 9 in a real Chromium through the real gateway: two-factor with an
 // authenticator app (a computed TOTP code), a passkey (Chromium's virtual authenticator), an API key used
 // against /api/trpc and deleted, two accounts on one device (switching, signing one out), and the admin
-// area: banning a user, who is then on /suspended and refused by the API, and impersonating one and
-// stopping.
+// area: creating a user and setting their password, banning a user, who is then on /suspended and refused by
+// the API, and impersonating one and stopping.
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { totpCode } from '@engram/testkit/totp';
@@ -242,6 +242,32 @@ describe('the admin area', () => {
     await row.getByText('Banned: spam').waitFor({ state: 'detached' });
     await victimPage.goto(`${env.stack.url}/dashboard`);
     await victimPage.waitForURL(`${env.stack.url}/dashboard`);
+  });
+
+  it('creates a user, who joins the list, keeping the role chosen for the next, and sets their password', async () => {
+    const { page } = await adminPage('admin-create');
+    const created = newUser('created');
+    await page.getByLabel('Search by email').fill(created.email);
+    await page.getByText('No user matches.').waitFor();
+
+    const form = page.getByRole('form', { name: 'Create a user' });
+    await form.getByLabel('Name').fill(created.name);
+    await form.getByLabel('Email').fill(created.email);
+    await form.getByLabel('Password', { exact: true }).fill(created.password);
+    await form.getByLabel('Role').selectOption('admin');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText(`${created.email} can now sign in.`).waitFor();
+    const row = rowOf(page, created.email);
+    await row.waitFor();
+    expect(await row.getByLabel('Role').inputValue()).toBe('admin');
+    expect(await form.getByLabel('Email').inputValue()).toBe('');
+    expect(await form.getByLabel('Role').inputValue()).toBe('admin');
+
+    await row.getByRole('button', { name: 'Set password' }).click();
+    await row.getByLabel('New password').fill('another horse battery');
+    await row.locator('form').getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    await row.getByLabel('New password').waitFor({ state: 'detached' });
   });
 
   it('impersonates a user with a visible banner, and stops', async () => {

@@ -1,6 +1,6 @@
 // The web app's shared conventions, in a real Chromium through the real gateway: its language (from the
-// browser, switchable, remembered), error toasts in that language, and the generic Not Found and
-// "Something went wrong!" screens.
+// browser, switchable, remembered), error toasts in that language, the toast stack (docs/product.md#constants-
+// and-limits), and the generic Not Found and "Something went wrong!" screens.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
@@ -48,6 +48,105 @@ describe('the language', () => {
     await page.getByLabel('Idioma').selectOption('en');
     await page.getByText('Sign in to pick up where you left off.').waitFor();
     expect(await documentLanguage(page)).toBe('en');
+  });
+});
+
+// Scripts for the page, as text: these tests are compiled without the DOM's types.
+/** Chooses `count` files Generate does not read, at once: each is refused with a toast of its own. */
+const chooseUnreadableFiles = (count: number) => `{
+  const input = document.querySelector('input[type=file]');
+  for (let index = 0; index < ${count}; index += 1) {
+    const files = new DataTransfer();
+    files.items.add(new File(['notes'], 'notes-' + index + '.docx'));
+    input.files = files.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+}`;
+/** The toasts a person can see: on the page and not faded out. */
+const SEEN_TOASTS = `[...document.querySelectorAll('[data-sonner-toast]')]
+  .filter((toast) => getComputedStyle(toast).opacity !== '0').length`;
+/** Resolves once the page has run the tasks queued before it: React renders what a timer changed in a task of
+ * its own (a MessageChannel message), so after two of ours the page shows what the timers did. */
+const TASKS_DONE = `new Promise((resolve) => {
+  const channel = new MessageChannel();
+  let rounds = 0;
+  channel.port1.onmessage = () => (++rounds === 2 ? resolve(true) : channel.port2.postMessage(null));
+  channel.port2.postMessage(null);
+})`;
+
+describe('the toasts', () => {
+  it('stack at the bottom right, 356 px wide, three at a time 14 px apart, each for 4 s, and are reached with Alt+T', async () => {
+    const page = await openPage('toasts', 'en-US');
+    await signUpAndOnboard(page, env.stack.url, newUser('toasts'));
+    // The page's timers run on the test's clock: a toast's 4 s pass when the test says, however busy the machine.
+    await page.clock.install();
+    await page.goto(`${env.stack.url}/generate`);
+    await page.getByRole('heading', { name: 'Generate cards', level: 1 }).waitFor();
+    // The pointer away from the corner: sonner holds the toasts of a stack under it.
+    await page.mouse.move(0, 0);
+    // The stack's code loads with the first toast (lib/toast.ts); with it on the page, time stops.
+    const toasts = page.locator('[data-sonner-toast]');
+    await page.evaluate(chooseUnreadableFiles(1));
+    await toasts.waitFor();
+    await page.clock.pauseAt(((await page.evaluate('Date.now()')) as number) + 1_000);
+    await page.clock.runFor(5_000);
+    await expect.poll(() => toasts.count()).toBe(0);
+    /** Moves the clock on 1 ms at a time until `count` toasts are up (sonner adds each from a timer), so each
+     * one's 4 s start within a few ms of the others'. */
+    const toastsUp = (count: number) =>
+      expect
+        .poll(async () => {
+          await page.clock.runFor(1);
+          return toasts.count();
+        })
+        .toBe(count);
+
+    // Four at once: three are shown, the oldest hidden behind them.
+    await page.evaluate(chooseUnreadableFiles(4));
+    await toastsUp(4);
+    expect(await page.getByText('Only .md, .txt and PDF files can be used.').count()).toBe(4);
+    await expect.poll(() => page.evaluate(SEEN_TOASTS)).toBe(3);
+
+    // The newest in front, 356 px wide, in the bottom-right corner of the window.
+    const viewport = page.viewportSize()!;
+    const front = page.locator('[data-sonner-toast][data-front="true"]');
+    await expect
+      .poll(async () => {
+        const box = (await front.boundingBox())!;
+        return {
+          width: Math.round(box.width),
+          rightHalf: box.x > viewport.width / 2,
+          lowerHalf: box.y > viewport.height / 2,
+          nearRight: viewport.width - (box.x + box.width) <= 32,
+          nearBottom: viewport.height - (box.y + box.height) <= 32,
+        };
+      })
+      .toEqual({ width: 356, rightHalf: true, lowerHalf: true, nearRight: true, nearBottom: true });
+
+    // Each stays 4 s: all four are there 3.9 s on, and on their way out (sonner's 200 ms exit) by 4.1 s.
+    const leaving = page.locator('[data-sonner-toast][data-removed="true"]');
+    await page.clock.runFor(3_900);
+    await page.evaluate(TASKS_DONE);
+    expect(await toasts.count()).toBe(4);
+    expect(await leaving.count()).toBe(0);
+    await page.clock.runFor(200);
+    await expect.poll(() => leaving.count()).toBe(4);
+    await page.clock.runFor(300);
+    await expect.poll(() => toasts.count()).toBe(0);
+
+    // Alt+T takes the keyboard to the stack, which opens out: each toast 14 px from the next.
+    await page.evaluate(chooseUnreadableFiles(2));
+    await toastsUp(2);
+    await page.keyboard.press('Alt+KeyT');
+    const stack = page.getByRole('region', { name: 'Notifications alt+T' });
+    await expect.poll(() => stack.locator('[data-sonner-toaster]:focus').count()).toBe(1);
+    const behind = page.locator('[data-sonner-toast][data-index="1"]');
+    await expect
+      .poll(async () => {
+        const [first, second] = [(await front.boundingBox())!, (await behind.boundingBox())!];
+        return Math.round(first.y - (second.y + second.height));
+      })
+      .toBe(14);
   });
 });
 

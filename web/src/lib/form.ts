@@ -1,7 +1,7 @@
 // The one form pattern: a draft, a problem function that names each failing field in the current language
 // (from the contract's checks: its zod schema, or a check such as checkDeck, the same the gateway and the
 // service apply), and useContractForm, which owns the draft, when errors show, the mutation, the success
-// toast, the reset and the invalidation.
+// toast, the reset and the invalidation (useFormDraft is its first half, for a form that sends no mutation).
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { type FormEvent, type SetStateAction, useState } from 'react';
 import { toastError } from './errors';
@@ -60,10 +60,23 @@ export interface FormState<D> {
   attempted: boolean;
 }
 
+const holdsText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
 /** The errors the form shows: none before the first submit attempt, then every failing field's, kept up to
- * date as the user types (so a message goes away as soon as its field is right). */
-export function shownErrors<D, K extends string>(state: FormState<D>, check: ProblemFunction<D, K>): FieldErrors<K> {
-  return state.attempted ? check(state.draft) : {};
+ * date as the user types (so a message goes away as soon as its field is right). An `eager` field's shows
+ * before that, as soon as the field holds text (a number typed out of range says so at once). */
+export function shownErrors<D, K extends string>(
+  state: FormState<D>,
+  check: ProblemFunction<D, K>,
+  eager: readonly (K & keyof D)[] = [],
+): FieldErrors<K> {
+  if (state.attempted) return check(state.draft);
+  const typed = eager.filter((field) => holdsText(state.draft[field]));
+  if (typed.length === 0) return {};
+  const errors = check(state.draft);
+  const shown: FieldErrors<K> = {};
+  for (const field of typed) if (errors[field] !== undefined) shown[field] = errors[field];
+  return shown;
 }
 
 /** A submit attempt: errors show from now on, and the draft is sent only if its check finds no problem. */
@@ -87,44 +100,25 @@ export interface FormSection<D, K extends string = Extract<keyof D, string>> {
   set: <F extends keyof D>(key: F) => (value: D[F]) => void;
 }
 
-export interface ContractFormOptions<D, K extends string, I, R, E> {
+export interface FormDraftOptions<D, K extends string> {
   /** The draft the form opens with. */
   initial: D | (() => D);
   /** The form's problem function (from the contract's checks). */
   check: ProblemFunction<D, K>;
-  /** What the mutation takes of a draft that passes. */
-  input: (draft: D) => I;
-  /** The mutation that saves it (a tRPC procedure's mutationOptions, or a mutationFn of its own). */
-  mutation: UseMutationOptions<R, E, I>;
-  /** The success toast's text; no toast without it. */
-  saved?: (result: R) => string;
-  /** What the draft becomes once saved; without it the form keeps what was saved. */
-  reset?: (draft: D) => D;
-  /** What else a save does on the page (close an editor, show the new item, move on), before the toast. */
-  onSaved?: (result: R) => unknown;
-  /** The queries a save makes stale, fetched again after the toast. */
-  invalidate?: () => Promise<unknown>;
+  /** The fields whose error shows as soon as they hold text, before any submit attempt (see shownErrors). */
+  eager?: readonly (K & keyof D)[];
 }
 
-export function useContractForm<D, K extends string, I, R, E = unknown>(options: ContractFormOptions<D, K, I, R, E>) {
-  const { check, input, saved, reset, onSaved, invalidate } = options;
+/** The problem function of a form with no check of its own: the server's are its only ones. */
+export const noProblems = (): FieldErrors<never> => ({});
+
+/** A form's draft and the errors it shows, without the sending: useContractForm's first half, and all of
+ * it a form needs whose send is not a mutation of its own (Generate's, which starts a stream its screen follows). */
+export function useFormDraft<D, K extends string>({ initial, check, eager }: FormDraftOptions<D, K>) {
   const [state, setState] = useState<FormState<D>>(() => ({
-    draft: typeof options.initial === 'function' ? (options.initial as () => D)() : options.initial,
+    draft: typeof initial === 'function' ? (initial as () => D)() : initial,
     attempted: false,
   }));
-
-  const mutation = useMutation({
-    ...options.mutation,
-    onSuccess: async (result: R) => {
-      setState((current) => afterSave(current, reset));
-      const after = onSaved?.(result);
-      if (saved) toast.success(saved(result));
-      await after;
-      await invalidate?.();
-    },
-    // A refusal by the server shows as a toast in the user's language (lib/errors.ts).
-    onError: toastError,
-  });
 
   /** Replaces the draft, or changes it from what it is now. */
   const setDraft = (next: SetStateAction<D>) =>
@@ -135,18 +129,59 @@ export function useContractForm<D, K extends string, I, R, E = unknown>(options:
 
   return {
     draft: state.draft,
-    errors: shownErrors(state, check),
+    errors: shownErrors(state, check, eager),
     setDraft,
     /** A change handler for one field of the draft. */
     set:
       <F extends keyof D>(key: F) =>
       (value: D[F]) =>
         setDraft((current) => ({ ...current, [key]: value })),
-    submit: (event: FormEvent<HTMLFormElement>) => {
+    /** The form's submit handler: errors show from then on, and `send` gets a draft its check passes. */
+    submitWith: (send: (draft: D) => void) => (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       setState((current) => attemptSubmit(current, check).state);
-      if (attemptSubmit(state, check).send) mutation.mutate(input(state.draft));
+      if (attemptSubmit(state, check).send) send(state.draft);
     },
+    /** What a save leaves in the form (afterSave). */
+    markSaved: (reset?: (draft: D) => D) => setState((current) => afterSave(current, reset)),
+  };
+}
+
+export interface ContractFormOptions<D, K extends string, I, R, E> extends FormDraftOptions<D, K> {
+  /** What the mutation takes of a draft that passes. */
+  input: (draft: D) => I;
+  /** The mutation that saves it (a tRPC procedure's mutationOptions, or a mutationFn of its own). */
+  mutation: UseMutationOptions<R, E, I>;
+  /** The success toast's text, from what the save answered and what was sent; no toast without it. */
+  saved?: (result: R, input: I) => string;
+  /** What the draft becomes once saved; without it the form keeps what was saved. */
+  reset?: (draft: D) => D;
+  /** What else a save does on the page (close an editor, show the new item, move on), before the toast. */
+  onSaved?: (result: R) => unknown;
+  /** The queries a save makes stale, fetched again after the toast. */
+  invalidate?: () => Promise<unknown>;
+}
+
+export function useContractForm<D, K extends string, I, R, E = unknown>(options: ContractFormOptions<D, K, I, R, E>) {
+  const { input, saved, reset, onSaved, invalidate } = options;
+  const { submitWith, markSaved, ...form } = useFormDraft(options);
+
+  const mutation = useMutation({
+    ...options.mutation,
+    onSuccess: async (result: R, sent: I) => {
+      markSaved(reset);
+      const after = onSaved?.(result);
+      if (saved) toast.success(saved(result, sent));
+      await after;
+      await invalidate?.();
+    },
+    // A refusal by the server shows as a toast in the user's language (lib/errors.ts).
+    onError: toastError,
+  });
+
+  return {
+    ...form,
+    submit: submitWith((draft) => mutation.mutate(input(draft))),
     pending: mutation.isPending,
   };
 }

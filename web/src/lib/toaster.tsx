@@ -7,7 +7,7 @@ import { Toaster, type ToasterProps } from 'sonner';
 import { m, useLocale } from './i18n';
 import { useTheme } from './theme';
 
-export const TOASTER_OPTIONS = {
+const TOASTER_OPTIONS = {
   position: 'bottom-right',
   visibleToasts: 3,
   duration: 4000,

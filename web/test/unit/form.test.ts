@@ -87,3 +87,31 @@ describe('a form over a problem function', () => {
     expect(shownErrors({ ...saved, draft: { name: ' ' } }, check)).toEqual({ name: 'Give it a name.' });
   });
 });
+
+// An eager field (Generate's number of cards) says what is wrong as soon as something is typed into it.
+type Order = { name: string; count: string };
+const checkOrder = (draft: Order) => ({
+  ...(draft.name.trim() === '' && { name: 'Give it a name.' }),
+  ...(!/^\d+$/.test(draft.count) && { count: 'A whole number, please.' }),
+});
+
+describe('a form with an eager field', () => {
+  it('shows that field’s error before any submit attempt once it holds text, and no other field’s', () => {
+    const typed = { draft: { name: '', count: '2.5' }, attempted: false };
+    expect(shownErrors(typed, checkOrder, ['count'])).toEqual({ count: 'A whole number, please.' });
+    expect(shownErrors(typed, checkOrder)).toEqual({});
+  });
+
+  it('shows nothing for it while it is empty, until the user tries to submit', () => {
+    const empty = { draft: { name: '', count: ' ' }, attempted: false };
+    expect(shownErrors(empty, checkOrder, ['count'])).toEqual({});
+    expect(shownErrors(attemptSubmit(empty, checkOrder).state, checkOrder, ['count'])).toEqual({
+      name: 'Give it a name.',
+      count: 'A whole number, please.',
+    });
+  });
+
+  it('shows nothing for it once what it holds is right', () => {
+    expect(shownErrors({ draft: { name: '', count: '3' }, attempted: false }, checkOrder, ['count'])).toEqual({});
+  });
+});

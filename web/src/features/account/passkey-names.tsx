@@ -2,36 +2,45 @@
 // owner can change (the library has no control for it). It reads the library's own list (same cache), so a
 // passkey added above shows here at once.
 import { AuthUIContext } from '@daveyplate/better-auth-ui';
-import { type FormEvent, useContext, useState } from 'react';
+import { useContext, useState } from 'react';
 import { Button } from '../../components/button';
 import { authClient } from '../../lib/auth-client';
-import { toastError } from '../../lib/errors';
+import { hasErrors, useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
-import { toast } from '../../lib/toast';
 
 type ListedPasskey = { id: string; name?: string | null; createdAt: string | Date };
 
 /** better-auth's limit for a passkey's name is its string column; a name people read stays short. */
 const NAME_MAX_LENGTH = 64;
 
+type NameDraft = { name: string };
+
+/** A passkey's name, once trimmed: not blank, and short. The row shows no message for it: Save stays disabled,
+ * and the field marked invalid, while there is one. */
+const nameProblems = (draft: NameDraft) => {
+  const trimmed = draft.name.trim();
+  return trimmed === '' || trimmed.length > NAME_MAX_LENGTH
+    ? { name: m.passkey_name_invalid({ max: NAME_MAX_LENGTH }) }
+    : {};
+};
+
 function PasskeyRow({ passkey, onRenamed }: { passkey: ListedPasskey; onRenamed: () => Promise<unknown> }) {
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(passkey.name ?? '');
-  const [saving, setSaving] = useState(false);
+  const form = useContractForm({
+    initial: { name: passkey.name ?? '' },
+    check: nameProblems,
+    input: (draft) => ({ id: passkey.id, name: draft.name.trim() }),
+    mutation: {
+      mutationFn: async (input: { id: string; name: string }) => {
+        const { error } = await authClient.passkey.updatePasskey(input);
+        if (error) throw error;
+      },
+    },
+    saved: (_, input) => m.passkey_renamed({ name: input.name }),
+    onSaved: () => setEditing(false),
+    invalidate: onRenamed,
+  });
   const shown = passkey.name || m.passkey_unnamed();
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > NAME_MAX_LENGTH) return;
-    setSaving(true);
-    const { error } = await authClient.passkey.updatePasskey({ id: passkey.id, name: trimmed });
-    setSaving(false);
-    if (error) return toastError(error);
-    toast.success(m.passkey_renamed({ name: trimmed }));
-    setEditing(false);
-    await onRenamed();
-  };
 
   if (!editing) {
     return (
@@ -47,22 +56,22 @@ function PasskeyRow({ passkey, onRenamed }: { passkey: ListedPasskey; onRenamed:
       </li>
     );
   }
-  const invalid = name.trim() === '' || name.trim().length > NAME_MAX_LENGTH;
+  const invalid = hasErrors(nameProblems(form.draft));
   return (
     <li>
-      <form className="flex flex-wrap items-center gap-2 text-sm" onSubmit={(event) => void save(event)}>
+      <form className="flex flex-wrap items-center gap-2 text-sm" onSubmit={form.submit}>
         <label className="sr-only" htmlFor={`passkey-name-${passkey.id}`}>
           {m.passkey_name_label()}
         </label>
         <input
           id={`passkey-name-${passkey.id}`}
           className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900"
-          value={name}
+          value={form.draft.name}
           maxLength={NAME_MAX_LENGTH}
           aria-invalid={invalid || undefined}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => form.set('name')(event.target.value)}
         />
-        <Button type="submit" pending={saving} disabled={invalid}>
+        <Button type="submit" pending={form.pending} disabled={invalid}>
           {m.passkey_save()}
         </Button>
         <Button variant="ghost" onClick={() => setEditing(false)}>

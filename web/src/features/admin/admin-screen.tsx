@@ -5,68 +5,59 @@ import { NeedsNetwork } from '../../components/needs-network';
 import { TextField } from '../../components/text-field';
 import { adminAuthClient } from '../../lib/admin-client';
 import { authClient } from '../../lib/auth-client';
-import { toastError } from '../../lib/errors';
+import { noProblems, useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
-import { toast } from '../../lib/toast';
 import { useDebounced } from '../../lib/use-debounced';
-import { useAdminAction, useAdminUsers } from './admin-users';
+import { adminAction, useAdminUsers } from './admin-users';
 import { UserRow } from './user-row';
 
+type Role = 'user' | 'admin';
+
+const EMPTY = { name: '', email: '', password: '', role: 'user' as Role };
+
+/** A new account, checked by identity (the browser checks only that the email looks like an address); the role
+ * chosen stays for the next one. */
 function CreateUserForm() {
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [role, setRole] = useState<'user' | 'admin'>('user');
-  const create = useAdminAction((input: { name: string; email: string; password: string; role: 'user' | 'admin' }) =>
-    adminAuthClient.admin.createUser(input),
-  );
-  const submit = () =>
-    create.mutate(
-      { name, email, password, role },
-      {
-        onSuccess: () => {
-          toast.success(m.admin_user_created({ email }));
-          setName('');
-          setEmail('');
-          setPassword('');
-        },
-        onError: toastError,
-      },
-    );
+  const form = useContractForm({
+    initial: EMPTY,
+    check: noProblems,
+    input: (draft) => draft,
+    mutation: adminAction((input: typeof EMPTY) => adminAuthClient.admin.createUser(input)),
+    saved: (_, input) => m.admin_user_created({ email: input.email }),
+    reset: (draft) => ({ ...EMPTY, role: draft.role }),
+  });
+  const { draft, set } = form;
   return (
     <form
       aria-labelledby="admin-create-title"
       className="grid gap-3 rounded-xl bg-white p-5 ring-1 ring-slate-200 sm:grid-cols-5 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={form.submit}
     >
       <h2 id="admin-create-title" className="text-base font-semibold text-slate-900 sm:col-span-5">
         {m.admin_create_title()}
       </h2>
-      <TextField label={m.admin_name()} name="name" value={name} onChange={setName} />
-      <TextField label={m.admin_email()} name="email" type="email" value={email} onChange={setEmail} />
+      <TextField label={m.admin_name()} name="name" value={draft.name} onChange={set('name')} />
+      <TextField label={m.admin_email()} name="email" type="email" value={draft.email} onChange={set('email')} />
       <TextField
         label={m.admin_password()}
         name="password"
         type="password"
         autoComplete="new-password"
-        value={password}
-        onChange={setPassword}
+        value={draft.password}
+        onChange={set('password')}
       />
       <label className="grid gap-1.5 text-sm font-medium text-slate-900">
         {m.admin_role()}
         <select
           className="rounded-lg px-3 py-2.5 ring-1 ring-slate-300"
-          value={role}
-          onChange={(event) => setRole(event.target.value as 'user' | 'admin')}
+          value={draft.role}
+          onChange={(event) => set('role')(event.target.value as Role)}
         >
           <option value="user">{m.admin_role_user()}</option>
           <option value="admin">{m.admin_role_admin()}</option>
         </select>
       </label>
-      <Button type="submit" pending={create.isPending}>
+      <Button type="submit" pending={form.pending}>
         {m.admin_create()}
       </Button>
     </form>

@@ -1,7 +1,8 @@
 // The admin area's calls to identity's admin endpoints (better-auth's admin plugin), as TanStack Query
 // keys and mutations. Every answer is checked by identity, which refuses non-admins whatever the screen shows.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { adminAuthClient } from '../../lib/admin-client';
+import { queryClient } from '../../lib/query-client';
 
 export type AdminUser = {
   id: string;
@@ -42,11 +43,20 @@ export function useAdminUsers(search: string) {
   });
 }
 
-/** A mutation of the admin area: the list is fetched again after it, whatever the outcome. */
-export function useAdminAction<Input>(run: (input: Input) => Promise<{ data: unknown; error: unknown }>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: Input) => unwrap(run(input)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
-  });
+/** A mutation of the admin area, as options for useMutation or a form (useContractForm). The list is fetched
+ * again after it, whatever the outcome, before the caller hears of it: its toast, or a panel closing, comes
+ * with the row already showing the change. */
+export function adminAction<Input>(run: (input: Input) => Promise<{ data: unknown; error: unknown }>) {
+  return {
+    mutationFn: async (input: Input) => {
+      try {
+        return await unwrap(run(input));
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      }
+    },
+  };
 }
+
+export const useAdminAction = <Input>(run: (input: Input) => Promise<{ data: unknown; error: unknown }>) =>
+  useMutation(adminAction(run));

@@ -7,53 +7,50 @@ import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { adminAuthClient } from '../../lib/admin-client';
 import { toastError } from '../../lib/errors';
+import { noProblems, useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
-import { type AdminUser, useAdminAction } from './admin-users';
+import { type AdminUser, adminAction, useAdminAction } from './admin-users';
 
 const SECONDS_PER_DAY = 86_400;
 
 type Panel = 'none' | 'password' | 'ban';
 
+type Ban = { userId: string; banReason?: string; banExpiresIn?: number };
+
+/** The ban's reason if one is given, and its expiry if a number of days is (none: until unbanned). */
+const banOf = (userId: string, draft: { reason: string; days: string }): Ban => {
+  const expiresInDays = Number(draft.days);
+  return {
+    userId,
+    ...(draft.reason.trim() && { banReason: draft.reason.trim() }),
+    ...(expiresInDays > 0 && { banExpiresIn: expiresInDays * SECONDS_PER_DAY }),
+  };
+};
+
 function BanForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
-  const [reason, setReason] = useState('');
-  const [days, setDays] = useState('');
-  const ban = useAdminAction((input: { userId: string; banReason?: string; banExpiresIn?: number }) =>
-    adminAuthClient.admin.banUser(input),
-  );
+  const form = useContractForm({
+    initial: { reason: '', days: '' },
+    check: noProblems,
+    input: (draft) => banOf(user.id, draft),
+    mutation: adminAction((input: Ban) => adminAuthClient.admin.banUser(input)),
+    saved: () => m.admin_banned({ email: user.email }),
+    onSaved: onDone,
+  });
+  const { draft, set } = form;
   return (
-    <form
-      className="grid gap-3 sm:grid-cols-3 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const expiresInDays = Number(days);
-        ban.mutate(
-          {
-            userId: user.id,
-            ...(reason.trim() && { banReason: reason.trim() }),
-            ...(expiresInDays > 0 && { banExpiresIn: expiresInDays * SECONDS_PER_DAY }),
-          },
-          {
-            onSuccess: () => {
-              toast.success(m.admin_banned({ email: user.email }));
-              onDone();
-            },
-            onError: toastError,
-          },
-        );
-      }}
-    >
-      <TextField label={m.admin_ban_reason()} name="banReason" value={reason} onChange={setReason} />
+    <form className="grid gap-3 sm:grid-cols-3 sm:items-end" onSubmit={form.submit}>
+      <TextField label={m.admin_ban_reason()} name="banReason" value={draft.reason} onChange={set('reason')} />
       <TextField
         label={m.admin_ban_days()}
         hint={m.admin_ban_days_hint()}
         name="banDays"
         type="number"
         min={1}
-        value={days}
-        onChange={setDays}
+        value={draft.days}
+        onChange={set('days')}
       />
-      <Button type="submit" pending={ban.isPending}>
+      <Button type="submit" pending={form.pending}>
         {m.admin_ban_confirm()}
       </Button>
     </form>
@@ -61,36 +58,27 @@ function BanForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
 }
 
 function PasswordForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
-  const [password, setPassword] = useState('');
-  const setUserPassword = useAdminAction((input: { userId: string; newPassword: string }) =>
-    adminAuthClient.admin.setUserPassword(input),
-  );
+  const form = useContractForm({
+    initial: { password: '' },
+    check: noProblems,
+    input: (draft) => ({ userId: user.id, newPassword: draft.password }),
+    mutation: adminAction((input: { userId: string; newPassword: string }) =>
+      adminAuthClient.admin.setUserPassword(input),
+    ),
+    saved: () => m.admin_password_set(),
+    onSaved: onDone,
+  });
   return (
-    <form
-      className="grid gap-3 sm:grid-cols-3 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setUserPassword.mutate(
-          { userId: user.id, newPassword: password },
-          {
-            onSuccess: () => {
-              toast.success(m.admin_password_set());
-              onDone();
-            },
-            onError: toastError,
-          },
-        );
-      }}
-    >
+    <form className="grid gap-3 sm:grid-cols-3 sm:items-end" onSubmit={form.submit}>
       <TextField
         label={m.admin_new_password()}
         name="newPassword"
         type="password"
         autoComplete="new-password"
-        value={password}
-        onChange={setPassword}
+        value={form.draft.password}
+        onChange={form.set('password')}
       />
-      <Button type="submit" pending={setUserPassword.isPending}>
+      <Button type="submit" pending={form.pending}>
         {m.admin_set_password()}
       </Button>
     </form>

@@ -22,7 +22,7 @@ function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
     input: (draft) => ({ id: card.id, ...draftInput(draft) }),
     mutation: trpc.cards.update.mutationOptions(),
     onSaved: onDone,
-    saved: m.cards_saved,
+    saved: () => m.cards_saved(),
     invalidate: refreshCards,
   });
 

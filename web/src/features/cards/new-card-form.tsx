@@ -44,7 +44,7 @@ export function NewCardForm() {
       prependToList(card);
       frontRef.current?.focus();
     },
-    saved: m.new_card_added,
+    saved: () => m.new_card_added(),
     invalidate: refreshCards,
   });
 

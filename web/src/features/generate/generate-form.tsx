@@ -3,69 +3,84 @@
 // of cards outside them shows a message under the field instead of being sent (or quietly changed).
 import { GENERATE_COUNT_DEFAULT, GENERATE_COUNT_MAX, type GenerateInput, NOTES_MIN_LENGTH } from '@engram/contracts/ai';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
-import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
+import { type FieldErrors, useFormDraft } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { countOf } from './drafts';
 import { FileDrop, type UploadedFile } from './file-drop';
 
 type GenerateFormProps = { running: boolean; onGenerate: (input: GenerateInput) => void; onStop: () => void };
 
+type Draft = {
+  notes: string;
+  file: UploadedFile | undefined;
+  count: string;
+  types: CardType[];
+  language: string;
+  focus: string;
+};
+
+const INITIAL: Draft = {
+  notes: '',
+  file: undefined,
+  count: String(GENERATE_COUNT_DEFAULT),
+  types: [...CARD_TYPES],
+  language: '',
+  focus: '',
+};
+
+function generateProblems(draft: Draft): FieldErrors<'notes' | 'count' | 'types'> {
+  return {
+    ...(!draft.file &&
+      draft.notes.trim().length < NOTES_MIN_LENGTH && { notes: m.generate_notes_too_short({ min: NOTES_MIN_LENGTH }) }),
+    ...(countOf(draft.count) === undefined && { count: m.generate_count_invalid({ max: GENERATE_COUNT_MAX }) }),
+    ...(draft.types.length === 0 && { types: m.generate_types_needed() }),
+  };
+}
+
+/** What is asked of the generator, for a draft its check passed (so its count is a number). */
+const toInput = ({ file, notes, count, types, language, focus }: Draft): GenerateInput => ({
+  ...(file ? { fileId: file.fileId } : { notes }),
+  count: countOf(count)!,
+  types,
+  ...(language && { language }),
+  ...(focus.trim() && { focus: focus.trim() }),
+});
+
 export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps) {
-  const [notes, setNotes] = useState('');
-  const [file, setFile] = useState<UploadedFile>();
-  const [count, setCount] = useState(String(GENERATE_COUNT_DEFAULT));
-  const [types, setTypes] = useState<CardType[]>([...CARD_TYPES]);
-  const [language, setLanguage] = useState('');
-  const [focus, setFocus] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-
-  const notesError =
-    submitted && !file && notes.trim().length < NOTES_MIN_LENGTH
-      ? m.generate_notes_too_short({ min: NOTES_MIN_LENGTH })
-      : undefined;
-  const typesError = submitted && types.length === 0 ? m.generate_types_needed() : undefined;
-  const number = countOf(count);
-  const countError =
-    (submitted || count.trim() !== '') && number === undefined
-      ? m.generate_count_invalid({ max: GENERATE_COUNT_MAX })
-      : undefined;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if ((!file && notes.trim().length < NOTES_MIN_LENGTH) || types.length === 0 || number === undefined) return;
-    onGenerate({
-      ...(file ? { fileId: file.fileId } : { notes }),
-      count: number,
-      types,
-      ...(language && { language }),
-      ...(focus.trim() && { focus: focus.trim() }),
-    });
-  }
+  // The draft half of the form hook only: what it sends is a generation the screen follows (useGeneration).
+  // A number of cards typed out of range says so at once; the other messages wait for a first attempt.
+  const { draft, errors, set, setDraft, submitWith } = useFormDraft({
+    initial: INITIAL,
+    check: generateProblems,
+    eager: ['count'],
+  });
 
   const toggle = (type: CardType, on: boolean) =>
-    setTypes((current) =>
-      on ? CARD_TYPES.filter((t) => t === type || current.includes(t)) : current.filter((t) => t !== type),
-    );
+    setDraft((current) => ({
+      ...current,
+      types: on
+        ? CARD_TYPES.filter((t) => t === type || current.types.includes(t))
+        : current.types.filter((t) => t !== type),
+    }));
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
-      {!file && (
+    <form onSubmit={submitWith((sent) => onGenerate(toInput(sent)))} noValidate className="space-y-4">
+      {!draft.file && (
         <TextField
           label={m.generate_notes_label()}
           name="notes"
           multiline
           rows={10}
           placeholder={m.generate_notes_placeholder()}
-          value={notes}
-          onChange={setNotes}
-          error={notesError}
+          value={draft.notes}
+          onChange={set('notes')}
+          error={errors.notes}
         />
       )}
-      <FileDrop value={file} onChange={setFile} />
+      <FileDrop value={draft.file} onChange={set('file')} />
       <div className="grid grid-cols-2 gap-3">
         <TextField
           label={m.generate_count_label()}
@@ -73,15 +88,15 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
           type="number"
           min={1}
           max={GENERATE_COUNT_MAX}
-          value={count}
-          onChange={setCount}
-          error={countError}
+          value={draft.count}
+          onChange={set('count')}
+          error={errors.count}
         />
         <label className="block space-y-1.5 text-sm font-medium text-slate-700">
           <span>{m.generate_language_label()}</span>
           <select
-            value={language}
-            onChange={(event) => setLanguage(event.target.value)}
+            value={draft.language}
+            onChange={(event) => set('language')(event.target.value)}
             className="block w-full rounded-lg border-0 bg-white px-3 py-2.5 text-sm font-normal text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset"
           >
             <option value="">{m.generate_language_auto()}</option>
@@ -90,14 +105,14 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
           </select>
         </label>
       </div>
-      <fieldset aria-describedby={typesError ? 'generate-types-error' : undefined}>
+      <fieldset aria-describedby={errors.types ? 'generate-types-error' : undefined}>
         <legend className="text-sm font-medium text-slate-700">{m.generate_types_label()}</legend>
         <div className="mt-1.5 flex flex-wrap gap-4">
           {CARD_TYPES.map((type) => (
             <label key={type} className="inline-flex items-center gap-2 text-sm text-slate-700">
               <input
                 type="checkbox"
-                checked={types.includes(type)}
+                checked={draft.types.includes(type)}
                 onChange={(event) => toggle(type, event.target.checked)}
                 className="size-4 rounded border-slate-300 text-brand-600"
               />
@@ -105,9 +120,9 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
             </label>
           ))}
         </div>
-        {typesError && (
+        {errors.types && (
           <p id="generate-types-error" className="mt-1 text-sm text-red-600">
-            {typesError}
+            {errors.types}
           </p>
         )}
       </fieldset>
@@ -115,8 +130,8 @@ export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps)
         label={m.generate_focus_label()}
         name="focus"
         placeholder={m.generate_focus_placeholder()}
-        value={focus}
-        onChange={setFocus}
+        value={draft.focus}
+        onChange={set('focus')}
       />
       <div className="flex gap-3">
         <Button type="submit" pending={running} className="flex-1">

@@ -74,7 +74,7 @@ function PresetOptions({ preset, onChanged }: { preset: Preset; onChanged: () =>
     check: presetProblems,
     input: (draft) => fromPresetDraft(preset, draft),
     mutation: trpc.settings.updatePreset.mutationOptions(),
-    saved: m.settings_preset_saved,
+    saved: () => m.settings_preset_saved(),
     onSaved: (saved) => {
       if (saved.desiredRetention !== preset.desiredRetention) onChanged();
     },

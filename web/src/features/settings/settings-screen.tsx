@@ -26,7 +26,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
     check: settingsProblems,
     input: fromDraft,
     mutation: trpc.settings.update.mutationOptions(),
-    saved: m.settings_saved,
+    saved: () => m.settings_saved(),
     invalidate: async () => {
       await queryClient.invalidateQueries({ queryKey: trpc.settings.pathKey() });
       await queryClient.invalidateQueries({ queryKey: trpc.cards.pathKey() });
