@@ -13,7 +13,9 @@ let cards: CardsHarness;
 const logger = createLogger({ service: 'cards-import-test', level: process.env.LOG_LEVEL ?? 'silent' });
 
 beforeAll(async () => {
-  cards = await startCardsHarness();
+  // Each test runs its imports itself (runImport): the harness runs no queue that could take the same job up
+  // (its recovery, every second, would claim a job a test has just handed back, and the test's run be refused).
+  cards = await startCardsHarness({ jobs: false });
 }, 60_000);
 
 afterAll(async () => {
