@@ -14,6 +14,7 @@ const FREE_LIMIT = 12;
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: billing gives the free plan this file's allowance of generated cards.
   stack = await startTestStack({ extraEnv: { GENERATED_CARDS_FREE: String(FREE_LIMIT) } });
 });
 afterAll(() => stack?.stop());

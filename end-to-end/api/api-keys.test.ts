@@ -15,6 +15,7 @@ let auth: ReturnType<typeof authClient>;
 const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
 
 beforeAll(async () => {
+  // A stack of its own: identity makes this file's address an admin (ADMIN_EMAILS, read at its start).
   stack = await startTestStack({ extraEnv: { ADMIN_EMAILS: adminEmail } });
   auth = authClient(stack);
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: its services log at debug level (below), which would flood every other file's logs.
   // Debug level: services then log every gRPC call they handle, with its trace id.
   stack = await startTestStack({ logLevel: 'debug' });
 });

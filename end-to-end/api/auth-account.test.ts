@@ -26,6 +26,7 @@ let stack: TestStack;
 let auth: ReturnType<typeof authClient>;
 
 beforeAll(async () => {
+  // A stack of its own: identity makes this file's address an admin (ADMIN_EMAILS, read at its start).
   stack = await startTestStack({ extraEnv: { ADMIN_EMAILS: `someone@else.example, ${ADMIN.toUpperCase()}` } });
   auth = authClient(stack);
 });

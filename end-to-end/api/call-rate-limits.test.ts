@@ -25,6 +25,8 @@ const SYNC_PER_USER = 3;
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: its limits are counted in Redis under the stack's prefix, which every gateway of the
+  // stack shares, and billing logs at debug level.
   stack = await startTestStack({
     // Billing logs each request its Stripe stand-in answers at debug level: the Stripe calls are counted.
     logLevel: 'debug',

@@ -19,6 +19,7 @@ import { refusal, webTrpcClient } from '../support/trpc-client.ts';
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: a test stops billing, which the other files of the worker use.
   stack = await startTestStack();
 });
 afterAll(() => stack?.stop());

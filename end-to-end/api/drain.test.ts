@@ -3,17 +3,24 @@
 // cut under a request; only new connections end up refused once it stops listening (which a load balancer
 // that has seen it unready no longer opens).
 import http from 'node:http';
-import { startTestStack, type TestStack } from '@engram/testkit/stack';
+import { sharedTestStack } from '@engram/testkit/shared-stack';
+import { startSecondGateway } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-let stack: TestStack;
+// The gateway stopped is a second one beside the worker's shared stack, as a second pod would be; the shared one
+// goes on serving the other files.
+let gateway: Awaited<ReturnType<typeof startSecondGateway>> | undefined;
+/** The stopping gateway, reached from an address of the loopback range no other test sends from: the clients
+ * send far more than one address may, and the count they spend is shared with every gateway of the stack. */
+let url: string;
 
 beforeAll(async () => {
-  // The clients below send far more than one address may; the limit is not what this test is about.
-  stack = await startTestStack({ extraEnv: { TRPC_RATE_LIMIT_PER_ADDRESS: '1000000' } });
+  // The limit is not what this test is about.
+  gateway = await startSecondGateway(await sharedTestStack(), { TRPC_RATE_LIMIT_PER_ADDRESS: '1000000' });
+  url = gateway.url.replace('//localhost:', '//127.0.0.2:');
 });
-afterAll(() => stack?.stop());
+afterAll(() => gateway?.stop());
 
 const CLIENTS = 24;
 
@@ -25,7 +32,7 @@ describe('a gateway stopping under load', () => {
     let refused = 0;
     const send = () =>
       new Promise<void>((resolve) => {
-        const request = http.get(`${stack.url}/api/trpc/cards.list`, { agent }, (response) => {
+        const request = http.get(`${url}/api/trpc/cards.list`, { agent }, (response) => {
           response.resume();
           response.on('end', () => {
             answered.push(response.statusCode ?? 0);
@@ -44,7 +51,8 @@ describe('a gateway stopping under load', () => {
     });
     await waitUntil('the clients have connections open and busy', () => answered.length >= 10 * CLIENTS);
 
-    const exitCode = await stack.stopComponent('gateway');
+    const exitCode = await gateway?.stop();
+    gateway = undefined;
     await Promise.all(clients);
     agent.destroy();
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: its tests stop cards and kill identity.
   stack = await startTestStack({ extraEnv: { TRPC_MAX_BODY_BYTES: '65536' } });
 });
 afterAll(() => stack?.stop());

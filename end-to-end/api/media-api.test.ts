@@ -11,6 +11,7 @@ import { refusal, webTrpcClient } from '../support/trpc-client.ts';
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: billing gives the free plan this file's quota.
   // A free plan of 1 MB, so the quota is met with small files.
   stack = await startTestStack({ extraEnv: { MEDIA_QUOTA_MB_FREE: '1' } });
 });

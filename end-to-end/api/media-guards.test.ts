@@ -18,6 +18,8 @@ let stack: TestStack;
 let ipv4: string;
 
 beforeAll(async () => {
+  // A stack of its own: identity makes this file's address an admin (ADMIN_EMAILS, read at its start), and the
+  // gateway's low media limits are counted in Redis under the stack's prefix, which every gateway of it shares.
   stack = await startTestStack({
     extraEnv: {
       ADMIN_EMAILS: adminEmail,

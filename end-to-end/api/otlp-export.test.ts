@@ -44,6 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  // A stack of its own: every service sends its traces to this file's collector.
   stack = await startTestStack({ extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
 });
 

@@ -11,6 +11,8 @@ const SIGN_IN_MAX = 3;
 let stack: TestStack;
 
 beforeAll(async () => {
+  // A stack of its own: its low limits are counted in Redis under the stack's prefix, shared with every gateway
+  // of the stack, so the other files' calls would spend them (and its floods theirs).
   stack = await startTestStack({
     extraEnv: {
       TRPC_RATE_LIMIT_PER_USER: String(PER_USER),

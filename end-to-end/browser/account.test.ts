@@ -29,6 +29,7 @@ const gravatar = createServer((req, res) => {
 await new Promise<void>((resolve) => gravatar.listen(0, '127.0.0.1', resolve));
 afterAll(() => gravatar.close());
 
+// A stack of its own: identity fetches avatars from this file's Gravatar stand-in.
 const env = useBrowserStack({
   extraEnv: { GRAVATAR_URL: `http://127.0.0.1:${(gravatar.address() as AddressInfo).port}/avatar` },
 });

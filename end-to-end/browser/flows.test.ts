@@ -5,6 +5,7 @@
 // a banned learner's open tab goes to /suspended, which gives the reason and the support address.
 import { followVerificationMail, openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail, readMailbox } from '@engram/testkit/mailbox';
+import { SHARED_SUPPORT_EMAIL as SUPPORT_EMAIL } from '@engram/testkit/shared-stack';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fillSignIn, fillSignUp, newUser, signUp, signUpAndOnboard, type TestUser } from './support/auth.ts';
@@ -12,8 +13,7 @@ import { accessibilityViolations } from './support/axe.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
 import { LAPTOP } from './support/screens.ts';
 
-const SUPPORT_EMAIL = 'help@engram.test';
-const env = useBrowserStack({ extraEnv: { SUPPORT_EMAIL } });
+const env = useBrowserStack();
 
 const openPage = (name: string, locale = 'en-US') =>
   openTestPage(env.browser, name, { ...LAPTOP, bypassCSP: true, locale });

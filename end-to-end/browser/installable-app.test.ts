@@ -18,6 +18,8 @@ seeServiceWorkerRequests();
 const dist = mkdtempSync(join(tmpdir(), 'engram-web-'));
 cpSync(fileURLToPath(new URL('../../web/dist', import.meta.url)), dist, { recursive: true });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
+// A stack of its own: its pages call the API from the origin of the gateway serving the copy, and identity
+// trusts one public origin, the stack's.
 const env = useBrowserStack({ extraEnv: { WEB_DIST_DIR: dist } });
 
 /** A signed-in learner's page on their dashboard, where the app's service worker is registered. */

@@ -25,6 +25,7 @@ beforeAll(async () => {
       userInfoUrl: `${provider.url}/userinfo`,
     },
   ];
+  // A stack and a Chromium of its own: identity signs in with this file's OAuth provider stand-in.
   [stack, browser] = await Promise.all([
     startTestStack({
       extraEnv: {

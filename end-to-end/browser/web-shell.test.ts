@@ -1,13 +1,13 @@
 // The shell around the app's screens, as a visitor meets it in Chromium through the real gateway: the public
 // pages (and the HTML crawlers read), the themes and the keyboard's way in.
 import { openTestPage, type TestPageOptions, useBrowserStack } from '@engram/testkit/browser';
+import { SHARED_SUPPORT_EMAIL as SUPPORT_EMAIL } from '@engram/testkit/shared-stack';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import { describe, expect, it } from 'vitest';
 import { useSessionCookie } from './support/auth.ts';
 import { dismissBanner, visit as visitAs } from './support/visitor.ts';
 
-const SUPPORT_EMAIL = 'help@engram.test';
-const env = useBrowserStack({ extraEnv: { SUPPORT_EMAIL } });
+const env = useBrowserStack();
 const visit = (name: string, options?: TestPageOptions) => visitAs(env.browser, name, options);
 
 const LANDING_HEADING = 'Turn what you learn into what you remember';

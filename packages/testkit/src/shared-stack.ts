@@ -11,6 +11,12 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from './chromium.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
+/**
+ * The support address the shared stack's gateway shows (SUPPORT_EMAIL), as a real installation configures
+ * one: the files that check where it appears read it from here.
+ */
+export const SHARED_SUPPORT_EMAIL = 'help@engram.test';
+
 let stack: Promise<TestStack> | undefined;
 let browser: Promise<Browser> | undefined;
 let running: TestStack | undefined;
@@ -44,7 +50,7 @@ function killWithWorker() {
  * nothing: the files after this one use it too.
  */
 export function sharedTestStack(): Promise<TestStack> {
-  stack ??= startTestStack().then(
+  stack ??= startTestStack({ extraEnv: { SUPPORT_EMAIL: SHARED_SUPPORT_EMAIL } }).then(
     (started) => {
       running = started;
       killWithWorker();
