@@ -40,9 +40,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // expect.poll waits for a condition; its default of one second is shorter than a page may take to render on
-    // a CI machine running a dozen files at once (a card's pictures did, under load). A poll that passes returns
-    // at once, so only a failing one waits this long.
-    expect: { poll: { timeout: 10_000 } },
+    // a CI machine running a dozen files at once (a card's pictures did, under load), and a device that readies a
+    // learner's cards and pictures for offline practice after a reload took more than 15 s with three CPU burners
+    // beside the suite. A poll that passes returns at once, so only a failing one waits this long; the tests give
+    // no shorter time of their own.
+    expect: { poll: { timeout: 30_000 } },
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     // Two workers for two cores, measured: the suite with one took 2,770 s of a CI run, with two 1,344 s
     // (bench: `pnpm exec vitest run --maxWorkers=N`); an end-to-end file leaves about a third of the machine idle

@@ -11,8 +11,6 @@ import { newUser, signUpAndOnboard } from './support/auth.ts';
 
 const env = useBrowserStack();
 /** An upload goes to the store and is re-encoded by cards before its link appears: a busy machine takes seconds. */
-const UPLOADED = { timeout: 15_000 };
-
 const png = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } })
     .png()
@@ -38,9 +36,7 @@ describe('images and sounds in a card', () => {
       mimeType: 'image/png',
       buffer: await png(120, 80, '#3a7'),
     });
-    await expect
-      .poll(() => front.inputValue(), UPLOADED)
-      .toMatch(/\n!\[organelle\]\(\/media\/[0-9a-f-]{36}\/organelle\.png\)$/);
+    await expect.poll(() => front.inputValue()).toMatch(/\n!\[organelle\]\(\/media\/[0-9a-f-]{36}\/organelle\.png\)$/);
 
     // A screenshot pasted into the front.
     const screenshot = (await png(30, 30, '#c33')).toString('base64');
@@ -53,7 +49,7 @@ describe('images and sounds in a card', () => {
         new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
       );
     })()`);
-    await expect.poll(() => front.inputValue(), UPLOADED).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
+    await expect.poll(() => front.inputValue()).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
 
     await back.fill('The mitochondrion');
     await choose('Add an image or a sound to the back', {
@@ -62,7 +58,7 @@ describe('images and sounds in a card', () => {
       buffer: silentWav(4000),
     });
     await expect
-      .poll(() => back.inputValue(), UPLOADED)
+      .poll(() => back.inputValue())
       .toMatch(/!\[Sound: mitochondrion\]\(\/media\/[0-9a-f-]{36}\/mitochondrion\.wav\)$/);
     await form.getByRole('button', { name: 'Add card' }).click();
 

@@ -45,7 +45,7 @@ async function addCard(page: Page, card: (typeof CARDS)[keyof typeof CARDS]) {
   const before = await items.count();
   await fillCard(page, card);
   await page.getByRole('region', { name: 'New card' }).getByRole('button', { name: 'Add card' }).click();
-  await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(before + 1);
+  await expect.poll(() => items.count()).toBe(before + 1);
 }
 
 /** The region's visible text, once its renderer has drawn it. */
@@ -116,7 +116,7 @@ describe.each(VIEWPORTS)('a card rendered one way on a $name', ({ name, viewport
       }
       // Easy: a new card rated Good would come back within the session (learning ahead).
       await page.getByRole('button', { name: /^Easy/ }).click();
-      if (i < 3) await expect.poll(async () => (await question.innerText()) !== text, { timeout: 10_000 }).toBe(true);
+      if (i < 3) await expect.poll(async () => (await question.innerText()) !== text).toBe(true);
     }
     await page.waitForURL(/\/practice\/done\?/);
     expect(boxedAnswers).toBe(1);

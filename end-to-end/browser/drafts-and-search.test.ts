@@ -15,9 +15,6 @@ import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
-/** Waits for a value as the page's own waits do (vitest's default is a second, too short for a busy machine). */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
-
 const SCREENS = [
   ['a phone', 'phone', PHONE],
   ['a laptop', 'laptop', LAPTOP],
@@ -72,7 +69,7 @@ async function generateThree(page: Page, notes = NOTES) {
   await page.getByRole('checkbox', { name: 'Cloze' }).uncheck();
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await page.getByTestId('generation-outcome').waitFor();
-  await poll(() => proposals(page).count()).toBe(3);
+  await expect.poll(() => proposals(page).count()).toBe(3);
 }
 
 describe.each(SCREENS)('generated proposals on %s', (_label, slug, screen) => {
@@ -143,7 +140,7 @@ describe.each(SCREENS)('generated proposals on %s', (_label, slug, screen) => {
     await page.getByRole('button', { name: 'Discard' }).click();
     await dialog.getByRole('button', { name: 'Discard' }).click();
     await page.getByText('Proposals discarded.').waitFor();
-    await poll(() => proposals(page).count()).toBe(0);
+    await expect.poll(() => proposals(page).count()).toBe(0);
     expect(await restored.count()).toBe(0);
     await page.reload();
     await page.getByText('Proposals appear here as they are generated.').waitFor();
@@ -167,10 +164,10 @@ describe('generated proposals and the account', () => {
     await generateThree(page, OTHER_NOTES);
     const stored = () =>
       page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('engram.generate.')));
-    await poll(stored).toHaveLength(1);
+    await expect.poll(stored).toHaveLength(1);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/auth\/sign-in/);
-    await poll(stored).toEqual([]);
+    await expect.poll(stored).toEqual([]);
   });
 });
 
@@ -196,17 +193,17 @@ describe.each([
     await page.goto(`${url}/dashboard`);
 
     // Five cards make seven review items (the reversed card both ways, the cloze card once per deletion).
-    await poll(() => page.getByTestId('cards-total').innerText()).toBe(words.counts);
+    await expect.poll(() => page.getByTestId('cards-total').innerText()).toBe(words.counts);
 
     const list = page.getByRole('list', { name: words.list });
     const shown = () => list.locator(':scope > li').allInnerTexts();
-    await poll(async () => (await shown()).length).toBe(5);
+    await expect.poll(async () => (await shown()).length).toBe(5);
     const search = page.getByRole('searchbox', { name: words.search });
     const finds = async (text: string, expected: string[]) => {
       await search.fill(text);
-      await poll(async () =>
-        (await shown()).map((item) => expected.find((front) => item.includes(front)) ?? item),
-      ).toEqual(expected);
+      await expect
+        .poll(async () => (await shown()).map((item) => expected.find((front) => item.includes(front)) ?? item))
+        .toEqual(expected);
     };
     await finds('cafe', ['Café']);
     await finds('ÉTÉ', ['summer']);
@@ -216,16 +213,16 @@ describe.each([
     // The search text is in the URL: a reload keeps it.
     await page.waitForURL(/\?q=CAF/);
     await page.reload();
-    await poll(() => search.inputValue()).toBe('CAFÉ');
-    await poll(async () => (await shown()).length).toBe(1);
+    await expect.poll(() => search.inputValue()).toBe('CAFÉ');
+    await expect.poll(async () => (await shown()).length).toBe(1);
 
     // Malformed search params are corrected, never an error screen.
     await page.goto(`${url}/dashboard?q=${encodeURIComponent('{"not":"text"}')}`);
     await page.getByRole('heading', { name: words.title, level: 1 }).waitFor();
-    await poll(async () => (await shown()).length).toBe(5);
+    await expect.poll(async () => (await shown()).length).toBe(5);
     expect(await search.inputValue()).toBe('');
     await page.goto(`${url}/dashboard?q=${encodeURIComponent('["cafe",2]')}`);
-    await poll(async () => (await shown()).length).toBe(5);
+    await expect.poll(async () => (await shown()).length).toBe(5);
 
     await page.goto(`${url}/practice/session?tags=${encodeURIComponent('[1,"not-a-tag",{"a":1}]')}`);
     await page.getByRole('region', { name: locale === 'en' ? 'Question' : 'Pergunta' }).waitFor();

@@ -22,7 +22,7 @@ async function addCard(page: Page, card: { type: string; front: string; back?: s
   await form.getByRole('textbox', { name: card.type === 'Cloze' ? 'Text with deletions' : 'Front' }).fill(card.front);
   if (card.back) await form.getByRole('textbox', { name: 'Back' }).fill(card.back);
   await form.getByRole('button', { name: 'Add card' }).click();
-  await expect.poll(() => listed.count(), { timeout: 10_000 }).toBe(before + 1);
+  await expect.poll(() => listed.count()).toBe(before + 1);
 }
 
 const question = (page: Page) => page.getByRole('region', { name: 'Question' });

@@ -126,8 +126,8 @@ describe('practising with no network', () => {
     await page.goto(`${url}/dashboard`);
     await underServiceWorker(page);
     // The dashboard keeps the device ready: the next days' cards, and their picture and sound.
-    await expect.poll(() => keptItems(page, userId), { timeout: 15_000 }).toBe(40);
-    await expect.poll(() => keptFiles(page), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => keptItems(page, userId)).toBe(40);
+    await expect.poll(() => keptFiles(page)).toBe(2);
     const syncs: { url: string; body: string; headers: Record<string, string> }[] = [];
     page.on('request', (request) => {
       if (request.url().includes('cards.syncReviews'))
@@ -183,7 +183,7 @@ describe('practising with no network', () => {
     ).toBe(1);
 
     await goOnline(page);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length, { timeout: 15_000 }).toBe(RATED);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length).toBe(RATED);
     await expect.poll(() => page.getByText('Reviews waiting to sync').count()).toBe(0);
     console.log(`${RATED} offline reviews synced in ${syncs.length} request(s)`);
     expect(syncs.length).toBeLessThanOrEqual(2);
@@ -268,7 +268,7 @@ async function device(name: string, cookie: string, userId: string, time?: numbe
   await useSessionCookie(page, env.stack.url, cookie);
   await page.goto(`${env.stack.url}/dashboard`);
   await underServiceWorker(page);
-  await expect.poll(() => keptItems(page, userId), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => keptItems(page, userId)).toBeGreaterThan(0);
   return page;
 }
 
@@ -298,9 +298,9 @@ describe('more than one device, and more than one account', () => {
     for (const page of [phone, laptop]) await page.getByText('Reviews waiting to sync: 1.', { exact: false }).waitFor();
     // The laptop syncs first; the phone's earlier review arrives after it and is placed before it.
     await goOnline(laptop);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length).toBe(1);
     await goOnline(phone);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, userId)).length).toBe(2);
     const [earlier, later] = await reviewLogsOf(env.stack, userId);
     expect(later!.reviewed_at.getTime() - earlier!.reviewed_at.getTime()).toBeGreaterThan(9 * MINUTE);
   });
@@ -324,7 +324,7 @@ describe('more than one device, and more than one account', () => {
       if (request.url().includes('cards.syncReviews')) sentAsBruno.push(request.postData() ?? '');
     });
     await page.goto(`${env.stack.url}/dashboard`);
-    await expect.poll(() => keptItems(page, bruno.userId), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => keptItems(page, bruno.userId)).toBe(1);
     expect(sentAsBruno).toEqual([]);
     expect(await reviewLogsOf(env.stack, ana.userId)).toEqual([]);
     expect(await reviewLogsOf(env.stack, bruno.userId)).toEqual([]);
@@ -334,7 +334,7 @@ describe('more than one device, and more than one account', () => {
     await page.goto(`${env.stack.url}/auth/sign-in`);
     await fillSignIn(page, ana.email, TEST_PASSWORD);
     await page.waitForURL(`${env.stack.url}/dashboard`);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, ana.userId)).length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, ana.userId)).length).toBe(2);
   });
 
   it('asks before switching to another account of the device with reviews not synced, and never sends them as it', async () => {
@@ -347,7 +347,7 @@ describe('more than one device, and more than one account', () => {
     await page.waitForURL(/\/auth\/sign-in\?addAccount=1/);
     await fillSignIn(page, ana.email, TEST_PASSWORD);
     await page.waitForURL(`${env.stack.url}/dashboard`);
-    await expect.poll(() => keptItems(page, ana.userId), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => keptItems(page, ana.userId)).toBe(2);
     await twoReviewsWaitingOnline(page);
 
     const switchTo = async (email: string) => {
@@ -377,12 +377,12 @@ describe('more than one device, and more than one account', () => {
     });
     await page.unrouteAll();
     await page.goto(`${env.stack.url}/dashboard`);
-    await expect.poll(() => keptItems(page, bruno.userId), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => keptItems(page, bruno.userId)).toBe(1);
     expect(sent).toEqual([]);
     expect(await reviewLogsOf(env.stack, ana.userId)).toEqual([]);
     expect(await reviewLogsOf(env.stack, bruno.userId)).toEqual([]);
     // Davi finds none of Carla's cards on the device, only her two reviews kept apart in her own queue.
-    await expect.poll(() => whereKept(page, ['carla question']), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => whereKept(page, ['carla question'])).toEqual([]);
     expect(await queuedOf(page, ana.userId)).toBe(2);
 
     // Switched back to Carla, with nothing waiting for Davi: at once; her two reviews sync once she opens her
@@ -391,7 +391,7 @@ describe('more than one device, and more than one account', () => {
     await switchTo(ana.email);
     await expect.poll(current).toContain(ana.email);
     await page.goto(`${env.stack.url}/dashboard`);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, ana.userId)).length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, ana.userId)).length).toBe(2);
   });
 
   it('keeps as many days of cards as the learner chooses for this device', async () => {
@@ -400,7 +400,7 @@ describe('more than one device, and more than one account', () => {
     await reviewItemsDueIn(env.stack, userId, [2, 6, 12]);
     const page = await device('horizon', cookie, userId);
     // By default the next 3 days: one card.
-    await expect.poll(() => keptItems(page, userId), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => keptItems(page, userId)).toBe(1);
     await page.goto(`${env.stack.url}/settings`);
     const days = page.getByLabel('Cards to keep');
     expect(await days.inputValue()).toBe('3');

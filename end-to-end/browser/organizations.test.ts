@@ -60,7 +60,7 @@ describe('an organization', () => {
 
     await owner.reload();
     await owner.getByText(learner.email).first().waitFor();
-    await expect.poll(() => owner.getByText('Pending').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => owner.getByText('Pending').count()).toBe(0);
   });
 
   it('sends an unknown slug to the personal path', async () => {

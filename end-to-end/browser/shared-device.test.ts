@@ -58,7 +58,7 @@ async function readyDevice(name: string, who: Learner): Promise<Page> {
     const kept = await whereKept(page, who.secrets, [fileUrl]);
     return OFFLINE_PLACES.filter((place) => kept.some((line) => line.startsWith(place)));
   };
-  await expect.poll(places, { timeout: 15_000 }).toEqual(OFFLINE_PLACES);
+  await expect.poll(places).toEqual(OFFLINE_PLACES);
   return page;
 }
 
@@ -92,9 +92,7 @@ describe('a shared device after the learner leaves', () => {
     const signOut = page.waitForResponse((response) => response.url().endsWith('/api/auth/sign-out'));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/auth\/sign-in$/);
-    await expect
-      .poll(() => whereKept(page, ana.secrets, [`${env.stack.url}${ana.file}`]), { timeout: 15_000 })
-      .toEqual([]);
+    await expect.poll(() => whereKept(page, ana.secrets, [`${env.stack.url}${ana.file}`])).toEqual([]);
     // The sign-out's answer told the browser to empty its HTTP cache of this site (and to leave its storage).
     expect((await (await signOut).allHeaders())['clear-site-data']).toBe('"cache"');
     expect(await inHttpCache(page, [scriptUrl])).toEqual([]);
@@ -116,9 +114,7 @@ describe('a shared device after the learner leaves', () => {
     expect(ended.status).toBe(200);
     await page.goto(`${env.stack.url}/dashboard`);
     await page.waitForURL(/\/auth\/sign-in/);
-    await expect
-      .poll(() => whereKept(page, bea.secrets, [`${env.stack.url}${bea.file}`]), { timeout: 15_000 })
-      .toEqual([]);
+    await expect.poll(() => whereKept(page, bea.secrets, [`${env.stack.url}${bea.file}`])).toEqual([]);
   });
 
   it('sends the reviews not yet synced before signing out when the server answers, then forgets the cards', async () => {
@@ -131,7 +127,7 @@ describe('a shared device after the learner leaves', () => {
     await page.waitForURL(/\/auth\/sign-in$/);
     expect(await page.getByRole('heading', { name: 'Reviews not synced yet' }).count()).toBe(0);
     expect((await reviewLogsOf(env.stack, caio.userId)).length).toBe(2);
-    await expect.poll(() => whereKept(page, caio.secrets), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => whereKept(page, caio.secrets)).toEqual([]);
     expect(await queuedOf(page, caio.userId)).toBe(0);
   });
 
@@ -144,7 +140,7 @@ describe('a shared device after the learner leaves', () => {
     await page.getByRole('button', { name: 'Sign out anyway' }).click();
     await page.waitForURL(/\/auth\/sign-in$/);
     // The next person finds her two reviews in her own queue, and none of her cards.
-    await expect.poll(() => whereKept(page, dora.secrets), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => whereKept(page, dora.secrets)).toEqual([]);
     expect(await queuedOf(page, dora.userId)).toBe(2);
 
     // She signs in again: her reviews go before the device asks for her cards.
@@ -157,8 +153,8 @@ describe('a shared device after the learner leaves', () => {
     });
     await fillSignIn(page, dora.email, TEST_PASSWORD);
     await page.waitForURL(`${env.stack.url}/dashboard`);
-    await expect.poll(async () => (await reviewLogsOf(env.stack, dora.userId)).length, { timeout: 15_000 }).toBe(2);
-    await expect.poll(() => asked.includes('offlineSet'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await reviewLogsOf(env.stack, dora.userId)).length).toBe(2);
+    await expect.poll(() => asked.includes('offlineSet')).toBe(true);
     expect(asked[0]).toBe('syncReviews');
     expect(await queuedOf(page, dora.userId)).toBe(0);
   });
