@@ -79,6 +79,20 @@ function converseInput(modelId: string, request: GenerationRequest): ConverseCom
   };
 }
 
+/** The usage event of an answer: its tokens, and its latency as Bedrock measured it (ours, since `started`, without). */
+function usageEvent(
+  usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined,
+  latencyMs: number | undefined,
+  started: number,
+): GeneratorEvent {
+  return {
+    kind: 'usage',
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    latencyMs: latencyMs ?? Math.round(performance.now() - started),
+  };
+}
+
 /** One ConverseStream call: each card as its JSON closes, then the usage. */
 async function* streamed(
   client: BedrockRuntimeClient,
@@ -97,24 +111,12 @@ async function* streamed(
     if (event.messageStop) stopped = true;
     const piece = event.contentBlockDelta?.delta?.toolUse?.input;
     if (piece) for (const card of parser.push(piece)) yield { kind: 'card', card };
-    if (event.metadata) {
-      usage = {
-        kind: 'usage',
-        inputTokens: event.metadata.usage?.inputTokens ?? 0,
-        outputTokens: event.metadata.usage?.outputTokens ?? 0,
-        latencyMs: event.metadata.metrics?.latencyMs ?? Math.round(performance.now() - started),
-      };
-    }
+    if (event.metadata) usage = usageEvent(event.metadata.usage, event.metadata.metrics?.latencyMs, started);
   }
   // An abort closes the HTTP/2 stream, which ends the events quietly: never mistake that for an answer.
   if (signal.aborted) throw signal.reason;
   if (!stopped) throw new GeneratorFailure('the answer ended before the model finished', true);
-  yield usage ?? {
-    kind: 'usage',
-    inputTokens: 0,
-    outputTokens: 0,
-    latencyMs: Math.round(performance.now() - started),
-  };
+  yield usage ?? usageEvent(undefined, undefined, started);
 }
 
 /** One Converse call: the cards of its one answer, then the usage. */
@@ -129,12 +131,7 @@ async function* single(
   const toolUse = response.output?.message?.content?.find((block) => block.toolUse?.name === TOOL_NAME)?.toolUse;
   const cards = (toolUse?.input as { cards?: unknown } | undefined)?.cards;
   if (Array.isArray(cards)) for (const card of cards) yield { kind: 'card', card };
-  yield {
-    kind: 'usage',
-    inputTokens: response.usage?.inputTokens ?? 0,
-    outputTokens: response.usage?.outputTokens ?? 0,
-    latencyMs: response.metrics?.latencyMs ?? Math.round(performance.now() - started),
-  };
+  yield usageEvent(response.usage, response.metrics?.latencyMs, started);
 }
 
 export function createBedrockGenerator(settings: BedrockSettings, logger: Logger): CardGenerator {
