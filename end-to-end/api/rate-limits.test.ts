@@ -1,6 +1,7 @@
 // Rate limits at the edge: per user and per address for tRPC, counted in Redis and shared by every
 // gateway replica; better-auth's own limits on sign-in. A client's X-Forwarded-For buys nothing.
 // The tests run in order and share one window of counts (the limits below are set for this file).
+import { connect, createServer, type Socket } from 'node:net';
 import { signUpThroughGateway, startSecondGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -59,8 +60,11 @@ describe('tRPC rate limits', () => {
     expect(statuses.slice(allowed)).toEqual(Array(PER_ADDRESS - allowed).fill(429));
   });
 
-  it('shares the count between two gateway instances', async () => {
-    const second = await startSecondGateway(stack);
+  it('shares the count between two gateway instances, from the first request of one that has just started', async () => {
+    // The second gateway reaches Redis through a relay that connects only after a while, as on a busy node: it
+    // must not report ready, and take requests, while its counts would be kept in its own memory.
+    const slowRedis = await startSlowRelay(stack.settings.redisUrl, 1_500);
+    const second = await startSecondGateway(stack, { REDIS_URL: slowRedis.url });
     try {
       // This address's count spent through the first gateway, within this test (the window may have
       // turned since the tests above)...
@@ -80,6 +84,7 @@ describe('tRPC rate limits', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } finally {
       await second.stop();
+      await slowRedis.close();
     }
   });
 });
@@ -98,3 +103,37 @@ describe('sign-in rate limits (better-auth, through the gateway)', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
+
+/** A TCP relay to the Redis at `redisUrl` that joins each connection to Redis only after `delayMs`. */
+async function startSlowRelay(redisUrl: string, delayMs: number) {
+  const relayed = new URL(redisUrl);
+  const [redisHost, redisPort] = [relayed.hostname, Number(relayed.port || 6379)];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    const timer = setTimeout(() => {
+      const upstream = connect(redisPort, redisHost);
+      sockets.add(upstream);
+      client.pipe(upstream).pipe(client);
+      client.resume();
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    }, delayMs);
+    client.on('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  relayed.host = `127.0.0.1:${port}`;
+  return {
+    url: relayed.toString(),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

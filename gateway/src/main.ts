@@ -1,5 +1,5 @@
 // Boots the gateway: config → telemetry → logger → clients, Redis and the session cache (told of revocations)
-// → HTTP server → ready → graceful shutdown.
+// → Redis connected (or given up on) → HTTP server → ready → graceful shutdown.
 import type { AddressInfo } from 'node:net';
 import { startHealthServer } from '@engram/kit/health';
 import { drainable } from '@engram/kit/http-drain';
@@ -12,6 +12,7 @@ import { createApp } from './app.js';
 import { closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
 import { createMediaRateLimits, createTrpcRateLimits } from './rate-limit.js';
+import { firstConnection } from './redis-connection.js';
 import { createSessionResolver } from './session.js';
 import { listenForRevocations } from './session-revocations.js';
 
@@ -79,6 +80,8 @@ const app = createApp({
   sessions,
   devMailbox: production ? undefined : { redis, keyPrefix: config.REDIS_KEY_PREFIX },
 });
+// Ready only once the rate limits count in Redis, shared with the other replicas (redis-connection.ts).
+await firstConnection(redis, logger);
 const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, 'cannot listen');

@@ -32,7 +32,8 @@ export async function startPrivateRedisServer(binary = '/usr/bin/redis-server'):
   };
   const stop = async () => {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    // Killed by a signal, a process has no exit code but a signal code: stopped either way.
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGKILL');
     await exited;
