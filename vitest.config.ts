@@ -32,6 +32,9 @@ export const MEASURES_OWN_MEMORY = [
   'packages/kit/test/unit/storage-streaming.test.ts',
 ];
 
+/** How long an end-to-end test may run before it counts as hung. */
+const END_TO_END_TEST_TIMEOUT_MS = 300_000;
+
 export default defineConfig({
   resolve: { conditions },
   // Node itself gets only these: with 'import' in the list, require('pg-pool') would load its ESM build.
@@ -67,7 +70,20 @@ export default defineConfig({
       // End-to-end files share their worker's process too, and with it one stack and one Chromium for every file
       // that uses the default settings (testkit/src/shared-stack.ts); a file that kills processes or changes
       // settings starts a stack of its own, and stops it after its tests.
-      { extends: true, test: { name: 'end-to-end', include: [...TIERS['end-to-end']], exclude, isolate: false } },
+      // A scenario there is tens of steps, each waiting for its own condition (a poll, a Playwright action), so
+      // the test's own limit is only there to stop a hang: one limit for all, long enough that a slow machine is
+      // not a failure (a 40-step scenario of shared decks took 62 s beside three CPU burners, past the 60 s that
+      // was the limit then).
+      {
+        extends: true,
+        test: {
+          name: 'end-to-end',
+          include: [...TIERS['end-to-end']],
+          exclude,
+          isolate: false,
+          testTimeout: END_TO_END_TEST_TIMEOUT_MS,
+        },
+      },
       // The delivery files run in a fresh process each, as a separate machine would.
       { extends: true, test: { name: 'delivery', include: [...TIERS.delivery], exclude } },
     ],

@@ -93,5 +93,5 @@ describe('a clean console on every screen', () => {
     await page.getByRole('heading', { name: 'Admin', level: 1 }).waitFor();
 
     expect(problems).toEqual([]);
-  }, 240_000);
+  });
 });

@@ -164,7 +164,7 @@ describe('the import screen', () => {
     await page.getByRole('searchbox', { name: 'Search cards' }).fill('der Hund');
     const card = page.getByRole('list', { name: 'Your cards' }).getByRole('listitem').filter({ hasText: 'the dog' });
     await card.getByRole('list', { name: 'Tags' }).getByText('animals', { exact: true }).waitFor();
-  }, 120_000);
+  });
 
   it('follows the import again when the learner leaves the page and comes back', async () => {
     const page = await openTestPage(env.browser, 'import-resume');
@@ -184,7 +184,7 @@ describe('the import screen', () => {
     await page.getByRole('heading', { name: 'again.csv is imported' }).waitFor({ timeout: 60_000 });
     expect(await zone.count()).toBe(0);
     await page.getByText('2 of 2 rows').waitFor();
-  }, 120_000);
+  });
 
   it('starts an Anki package at once, and when it fails says why and offers another file', async () => {
     const page = await openTestPage(env.browser, 'import-broken');
@@ -203,7 +203,7 @@ describe('the import screen', () => {
 
     await failed.getByRole('button', { name: 'Try another file' }).click();
     await zone.waitFor();
-  }, 120_000);
+  });
 });
 
 /** A file wider than a phone: long column names and a very long word in every row. */
@@ -260,7 +260,7 @@ describe('the import screen on a phone, in Portuguese', () => {
     );
     expect(await sticksOut(page)).toEqual([]);
     expect(await accessibilityViolations(page)).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('files sent to import and waiting, in Portuguese', () => {
@@ -282,7 +282,7 @@ describe('files sent to import and waiting, in Portuguese', () => {
       )
       .waitFor();
     await zone.waitFor();
-  }, 120_000);
+  });
 });
 
 /** São Paulo keeps UTC−3 all year (no daylight saving since 2019), so noon there is 15:00 UTC. */
@@ -583,5 +583,5 @@ describe('moving from Anki and back', () => {
     } finally {
       reader.close();
     }
-  }, 90_000);
+  });
 });

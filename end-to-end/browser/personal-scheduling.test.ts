@@ -144,7 +144,7 @@ describe('personal scheduling on the settings screen', () => {
     expect(own).toBeLessThan(easyDays(DEFAULT_PARAMETERS));
     expect(own).toBeLessThan(30);
     expect(await easyLabel('practice-after', cookie)).toBe(`${own}d`);
-  }, 180_000);
+  });
 
   it('makes a preset for a tag, with its own limits, and deletes it', async () => {
     const email = `tagged-${randomBytes(4).toString('hex')}@example.com`;
@@ -179,7 +179,7 @@ describe('personal scheduling on the settings screen', () => {
     await page.getByText('Preset deleted').waitFor();
     await presets.getByRole('heading', { name: 'Options of Default' }).waitFor();
     expect(((await api.query('settings.get')) as { presets: unknown[] }).presets).toHaveLength(1);
-  }, 120_000);
+  });
 
   it('makes Sunday a day off and Saturday lighter, and turns load balancing off', async () => {
     const email = `weekend-${randomBytes(4).toString('hex')}@example.com`;
@@ -203,7 +203,7 @@ describe('personal scheduling on the settings screen', () => {
     expect(saved).toMatchObject({ easyDays: [1, 1, 1, 1, 1, 0.5, 0], loadBalance: false, desiredRetention: 0.85 });
     await page.reload();
     expect(await easyDays.getByRole('combobox', { name: 'Sunday' }).inputValue()).toBe('0');
-  }, 120_000);
+  });
 
   it('fits a phone and reads in Portuguese', async () => {
     const { cookie } = await learnerWithHistory('telefone');
@@ -215,5 +215,5 @@ describe('personal scheduling on the settings screen', () => {
     await presets.getByText(/^(Recomendada: |A sua retenção desejada)/).waitFor();
     expect(await sticksOut(page)).toEqual([]);
     expect(await accessibilityViolations(page)).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -206,7 +206,7 @@ describe.each(SCREENS)('on %s', (_screenName, screen) => {
 
       expect(wide).toEqual({});
       expect(problems).toEqual([]);
-    }, 240_000);
+    });
   });
 });
 
@@ -264,7 +264,7 @@ describe.each(['en', 'pt-BR'] as const)('the header in %s', (language) => {
     await panel.getByRole('button', { name: words.signOut }).tap();
     await page.waitForURL(/\/auth\/sign-in/);
     await page.getByRole('button', { name: words.signInTitle, exact: true }).waitFor();
-  }, 120_000);
+  });
 
   it('lays out on one line without overlaps on a laptop, and folds into the menu at 1024 px', async () => {
     const learner = await learnerWithCards(`header-${language}`, { admin: true });
@@ -287,7 +287,7 @@ describe.each(['en', 'pt-BR'] as const)('the header in %s', (language) => {
     expect(await overlapsInHeader(page)).toEqual([]);
     await banner.getByRole('button', { name: words.signOut }).click();
     await page.waitForURL(/\/auth\/sign-in/);
-  }, 120_000);
+  });
 });
 
 describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
@@ -352,7 +352,7 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
     await page.getByText('Capital of Peru').first().waitFor();
     expect(await onScreen(page, today)).toBe(true);
     expect(await sticksOut(page)).toEqual([]);
-  }, 120_000);
+  });
 
   it('names the keys on a laptop, where Space or Enter shows the answer', async () => {
     const learner = await learnerWithCards(`keys-${language}`);
@@ -367,5 +367,5 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
     await page.getByRole('region', { name: words.answer }).waitFor({ state: 'detached' });
     await page.keyboard.press('Space');
     await page.getByRole('region', { name: words.answer }).waitFor();
-  }, 120_000);
+  });
 });

@@ -134,7 +134,7 @@ describe.each(SCREENS)('on %s', (screenName, screen) => {
         expect(await onScreen(page, panel.locator('canvas'))).toBe(true);
         expect(await sticksOut(page)).toEqual([]);
       }
-    }, 120_000);
+    });
 
     it('tells a learner without reviews of learned cards what will appear there, and when', async () => {
       const page = await openDashboard(
@@ -150,6 +150,6 @@ describe.each(SCREENS)('on %s', (screenName, screen) => {
       expect(await empty.textContent()).toContain(words.emptyAim);
       expect(await panel.locator('canvas').count()).toBe(0);
       expect(await sticksOut(page)).toEqual([]);
-    }, 120_000);
+    });
   });
 });

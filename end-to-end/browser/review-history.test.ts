@@ -93,6 +93,6 @@ describe.each([
         await page.getByTestId('history-summary').scrollIntoViewIfNeeded();
         await page.screenshot({ path: `/tmp/history-${screenName.replace(' ', '-')}-${language}.png` });
       }
-    }, 120_000);
+    });
   });
 });

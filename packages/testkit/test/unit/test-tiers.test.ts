@@ -33,7 +33,7 @@ const USES_INFRASTRUCTURE = new RegExp(
   [
     part('test', 'Context\\('),
     part('startService', 'UnderTest'),
-    part('@engram/testkit/', '(?:service|context|databases|streams|grpc-fixture)'),
+    part('@engram/testkit/', '(?:service|context|databases|streams|grpc-fixture|redis-server)'),
     part("from 'p", "g'"),
     part('@engram/kit/', '(?:db|migrate|events/runtime)'),
   ].join('|'),
