@@ -1,8 +1,7 @@
 // A starting gateway reports ready once its Redis connection is up, so its rate limits count with the other
 // replicas' from its first request; a Redis that stays away does not keep it down for ever. Runs against a
 // private redis-server, which the tests start late or not at all.
-import { PassThrough } from 'node:stream';
-import { createLogger } from '@engram/kit/logger';
+import { capturedLogger } from '@engram/testkit/captured-logger';
 import { type PrivateRedisServer, startPrivateRedisServer } from '@engram/testkit/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -28,17 +27,8 @@ function gatewayConnection() {
   return redis;
 }
 
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new PassThrough();
-  destination.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-  });
-  return { logger: createLogger({ service: 'gateway-test', destination }), lines };
-}
-
 it('waits for a Redis that comes up after the gateway started', async () => {
-  const { logger, lines } = capturedLogger();
+  const { logger, lines } = capturedLogger('gateway-test');
   const redis = gatewayConnection();
   let settled = false;
   const connected = firstConnection(redis, logger, 20_000).finally(() => {
@@ -55,7 +45,7 @@ it('waits for a Redis that comes up after the gateway started', async () => {
 });
 
 it('serves without Redis, and says so, when Redis stays unreachable', async () => {
-  const { logger, lines } = capturedLogger();
+  const { logger, lines } = capturedLogger('gateway-test');
   expect(await firstConnection(gatewayConnection(), logger, 200)).toBe(false);
   await expect
     .poll(() => lines.map((line) => line.msg))

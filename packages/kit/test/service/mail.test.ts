@@ -2,9 +2,7 @@
 // the dev mailbox in a real Redis (per recipient, newest first, capped, expiring); and which of the two a
 // service gets from its configuration.
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { ConfigError, parseConfig, vars } from '@engram/kit/config';
-import { createLogger } from '@engram/kit/logger';
 import { mailSettingsOf, mailVars } from '@engram/kit/mail/config';
 import { createMailer, MailDeliveryError } from '@engram/kit/mail/create-mailer';
 import {
@@ -14,6 +12,7 @@ import {
   readDevMailbox,
 } from '@engram/kit/mail/dev-mailbox';
 import { sesMailer } from '@engram/kit/mail/ses';
+import { capturedLogger } from '@engram/testkit/captured-logger';
 import { testContext } from '@engram/testkit/context';
 import { type SesFake, startSesFake } from '@engram/testkit/ses-fake';
 import { Redis } from 'ioredis';
@@ -26,16 +25,6 @@ const message = {
   html: '<p>Open <a href="https://engram.example/verify?token=abc">the link</a> to verify.</p>',
 };
 
-/** A logger whose JSON lines the test can read back. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new PassThrough();
-  destination.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-  });
-  return { logger: createLogger({ service: 'mail-test', destination }), lines };
-}
-
 describe('SES', () => {
   let fake: SesFake;
   const credentials = { accessKeyId: 'AKIAENGRAMTEST', secretAccessKey: 'not-a-real-secret' };
@@ -45,7 +34,7 @@ describe('SES', () => {
   afterAll(() => fake?.stop());
 
   it('sends one message with SendEmail: sender, recipient, subject, text and HTML in UTF-8, signed for the region', async () => {
-    const { logger } = capturedLogger();
+    const { logger } = capturedLogger('mail-test');
     const mailer = sesMailer(
       { region: 'eu-west-1', from: 'Engram <no-reply@engram.example>', endpoint: fake.url, credentials },
       logger,
@@ -68,7 +57,7 @@ describe('SES', () => {
   });
 
   it('reports a message SES rejects as a failed send, logs it with the recipient, and keeps sending', async () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = capturedLogger('mail-test');
     const mailer = sesMailer(
       { region: 'eu-west-1', from: 'no-reply@engram.example', endpoint: fake.url, credentials },
       logger,
@@ -95,7 +84,7 @@ describe('SES', () => {
     await gone.stop();
     const mailer = sesMailer(
       { region: 'eu-west-1', from: 'no-reply@engram.example', endpoint: gone.url, credentials },
-      capturedLogger().logger,
+      capturedLogger('mail-test').logger,
     );
     await expect(mailer.send(message)).rejects.toBeInstanceOf(MailDeliveryError);
     mailer.close();
@@ -112,7 +101,7 @@ describe('the dev mailbox', () => {
 
   it('keeps every message for its recipient, newest first, whatever the case of the address', async () => {
     const keyPrefix = prefix();
-    const mailbox = devMailbox(redis, keyPrefix, capturedLogger().logger);
+    const mailbox = devMailbox(redis, keyPrefix, capturedLogger('mail-test').logger);
     await mailbox.send({ ...message, subject: 'first' });
     await mailbox.send({ ...message, to: 'Ada@Example.com', subject: 'second' });
     await mailbox.send({ ...message, to: 'grace@example.com', subject: 'for someone else' });
@@ -126,7 +115,7 @@ describe('the dev mailbox', () => {
 
   it(`keeps the newest ${DEV_MAILBOX_CAPACITY} messages of a recipient, and forgets them a day after the last`, async () => {
     const keyPrefix = prefix();
-    const mailbox = devMailbox(redis, keyPrefix, capturedLogger().logger);
+    const mailbox = devMailbox(redis, keyPrefix, capturedLogger('mail-test').logger);
     for (let n = 1; n <= DEV_MAILBOX_CAPACITY + 3; n += 1) await mailbox.send({ ...message, subject: `mail ${n}` });
 
     const kept = await readDevMailbox(redis, keyPrefix, message.to);
@@ -186,7 +175,7 @@ describe('choosing the mailer', () => {
 
   it('never hands out the dev mailbox in production', () => {
     const redis = new Redis(testContext().redisUrl, { lazyConnect: true });
-    const options = { ses: null, redis, keyPrefix: 'x:', logger: capturedLogger().logger };
+    const options = { ses: null, redis, keyPrefix: 'x:', logger: capturedLogger('mail-test').logger };
     expect(() => createMailer({ ...options, production: true })).toThrow(/never runs in production/);
     expect(createMailer({ ...options, production: false }).kind).toBe('dev-mailbox');
     redis.disconnect();

@@ -5,11 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { ConfigError } from '@engram/kit/config';
-import { createLogger } from '@engram/kit/logger';
 import { createObjectStore, mediaPublicOriginOf } from '@engram/kit/storage';
 import { openS3StandIn, startS3StandIn } from '@engram/stand-ins/s3';
+import { capturedLogger } from '@engram/testkit/captured-logger';
 import { describe, expect, it } from 'vitest';
 import { CREDENTIALS, CREDENTIALS_ENV, settingsFrom, settingsFromOnly } from '../storage-fixture.js';
 
@@ -116,12 +115,7 @@ describe('the S3 stand-in', () => {
 
   it('says in the log that it is a stand-in, and where the files are', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'engram-s3-test-'));
-    const lines: Record<string, unknown>[] = [];
-    const destination = new PassThrough();
-    destination.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    });
-    const logger = createLogger({ service: 'storage-test', destination });
+    const { logger, lines } = capturedLogger('storage-test');
     const store = await createObjectStore(settingsFrom({ MEDIA_STANDIN_DIR: dir, MEDIA_STANDIN_PORT: '0' }), {
       nodeEnv: 'development',
       logger,
