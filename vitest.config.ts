@@ -32,8 +32,11 @@ export const MEASURES_OWN_MEMORY = [
   'packages/kit/test/unit/storage-streaming.test.ts',
 ];
 
-/** How long an end-to-end test may run before it counts as hung. */
-const END_TO_END_TEST_TIMEOUT_MS = 300_000;
+/**
+ * How long a service or end-to-end test may run before it counts as hung: their steps each wait for their own
+ * condition (a background job's end waits up to testkit's BACKGROUND_JOB_WAIT_MS), so this only stops a hang.
+ */
+const HUNG_TEST_MS = 300_000;
 
 export default defineConfig({
   resolve: { conditions },
@@ -66,7 +69,10 @@ export default defineConfig({
         test: { name: 'unit', include: [...TIERS.unit], exclude: [...exclude, ...MEASURES_OWN_MEMORY], isolate: false },
       },
       { extends: true, test: { name: 'unit:own-process', include: MEASURES_OWN_MEMORY, exclude } },
-      { extends: true, test: { name: 'service', include: [...TIERS.service], exclude, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'service', include: [...TIERS.service], exclude, isolate: false, testTimeout: HUNG_TEST_MS },
+      },
       // End-to-end files share their worker's process too, and with it one stack and one Chromium for every file
       // that uses the default settings (testkit/src/shared-stack.ts); a file that kills processes or changes
       // settings starts a stack of its own, and stops it after its tests.
@@ -81,7 +87,7 @@ export default defineConfig({
           include: [...TIERS['end-to-end']],
           exclude,
           isolate: false,
-          testTimeout: END_TO_END_TEST_TIMEOUT_MS,
+          testTimeout: HUNG_TEST_MS,
         },
       },
       // The delivery files run in a fresh process each, as a separate machine would.

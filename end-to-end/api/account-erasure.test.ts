@@ -18,7 +18,7 @@ import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import { sharedTestStack } from '@engram/testkit/shared-stack';
 import { TEST_PASSWORD, type TestStack } from '@engram/testkit/stack';
 import { publishEvent } from '@engram/testkit/streams';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { createTRPCClient, httpBatchStreamLink } from '@trpc/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,11 +137,15 @@ describe('deleting an account', () => {
     expect((await fetch(csvSlot.url, { method: 'PUT', headers: csvSlot.headers, body: csv })).status).toBe(200);
     const { importId } = await leaver.api.mutate('imports.start', { uploadId: csvSlot.uploadId });
     const { exportId } = await leaver.api.mutate('exports.start', { format: 'apkg' });
-    await waitUntil('the import and the export are done', async () => {
-      const imported: Json = await leaver.api.query('imports.get', { importId });
-      const exported: Json = await leaver.api.query('exports.get', { exportId });
-      return imported.status === 'done' && exported.status === 'done';
-    });
+    await waitUntil(
+      'the import and the export are done',
+      async () => {
+        const imported: Json = await leaver.api.query('imports.get', { importId });
+        const exported: Json = await leaver.api.query('exports.get', { exportId });
+        return imported.status === 'done' && exported.status === 'done';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
 
     // An organization of theirs, with a deck they publish and assign, and a deck of the other member's.
     const org = await auth(leaver, 'organization/create', {

@@ -12,7 +12,7 @@ import { EXPORT_REASONS } from '@engram/contracts/exports';
 import type { GenerationEvent } from '@engram/gateway/router';
 import { authAction, signedUp } from '@engram/testkit/people';
 import { signUpThroughGateway, startTestStack, type TestStack } from '@engram/testkit/stack';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusal, webTrpcClient } from '../support/trpc-client.ts';
 
@@ -59,10 +59,14 @@ describe('importing a CSV file through the gateway', () => {
 
     const { importId } = await api.imports.start.mutate({ uploadId, mapping: { front: 0, back: 1, tags: 2 } });
     let current = await api.imports.get.query({ importId });
-    await waitUntil('the import finished', async () => {
-      current = await api.imports.get.query({ importId });
-      return current.status === 'done';
-    });
+    await waitUntil(
+      'the import finished',
+      async () => {
+        current = await api.imports.get.query({ importId });
+        return current.status === 'done';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
     expect(current).toMatchObject({
       name: 'german.csv',
       status: 'done',
@@ -99,10 +103,14 @@ describe('importing a CSV file through the gateway', () => {
 /** Follows an export until it is done; answers it with the link to its file. */
 async function finished(api: ReturnType<typeof clientOf>, exportId: string) {
   let current = await api.exports.get.query({ exportId });
-  await waitUntil('the export finished', async () => {
-    current = await api.exports.get.query({ exportId });
-    return current.status === 'done';
-  });
+  await waitUntil(
+    'the export finished',
+    async () => {
+      current = await api.exports.get.query({ exportId });
+      return current.status === 'done';
+    },
+    BACKGROUND_JOB_WAIT_MS,
+  );
   return current;
 }
 
@@ -135,10 +143,14 @@ describe('exporting through the gateway', () => {
 
     const { exportId } = await api.exports.start.mutate({ format: 'csv', tagIds: [german.id] });
     let current = await api.exports.get.query({ exportId });
-    await waitUntil('the export finished', async () => {
-      current = await api.exports.get.query({ exportId });
-      return current.status === 'done';
-    });
+    await waitUntil(
+      'the export finished',
+      async () => {
+        current = await api.exports.get.query({ exportId });
+        return current.status === 'done';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
     expect(current).toMatchObject({ format: 'csv', progress: { done: 1, total: 1 }, failure: null });
     const file = await fetch(current.url ?? '');
     expect(file.status).toBe(200);

@@ -7,7 +7,7 @@ import { progressOnDevice, streakOnDevice } from '@engram/contracts/offline-dash
 import { type DeviceState, dueToday, reviewOnDevice } from '@engram/contracts/offline-practice';
 import { sharedTestStack } from '@engram/testkit/shared-stack';
 import { signUpThroughGateway, type TestStack } from '@engram/testkit/stack';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cardsMadeEarlier } from '../support/auth-client.ts';
 import { type Json, trpcClient } from '../support/trpc-client.ts';
@@ -284,10 +284,14 @@ describe('personal scheduling through the gateway', () => {
     await api.mutate('cards.review', { id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 3000 });
     const { jobId } = await api.mutate('settings.optimize', {});
     let optimization: Json = {};
-    await waitUntil('the optimization finished', async () => {
-      optimization = await api.query('settings.optimization', { jobId });
-      return optimization.status === 'done';
-    });
+    await waitUntil(
+      'the optimization finished',
+      async () => {
+        optimization = await api.query('settings.optimization', { jobId });
+        return optimization.status === 'done';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
     expect(optimization).toMatchObject({
       id: jobId,
       status: 'done',

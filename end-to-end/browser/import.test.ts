@@ -24,6 +24,7 @@ import { writePackage } from '@engram/anki/write-package';
 import { IMPORT_KINDS_MESSAGE } from '@engram/contracts/media';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
+import { BACKGROUND_JOB_WAIT_MS } from '@engram/testkit/wait';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -132,7 +133,7 @@ describe('the import screen', () => {
     // The import runs; its bar ends full, and what came in and what was skipped are shown and announced.
     await start.click();
     const bar = page.getByRole('progressbar', { name: 'Import progress' });
-    await page.getByRole('heading', { name: 'german.csv is imported' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'german.csv is imported' }).waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['300', '300']);
     await page.getByText('300 of 300 rows').waitFor();
     // Every count the bar showed on the way (none while it only waited) went up, never back.
@@ -181,7 +182,7 @@ describe('the import screen', () => {
     await page.getByRole('heading', { name: 'Your cards' }).waitFor();
     await page.goBack();
     await page.getByTestId(/^import-(queued|running|done)$/).waitFor();
-    await page.getByRole('heading', { name: 'again.csv is imported' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'again.csv is imported' }).waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     expect(await zone.count()).toBe(0);
     await page.getByText('2 of 2 rows').waitFor();
   });
@@ -195,7 +196,9 @@ describe('the import screen', () => {
     await dropFile(page, zone, 'broken.apkg', 'not an Anki package', 'application/octet-stream');
 
     const failed = page.getByTestId('import-failed');
-    await failed.getByRole('heading', { name: 'broken.apkg could not be imported' }).waitFor({ timeout: 60_000 });
+    await failed
+      .getByRole('heading', { name: 'broken.apkg could not be imported' })
+      .waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     const reason = (await failed.locator('p').textContent()) ?? '';
     expect(reason.length).toBeGreaterThan(10);
     expect(await page.getByTestId('import-announcement').textContent()).toBe(`The import failed: ${reason}`);
@@ -252,7 +255,9 @@ describe('the import screen on a phone, in Portuguese', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Importar biologia.csv' }).tap();
-    await page.getByRole('heading', { name: 'biologia.csv foi importado' }).waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('heading', { name: 'biologia.csv foi importado' })
+      .waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     // What was skipped is said in Portuguese too.
     await page.getByText('Linha 4: O verso está vazio.').waitFor();
     expect(await page.getByTestId('import-announcement').textContent()).toBe(
@@ -471,7 +476,7 @@ describe('moving from Anki and back', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).click();
     const zone = page.getByRole('button', { name: /^Drop a file here, or choose one/ });
     await dropFile(page, zone, 'Biology.apkg', await readFile(apkg));
-    await page.getByRole('heading', { name: 'Biology.apkg is imported' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Biology.apkg is imported' }).waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     const bar = page.getByRole('progressbar', { name: 'Import progress' });
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['3', '3']);
     await page.getByText('3 of 3 notes').waitFor();
@@ -552,7 +557,7 @@ describe('moving from Anki and back', () => {
     await page.getByRole('radio', { name: /^Anki package \(\.apkg\)/ }).check();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const download = page.getByRole('link', { name: /^Download .+\.apkg$/ });
-    await download.waitFor({ timeout: 30_000 });
+    await download.waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     expect(await page.getByRole('progressbar', { name: 'Export progress' }).getAttribute('aria-valuenow')).toBe('100');
     const response = await fetch(new URL((await download.getAttribute('href')) ?? '', env.stack.url));
     expect(response.status).toBe(200);

@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS, newMemoryState, nextIntervals } from '@engram/contracts/scheduler';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
+import { BACKGROUND_JOB_WAIT_MS } from '@engram/testkit/wait';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
@@ -90,12 +91,12 @@ describe('personal scheduling on the settings screen', () => {
     await presets.getByRole('button', { name: 'Optimize parameters' }).click();
     await presets
       .getByText('Not enough reviews to learn from yet: 0 of the 400 it needs, 400 more to go.')
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: BACKGROUND_JOB_WAIT_MS });
     await presets.getByText('Reviews are scheduled with FSRS-6’s default parameters, the same for everyone.').waitFor();
     await excludeDeleted.uncheck();
     await presets.getByRole('button', { name: 'Optimize parameters' }).click();
     await presets.getByText('Your own parameters predict your reviews better: they are in use now.').waitFor({
-      timeout: 60_000,
+      timeout: BACKGROUND_JOB_WAIT_MS,
     });
     await presets.getByText(/^Reviews are scheduled with parameters fitted to your own reviews on /).waitFor();
     const figures = presets.getByRole('table', { name: /How well each model predicted/ });

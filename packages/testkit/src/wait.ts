@@ -13,3 +13,12 @@ export async function waitUntil(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * How long a test waits for a background job to end (an import, an export, an optimization). The job runs in a
+ * child process at a lower priority than the calls learners wait for (services/cards/src/jobs/sandboxed-job.ts),
+ * so on a busy machine it waits its turn for the CPU: beside three CPU burners and the suite, a 3-note Anki
+ * package was still being imported after 30 s. A job that ends returns the wait at once; only a hung one
+ * reaches this, which stays under the test's own limit so that the failure names what was awaited.
+ */
+export const BACKGROUND_JOB_WAIT_MS = 240_000;

@@ -139,7 +139,7 @@ describe('a consumer deleted while running', () => {
       await relay.stop();
       await consumer.stop();
     }
-  }, 40_000);
+  });
 });
 
 describe('a stream deleted while running', () => {
@@ -171,7 +171,7 @@ describe('a stream deleted while running', () => {
       await relay.stop();
       await fixture.jsm.streams.delete(name).catch(() => undefined);
     }
-  }, 30_000);
+  });
 });
 
 describe('connectNats', () => {

@@ -41,7 +41,7 @@ describe('hostile files', () => {
     expect(await uploadsOf(bomber)).toBe(0);
     expect(generation.finished?.outcome).toBe('complete');
     expect(generation.proposals.map((p) => p.front)).toEqual(['What is mitochondrion?']);
-  }, 60_000);
+  });
 
   it('refuses a PDF whose nested streams need more memory than a reader may use, and goes on reading files', async () => {
     const user = newUser();
@@ -52,7 +52,7 @@ describe('hostile files', () => {
     expect(await uploadsOf(user)).toBe(0);
     const next = await ai.as(user).upload('cells.md', NOTES);
     expect(next.characters).toBe(NOTES.trim().length);
-  }, 60_000);
+  });
   it('refuses a small PDF whose text passes 60,000 characters', async () => {
     const user = newUser();
     const refusal = await grpcFailure(ai.as(user).upload('wall-of-text.pdf', textBomb(20_000)));

@@ -467,7 +467,7 @@ describe('importing an Anki package', () => {
     await waitUntil('the statistics were gathered', async () => (await analyzed()) > before, 10_000);
     // Only the large import gathered them: a small one leaves that to autovacuum.
     expect(await analyzed()).toBe(before + 1);
-  }, 60_000);
+  });
 
   it("fails and changes nothing when the files do not fit in the learner's storage", async () => {
     const ann = learner('ann');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPackage } from '@engram/anki/open-package';
 import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ async function finished(userId: string, exportId: string) {
       current = await cards.as(userId).getExport({ exportId });
       return current.status === 'done' || current.status === 'failed';
     },
-    20_000,
+    BACKGROUND_JOB_WAIT_MS,
   );
   return current;
 }
@@ -103,10 +103,14 @@ describe('a CSV export opened in a spreadsheet', () => {
     const done = await finished(ann, exportId);
     const uploadId = await cards.uploadToImport(bob, 'from-ann.csv', await download(done.url));
     const { importId } = await cards.as(bob).startImport({ uploadId });
-    await waitUntil('the import finished', async () => {
-      const imported = await cards.as(bob).getImport({ importId });
-      return imported.status === 'done' || imported.status === 'failed';
-    });
+    await waitUntil(
+      'the import finished',
+      async () => {
+        const imported = await cards.as(bob).getImport({ importId });
+        return imported.status === 'done' || imported.status === 'failed';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
     expect(await cards.as(bob).getImport({ importId })).toMatchObject({
       status: 'done',
       counts: { cards: 3, skipped: 0 },
@@ -182,7 +186,7 @@ describe('an Anki export imported again', () => {
         imported = await cards.as(bob).getImport({ importId });
         return imported.status === 'done' || imported.status === 'failed';
       },
-      20_000,
+      BACKGROUND_JOB_WAIT_MS,
     );
     expect(imported).toMatchObject({
       status: 'done',
@@ -228,7 +232,7 @@ describe('a package Anki wrote, imported and exported again', () => {
     await waitUntil(
       'the import finished',
       async () => (await cards.as(ann).getImport({ importId })).status === 'done',
-      20_000,
+      BACKGROUND_JOB_WAIT_MS,
     );
     const decks = await cards.db.tag.findMany({ where: { ownerId: ann, ankiDeck: true }, orderBy: { name: 'asc' } });
     expect(decks.map((tag) => tag.name)).toEqual(['example-test', 'example-test::Level1']);

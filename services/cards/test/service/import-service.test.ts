@@ -5,7 +5,7 @@
 // whose doorbell was lost, or whose replica died in the middle of it, is found and run to the end. Files sent to
 // import wait within the plan's allowance and expire within hours; a learner runs at most two imports at once.
 import { randomUUID } from 'node:crypto';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepObjects } from '../../src/media/sweeper.js';
@@ -35,7 +35,7 @@ async function finished(userId: string, importId: string) {
       current = await cards.as(userId).getImport({ importId });
       return current.status === 'done' || current.status === 'failed';
     },
-    20_000,
+    BACKGROUND_JOB_WAIT_MS,
   );
   return current;
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
 import { grpcFailure } from '@engram/testkit/grpc';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedReview } from '../../src/optimizer/history.ts';
@@ -53,7 +53,7 @@ async function finished(user: string, jobId: string) {
       current = await cards.as(user).getOptimization({ jobId });
       return current.status === 'done' || current.status === 'failed';
     },
-    60_000,
+    BACKGROUND_JOB_WAIT_MS,
   );
   return current;
 }
@@ -201,10 +201,14 @@ describe('automatic optimization', () => {
 
     await reviewNext();
     let optimizations: { status: string; outcome: string | null }[] = [];
-    await waitUntil('the optimization ran', async () => {
-      optimizations = await cards.db.optimization.findMany({ where: { ownerId: user } });
-      return optimizations.length === 1 && optimizations[0]?.status === 'done';
-    });
+    await waitUntil(
+      'the optimization ran',
+      async () => {
+        optimizations = await cards.db.optimization.findMany({ where: { ownerId: user } });
+        return optimizations.length === 1 && optimizations[0]?.status === 'done';
+      },
+      BACKGROUND_JOB_WAIT_MS,
+    );
     // Five first reviews are nothing to learn from yet: the defaults stay.
     expect(optimizations[0]?.outcome).toBe('too-few-reviews');
     expect(await counted()).toBe(0);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_PRESETS } from '@engram/contracts/scheduling';
 import { grpcFailure } from '@engram/testkit/grpc';
-import { waitUntil } from '@engram/testkit/wait';
+import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGETFUL_PARAMETERS } from '../../src/optimizer/synthetic-learner.ts';
@@ -128,6 +128,7 @@ describe('a preset for the cards of a tag', () => {
     await waitUntil(
       'the optimization is done',
       async () => (await learner.getOptimization({ jobId })).status === 'done',
+      BACKGROUND_JOB_WAIT_MS,
     );
     expect(await learner.getOptimization({ jobId })).toEqual(
       expect.objectContaining({ outcome: 'too-few-reviews', reviews: 0 }),
