@@ -7,6 +7,11 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 export interface Balancer {
   port: number;
+  /**
+   * Resolves once new connections may go to the backend serving on `port` (a readiness check has seen it ready),
+   * as a rolling update goes on only once the new pod is among the Service's endpoints; fails after `timeoutMs`.
+   */
+  routesTo(port: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,18 +46,42 @@ async function isReady(backend: Backend): Promise<boolean> {
   }
 }
 
+const ROUTES_TO_TIMEOUT_MS = 60_000;
+
 export function startBalancer(port: number, backends: Backend[]): Promise<Balancer> {
   let turn = 0;
   const open = new Set<Socket>();
   let ready = new Set(backends);
   let checking = true;
+  // Who waits for a backend to be routed to: told after each round of checks.
+  const waiting = new Set<() => void>();
   void (async () => {
     while (checking) {
       const answers = await Promise.all(backends.map(isReady));
       ready = new Set(backends.filter((_, i) => answers[i]));
+      for (const notify of waiting) notify();
       await new Promise((resolve) => setTimeout(resolve, READINESS_INTERVAL_MS));
     }
   })();
+  const routesTo = (backendPort: number, timeoutMs = ROUTES_TO_TIMEOUT_MS) =>
+    new Promise<void>((resolve, reject) => {
+      const backend = backends.find((candidate) => candidate.port === backendPort);
+      if (!backend) throw new Error(`no backend serves on port ${backendPort}`);
+      const timer = setTimeout(() => {
+        waiting.delete(notify);
+        reject(new Error(`the balancer did not see the backend on port ${backendPort} ready within ${timeoutMs} ms`));
+      }, timeoutMs);
+      // Only a round of checks that began after this call counts: the set held now may be older than the restart.
+      let rounds = 0;
+      function notify() {
+        rounds += 1;
+        if (rounds < 2 || !ready.has(backend as Backend)) return;
+        clearTimeout(timer);
+        waiting.delete(notify);
+        resolve();
+      }
+      waiting.add(notify);
+    });
   const server: Server = createServer({ pauseOnConnect: true }, async (client) => {
     open.add(client);
     client.once('close', () => open.delete(client));
@@ -87,6 +116,7 @@ export function startBalancer(port: number, backends: Backend[]): Promise<Balanc
     server.listen(port, '127.0.0.1', () =>
       resolve({
         port,
+        routesTo,
         close: () =>
           new Promise<void>((done) => {
             checking = false;

@@ -79,16 +79,22 @@ export async function startProofStack(
     events.push(event);
     console.error(`[proof] ${describeEvent(event)}`);
   };
-  const balancers: Balancer[] = [
-    await startBalancer(cardsBalancerPort, [
-      { port: ports.grpc.cards, readyPort: ports.metrics.cards },
-      { port: cardsB.serving, readyPort: cardsB.metrics },
-    ]),
-    await startBalancer(gatewayBalancerPort, [
-      { port: ports.gateway, readyPort: ports.gatewayMetrics },
-      { port: gatewayB.serving, readyPort: gatewayB.metrics },
-    ]),
-  ];
+  const cardsBalancer = await startBalancer(cardsBalancerPort, [
+    { port: ports.grpc.cards, readyPort: ports.metrics.cards },
+    { port: cardsB.serving, readyPort: cardsB.metrics },
+  ]);
+  const gatewayBalancer = await startBalancer(gatewayBalancerPort, [
+    { port: ports.gateway, readyPort: ports.gatewayMetrics },
+    { port: gatewayB.serving, readyPort: gatewayB.metrics },
+  ]);
+  const balancers: Balancer[] = [cardsBalancer, gatewayBalancer];
+  // Each replica, and the balancer in front of it.
+  const routes: Record<Replica, { balancer: Balancer; port: number }> = {
+    'cards-a': { balancer: cardsBalancer, port: ports.grpc.cards },
+    'cards-b': { balancer: cardsBalancer, port: cardsB.serving },
+    'gateway-a': { balancer: gatewayBalancer, port: ports.gateway },
+    'gateway-b': { balancer: gatewayBalancer, port: gatewayB.serving },
+  };
   let stack: RunningStack | undefined;
   const replicas: Partial<Record<'gateway-b' | 'cards-b', SupervisedReplica>> = {};
   const stop = async () => {
@@ -134,10 +140,15 @@ export async function startProofStack(
       return answers.every(Boolean);
     },
     async restart(component) {
-      if (component === 'gateway-a') return running.restartComponent('gateway');
-      if (component === 'cards-a') return running.restartComponent('cards');
-      if (component === 'gateway-b' || component === 'cards-b') return replicas[component]?.restart();
-      return running.restartComponent(component);
+      if (component === 'gateway-a') await running.restartComponent('gateway');
+      else if (component === 'cards-a') await running.restartComponent('cards');
+      else if (component === 'gateway-b' || component === 'cards-b') await replicas[component]?.restart();
+      else return running.restartComponent(component);
+      // A replica is back once its balancer sends it connections again: as a rolling update waits for the new pod
+      // to be ready and among the endpoints before it stops the next, and unlike the replica's own /readyz, which
+      // the balancer reads only on its next round (stopping the other replica before then left it none to use).
+      const route = routes[component];
+      await route.balancer.routesTo(route.port);
     },
     stop,
   };
