@@ -23,6 +23,7 @@ import { openS3StandIn } from '@engram/stand-ins/s3';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import type pg from 'pg';
+import { type ComputeLimits, createComputes, DEFAULT_COMPUTE_LIMITS } from '../src/compute/compute-pool.js';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
 import { EXPORTS_QUEUE } from '../src/exports/export-deps.js';
@@ -67,6 +68,13 @@ export const HARNESS_CONFIG = {
  * is always "later today" (at the default 04:00 UTC, a run in the minutes before it found the day over).
  */
 export const dayStartHalfADayAway = () => (new Date().getUTCHours() + 12) % 24;
+
+/**
+ * The service's limits for its child processes, with time to spare: a child's time counts from its start, and
+ * beside three CPU burners a card file's child (at its lower priority, loading its modules from TypeScript)
+ * passed the service's 12 s before it had read a 100 KB clip. compute.test.ts tests the time limit itself.
+ */
+export const HARNESS_COMPUTE_LIMITS: ComputeLimits = { ...DEFAULT_COMPUTE_LIMITS, timeoutMs: 300_000 };
 
 export const HARNESS_QUOTA: Quota = { plan: 'free', quotaBytes: 100 * 1024 * 1024 };
 
@@ -134,13 +142,18 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       // A test that runs jobs its own way (in their processes: job-bulkheads.test.ts) has none running here.
       if (options.jobs !== false) jobs.start();
       return {
-        services: cardsServices(stores, serverOptions, {
-          store,
-          quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
-          enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
-          enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
-          enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
-        }),
+        services: cardsServices(
+          stores,
+          serverOptions,
+          {
+            store,
+            quotaOf: async (ctx) => quotas.get(ctx.caller.userId) ?? HARNESS_QUOTA,
+            enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
+            enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
+            enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
+          },
+          createComputes(logger, HARNESS_COMPUTE_LIMITS),
+        ),
         resources: stores,
         ...(options.events && { events: cardsEvents(stores.db, HARNESS_CONFIG) }),
         close: async () => {
@@ -172,8 +185,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
         unary<Req, Res>(target, method, message.fromPartial(request as never), {
           token: await service.tokenFor(userId),
           // Tests state behaviour, not speed (bench/ measures that): a cold 500-card create may take longer
-          // than the gateway's 2 s on a busy machine.
-          timeoutMs: 15_000,
+          // than the gateway's 2 s on a busy machine, and a card file's check waits for its child (above).
+          timeoutMs: 120_000,
         });
     return {
       // As the gateway does, a create without a key gets a fresh one.
