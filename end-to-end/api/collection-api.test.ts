@@ -142,15 +142,7 @@ describe('exporting through the gateway', () => {
     await api.cards.create.mutate({ front: 'el perro', back: 'the dog' });
 
     const { exportId } = await api.exports.start.mutate({ format: 'csv', tagIds: [german.id] });
-    let current = await api.exports.get.query({ exportId });
-    await waitUntil(
-      'the export finished',
-      async () => {
-        current = await api.exports.get.query({ exportId });
-        return current.status === 'done';
-      },
-      BACKGROUND_JOB_WAIT_MS,
-    );
+    const current = await finished(api, exportId);
     expect(current).toMatchObject({ format: 'csv', progress: { done: 1, total: 1 }, failure: null });
     const file = await fetch(current.url ?? '');
     expect(file.status).toBe(200);
