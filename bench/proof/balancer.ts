@@ -1,18 +1,31 @@
 // What a Kubernetes Service does for the proof's replicas: a TCP port that hands each new connection to
-// the next ready backend in turn (each backend's /readyz is checked every 100 ms, as the endpoints
-// controller follows readiness probes), and to the one after when a backend refuses. Connections are
-// spliced as they are, so HTTP keep-alive and gRPC's HTTP/2 connections stay on the backend they first
-// reached, also once it is no longer ready, as with kube-proxy.
+// the next ready backend in turn, and to the one after when a backend refuses. Each backend's /readyz is
+// checked every 100 ms on its own, as the kubelet probes each pod, so a slow answer of one never delays
+// what the balancer learns of another. An answer of not ready, or a refused connection (the process is
+// stopping or gone), takes the backend out at once, as the endpoints controller takes out a terminating pod
+// or one whose container exited; a check that gets no answer within a second counts as a failure, and only
+// three in a row take the backend out (the probe's failureThreshold), so one slow answer of a busy new
+// replica does not leave the Service with a single endpoint. Connections are spliced as they are, so HTTP
+// keep-alive and gRPC's HTTP/2 connections stay on the backend they first reached, also once it is no
+// longer ready, as with kube-proxy.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface Balancer {
   port: number;
+  /** The ports of the backends new connections go to now (the Service's endpoints). */
+  endpoints(): number[];
   /**
-   * Resolves once new connections may go to the backend serving on `port` (a readiness check has seen it ready),
-   * as a rolling update goes on only once the new pod is among the Service's endpoints; fails after `timeoutMs`.
+   * Resolves once new connections may go to the backend serving on `port` (a readiness check begun after this call
+   * has seen it ready), as a rolling update goes on only once the new pod is among the Service's endpoints; fails
+   * after `timeoutMs`.
    */
   routesTo(port: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface BalancerOptions {
+  /** How long a readiness check waits for an answer before it counts as failed. */
+  checkTimeoutMs?: number;
 }
 
 function connect(port: number): Promise<Socket> {
@@ -32,63 +45,90 @@ export interface Backend {
   readyPort: number;
 }
 
-const READINESS_INTERVAL_MS = 100;
+const CHECK_INTERVAL_MS = 100;
+const CHECK_TIMEOUT_MS = 1_000;
+/** Unanswered checks in a row that take a backend out (Kubernetes' default failureThreshold). */
+const FAILURE_THRESHOLD = 3;
+const ROUTES_TO_TIMEOUT_MS = 60_000;
 
-async function isReady(backend: Backend): Promise<boolean> {
+type Check = 'ready' | 'not ready' | 'no answer';
+
+async function check(backend: Backend, timeoutMs: number): Promise<Check> {
   try {
     const response = await fetch(`http://127.0.0.1:${backend.readyPort}/readyz`, {
-      signal: AbortSignal.timeout(1_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
+    return response.ok ? 'ready' : 'not ready';
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? 'no answer' : 'not ready';
   }
 }
 
-const ROUTES_TO_TIMEOUT_MS = 60_000;
+/** One backend as the balancer sees it, with its own round of checks. */
+interface Endpoint {
+  backend: Backend;
+  ready: boolean;
+  unanswered: number;
+  /** Checks begun so far. */
+  begun: number;
+  /** Told after each check, with the number of that check. */
+  waiting: Set<(check: number) => void>;
+}
 
-export function startBalancer(port: number, backends: Backend[]): Promise<Balancer> {
+export function startBalancer(port: number, backends: Backend[], options: BalancerOptions = {}): Promise<Balancer> {
+  const checkTimeoutMs = options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
   let turn = 0;
   const open = new Set<Socket>();
-  let ready = new Set(backends);
   let checking = true;
-  // Who waits for a backend to be routed to: told after each round of checks.
-  const waiting = new Set<() => void>();
-  void (async () => {
-    while (checking) {
-      const answers = await Promise.all(backends.map(isReady));
-      ready = new Set(backends.filter((_, i) => answers[i]));
-      for (const notify of waiting) notify();
-      await new Promise((resolve) => setTimeout(resolve, READINESS_INTERVAL_MS));
-    }
-  })();
-  const routesTo = (backendPort: number, timeoutMs = ROUTES_TO_TIMEOUT_MS) =>
-    new Promise<void>((resolve, reject) => {
-      const backend = backends.find((candidate) => candidate.port === backendPort);
-      if (!backend) throw new Error(`no backend serves on port ${backendPort}`);
+  const endpoints: Endpoint[] = backends.map((backend) => ({
+    backend,
+    ready: true,
+    unanswered: 0,
+    begun: 0,
+    waiting: new Set(),
+  }));
+  for (const endpoint of endpoints) {
+    void (async () => {
+      while (checking) {
+        endpoint.begun += 1;
+        const number = endpoint.begun;
+        const answer = await check(endpoint.backend, checkTimeoutMs);
+        endpoint.unanswered = answer === 'no answer' ? endpoint.unanswered + 1 : 0;
+        if (answer === 'ready') endpoint.ready = true;
+        else if (answer === 'not ready' || endpoint.unanswered >= FAILURE_THRESHOLD) endpoint.ready = false;
+        for (const notify of endpoint.waiting) notify(number);
+        await new Promise((resolve) => setTimeout(resolve, CHECK_INTERVAL_MS));
+      }
+    })();
+  }
+  const routesTo = (backendPort: number, timeoutMs = ROUTES_TO_TIMEOUT_MS) => {
+    const endpoint = endpoints.find((candidate) => candidate.backend.port === backendPort);
+    if (!endpoint) return Promise.reject(new Error(`no backend serves on port ${backendPort}`));
+    // Only a check begun after this call counts: the one under way may have been sent before the restart.
+    const after = endpoint.begun;
+    return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        waiting.delete(notify);
+        endpoint.waiting.delete(notify);
         reject(new Error(`the balancer did not see the backend on port ${backendPort} ready within ${timeoutMs} ms`));
       }, timeoutMs);
-      // Only a round of checks that began after this call counts: the set held now may be older than the restart.
-      let rounds = 0;
-      function notify() {
-        rounds += 1;
-        if (rounds < 2 || !ready.has(backend as Backend)) return;
+      function notify(number: number) {
+        if (number <= after || !endpoint?.ready) return;
         clearTimeout(timer);
-        waiting.delete(notify);
+        endpoint.waiting.delete(notify);
         resolve();
       }
-      waiting.add(notify);
+      endpoint.waiting.add(notify);
     });
+  };
+  const readyPorts = () => endpoints.filter((endpoint) => endpoint.ready).map((endpoint) => endpoint.backend.port);
   const server: Server = createServer({ pauseOnConnect: true }, async (client) => {
     open.add(client);
     client.once('close', () => open.delete(client));
     client.on('error', () => client.destroy());
     // With none ready (all restarting at once), every one is tried rather than none.
-    const candidates = backends.filter((backend) => ready.has(backend));
-    const ports = (candidates.length > 0 ? candidates : backends).map((backend) => backend.port);
+    const candidates = readyPorts();
+    const ports = candidates.length > 0 ? candidates : backends.map((backend) => backend.port);
     turn += 1;
     for (let attempt = 0; attempt < ports.length; attempt += 1) {
       const backendPort = ports[(turn + attempt) % ports.length] as number;
@@ -116,6 +156,7 @@ export function startBalancer(port: number, backends: Backend[]): Promise<Balanc
     server.listen(port, '127.0.0.1', () =>
       resolve({
         port,
+        endpoints: readyPorts,
         routesTo,
         close: () =>
           new Promise<void>((done) => {
