@@ -12,8 +12,9 @@ belong to one organization and subscribe to its deck, and runs one scenario afte
 (reviews with client review ids, due lists, the dashboard's batch, sign-ins): the load alone (with the
 review transaction sent straight to PostgreSQL as a baseline), kill -9 of a cards replica and of a gateway
 replica, NATS restarted, PostgreSQL restarted, Redis gone for 10 s, a rolling SIGTERM restart of the
-gateways and cards (no request may fail: each drains before it exits, and the next one is stopped only
-once the balancer sends connections to the one restarted), one of the single-replica
+gateways and cards as the chart's rolling update makes it (maxSurge 1, maxUnavailable 0: no request may
+fail; each replica's replacement starts on ports of its own, and the old one is sent SIGTERM, and drains
+before it exits, only once the balancer sends connections to the new one), one of the single-replica
 services (identity, organizations, billing, ai: their calls may fail meanwhile), and both cards replicas
 frozen (SIGSTOP) for 5 s, so the callers' deadlines must end its calls (every request answered). Then one
 hostile learner at a time, readied before the load starts: a poisoned package imported (a .apkg of about

@@ -7,7 +7,8 @@
 // three in a row take the backend out (the probe's failureThreshold), so one slow answer of a busy new
 // replica does not leave the Service with a single endpoint. Connections are spliced as they are, so HTTP
 // keep-alive and gRPC's HTTP/2 connections stay on the backend they first reached, also once it is no
-// longer ready, as with kube-proxy.
+// longer ready, as with kube-proxy. Backends come and go as pods do (add, remove), so that a rolling update
+// can start a new replica before it stops an old one, as the chart's does.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface Balancer {
@@ -20,12 +21,25 @@ export interface Balancer {
    * after `timeoutMs`.
    */
   routesTo(port: number, timeoutMs?: number): Promise<void>;
+  /** A new backend (a new pod): checked from now on, and routed to once a check has seen it ready. */
+  add(backend: Backend): void;
+  /** Takes a backend out for good (its pod deleted); connections already spliced to it stay. */
+  remove(port: number): void;
   close(): Promise<void>;
 }
 
 export interface BalancerOptions {
   /** How long a readiness check waits for an answer before it counts as failed. */
   checkTimeoutMs?: number;
+  /** Told each time a backend joins or leaves the endpoints, and why. */
+  onChange?: (change: EndpointChange) => void;
+}
+
+export interface EndpointChange {
+  port: number;
+  ready: boolean;
+  /** 'ready', 'not ready' (an answer of not ready, or no connection), or 'N checks unanswered in a row'. */
+  why: string;
 }
 
 function connect(port: number): Promise<Socket> {
@@ -74,6 +88,7 @@ interface Endpoint {
   begun: number;
   /** Told after each check, with the number of that check. */
   waiting: Set<(check: number) => void>;
+  removed: boolean;
 }
 
 export function startBalancer(port: number, backends: Backend[], options: BalancerOptions = {}): Promise<Balancer> {
@@ -81,27 +96,37 @@ export function startBalancer(port: number, backends: Backend[], options: Balanc
   let turn = 0;
   const open = new Set<Socket>();
   let checking = true;
-  const endpoints: Endpoint[] = backends.map((backend) => ({
-    backend,
-    ready: true,
-    unanswered: 0,
-    begun: 0,
-    waiting: new Set(),
-  }));
-  for (const endpoint of endpoints) {
+  const endpoints: Endpoint[] = [];
+  const watch = (backend: Backend, ready: boolean) => {
+    const endpoint: Endpoint = { backend, ready, unanswered: 0, begun: 0, waiting: new Set(), removed: false };
+    endpoints.push(endpoint);
     void (async () => {
-      while (checking) {
+      while (checking && !endpoint.removed) {
         endpoint.begun += 1;
         const number = endpoint.begun;
         const answer = await check(endpoint.backend, checkTimeoutMs);
         endpoint.unanswered = answer === 'no answer' ? endpoint.unanswered + 1 : 0;
+        const was = endpoint.ready;
         if (answer === 'ready') endpoint.ready = true;
         else if (answer === 'not ready' || endpoint.unanswered >= FAILURE_THRESHOLD) endpoint.ready = false;
+        if (endpoint.ready !== was) {
+          const why = answer === 'no answer' ? `${endpoint.unanswered} checks unanswered in a row` : answer;
+          options.onChange?.({ port: backend.port, ready: endpoint.ready, why });
+        }
         for (const notify of endpoint.waiting) notify(number);
         await new Promise((resolve) => setTimeout(resolve, CHECK_INTERVAL_MS));
       }
     })();
-  }
+  };
+  // The first backends are tried from the start (the stack is started behind the balancer); one added later
+  // only once it has been seen ready, as a new pod joins the endpoints.
+  for (const backend of backends) watch(backend, true);
+  const add = (backend: Backend) => watch(backend, false);
+  const remove = (backendPort: number) => {
+    const at = endpoints.findIndex((endpoint) => endpoint.backend.port === backendPort);
+    const [endpoint] = at === -1 ? [] : endpoints.splice(at, 1);
+    if (endpoint) endpoint.removed = true;
+  };
   const routesTo = (backendPort: number, timeoutMs = ROUTES_TO_TIMEOUT_MS) => {
     const endpoint = endpoints.find((candidate) => candidate.backend.port === backendPort);
     if (!endpoint) return Promise.reject(new Error(`no backend serves on port ${backendPort}`));
@@ -128,7 +153,7 @@ export function startBalancer(port: number, backends: Backend[], options: Balanc
     client.on('error', () => client.destroy());
     // With none ready (all restarting at once), every one is tried rather than none.
     const candidates = readyPorts();
-    const ports = candidates.length > 0 ? candidates : backends.map((backend) => backend.port);
+    const ports = candidates.length > 0 ? candidates : endpoints.map((endpoint) => endpoint.backend.port);
     turn += 1;
     for (let attempt = 0; attempt < ports.length; attempt += 1) {
       const backendPort = ports[(turn + attempt) % ports.length] as number;
@@ -158,6 +183,8 @@ export function startBalancer(port: number, backends: Backend[], options: Balanc
         port,
         endpoints: readyPorts,
         routesTo,
+        add,
+        remove,
         close: () =>
           new Promise<void>((done) => {
             checking = false;

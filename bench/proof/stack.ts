@@ -1,7 +1,10 @@
 // Engram as the proof runs it: every component under the runner's supervisor, on the proof's private
 // PostgreSQL, NATS and Redis, with two replicas of the gateway and of cards, each pair behind a
 // round-robin balancer as a Kubernetes Service would put them (the services reach cards, and the
-// learners the gateways, only through theirs).
+// learners the gateways, only through theirs). A replica is restarted as the chart's rolling update
+// replaces a pod (maxSurge 1, maxUnavailable 0): a new one is started on ports of its own and joins the
+// balancer, and only once the balancer sends it connections is the old one sent SIGTERM; the single-replica
+// services are restarted in place.
 import { randomBytes } from 'node:crypto';
 import { type ComponentName, type StackSettings, serviceDatabaseUrl } from '@engram/local/components';
 import { migrateAll } from '@engram/local/migrations';
@@ -14,7 +17,7 @@ import {
 } from '@engram/local/processes';
 import { createSecrets } from '@engram/local/secrets';
 import { describeEvent, type SupervisorEvent } from '@engram/local/supervisor';
-import { type Balancer, startBalancer } from './balancer.ts';
+import { type Balancer, type EndpointChange, startBalancer } from './balancer.ts';
 import type { ProofInfrastructure } from './infra.ts';
 
 export type Replica = 'gateway-a' | 'gateway-b' | 'cards-a' | 'cards-b';
@@ -24,6 +27,10 @@ export interface ProofStack {
   url: string;
   databaseUrl: string;
   cardsDatabaseUrl: string;
+  /**
+   * The stack's settings as a caller sees them: the gateway and cards at their balancers' ports (their Services),
+   * since a replica's own port goes with it when a rolling update replaces it.
+   */
   settings: StackSettings;
   events: SupervisorEvent[];
   /** The last lines the components wrote, to explain a failure. */
@@ -31,11 +38,20 @@ export interface ProofStack {
   pid(replica: Replica): number | undefined;
   /** Whether every process answers its /healthz within `ms` (one whose event loop is busy does not). */
   responsive(ms: number): Promise<boolean>;
+  /** A replica replaced as a rolling update does (the new one serving before the old one stops), a service in place. */
   restart(component: Replica | ComponentName): Promise<void>;
   stop(): Promise<void>;
 }
 
 const KEPT_LINES = 200;
+
+/** One replica of the gateway or cards, whichever process serves it now. */
+interface ReplicaHandle {
+  port: number;
+  metricsPort: number;
+  pid(): number | undefined;
+  stop(): Promise<unknown>;
+}
 
 export async function startProofStack(
   infrastructure: ProofInfrastructure,
@@ -71,61 +87,92 @@ export async function startProofStack(
   };
   const events: SupervisorEvent[] = [];
   const recentLines: string[] = [];
-  const onLine = (component: ComponentName, line: string) => {
-    recentLines.push(`[${component}] ${line}`);
+  const keep = (line: string) => {
+    recentLines.push(line);
     if (recentLines.length > KEPT_LINES) recentLines.shift();
   };
+  const onLine = (component: ComponentName, line: string) => keep(`[${component}] ${line}`);
   const onEvent = (event: SupervisorEvent) => {
     events.push(event);
     console.error(`[proof] ${describeEvent(event)}`);
   };
-  const cardsBalancer = await startBalancer(cardsBalancerPort, [
-    { port: ports.grpc.cards, readyPort: ports.metrics.cards },
-    { port: cardsB.serving, readyPort: cardsB.metrics },
-  ]);
-  const gatewayBalancer = await startBalancer(gatewayBalancerPort, [
-    { port: ports.gateway, readyPort: ports.gatewayMetrics },
-    { port: gatewayB.serving, readyPort: gatewayB.metrics },
-  ]);
+  // Which replica the balancers send new connections to, among the lines that explain a failure.
+  const balancing = (name: string) => ({
+    onChange: ({ port, ready, why }: EndpointChange) =>
+      keep(`[${name} balancer] ${ready ? 'routes to' : 'takes out'} the replica on port ${port} (${why})`),
+  });
+  const cardsBalancer = await startBalancer(
+    cardsBalancerPort,
+    [
+      { port: ports.grpc.cards, readyPort: ports.metrics.cards },
+      { port: cardsB.serving, readyPort: cardsB.metrics },
+    ],
+    balancing('cards'),
+  );
+  const gatewayBalancer = await startBalancer(
+    gatewayBalancerPort,
+    [
+      { port: ports.gateway, readyPort: ports.gatewayMetrics },
+      { port: gatewayB.serving, readyPort: gatewayB.metrics },
+    ],
+    balancing('gateway'),
+  );
   const balancers: Balancer[] = [cardsBalancer, gatewayBalancer];
-  // Each replica, and the balancer in front of it.
-  const routes: Record<Replica, { balancer: Balancer; port: number }> = {
-    'cards-a': { balancer: cardsBalancer, port: ports.grpc.cards },
-    'cards-b': { balancer: cardsBalancer, port: cardsB.serving },
-    'gateway-a': { balancer: gatewayBalancer, port: ports.gateway },
-    'gateway-b': { balancer: gatewayBalancer, port: gatewayB.serving },
-  };
+  const balancerOf = (component: 'gateway' | 'cards') => (component === 'cards' ? cardsBalancer : gatewayBalancer);
   let stack: RunningStack | undefined;
-  const replicas: Partial<Record<'gateway-b' | 'cards-b', SupervisedReplica>> = {};
+  // Every replica started beside the stack's own (the second of each, and each one a rolling update started).
+  const started: { component: 'gateway' | 'cards'; replica: SupervisedReplica }[] = [];
   const stop = async () => {
-    await replicas['gateway-b']?.stop();
+    const of = (component: 'gateway' | 'cards') => started.filter((entry) => entry.component === component);
+    await Promise.all(of('gateway').map(({ replica }) => replica.stop()));
     await stack?.stop();
-    await replicas['cards-b']?.stop();
+    await Promise.all(of('cards').map(({ replica }) => replica.stop()));
     await Promise.all(balancers.map((balancer) => balancer.close()));
   };
+  const startReplica = async (component: 'gateway' | 'cards', ports: { serving: number; metrics: number }) => {
+    const replica = await startSupervisedReplica(settings, component, ports, onLine, { onEvent });
+    started.push({ component, replica });
+    return { port: ports.serving, metricsPort: ports.metrics, pid: replica.pid, stop: replica.stop };
+  };
+  const current = {} as Record<Replica, ReplicaHandle>;
   try {
     stack = await startProcesses(settings, onLine, { onEvent });
-    replicas['cards-b'] = await startSupervisedReplica(settings, 'cards', cardsB, onLine, { onEvent });
-    replicas['gateway-b'] = await startSupervisedReplica(settings, 'gateway', gatewayB, onLine, { onEvent });
+    const running = stack;
+    current['cards-a'] = {
+      port: ports.grpc.cards,
+      metricsPort: ports.metrics.cards,
+      pid: () => running.pids().cards,
+      stop: () => running.stopComponent('cards'),
+    };
+    current['gateway-a'] = {
+      port: ports.gateway,
+      metricsPort: ports.gatewayMetrics,
+      pid: () => running.pids().gateway,
+      stop: () => running.stopComponent('gateway'),
+    };
+    current['cards-b'] = await startReplica('cards', cardsB);
+    current['gateway-b'] = await startReplica('gateway', gatewayB);
   } catch (error) {
     await stop();
     throw error;
   }
   const running = stack;
-  const healthPorts = [ports.gatewayMetrics, gatewayB.metrics, cardsB.metrics, ...Object.values(ports.metrics)];
+  const singleMetricsPorts = Object.entries(ports.metrics)
+    .filter(([name]) => name !== 'cards')
+    .map(([, port]) => port);
   return {
     url: settings.publicBaseUrl,
     databaseUrl: infrastructure.databaseUrl,
     cardsDatabaseUrl: serviceDatabaseUrl(infrastructure.databaseUrl, 'cards'),
-    settings,
+    settings: {
+      ...settings,
+      ports: { ...ports, gateway: gatewayBalancerPort, grpc: { ...ports.grpc, cards: cardsBalancerPort } },
+    },
     events,
     recentLines,
-    pid(replica) {
-      if (replica === 'gateway-a') return running.pids().gateway;
-      if (replica === 'cards-a') return running.pids().cards;
-      return replicas[replica]?.pid();
-    },
+    pid: (replica) => current[replica].pid(),
     async responsive(ms) {
+      const healthPorts = [...Object.values(current).map((replica) => replica.metricsPort), ...singleMetricsPorts];
       const answers = await Promise.all(
         healthPorts.map((port) =>
           fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(ms) }).then(
@@ -140,15 +187,25 @@ export async function startProofStack(
       return answers.every(Boolean);
     },
     async restart(component) {
-      if (component === 'gateway-a') await running.restartComponent('gateway');
-      else if (component === 'cards-a') await running.restartComponent('cards');
-      else if (component === 'gateway-b' || component === 'cards-b') await replicas[component]?.restart();
-      else return running.restartComponent(component);
-      // A replica is back once its balancer sends it connections again: as a rolling update waits for the new pod
-      // to be ready and among the endpoints before it stops the next, and unlike the replica's own /readyz, which
-      // the balancer reads only on its next round (stopping the other replica before then left it none to use).
-      const route = routes[component];
-      await route.balancer.routesTo(route.port);
+      if (
+        component !== 'gateway-a' &&
+        component !== 'gateway-b' &&
+        component !== 'cards-a' &&
+        component !== 'cards-b'
+      ) {
+        return running.restartComponent(component);
+      }
+      const kind = component.startsWith('cards') ? 'cards' : 'gateway';
+      const old = current[component];
+      const replacement = await startReplica(kind, { serving: await freePort(), metrics: await freePort() });
+      const balancer = balancerOf(kind);
+      balancer.add({ port: replacement.port, readyPort: replacement.metricsPort });
+      // The old replica stops only once new connections go to the new one: unlike the new replica's own /readyz,
+      // which the balancer reads only on its next check (stopping the old one before then could leave it none).
+      await balancer.routesTo(replacement.port);
+      current[component] = replacement;
+      await old.stop();
+      balancer.remove(old.port);
     },
     stop,
   };

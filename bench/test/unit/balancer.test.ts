@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Balancer, startBalancer } from '../../proof/balancer.ts';
+import { type Balancer, type EndpointChange, startBalancer } from '../../proof/balancer.ts';
 
 type Readiness = 'ready' | 'not ready' | 'silent';
 
@@ -63,7 +63,11 @@ async function replica(name: string, readiness: Readiness = 'ready'): Promise<Re
   return self;
 }
 
-async function balancerFor(replicas: Replica[], checkTimeoutMs: number): Promise<Balancer> {
+async function balancerFor(
+  replicas: Replica[],
+  checkTimeoutMs: number,
+  onChange?: (change: EndpointChange) => void,
+): Promise<Balancer> {
   const free = createServer();
   free.listen(0, '127.0.0.1');
   await once(free, 'listening');
@@ -72,7 +76,7 @@ async function balancerFor(replicas: Replica[], checkTimeoutMs: number): Promise
   const balancer = await startBalancer(
     port,
     replicas.map(({ port: servingPort, readyPort }) => ({ port: servingPort, readyPort })),
-    { checkTimeoutMs },
+    { checkTimeoutMs, onChange },
   );
   closers.push(balancer.close);
   return balancer;
@@ -120,16 +124,20 @@ describe("the proof's balancer", () => {
   it('keeps a replica whose checks go unanswered twice, takes it out after the third in a row, and back once it answers ready', async () => {
     const busy = await replica('busy', 'silent');
     const other = await replica('other');
-    const balancer = await balancerFor([busy, other], 50);
-    // As each check arrives, what the balancer made of the ones before it.
-    const routedAtCheck: boolean[] = [];
-    busy.onCheck = () => routedAtCheck.push(balancer.endpoints().includes(busy.port));
-    await until(() => routedAtCheck.length >= 4);
+    // Only the busy replica's: under load the other's checks may go unanswered too, with so short a wait.
+    const changes: EndpointChange[] = [];
+    const balancer = await balancerFor([busy, other], 50, (change) => {
+      if (change.port === busy.port) changes.push(change);
+    });
+    await until(() => changes.length >= 1);
+    // The first change is the third unanswered check's: the first two left the replica among the endpoints.
+    expect(changes).toEqual([{ port: busy.port, ready: false, why: '3 checks unanswered in a row' }]);
+    expect(balancer.endpoints()).not.toContain(busy.port);
 
-    expect(routedAtCheck.slice(0, 4)).toEqual([true, true, true, false]);
     busy.readiness = 'ready';
-    await until(() => balancer.endpoints().includes(busy.port));
-    expect(balancer.endpoints()).toEqual([busy.port, other.port]);
+    await until(() => changes.length >= 2);
+    expect(changes[1]).toEqual({ port: busy.port, ready: true, why: 'ready' });
+    expect(balancer.endpoints()).toContain(busy.port);
   });
 
   it('takes out a replica whose process is gone, and sends a connection that a stopped replica refuses to the next', async () => {
@@ -165,5 +173,25 @@ describe("the proof's balancer", () => {
 
     restarted.waiting.shift()?.writeHead(200).end();
     await until(() => routed);
+  });
+
+  it('lets a new replica in only once it answers ready, and sends nothing more to one taken away, as a rolling update replaces a pod', async () => {
+    const old = await replica('old');
+    const other = await replica('other');
+    const balancer = await balancerFor([old, other], A_LONG_TIME_MS);
+    const fresh = await replica('new', 'not ready');
+    balancer.add({ port: fresh.port, readyPort: fresh.readyPort });
+    await until(() => fresh.checks >= 1);
+    expect(balancer.endpoints()).toEqual([old.port, other.port]);
+
+    fresh.readiness = 'ready';
+    await balancer.routesTo(fresh.port);
+    balancer.remove(old.port);
+    expect(balancer.endpoints()).toEqual([other.port, fresh.port]);
+    const answers = new Set([await reached(balancer), await reached(balancer), await reached(balancer)]);
+    expect(answers).toEqual(new Set(['other', 'new']));
+    const checksOfOld = old.checks;
+    await until(() => fresh.checks >= 3 + 1);
+    expect(old.checks).toBeLessThanOrEqual(checksOfOld + 1);
   });
 });
