@@ -157,6 +157,7 @@ export async function startProofStack(
     throw error;
   }
   const running = stack;
+  const isReplica = (name: Replica | ComponentName): name is Replica => name in current;
   const singleMetricsPorts = Object.entries(ports.metrics)
     .filter(([name]) => name !== 'cards')
     .map(([, port]) => port);
@@ -187,14 +188,7 @@ export async function startProofStack(
       return answers.every(Boolean);
     },
     async restart(component) {
-      if (
-        component !== 'gateway-a' &&
-        component !== 'gateway-b' &&
-        component !== 'cards-a' &&
-        component !== 'cards-b'
-      ) {
-        return running.restartComponent(component);
-      }
+      if (!isReplica(component)) return running.restartComponent(component);
       const kind = component.startsWith('cards') ? 'cards' : 'gateway';
       const old = current[component];
       const replacement = await startReplica(kind, { serving: await freePort(), metrics: await freePort() });
