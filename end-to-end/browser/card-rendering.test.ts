@@ -7,6 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
+import { chooseCardType } from './support/new-card.ts';
 
 const env = useBrowserStack();
 
@@ -35,7 +36,7 @@ const VIEWPORTS = [
 
 async function fillCard(page: Page, card: (typeof CARDS)[keyof typeof CARDS]) {
   const form = page.getByRole('region', { name: 'New card' });
-  await form.getByText(card.type, { exact: true }).click();
+  await chooseCardType(form, card.type);
   await form.getByRole('textbox', { name: card.type === 'Cloze' ? 'Text with deletions' : 'Front' }).fill(card.front);
   await form.getByRole('textbox', { name: card.type === 'Cloze' ? 'Extra (optional)' : 'Back' }).fill(card.back);
 }

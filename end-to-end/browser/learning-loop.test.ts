@@ -10,6 +10,7 @@ import { trpcClient } from '../support/trpc-client.ts';
 import { newUser, signUp, useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { DASHBOARD_LOADS } from './support/dashboard.ts';
+import { chooseCardType } from './support/new-card.ts';
 
 const env = useBrowserStack();
 
@@ -18,7 +19,7 @@ async function addCard(page: Page, card: { type: string; front: string; back?: s
   // The list shows cards rendered (a cloze card's maths typeset), so the new card is counted, not read.
   const listed = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card');
   const before = await listed.count();
-  await form.getByText(card.type, { exact: true }).click();
+  await chooseCardType(form, card.type);
   await form.getByRole('textbox', { name: card.type === 'Cloze' ? 'Text with deletions' : 'Front' }).fill(card.front);
   if (card.back) await form.getByRole('textbox', { name: 'Back' }).fill(card.back);
   await form.getByRole('button', { name: 'Add card' }).click();
