@@ -2,7 +2,7 @@
 // authenticator app (a computed TOTP code), a passkey (Chromium's virtual authenticator), an API key used
 // against /api/trpc and deleted, two accounts on one device (switching, signing one out), and the admin
 // area: creating a user and setting their password, banning a user, who is then on /suspended and refused by
-// the API, and impersonating one and stopping.
+// the API, listing a user's sessions and ending one, and impersonating one and stopping.
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { totpCode } from '@engram/testkit/totp';
@@ -28,6 +28,9 @@ async function signOut(page: Page) {
 }
 
 const currentUser = (page: Page) => page.getByTestId('current-user');
+
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 describe('two-factor with an authenticator app', () => {
   it('is switched on with the key typed into the app, which never travels in an address, and asks for a code at sign-in', async () => {
@@ -268,6 +271,67 @@ describe('the admin area', () => {
     await row.locator('form').getByRole('button', { name: 'Set password' }).click();
     await page.getByText('Password changed.').waitFor();
     await row.getByLabel('New password').waitFor({ state: 'detached' });
+  });
+
+  it("lists a user's sessions with the device, the times and the address, and ends one, in both languages", async () => {
+    const laptop = await openPage('sessions-laptop');
+    const user = await onboarded(laptop, 'travelling');
+    // A second session, from a phone: the sign-in call Safari on an iPhone makes.
+    const phone = await fetch(`${env.stack.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: env.stack.url, 'user-agent': IPHONE_SAFARI },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    expect(phone.status).toBe(200);
+    const phoneCookie = phone.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+    const phoneSession = async () =>
+      (await fetch(`${env.stack.url}/api/auth/get-session`, { headers: { cookie: phoneCookie } })).json();
+    expect(await phoneSession()).toMatchObject({ user: { email: user.email } });
+
+    const { page } = await adminPage('admin-sessions');
+    await page.getByLabel('Search by email').fill(user.email);
+    await page.getByRole('heading', { name: 'Users (1)' }).waitFor();
+    const row = rowOf(page, user.email);
+    await row.getByRole('button', { name: 'Sessions', exact: true }).click();
+    const sessions = row.getByRole('region', { name: `Sessions of ${user.email}` });
+    const onPhone = sessions.getByRole('listitem', { name: 'Safari on iPhone' });
+    const onLaptop = sessions.getByRole('listitem', { name: 'Chrome on Linux' });
+    await onPhone.waitFor();
+    expect(await sessions.getByRole('listitem').count()).toBe(2);
+    // The phone signed in last, so it comes first.
+    expect(await sessions.getByRole('listitem').first().getAttribute('aria-label')).toBe('Safari on iPhone');
+    expect(await onLaptop.textContent()).toMatch(/Signed in .+ · last active .+ · from \S+/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // The same list, for an admin who reads Portuguese.
+    const portuguese = await openTestPage(env.browser, 'admin-sessions-pt', { bypassCSP: true, locale: 'pt-BR' });
+    await portuguese.context().addCookies(await page.context().cookies());
+    await portuguese.goto(`${env.stack.url}/admin`);
+    await portuguese.getByLabel('Buscar por e-mail').fill(user.email);
+    await portuguese.getByRole('heading', { name: 'Usuários (1)' }).waitFor();
+    const ptRow = rowOf(portuguese, user.email);
+    await ptRow.getByRole('button', { name: 'Sessões', exact: true }).click();
+    const ptSessions = ptRow.getByRole('region', { name: `Sessões de ${user.email}` });
+    const ptPhone = ptSessions.getByRole('listitem', { name: 'Safari no iPhone' });
+    expect(await ptPhone.textContent()).toMatch(/Entrou em .+ · última atividade em .+ · de \S+/);
+    await ptPhone.getByRole('button', { name: 'Encerrar sessão' }).waitFor();
+
+    // Ending the phone's session signs the phone out, and leaves the laptop signed in.
+    await onPhone.getByRole('button', { name: 'End session' }).click();
+    await page.getByText('The session has ended.').waitFor();
+    await onPhone.waitFor({ state: 'detached' });
+    expect(await sessions.getByRole('listitem').count()).toBe(1);
+    expect(await phoneSession()).toBeNull();
+    await laptop.reload();
+    await expect.poll(() => currentUser(laptop).textContent()).toContain(user.email);
+
+    // "Sign out everywhere" ends the rest, and the list says so.
+    await row.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByText('Every session of this user has ended.').waitFor();
+    await sessions.getByText('No session: this user is signed out everywhere.').waitFor();
   });
 
   it('impersonates a user with a visible banner, and stops', async () => {

@@ -1,7 +1,7 @@
 // A new passkey is named after the browser and the device it was made on, read from the user agent, so the
 // owner's list tells them apart without anyone typing a name.
 import { afterEach, describe, expect, it } from 'vitest';
-import { passkeyName } from '../../src/lib/auth-ui/passkey-name.ts';
+import { deviceName, passkeyName } from '../../src/lib/auth-ui/passkey-name.ts';
 import { setLocale } from '../../src/lib/i18n.ts';
 
 const AGENTS = {
@@ -46,5 +46,16 @@ describe('the name a new passkey is given', () => {
   it('falls back to what is known, or to the unnamed label', () => {
     expect(passkeyName('Mozilla/5.0 (Windows NT 10.0; Win64; x64)')).toBe('Windows');
     expect(passkeyName('curl/8.5.0')).toBe('Unnamed passkey');
+  });
+});
+
+describe("the device an admin sees for a user's session", () => {
+  it('is named as a passkey would be, and is nothing for an agent that names neither browser nor device', () => {
+    expect(deviceName(AGENTS.safariIphone)).toBe('Safari on iPhone');
+    expect(deviceName('Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/131.0.0.0 Safari/537.36')).toBe(
+      'Chrome on Linux',
+    );
+    expect(deviceName('curl/8.5.0')).toBeUndefined();
+    expect(deviceName('')).toBeUndefined();
   });
 });

@@ -88,7 +88,12 @@ export function AdminScreen() {
         ) : data?.users.length ? (
           <ul className="grid gap-3">
             {data.users.map((user) => (
-              <UserRow key={user.id} user={user} isSelf={user.id === session?.user.id} />
+              <UserRow
+                key={user.id}
+                user={user}
+                isSelf={user.id === session?.user.id}
+                currentSessionId={session?.session.id}
+              />
             ))}
           </ul>
         ) : (

@@ -14,8 +14,21 @@ export type AdminUser = {
   banExpires?: Date | string | null;
 };
 
+/** One of a user's signed-in sessions, as identity lists it for an admin (only those not yet expired). */
+export type AdminSession = {
+  id: string;
+  token: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  impersonatedBy?: string | null;
+};
+
 export const ADMIN_PAGE_SIZE = 50;
-const USERS_KEY = ['admin', 'users'] as const;
+const ADMIN_KEY = ['admin'] as const;
+const USERS_KEY = [...ADMIN_KEY, 'users'] as const;
+const SESSIONS_KEY = [...ADMIN_KEY, 'sessions'] as const;
 
 /** better-fetch answers { data, error }; an error is thrown so the query layer toasts it. */
 async function unwrap<T>(call: Promise<{ data: T | null; error: unknown }>): Promise<T> {
@@ -43,16 +56,29 @@ export function useAdminUsers(search: string) {
   });
 }
 
-/** A mutation of the admin area, as options for useMutation or a form (useContractForm). The list is fetched
- * again after it, whatever the outcome, before the caller hears of it: its toast, or a panel closing, comes
- * with the row already showing the change. */
+const time = (date: Date | string) => new Date(date).getTime();
+
+/** A user's sessions, the one active last first. */
+export function useUserSessions(userId: string) {
+  return useQuery({
+    queryKey: [...SESSIONS_KEY, userId],
+    queryFn: async () => {
+      const { sessions } = await unwrap(adminAuthClient.admin.listUserSessions({ userId }));
+      return (sessions as AdminSession[]).sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
+    },
+  });
+}
+
+/** A mutation of the admin area, as options for useMutation or a form (useContractForm). The users and any
+ * sessions shown are fetched again after it, whatever the outcome, before the caller hears of it: its toast,
+ * or a panel closing, comes with the row already showing the change. */
 export function adminAction<Input>(run: (input: Input) => Promise<{ data: unknown; error: unknown }>) {
   return {
     mutationFn: async (input: Input) => {
       try {
         return await unwrap(run(input));
       } finally {
-        await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+        await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
       }
     },
   };

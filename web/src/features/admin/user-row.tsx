@@ -1,5 +1,5 @@
 // One user in the admin area, with what an admin may do to them: change the role, set a password, ban
-// (with a reason and an optional expiry) or unban, end their sessions, impersonate, delete. The admin's own
+// (with a reason and an optional expiry) or unban, list their sessions and end one or all, impersonate, delete. The admin's own
 // row offers none of the actions identity refuses for oneself (ban, impersonate, delete).
 import { banReasonOf } from '@engram/contracts/auth';
 import { useState } from 'react';
@@ -11,10 +11,11 @@ import { noProblems, useContractForm } from '../../lib/form';
 import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { type AdminUser, adminAction, useAdminAction } from './admin-users';
+import { UserSessions } from './user-sessions';
 
 const SECONDS_PER_DAY = 86_400;
 
-type Panel = 'none' | 'password' | 'ban';
+type Panel = 'none' | 'password' | 'ban' | 'sessions';
 
 type Ban = { userId: string; banReason?: string; banExpiresIn?: number };
 
@@ -85,7 +86,16 @@ function PasswordForm({ user, onDone }: { user: AdminUser; onDone: () => void })
   );
 }
 
-export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+export function UserRow({
+  user,
+  isSelf,
+  currentSessionId,
+}: {
+  user: AdminUser;
+  isSelf: boolean;
+  /** The admin's own session, which the list of their own sessions marks. */
+  currentSessionId: string | undefined;
+}) {
   const [panel, setPanel] = useState<Panel>('none');
   const setRole = useAdminAction((input: { userId: string; role: 'user' | 'admin' }) =>
     adminAuthClient.admin.setRole(input),
@@ -164,6 +174,9 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
               {m.admin_ban()}
             </Button>
           ))}
+        <Button variant="secondary" aria-expanded={panel === 'sessions'} onClick={() => toggle('sessions')}>
+          {m.admin_sessions()}
+        </Button>
         <Button
           variant="secondary"
           pending={revoke.isPending}
@@ -197,6 +210,7 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
       </div>
       {panel === 'password' && <PasswordForm user={user} onDone={done} />}
       {panel === 'ban' && <BanForm user={user} onDone={done} />}
+      {panel === 'sessions' && <UserSessions user={user} currentSessionId={isSelf ? currentSessionId : undefined} />}
     </li>
   );
 }
