@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '@engram/kit/logger';
 import { applyMigrations } from '@engram/kit/migrate';
 import { serviceDatabaseUrl } from '@engram/local/components';
 import type { ChannelCredentials, Client, ServiceDefinition } from '@grpc/grpc-js';
+import { keepLastLines } from './service-lines.ts';
 
 export interface GrpcServiceEntry {
   name: string;
@@ -39,6 +40,7 @@ export interface ServiceUnderTestOptions<R> {
   migrationsDir?: string;
   /** A database URL to create the schema in; by default, the test run's database. */
   databaseUrl?: string;
+  /** The lowest level kept of what the service logs (default warn): a wait that times out prints it. */
   logLevel?: string;
   /** The internal token keys, when several services under test must accept the same tokens. */
   keys?: { privateJwk: string; publicJwks: string };
@@ -87,7 +89,12 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
   if (options.migrationsDir) await applyMigrations({ databaseUrl, migrationsDir: options.migrationsDir });
   const keys = options.keys ?? (await generateInternalKeys());
   const signer = await createInternalTokenSigner(keys.privateJwk);
-  const logger = createLogger({ service: options.service, level: options.logLevel ?? 'silent' });
+  const kept = keepLastLines(options.service);
+  const logger = createLogger({
+    service: options.service,
+    level: options.logLevel ?? 'warn',
+    destination: kept.destination,
+  });
   const verifier = createInternalTokenVerifier(keys.publicJwks, options.service);
   const parts = await options.start({
     databaseUrl,
@@ -120,6 +127,7 @@ export async function startServiceUnderTest<R>(options: ServiceUnderTestOptions<
       await server.shutdown();
       await events?.stop();
       await parts.close();
+      kept.forget();
     },
   };
 }

@@ -1,7 +1,8 @@
 // Waiting for a condition in a test: polled, and bounded, so a broken expectation fails with what was
-// awaited instead of hanging the run.
+// awaited, and with what the services under test said last, instead of hanging the run.
+import { lastServiceLines } from './service-lines.ts';
 
-/** Polls until `check` returns true; fails after `timeoutMs` naming `what`. */
+/** Polls until `check` returns true; fails after `timeoutMs` naming `what` and what the services said last. */
 export async function waitUntil(
   what: string,
   check: () => Promise<boolean> | boolean,
@@ -9,7 +10,10 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    if (Date.now() > deadline) {
+      const said = lastServiceLines();
+      throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}${said ? `\n${said}` : ''}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
