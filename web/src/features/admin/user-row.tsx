@@ -1,6 +1,7 @@
 // One user in the admin area, with what an admin may do to them: change the role, set a password, ban
-// (with a reason and an optional expiry) or unban, list their sessions and end one or all, impersonate, delete. The admin's own
-// row offers none of the actions identity refuses for oneself (ban, impersonate, delete).
+// (with a reason and an optional expiry) or unban, list their sessions and end one or all, impersonate,
+// delete. The admin's own row offers none of the actions identity refuses for oneself (ban, impersonate,
+// delete).
 import { banReasonOf } from '@engram/contracts/auth';
 import { useState } from 'react';
 import { Button } from '../../components/button';
