@@ -52,13 +52,13 @@ describe('generation through the gateway', () => {
     expect(events[0]).toMatchObject({ type: 'started', generator: 'offline', requested: 4 });
     const proposals = events.flatMap((e) => (e.type === 'proposal' ? [e.proposal] : []));
     expect(proposals.map((p) => p.front)).toEqual([
-      'What is atom?',
-      'What is molecule?',
+      'What is an atom?',
+      'What is a molecule?',
       'Name the 3 items of: Noble gases',
     ]);
     expect(proposals[0]).toEqual({
       type: 'basic',
-      front: 'What is atom?',
+      front: 'What is an atom?',
       back: 'The smallest unit of an element.',
       tags: ['chemistry'],
       sourceQuote: 'An atom is the smallest unit of an element.',

@@ -66,7 +66,7 @@ describe('billing through the gateway', () => {
     expect(portal.url).toMatch(new RegExp(`^${stack.url}/api/dev/stripe/portal/bps_\\w+$`));
   });
 
-  it('offers the open checkout again to a learner back from Stripe without paying, and another for another plan', async () => {
+  it('offers the open checkout again to a learner back without paying, and another for another plan', async () => {
     const api = trpcClient(stack.url, await signUpThroughGateway(stack.url, 'hesitant'));
     const first = await api.mutate('billing.checkout', { plan: 'plus', interval: 'month', currency: 'usd' });
     expect(first.url).toMatch(/\/api\/dev\/stripe\/checkout\/cs_test_\w+$/);
@@ -76,6 +76,13 @@ describe('billing through the gateway', () => {
     expect(pro.url).not.toBe(first.url);
     expect(await (await fetch(first.url)).text()).toContain('This checkout has expired');
     expect(await (await fetch(pro.url)).text()).toContain('Subscribe to Engram Pro');
+    // Like Stripe's own pages, the stand-in's speak the browser's language.
+    const portuguese = await fetch(pro.url, { headers: { 'accept-language': 'pt-BR,pt;q=0.9,en-US;q=0.8' } });
+    expect(portuguese.headers.get('content-language')).toBe('pt-BR');
+    const page = await portuguese.text();
+    expect(page).toContain('Assinar Engram Pro');
+    expect(page).toContain('Substituto de teste: esta página não é o Stripe.');
+    expect(page).toContain('Cancelar e voltar ao Engram');
   });
 
   it('refuses a checkout for a plan that does not exist, with the reason in words', async () => {

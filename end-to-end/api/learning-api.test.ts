@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { memoryToJson } from '@engram/contracts/memory-state';
 import { progressOnDevice, streakOnDevice } from '@engram/contracts/offline-dashboard';
 import { type DeviceState, dueToday, reviewOnDevice } from '@engram/contracts/offline-practice';
+import { RECOMMENDATION_MIN_CARDS } from '@engram/contracts/scheduling';
 import { sharedTestStack } from '@engram/testkit/shared-stack';
 import { signUpThroughGateway, type TestStack } from '@engram/testkit/stack';
 import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
@@ -323,7 +324,7 @@ describe('personal scheduling through the gateway', () => {
     expect(await api.query('settings.previewReschedule', {})).toMatchObject({ cards: 6, changed: 0 });
   });
 
-  it('simulates the workload of the learner’s cards at several retentions and recommends one', async () => {
+  it('simulates the learner’s cards at several retentions, and recommends none for a few cards', async () => {
     const api = client(await signUp('simulator'));
     await api.mutate('cards.createMany', {
       cards: Array.from({ length: 30 }, (_, i) => ({ front: `Q${i}`, back: 'A' })),
@@ -336,8 +337,14 @@ describe('personal scheduling through the gateway', () => {
       reviews: 20,
       minutes: expect.any(Number),
     });
+    // Thirty cards are too few to recommend a retention.
     const advice = await api.query('settings.recommendRetention');
-    expect(advice).toMatchObject({ currentRetention: 0.9, reason: expect.stringMatching(/^At \d+% you /) });
+    expect(advice).toMatchObject({
+      currentRetention: 0.9,
+      desiredRetention: 0.9,
+      cardCount: 30,
+      cardsNeeded: RECOMMENDATION_MIN_CARDS,
+    });
     await expect(api.query('settings.simulate', { desiredRetentions: [0.9], days: 400 })).rejects.toMatchObject({
       message: 'Simulate from 1 to 365 days.',
       data: { code: 'BAD_REQUEST' },

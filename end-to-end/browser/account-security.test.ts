@@ -8,7 +8,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { totpCode } from '@engram/testkit/totp';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillSignIn, newUser, signUpAndOnboard, type TestUser } from './support/auth.ts';
+import { fillSignIn, newUser, signInFromPhone, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
 
@@ -28,9 +28,6 @@ async function signOut(page: Page) {
 }
 
 const currentUser = (page: Page) => page.getByTestId('current-user');
-
-const IPHONE_SAFARI =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 describe('two-factor with an authenticator app', () => {
   it('is switched on with the key typed into the app, which never travels in an address, and asks for a code at sign-in', async () => {
@@ -52,8 +49,9 @@ describe('two-factor with an authenticator app', () => {
 
     // The set-up page's address is plain: the secret is in the page, not in the URL, history or a Referer.
     await page.waitForURL(`${env.stack.url}/auth/two-factor`);
-    await page.getByRole('button', { name: 'Continue with authenticator' }).click();
+    // The set-up opens on the authenticator: its QR code is shown at once, not behind a button.
     await page.getByText('Scan the QR code with your authenticator').waitFor();
+    expect(await page.getByRole('button', { name: 'Continue with authenticator' }).count()).toBe(0);
     // Beside the QR code, the key for an app that cannot scan, which the learner can copy.
     const key = await page.getByLabel('Set-up key').inputValue();
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -276,19 +274,8 @@ describe('the admin area', () => {
   it("lists a user's sessions with the device, the times and the address, and ends one, in both languages", async () => {
     const laptop = await openPage('sessions-laptop');
     const user = await onboarded(laptop, 'travelling');
-    // A second session, from a phone: the sign-in call Safari on an iPhone makes.
-    const phone = await fetch(`${env.stack.url}/api/auth/sign-in/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: env.stack.url, 'user-agent': IPHONE_SAFARI },
-      body: JSON.stringify({ email: user.email, password: user.password }),
-    });
-    expect(phone.status).toBe(200);
-    const phoneCookie = phone.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(';')[0])
-      .join('; ');
-    const phoneSession = async () =>
-      (await fetch(`${env.stack.url}/api/auth/get-session`, { headers: { cookie: phoneCookie } })).json();
+    // A second session, from a phone.
+    const phoneSession = await signInFromPhone(env.stack.url, user);
     expect(await phoneSession()).toMatchObject({ user: { email: user.email } });
 
     const { page } = await adminPage('admin-sessions');

@@ -9,7 +9,7 @@ import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import { waitUntil } from '@engram/testkit/wait';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fillSignIn, newUser, signUpAndOnboard, type TestUser } from './support/auth.ts';
+import { fillSignIn, newUser, signInFromPhone, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { ageSessions, cardCountOf, userIdOf } from './support/database.ts';
 import { pngSizeOf, solidPng } from './support/png.ts';
@@ -203,6 +203,36 @@ describe('account security', () => {
     // This browser stays signed in.
     await page.reload();
     await sessions.getByText('Current session').waitFor();
+  });
+
+  it('names each device with when and where from it signed in, and signs out everywhere else at once', async () => {
+    const page = await openPage('security-everywhere');
+    const user = await onSettings(page, 'wanderer');
+    const other = await openPage('security-everywhere-other');
+    await other.goto(`${env.stack.url}/auth/sign-in`);
+    await fillSignIn(other, user.email, user.password);
+    await other.waitForURL(`${env.stack.url}/dashboard`);
+    // A third session, from a phone.
+    const phoneSession = await signInFromPhone(env.stack.url, user);
+
+    await page.goto(`${env.stack.url}/account/security`);
+    const sessions = card(page, 'Sessions');
+    await sessions.getByText('Safari on iPhone', { exact: true }).waitFor();
+    expect(await sessions.getByText('Chrome on Linux', { exact: true }).count()).toBe(2);
+    await sessions.getByText('Current session', { exact: true }).waitFor();
+    expect(await sessions.getByText(/^Signed in .+ · last active .+ · from \S+$/).count()).toBe(3);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page.getByText('Every other device is signed out.').waitFor();
+    await sessions.getByText('Safari on iPhone', { exact: true }).waitFor({ state: 'detached' });
+    expect(await sessions.getByText('Chrome on Linux', { exact: true }).count()).toBe(1);
+    expect(await sessions.getByRole('button', { name: 'Sign out everywhere else' }).count()).toBe(0);
+    expect(await phoneSession()).toBeNull();
+    await other.reload();
+    await other.waitForURL(/\/auth\/sign-in\?redirectTo=%2Fdashboard$/);
+    await page.reload();
+    await sessions.getByText('Current session', { exact: true }).waitFor();
   });
 
   it('deletes the account with the password, and the user’s cards with it', async () => {

@@ -77,6 +77,8 @@ describe('signing in', () => {
     await page.waitForURL(/\/auth\/sign-in\?redirectTo=/);
     expect(new URL(page.url()).searchParams.get('redirectTo')).toBe('/onboarding?from=mail');
     expect(await accessibilityViolations(page)).toEqual([]);
+    // Its one field takes either, and its label says so.
+    await page.getByLabel('Username or email', { exact: true }).waitFor();
     await fillSignIn(page, user.email, user.password);
     await page.waitForURL(`${env.stack.url}/onboarding?from=mail`);
 

@@ -95,12 +95,13 @@ describe('a learner buying a plan', () => {
       .toBe(1);
   });
 
-  it('reads prices in the learner language: reais in Portuguese', async () => {
+  it('reads prices in the learner language: reais in Portuguese, offered before any is chosen', async () => {
     const page = await openPage('billing-pt');
     await signUpAndOnboard(page, env.stack.url, newUser('leitora'));
     await page.getByLabel('Language').selectOption('pt-BR');
-    await page.goto(`${env.stack.url}/billing/plans?interval=month&currency=brl`);
+    await page.goto(`${env.stack.url}/billing/plans`);
     await page.getByRole('heading', { name: 'Planos' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'BRL', exact: true }).isChecked()).toBe(true);
     expect(await plan(page, 'Pro').getByTestId('price-pro').textContent()).toBe('R$\u00a074,90 / mês');
     await plan(page, 'Plus').getByRole('button', { name: 'Assinar o Plus' }).waitFor();
   });

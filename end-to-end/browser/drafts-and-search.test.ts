@@ -104,7 +104,7 @@ describe.each(SCREENS)('generated proposals on %s', (_label, slug, screen) => {
     expect(generations).toHaveLength(1);
     await proposals(page).nth(0).getByRole('textbox', { name: 'Front' }).fill('What is an atom, exactly?');
     await proposals(page).nth(1).getByRole('checkbox', { name: 'Keep card 2' }).uncheck();
-    const kept = ['What is an atom, exactly?', 'What is molecule?', 'What is ion?'];
+    const kept = ['What is an atom, exactly?', 'What is a molecule?', 'What is an ion?'];
     expect(await fronts(page)).toEqual(kept);
     expect(await page.getByText(/These proposals from your last generation/).count()).toBe(0);
 
@@ -124,12 +124,15 @@ describe.each(SCREENS)('generated proposals on %s', (_label, slug, screen) => {
     expect(await proposals(page).nth(1).getByRole('checkbox', { name: 'Keep card 2' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Save 2 cards' }).waitFor();
 
-    // A reload too; nothing was generated (or charged) again.
+    // A reload too; nothing was generated (or charged) again. The pasted notes and the choices are kept as well.
     await page.reload();
     await restored.waitFor();
     expect(await fronts(page)).toEqual(kept);
     await page.getByRole('button', { name: 'Save 2 cards' }).waitFor();
     expect(generations).toHaveLength(1);
+    expect(await page.getByRole('textbox', { name: 'Notes' }).inputValue()).toBe(NOTES);
+    expect(await page.getByRole('spinbutton', { name: 'Number of cards' }).inputValue()).toBe('3');
+    expect(await page.getByRole('checkbox', { name: 'Cloze' }).isChecked()).toBe(false);
 
     // Discard asks first; cancelled, the proposals stay; confirmed, they are gone, after a reload too.
     await page.getByRole('button', { name: 'Discard' }).click();
@@ -177,8 +180,8 @@ describe.each([
 ] as const)('searching and counting cards in %s on %s', (locale, _screen, screen) => {
   const words =
     locale === 'en'
-      ? { search: 'Search cards', list: 'Your cards', counts: '5 cards · 7 to review', title: 'Dashboard' }
-      : { search: 'Buscar cartões', list: 'Seus cartões', counts: '5 cartões · 7 para revisar', title: 'Painel' };
+      ? { search: 'Search cards', list: 'Your cards', counts: '5 cards · 7 questions in all', title: 'Dashboard' }
+      : { search: 'Buscar cartões', list: 'Seus cartões', counts: '5 cartões · 7 perguntas ao todo', title: 'Painel' };
 
   it('finds cards whatever the accents and case, and by tag name; corrects malformed search params; names both counts', async () => {
     const { cookie } = await newLearner(`search-${locale}`, [

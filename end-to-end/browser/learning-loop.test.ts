@@ -156,7 +156,8 @@ describe('the learning loop', () => {
     await page.waitForURL(/\/practice\/done\?/);
     const done = new URL(page.url()).searchParams;
     expect(Object.fromEntries(done)).toEqual({ cardCount: '3', again: '1', hard: '1', good: '2', easy: '0' });
-    await page.getByText('Cards reviewed: 3').waitFor();
+    // Three cards, four answers: the card missed came back, and the line says both.
+    await page.getByText('Cards reviewed: 3 · answers: 4 (a card you missed comes back)', { exact: true }).waitFor();
     await page.getByText('Days in a row: 1').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -318,6 +319,6 @@ describe('the learning loop', () => {
     }
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`${stack.url}/practice/done?cardCount=2&good=2`);
-    await page.getByText('Cards reviewed: 2').waitFor();
+    await page.getByText('Cards reviewed: 2', { exact: true }).waitFor();
   });
 });

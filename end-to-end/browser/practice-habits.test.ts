@@ -94,13 +94,13 @@ describe('practice habits', () => {
     const forgotten = await rateWithKeys(page, '1');
     const other = await question(page).innerText();
     expect(other).not.toBe(forgotten);
-    await page.getByText('1 of 3').waitFor();
+    await page.getByText('1 answered · 2 to go', { exact: true }).waitFor();
 
     // A reload goes on at the same card, with the rating so far counted and undoable.
     await page.reload();
     await question(page).waitFor();
     expect(await question(page).innerText()).toBe(other);
-    await page.getByText('1 of 3').waitFor();
+    await page.getByText('1 answered · 2 to go', { exact: true }).waitFor();
     await page.keyboard.press('u');
     await expect.poll(() => question(page).innerText()).toBe(forgotten);
     await rateWithKeys(page, '1');

@@ -63,3 +63,25 @@ export async function useSessionCookie(page: Page, url: string, cookie: string):
     }),
   );
 }
+
+/** Safari on an iPhone, as it names itself. */
+export const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+/**
+ * Signs `user` in from a second device, a phone, with the sign-in call Safari on an iPhone makes. Gives what the
+ * phone's session reads now (null once it is signed out).
+ */
+export async function signInFromPhone(url: string, user: TestUser): Promise<() => Promise<unknown>> {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url, 'user-agent': IPHONE_SAFARI },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  if (response.status !== 200) throw new Error(`the phone's sign-in answered ${response.status}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((set) => set.split(';')[0])
+    .join('; ');
+  return async () => (await fetch(`${url}/api/auth/get-session`, { headers: { cookie } })).json();
+}

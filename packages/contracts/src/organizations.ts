@@ -77,3 +77,11 @@ export const ORGANIZATION_MESSAGES = {
   slugTooLong: 'Organization slug must be at most 48 characters.',
   slugInvalid: 'Organization slug may hold only lower-case letters, digits and hyphens.',
 } as const;
+
+/** The codes identity refuses a name or slug with, beside those messages; the web app's catalogue translates them. */
+export const ORGANIZATION_ERROR_CODES = {
+  slugRequired: 'ORGANIZATION_SLUG_REQUIRED',
+  nameTooLong: 'ORGANIZATION_NAME_TOO_LONG',
+  slugTooLong: 'ORGANIZATION_SLUG_TOO_LONG',
+  slugInvalid: 'ORGANIZATION_SLUG_INVALID',
+} as const;

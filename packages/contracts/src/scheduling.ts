@@ -38,6 +38,13 @@ export const recommendRetentionInput = z.object({ presetId }).default({});
  */
 export const RECOMMENDABLE_RETENTIONS = [0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.95] as const;
 
+/**
+ * The fewest cards a preset needs for a recommended retention, a choice of ours: a smaller collection is learnt
+ * within weeks at any retention, so its simulated year says little but that the highest aim costs a few seconds
+ * more (a newcomer with 20 cards was told 95%). With fewer, none is recommended, and the screen says why.
+ */
+export const RECOMMENDATION_MIN_CARDS = 100;
+
 export const PRESET_NAME_MAX_LENGTH = 40;
 /** The most presets one learner keeps (their default preset among them). */
 export const MAX_PRESETS = 20;

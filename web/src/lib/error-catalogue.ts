@@ -3,6 +3,7 @@
 // error.code finds its text; texts are messages in web/messages/*.json. INVITATION_EXPIRED and BACKUP_CODE_REQUIRED
 // are the screens' own.
 import { IMPORT_UPLOAD_HOURS, MAX_ACTIVE_EXPORTS, MAX_ACTIVE_IMPORTS } from '@engram/contracts/collection-limits';
+import { LENGTH_LIMIT_MESSAGES } from './auth-ui/length-limits';
 import { m } from './i18n';
 
 type Messages = Record<string, () => string>;
@@ -18,6 +19,7 @@ export const AUTH_ERRORS = {
     INVALID_PASSWORD: m.error_invalid_password,
     PASSWORD_TOO_SHORT: m.error_password_too_short,
     PASSWORD_TOO_LONG: m.error_password_too_long,
+    NAME_TOO_LONG: LENGTH_LIMIT_MESSAGES.NAME_TOO_LONG,
     EMAIL_NOT_VERIFIED: m.error_email_not_verified,
     EMAIL_ALREADY_VERIFIED: m.error_email_already_verified,
     EMAIL_CAN_NOT_BE_UPDATED: m.error_email_can_not_be_updated,
@@ -88,6 +90,10 @@ export const AUTH_ERRORS = {
     YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: m.error_you_have_reached_the_maximum_number_of_organizations,
     ORGANIZATION_ALREADY_EXISTS: m.error_organization_already_exists,
     ORGANIZATION_SLUG_ALREADY_TAKEN: m.error_organization_slug_already_taken,
+    ORGANIZATION_NAME_TOO_LONG: LENGTH_LIMIT_MESSAGES.ORGANIZATION_NAME_TOO_LONG,
+    ORGANIZATION_SLUG_REQUIRED: m.authui_slug_required,
+    ORGANIZATION_SLUG_TOO_LONG: LENGTH_LIMIT_MESSAGES.ORGANIZATION_SLUG_TOO_LONG,
+    ORGANIZATION_SLUG_INVALID: m.error_organization_slug_invalid,
     ORGANIZATION_NOT_FOUND: m.error_organization_not_found,
     USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: m.error_user_is_not_a_member_of_the_organization,
     USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: m.error_user_is_already_a_member_of_this_organization,
@@ -176,7 +182,7 @@ export const AUTH_ERRORS = {
     INVALID_USERNAME_OR_PASSWORD: m.error_invalid_username_or_password,
     USERNAME_IS_ALREADY_TAKEN: m.error_username_is_already_taken,
     USERNAME_TOO_SHORT: m.error_username_too_short,
-    USERNAME_TOO_LONG: m.error_username_too_long,
+    USERNAME_TOO_LONG: LENGTH_LIMIT_MESSAGES.USERNAME_TOO_LONG,
     INVALID_USERNAME: m.error_invalid_username,
   },
   apiKey: {

@@ -1,9 +1,9 @@
 // Cached data belongs to one user: signing out, losing the session or switching user clears it
 // (docs/product.md#states-and-transitions). Signing out (or losing the session) also drops the user's unsaved
-// generated proposals from this device; and the device keeps the offline set and cards' pictures of the account in
-// use alone (entities/offline/keep-only.ts).
+// generated proposals and pasted notes from this device; and the device keeps the offline set and cards' pictures
+// of the account in use alone (entities/offline/keep-only.ts).
 import type { QueryClient } from '@tanstack/react-query';
-import { clearGenerationDraft } from '../entities/generation/draft-store';
+import { clearGenerationDraft, clearNotesDraft } from '../entities/generation/draft-store';
 import { keepOfflineDataOf } from '../entities/offline/keep-only';
 import { authClient, LAST_SESSION_KEY, type Session } from './auth-client';
 
@@ -55,7 +55,10 @@ export function clearCacheIfUserChanged(queryClient: QueryClient): void {
   // for opening without the network.
   if (userId === null && !state.error) forgetLastSession();
   if (cachedFor !== undefined && userId !== cachedFor) queryClient.clear();
-  if (cachedFor && userId === null) clearGenerationDraft(cachedFor);
+  if (cachedFor && userId === null) {
+    clearGenerationDraft(cachedFor);
+    clearNotesDraft(cachedFor);
+  }
   cachedFor = userId;
 }
 

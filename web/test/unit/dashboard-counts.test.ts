@@ -12,14 +12,14 @@ describe('the collection’s count', () => {
   });
 
   it('names the cards and the review items when they differ', () => {
-    expect(cardsAndItems(12, 17)).toBe('12 cards · 17 to review');
-    expect(cardsAndItems(1, 3)).toBe('1 card · 3 to review');
+    expect(cardsAndItems(12, 17)).toBe('12 cards · 17 questions in all');
+    expect(cardsAndItems(1, 3)).toBe('1 card · 3 questions in all');
   });
 
   it('says the same in Portuguese', () => {
     setLocale('pt-BR');
-    expect(cardsAndItems(12, 17)).toBe('12 cartões · 17 para revisar');
-    expect(cardsAndItems(1, 3)).toBe('1 cartão · 3 para revisar');
+    expect(cardsAndItems(12, 17)).toBe('12 cartões · 17 perguntas ao todo');
+    expect(cardsAndItems(1, 3)).toBe('1 cartão · 3 perguntas ao todo');
     expect(cardsAndItems(5, 5)).toBe('Cartões: 5');
   });
 });

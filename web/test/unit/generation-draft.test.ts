@@ -3,7 +3,16 @@
 // against the contract's limits before anything is sent.
 import { GENERATE_COUNT_MAX } from '@engram/contracts/ai';
 import { describe, expect, it } from 'vitest';
-import { countOf, type Draft, fromStored, IDLE, toStored } from '../../src/features/generate/drafts.ts';
+import {
+  countOf,
+  type Draft,
+  fromStored,
+  IDLE,
+  type NotesDraft,
+  notesFromStored,
+  toStored,
+  toStoredNotes,
+} from '../../src/features/generate/drafts.ts';
 
 const draft = (front: string, change: Partial<Draft> = {}): Draft => ({
   key: `g1-${front}`,
@@ -77,5 +86,32 @@ describe('the number of cards asked for', () => {
     for (const text of ['', '  ', '0', '-3', '2.5', String(GENERATE_COUNT_MAX + 1), '80', 'abc', '1e9']) {
       expect(countOf(text)).toBeUndefined();
     }
+  });
+});
+
+describe('the pasted notes', () => {
+  const form: NotesDraft = {
+    notes: 'An atom is the smallest unit.',
+    count: '5',
+    types: ['basic', 'cloze'],
+    language: 'en',
+    focus: '',
+  };
+
+  it('are kept with the choices beside them, and nothing is kept for an empty field', () => {
+    const stored = JSON.parse(JSON.stringify(toStoredNotes(form)));
+    expect(notesFromStored(stored)).toEqual(form);
+    expect(toStoredNotes({ ...form, types: ['basic'], notes: '  ' })).toBeNull();
+  });
+
+  it('come back as far as they can be read, and what cannot be read leaves the form as it is', () => {
+    expect(notesFromStored(null)).toEqual({});
+    expect(notesFromStored('notes')).toEqual({});
+    expect(notesFromStored({ notes: 42 })).toEqual({});
+    expect(notesFromStored({ notes: 'Kept', count: 7, types: ['essay', 'cloze'], language: null })).toEqual({
+      notes: 'Kept',
+      types: ['cloze'],
+    });
+    expect(notesFromStored({ notes: 'Kept', types: ['essay'] })).toEqual({ notes: 'Kept' });
   });
 });

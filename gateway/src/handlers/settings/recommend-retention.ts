@@ -14,6 +14,9 @@ export interface RecommendationJson {
   currentRetention: number;
   rememberedPerMinute: number;
   currentPerMinute: number;
+  /** The preset's cards, and the fewest a recommendation needs; with fewer, none is made. */
+  cardCount: number;
+  cardsNeeded: number;
 }
 
 export async function recommendRetention({

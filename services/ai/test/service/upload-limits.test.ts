@@ -40,7 +40,7 @@ describe('hostile files', () => {
     expect(refusal.reason).toBe('FILE_TOO_COMPLEX');
     expect(await uploadsOf(bomber)).toBe(0);
     expect(generation.finished?.outcome).toBe('complete');
-    expect(generation.proposals.map((p) => p.front)).toEqual(['What is mitochondrion?']);
+    expect(generation.proposals.map((p) => p.front)).toEqual(['What is the mitochondrion?']);
   });
 
   it('refuses a PDF whose nested streams need more memory than a reader may use, and goes on reading files', async () => {

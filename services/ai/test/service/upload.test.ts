@@ -38,7 +38,7 @@ describe('accepted files', () => {
     expect(result.proposals).toEqual([
       {
         type: 'basic',
-        front: 'What is mitochondrion?',
+        front: 'What is the mitochondrion?',
         back: 'The powerhouse of the cell.',
         tags: ['cells'],
         sourceQuote: 'The mitochondrion is the powerhouse of the cell.',

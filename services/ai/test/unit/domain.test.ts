@@ -2,6 +2,7 @@
 // acceptable and new, cards read out of a tool call's JSON while it arrives, and the counting period.
 
 import { CLOZE_PROBLEMS } from '@engram/contracts/cloze';
+import type { CardType } from '@engram/contracts/learning';
 import { describe, expect, it } from 'vitest';
 import { countingPeriod } from '../../src/domain/period.js';
 import { acceptCard, QuestionSet, questionKey } from '../../src/domain/proposals.js';
@@ -23,37 +24,49 @@ describe('the offline generator', () => {
     '- telophase',
   ].join('\n');
 
-  it('turns definitions into basic, reversed and cloze cards, with the heading as a tag and the line as the quote', () => {
-    const cards = deriveCandidates(notes, 'en').filter((c) => c.sourceQuote.startsWith('The mitochondrion'));
-    expect(cards).toEqual([
-      {
-        type: 'basic',
-        front: 'What is mitochondrion?',
-        back: 'The powerhouse of the cell.',
-        tags: ['biology'],
-        sourceQuote: 'The mitochondrion is the powerhouse of the cell.',
-      },
-      {
-        type: 'reversed',
-        front: 'Mitochondrion',
-        back: 'The powerhouse of the cell.',
-        tags: ['biology'],
-        sourceQuote: 'The mitochondrion is the powerhouse of the cell.',
-      },
-      {
-        type: 'cloze',
-        front: 'The {{c1::mitochondrion}} is the powerhouse of the cell.',
-        back: '',
-        tags: ['biology'],
-        sourceQuote: 'The mitochondrion is the powerhouse of the cell.',
-      },
+  it('asks one card per fact, as the types asked take turns, with the heading as a tag and the line as the quote', () => {
+    const quote = 'The mitochondrion is the powerhouse of the cell.';
+    const asked = (types: CardType[]) =>
+      deriveCandidates(notes, 'en', types).filter((c) => c.sourceQuote.startsWith('The mitochondrion'));
+    const card = { back: 'The powerhouse of the cell.', tags: ['biology'], sourceQuote: quote };
+    expect(asked(['basic', 'reversed', 'cloze'])).toEqual([
+      { type: 'basic', front: 'What is the mitochondrion?', ...card },
     ]);
+    expect(asked(['reversed'])).toEqual([{ type: 'reversed', front: 'Mitochondrion', ...card }]);
+    expect(asked(['cloze'])).toEqual([
+      { type: 'cloze', front: 'The {{c1::mitochondrion}} is the powerhouse of the cell.', ...card, back: '' },
+    ]);
+    // The next fact takes the next type.
+    const all = deriveCandidates(notes, 'en');
+    expect(all.map((c) => c.type)).toEqual(['basic', 'reversed', 'cloze', 'basic']);
+    expect(new Set(all.map((c) => c.sourceQuote)).size).toBe(all.length);
+  });
+
+  it('keeps the notes’ article and verb in its questions, and asks nothing of a sentence about something else', () => {
+    const fronts = (text: string, language: 'en' | 'pt' = 'en') =>
+      deriveCandidates(text, language, ['basic']).map((c) => c.front);
+    expect(fronts('An atom is the smallest unit of an element.')).toEqual(['What is an atom?']);
+    expect(fronts('Isotopes are atoms of one element with different numbers of neutrons.')).toEqual([
+      'What are Isotopes?',
+    ]);
+    expect(fronts('Entropy means the disorder of a system.')).toEqual(['What does Entropy mean?']);
+    expect(fronts('Osmosis: water moving across a membrane.')).toEqual(['What does “Osmosis” mean?']);
+    expect(fronts('Paris is the capital of France.')).toEqual(['What is Paris?']);
+    expect(fronts('In the light-dependent reactions, water is split into oxygen and hydrogen.')).toEqual([]);
+    expect(fronts('During mitosis the nucleus is divided in two.')).toEqual([]);
+    expect(fronts('Os isótopos são átomos do mesmo elemento com números diferentes de nêutrons.', 'pt')).toEqual([
+      'O que são os isótopos?',
+    ]);
+    expect(fronts('An atom is the smallest unit.\nAn atom is the smallest unit.')).toEqual(['What is an atom?']);
   });
 
   it('reads "X: Y" definitions, bold key terms as cloze deletions, and lists under a line ending in a colon', () => {
-    const cards = deriveCandidates(notes, 'en');
+    const cards = deriveCandidates(notes, 'en', ['basic', 'cloze']);
     expect(cards).toContainEqual(
-      expect.objectContaining({ type: 'basic', front: 'What is Osmosis?', back: 'Water moving across a membrane.' }),
+      expect.objectContaining({
+        type: 'cloze',
+        front: 'Osmosis: water moving across a membrane.'.replace('Osmosis', '{{c1::Osmosis}}'),
+      }),
     );
     expect(cards).toContainEqual(
       expect.objectContaining({
@@ -74,7 +87,7 @@ describe('the offline generator', () => {
     const portuguese = 'A mitocôndria é a usina de energia da célula, que produz a maior parte da energia.';
     expect(languageOf(portuguese, undefined)).toBe('pt');
     expect(languageOf(portuguese, 'en')).toBe('en');
-    expect(deriveCandidates(portuguese, 'pt')[0]?.front).toBe('O que é mitocôndria?');
+    expect(deriveCandidates(portuguese, 'pt')[0]?.front).toBe('O que é a mitocôndria?');
   });
 
   it('finds nothing to ask in text without structure', () => {

@@ -3,7 +3,7 @@
 // worked out in a child process (compute/compute-pool.ts) within a bounded number of steps (simulator/simulate.ts:
 // at most about 2 s at the worst allowed settings, bench/optimizer.ts), one at a time for a learner, ended when the
 // call is given up, and kept a while for the same inputs.
-import { recommendRetentionInput, simulateInput } from '@engram/contracts/scheduling';
+import { RECOMMENDATION_MIN_CARDS, recommendRetentionInput, simulateInput } from '@engram/contracts/scheduling';
 import { addDays } from '@engram/contracts/study-day';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -16,6 +16,7 @@ import type {
 import type { Compute } from '../compute/compute-pool.js';
 import type { Stores } from '../db.js';
 import { learnerWorkload } from '../simulator/learner-workload.js';
+import { countPackedCards } from '../simulator/packed-cards.js';
 
 const RECOMMENDATION_DAYS = 365;
 
@@ -59,16 +60,29 @@ export function recommendRetention(stores: Stores, compute: Compute) {
   return async (request: RecommendRetentionRequest, ctx: CallContext): Promise<RetentionRecommendation> => {
     const input = parseInput(recommendRetentionInput, { presetId: request.presetId || undefined });
     let currentRetention = 0;
+    let cardCount = 0;
     const found = await compute.run(
       ctx.caller.userId,
       'recommend',
       async () => {
         const workload = await learnerWorkload(stores, ctx.caller.userId, input.presetId);
         currentRetention = workload.currentRetention;
+        cardCount = countPackedCards(workload.input.cards);
         return { input: { ...workload.input, days: RECOMMENDATION_DAYS }, currentRetention };
       },
       ctx.signal,
     );
+    const counts = { cardCount, cardsNeeded: RECOMMENDATION_MIN_CARDS };
+    if (cardCount < RECOMMENDATION_MIN_CARDS) {
+      return {
+        desiredRetention: currentRetention,
+        reason: `Too few cards to recommend a retention: ${cardCount} of the ${RECOMMENDATION_MIN_CARDS} it needs.`,
+        currentRetention,
+        rememberedPerMinute: 0,
+        currentPerMinute: 0,
+        ...counts,
+      };
+    }
     const reason =
       found.desiredRetention === currentRetention
         ? `At ${percent(found.desiredRetention)} you remember the most for each minute you study.`
@@ -79,6 +93,7 @@ export function recommendRetention(stores: Stores, compute: Compute) {
       currentRetention,
       rememberedPerMinute: found.rememberedPerMinute,
       currentPerMinute: found.currentPerMinute,
+      ...counts,
     };
   };
 }

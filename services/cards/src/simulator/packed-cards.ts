@@ -12,6 +12,9 @@ export type PackedCards = string;
 /** The SQL expression of one card's line (concat_ws leaves out a null last day), over columns named as here. */
 export const PACKED_CARD_LINE = `concat_ws(' ', state, stability, difficulty, due_day, last_day)`;
 
+/** How many cards `packed` holds, without reading them. */
+export const countPackedCards = (packed: PackedCards): number => (packed === '' ? 0 : packed.split('\n').length);
+
 /** The cards of `packed`; a card never reviewed (or without a memory) is new. */
 export function unpackCards(packed: PackedCards): SimulatedCard[] {
   if (packed === '') return [];

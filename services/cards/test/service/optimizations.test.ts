@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
 import { DEFAULT_PARAMETERS } from '@engram/contracts/scheduler';
+import { RECOMMENDATION_MIN_CARDS } from '@engram/contracts/scheduling';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
@@ -270,13 +271,30 @@ describe('simulating the workload of a learner’s own cards', () => {
 
   it('recommends the retention with the most remembered per minute, with its reason', async () => {
     const learner = cards.as(learnerId('advice'));
-    await learner.createCards({ cards: Array.from({ length: 40 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const count = RECOMMENDATION_MIN_CARDS + 20;
+    await learner.createCards({ cards: Array.from({ length: count }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
     const advice = await learner.recommendRetention({});
     expect(advice.desiredRetention).toBeGreaterThanOrEqual(0.8);
     expect(advice.desiredRetention).toBeLessThanOrEqual(0.95);
     expect(advice.currentRetention).toBe(0.9);
     expect(advice.rememberedPerMinute).toBeGreaterThanOrEqual(advice.currentPerMinute);
     expect(advice.reason).toMatch(/^At \d+% you /);
+    expect(advice).toMatchObject({ cardCount: count, cardsNeeded: RECOMMENDATION_MIN_CARDS });
+  });
+
+  it('recommends nothing for a collection too small to tell the retentions apart, and says so', async () => {
+    const learner = cards.as(learnerId('newcomer'));
+    await learner.createCards({ cards: Array.from({ length: 20 }, (_, i) => ({ front: `Q${i}`, back: 'A' })) });
+    const advice = await learner.recommendRetention({});
+    expect(advice).toEqual({
+      desiredRetention: 0.9,
+      currentRetention: 0.9,
+      rememberedPerMinute: 0,
+      currentPerMinute: 0,
+      cardCount: 20,
+      cardsNeeded: RECOMMENDATION_MIN_CARDS,
+      reason: `Too few cards to recommend a retention: 20 of the ${RECOMMENDATION_MIN_CARDS} it needs.`,
+    });
   });
 
   it('refuses what it cannot simulate, with the reason', async () => {

@@ -12,6 +12,7 @@ import {
   INVITATION_EXPIRES_IN_SECONDS,
   INVITATION_LIMIT,
   MEMBERSHIP_LIMIT,
+  ORGANIZATION_ERROR_CODES,
   ORGANIZATION_LIMIT,
   ORGANIZATION_MESSAGES,
   ORGANIZATION_SLUG_PATTERN,
@@ -44,15 +45,19 @@ export const invitationUrl = (publicBaseUrl: string, invitationId: string) =>
 
 const invalid = (message: string) => new APIError('BAD_REQUEST', { message });
 
+/** A broken rule of a name or slug, answered with its code and message. */
+const refused = (rule: keyof typeof ORGANIZATION_ERROR_CODES) =>
+  new APIError('BAD_REQUEST', { code: ORGANIZATION_ERROR_CODES[rule], message: ORGANIZATION_MESSAGES[rule] });
+
 /** Name at most 32 characters, slug required, at most 48, and fit for a URL. */
 function checkOrganization(fields: { name?: unknown; slug?: unknown }, creating: boolean): void {
   if (typeof fields.name === 'string' && fields.name.trim().length > ORGANIZATION_NAME_MAX_LENGTH) {
-    throw invalid(ORGANIZATION_MESSAGES.nameTooLong);
+    throw refused('nameTooLong');
   }
   if (fields.slug === undefined && !creating) return;
-  if (typeof fields.slug !== 'string' || fields.slug.trim() === '') throw invalid(ORGANIZATION_MESSAGES.slugRequired);
-  if (fields.slug.length > ORGANIZATION_SLUG_MAX_LENGTH) throw invalid(ORGANIZATION_MESSAGES.slugTooLong);
-  if (!ORGANIZATION_SLUG_PATTERN.test(fields.slug)) throw invalid(ORGANIZATION_MESSAGES.slugInvalid);
+  if (typeof fields.slug !== 'string' || fields.slug.trim() === '') throw refused('slugRequired');
+  if (fields.slug.length > ORGANIZATION_SLUG_MAX_LENGTH) throw refused('slugTooLong');
+  if (!ORGANIZATION_SLUG_PATTERN.test(fields.slug)) throw refused('slugInvalid');
 }
 
 const ROLE_PATHS = new Set(['/organization/create-role', '/organization/update-role']);

@@ -4,7 +4,11 @@
 // a user of another organization refused everywhere (role changes across organizations included). Every change of
 // membership reaches the outbox as an event, written by triggers.
 import { EVENT_CATALOGUE, type EventDefinition } from '@engram/contracts/events';
-import { CUSTOM_ROLE_NAME_MESSAGE, ORGANIZATION_MESSAGES } from '@engram/contracts/organizations';
+import {
+  CUSTOM_ROLE_NAME_MESSAGE,
+  ORGANIZATION_ERROR_CODES,
+  ORGANIZATION_MESSAGES,
+} from '@engram/contracts/organizations';
 import { unary } from '@engram/kit/grpc/client';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
 import { grpcFailure } from '@engram/testkit/grpc';
@@ -108,11 +112,15 @@ describe('creating an organization', () => {
     });
 
     const long = await org(owner, 'create', { name: 'x'.repeat(33), slug: uniqueSlug('long') });
-    expect(long).toMatchObject({ status: 400, json: { message: ORGANIZATION_MESSAGES.nameTooLong } });
+    const refusal = (rule: keyof typeof ORGANIZATION_ERROR_CODES) => ({
+      status: 400,
+      json: { code: ORGANIZATION_ERROR_CODES[rule], message: ORGANIZATION_MESSAGES[rule] },
+    });
+    expect(long).toMatchObject(refusal('nameTooLong'));
     const longSlug = await org(owner, 'create', { name: 'Fine', slug: 'a'.repeat(49) });
-    expect(longSlug).toMatchObject({ status: 400, json: { message: ORGANIZATION_MESSAGES.slugTooLong } });
+    expect(longSlug).toMatchObject(refusal('slugTooLong'));
     const badSlug = await org(owner, 'create', { name: 'Fine', slug: 'Not A Slug' });
-    expect(badSlug).toMatchObject({ status: 400, json: { message: ORGANIZATION_MESSAGES.slugInvalid } });
+    expect(badSlug).toMatchObject(refusal('slugInvalid'));
     const taken = await org(owner, 'create', { name: 'Again', slug: organization.slug });
     expect(taken).toMatchObject({ status: 400, json: { code: 'ORGANIZATION_ALREADY_EXISTS' } });
   });

@@ -4,18 +4,22 @@
 // account with reviews not yet synced on this device asks first (switch-warning.tsx).
 import { AccountView } from '@daveyplate/better-auth-ui';
 import { getRouteApi } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { NeedsNetwork } from '../../components/needs-network';
 import { PlanSummary } from '../../entities/billing/plan-summary';
 import { AVATAR_OPTIONS } from '../../lib/auth-ui/avatar-image';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
+import { describeSession } from '../../lib/auth-ui/session-description';
 import { m } from '../../lib/i18n';
 import { organizationAuthClient } from '../../lib/organization-client';
-import { ApiKeySwitches } from './api-key-switches';
 import { CardFiles } from './card-files';
 import { PasskeyNames } from './passkey-names';
 import { useSwitchWarning } from './switch-warning';
 
 const accountRoute = getRouteApi('/protected/account/$pathname');
+
+// Only on the API-keys view: the settings and security views do not load it.
+const ApiKeySwitches = lazy(() => import('./api-key-switches').then((module) => ({ default: module.ApiKeySwitches })));
 
 export function AccountScreen() {
   const { pathname } = accountRoute.useParams();
@@ -27,6 +31,7 @@ export function AccountScreen() {
     <EngramAuthUIProvider
       avatar={AVATAR_OPTIONS}
       mutators={switching.mutators}
+      describeSession={describeSession}
       {...(pathname === 'organizations'
         ? { client: organizationAuthClient }
         : { hooks: { useListOrganizations: organizationAuthClient.useListOrganizations } })}
@@ -41,7 +46,11 @@ export function AccountScreen() {
           </>
         )}
         <AccountView pathname={pathname} />
-        {pathname === 'api-keys' && <ApiKeySwitches />}
+        {pathname === 'api-keys' && (
+          <Suspense fallback={null}>
+            <ApiKeySwitches />
+          </Suspense>
+        )}
         {pathname === 'security' && <PasskeyNames />}
         {switching.dialog}
       </main>

@@ -4,22 +4,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { Button } from '../../components/button';
 import { adminAuthClient } from '../../lib/admin-client';
-import { deviceName } from '../../lib/auth-ui/passkey-name';
+import { sessionDetails, sessionDevice } from '../../lib/auth-ui/session-description';
 import { toastError } from '../../lib/errors';
-import { getLocale, m } from '../../lib/i18n';
+import { m } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { type AdminSession, type AdminUser, adminAction, useUserSessions } from './admin-users';
-
-const when = (date: Date | string) =>
-  new Intl.DateTimeFormat(getLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(date));
-
-/** "Signed in 29 Nov 2026, 18:55 · last active 29 Nov 2026, 19:10 · from 203.0.113.7" */
-const detailsOf = (session: AdminSession) =>
-  [
-    m.admin_session_signed_in({ when: when(session.createdAt) }),
-    m.admin_session_last_active({ when: when(session.updatedAt) }),
-    ...(session.ipAddress ? [m.admin_session_address({ address: session.ipAddress })] : []),
-  ].join(' · ');
 
 function SessionRow({ session, isYours }: { session: AdminSession; isYours: boolean }) {
   // The outcome is said by the mutation's own callbacks: once the list is fetched again this row is gone, and
@@ -33,7 +22,7 @@ function SessionRow({ session, isYours }: { session: AdminSession; isYours: bool
     },
     onError: toastError,
   });
-  const device = deviceName(session.userAgent ?? '') ?? m.admin_session_unknown_device();
+  const device = sessionDevice(session);
   return (
     <li
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2 text-sm"
@@ -41,7 +30,7 @@ function SessionRow({ session, isYours }: { session: AdminSession; isYours: bool
     >
       <div className="min-w-0">
         <p className="font-medium text-slate-900">{device}</p>
-        <p className="text-slate-600">{detailsOf(session)}</p>
+        <p className="text-slate-600">{sessionDetails(session)}</p>
         {session.impersonatedBy && <p className="font-medium text-amber-800">{m.admin_session_impersonation()}</p>}
         {isYours && <p className="font-medium text-slate-700">{m.admin_session_yours()}</p>}
       </div>

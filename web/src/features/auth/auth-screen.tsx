@@ -7,6 +7,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Logo } from '../../components/logo';
 import { SiteFooter } from '../../components/site-footer';
 import { EngramAuthUIProvider } from '../../lib/auth-ui/provider';
+import { m } from '../../lib/i18n';
 import { safeRedirectTarget } from '../../lib/redirects';
 import { forgetPendingVerification, pendingVerification, rememberPendingVerification } from './pending-verification';
 
@@ -65,7 +66,12 @@ export function AuthScreen() {
               <UnsyncedBeforeSignOut onSignOut={signOut} />
             </Suspense>
           ) : (
-            <AuthView pathname={pathname} redirectTo={target} />
+            <AuthView
+              pathname={pathname}
+              redirectTo={target}
+              // Sign-in's one field takes a username or an email, and is labelled so; sign-up asks for the username.
+              localization={pathname === 'sign-in' ? { USERNAME: m.authui_sign_in_username_placeholder() } : undefined}
+            />
           )}
         </main>
         <SiteFooter />

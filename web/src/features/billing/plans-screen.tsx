@@ -1,13 +1,14 @@
 // "/billing/plans": free, plus and pro side by side, monthly or annual, in dollars, euros or reais. The
 // learner's plan is marked; from the free plan they upgrade through Stripe Checkout, with a paid plan they
 // change or cancel it in Stripe's Customer Portal. The period and currency live in the URL.
-import { CURRENCIES, type Currency, DEFAULT_CURRENCY, type Interval, PLANS } from '@engram/contracts/billing';
+import { CURRENCIES, type Currency, type Interval, PLANS } from '@engram/contracts/billing';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { NeedsNetwork } from '../../components/needs-network';
 import { InlineError, InlineLoading } from '../../components/query-states';
+import { currencyFor } from '../../entities/billing/currency';
 import { annualSaving, formatPrice, type Price, priceOf } from '../../entities/billing/format';
 import { PLAN_NAMES } from '../../entities/billing/plan-names';
 import { type CustomerStanding, PlanStatus } from '../../entities/billing/plan-summary';
@@ -156,10 +157,11 @@ export function PlansScreen() {
     trpc.billing.portal.mutationOptions({ onSuccess: ({ url }) => leaveFor(url), onError: toastError }),
   );
 
-  // A subscriber sees the plans in the currency and period they pay in, unless they chose otherwise.
+  // A subscriber sees the plans in the currency and period they pay in, unless they chose otherwise; anyone else
+  // first sees the currency of their language or country (entities/billing/currency.ts).
   const interval: Interval = search.interval ?? (customer.data?.interval === 'year' ? 'year' : 'month');
   const subscribed = CURRENCIES.find((currency) => currency === customer.data?.currency);
-  const currency: Currency = search.currency ?? subscribed ?? DEFAULT_CURRENCY;
+  const currency: Currency = search.currency ?? subscribed ?? (currencyFor(getLocale(), CURRENCIES) as Currency);
   const choose = (next: { interval?: Interval; currency?: Currency }) =>
     void navigate({ search: { interval, currency, ...next }, replace: true });
 

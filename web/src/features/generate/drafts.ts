@@ -110,3 +110,25 @@ export function fromStored(stored: unknown): GenerationState {
     isObject(stored.finished) && stored.finished.type === 'finished' ? (stored.finished as Finished) : undefined;
   return { running: false, started, finished, drafts: stored.drafts };
 }
+
+/** The form as kept between visits: the pasted notes and the choices beside them (never a file: its upload expires). */
+export type NotesDraft = { notes: string; count: string; types: CardType[]; language: string; focus: string };
+
+/** What to store of the form, or null when it holds no notes (nothing worth keeping). */
+export const toStoredNotes = ({ notes, count, types, language, focus }: NotesDraft) =>
+  notes.trim() === '' ? null : { notes, count, types, language, focus };
+
+/** The notes and choices to resume from what was stored; what cannot be read keeps the form's own value. */
+export function notesFromStored(stored: unknown): Partial<NotesDraft> {
+  if (!isObject(stored) || !isText(stored.notes)) return {};
+  const types = Array.isArray(stored.types)
+    ? CARD_TYPES.filter((type) => (stored.types as unknown[]).includes(type))
+    : [];
+  return {
+    notes: stored.notes,
+    ...(isText(stored.count) && { count: stored.count }),
+    ...(types.length > 0 && { types }),
+    ...(isText(stored.language) && { language: stored.language }),
+    ...(isText(stored.focus) && { focus: stored.focus }),
+  };
+}

@@ -1,17 +1,26 @@
 // What to generate from and how: pasted notes or an uploaded file, the number of cards, their types, the
 // language and an optional focus. Checked here with the contract's limits before anything is sent: a number
-// of cards outside them shows a message under the field instead of being sent (or quietly changed).
+// of cards outside them shows a message under the field instead of being sent (or quietly changed). The notes
+// and choices are kept for the learner like the proposals (entities/generation/draft-store.ts): leaving the page,
+// a reload or a closed tab loses nothing typed.
 import { GENERATE_COUNT_DEFAULT, GENERATE_COUNT_MAX, type GenerateInput, NOTES_MIN_LENGTH } from '@engram/contracts/ai';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { useEffect } from 'react';
 import { Button } from '../../components/button';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
+import { clearNotesDraft, loadNotesDraft, saveNotesDraft } from '../../entities/generation/draft-store';
 import { type FieldErrors, useFormDraft } from '../../lib/form';
 import { m } from '../../lib/i18n';
-import { countOf } from './drafts';
+import { countOf, notesFromStored, toStoredNotes } from './drafts';
 import { FileDrop, type UploadedFile } from './file-drop';
 
-type GenerateFormProps = { running: boolean; onGenerate: (input: GenerateInput) => void; onStop: () => void };
+type GenerateFormProps = {
+  userId: string;
+  running: boolean;
+  onGenerate: (input: GenerateInput) => void;
+  onStop: () => void;
+};
 
 type Draft = {
   notes: string;
@@ -49,14 +58,22 @@ const toInput = ({ file, notes, count, types, language, focus }: Draft): Generat
   ...(focus.trim() && { focus: focus.trim() }),
 });
 
-export function GenerateForm({ running, onGenerate, onStop }: GenerateFormProps) {
+export function GenerateForm({ userId, running, onGenerate, onStop }: GenerateFormProps) {
   // The draft half of the form hook only: what it sends is a generation the screen follows (useGeneration).
   // A number of cards typed out of range says so at once; the other messages wait for a first attempt.
   const { draft, errors, set, setDraft, submitWith } = useFormDraft({
-    initial: INITIAL,
+    initial: () => ({ ...INITIAL, ...notesFromStored(loadNotesDraft(userId)) }),
     check: generateProblems,
     eager: ['count'],
   });
+
+  // Stored at each change, so that closing the tab at once loses nothing (a few kilobytes, well under a millisecond).
+  const { notes, count, types, language, focus } = draft;
+  useEffect(() => {
+    const stored = toStoredNotes({ notes, count, types, language, focus });
+    if (stored) saveNotesDraft(userId, stored);
+    else clearNotesDraft(userId);
+  }, [userId, notes, count, types, language, focus]);
 
   const toggle = (type: CardType, on: boolean) =>
     setDraft((current) => ({

@@ -70,7 +70,12 @@ export function GenerateScreen() {
       </div>
       <div className="grid items-start gap-8 lg:grid-cols-[24rem_1fr]">
         <section className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-          <GenerateForm running={generation.running} onGenerate={generation.start} onStop={generation.stop} />
+          <GenerateForm
+            userId={session.user.id}
+            running={generation.running}
+            onGenerate={generation.start}
+            onStop={generation.stop}
+          />
         </section>
         <section aria-labelledby="proposals-heading" className="space-y-4">
           <UsageFigure />

@@ -6,10 +6,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { buttonClass } from '../../components/button';
+import { currencyFor } from '../../entities/billing/currency';
 import { formatPrice, priceOf } from '../../entities/billing/format';
 import { PLAN_NAMES } from '../../entities/billing/plan-names';
 import { getLocale, m, useLocale } from '../../lib/i18n';
-import { currenciesOf, currencyFor, plansQuery } from './plans';
+import { currenciesOf, plansQuery } from './plans';
 
 const PLANS = ['free', 'plus', 'pro'] as const;
 type PlanId = (typeof PLANS)[number];

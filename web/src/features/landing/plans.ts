@@ -2,7 +2,6 @@
 // A plain GET in tRPC's wire format (typed from the gateway's handler): the landing page stays within its
 // JavaScript budget without the tRPC client, which the signed-in screens load with their routes.
 import type { PlansJson } from '@engram/gateway/router';
-import type { Locale } from '../../lib/i18n';
 
 export async function fetchPlans(): Promise<PlansJson> {
   const response = await fetch('/api/trpc/billing.plans', { headers: { accept: 'application/json' } });
@@ -17,12 +16,6 @@ export async function fetchPlans(): Promise<PlansJson> {
 }
 
 export const plansQuery = { queryKey: ['billing', 'plans', 'public'], queryFn: fetchPlans } as const;
-
-/** The currency a visitor most likely pays in: reals in Portuguese, else the catalogue's default (dollars). */
-export const currencyFor = (locale: Locale, available: string[]): string =>
-  locale === 'pt-BR' && available.includes('brl')
-    ? 'brl'
-    : (available.find((currency) => currency === 'usd') ?? available[0] ?? 'usd');
 
 /** The catalogue's currencies in its own order, without repeats. */
 export const currenciesOf = (prices: PlansJson['prices']): string[] => [

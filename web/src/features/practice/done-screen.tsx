@@ -43,11 +43,15 @@ function Streak() {
 
 export function PracticeDoneScreen() {
   const search = route.useSearch();
+  // The tiles count answers: a card missed and seen again is one card and two answers, and the line says both.
+  const answers = RATINGS.reduce((sum, rating) => sum + (search[rating] ?? 0), 0);
   return (
     <main id="main" tabIndex={-1} className="mx-auto max-w-2xl px-6 py-16 text-center">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{m.practice_done_title()}</h1>
       <p className="mt-2 text-slate-600" data-testid="done-card-count">
-        {m.practice_done_cards({ count: search.cardCount })}
+        {answers > search.cardCount
+          ? m.practice_done_cards_and_answers({ count: search.cardCount, answers })
+          : m.practice_done_cards({ count: search.cardCount })}
       </p>
       <dl className="mx-auto mt-8 grid max-w-lg grid-cols-2 gap-3 sm:grid-cols-4">
         {RATINGS.map((rating) => (

@@ -204,7 +204,7 @@ function SessionBar({
         />
       </div>
       <span className="text-sm text-slate-500 tabular-nums">
-        {m.practice_progress({ done: state.reviewed, total })}
+        {m.practice_progress({ done: state.reviewed, left: state.remaining })}
       </span>
       <Button variant="ghost" disabled={!state.canUndo} onClick={() => session.undo()} aria-keyshortcuts="U Control+Z">
         {m.practice_undo()}

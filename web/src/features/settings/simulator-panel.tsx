@@ -1,7 +1,8 @@
 // Choosing a preset's desired retention: the learner's next year simulated at several retentions side by side
 // (their own cards, parameters and pace; settings.simulate), drawn as minutes a day (a week's average, so the
 // lines read as trends) with a table of the same figures, and the recommended retention with its reason and a
-// button that makes it the preset's.
+// button that makes it the preset's. A small collection, whose every day takes under a minute, is drawn and
+// tabled in seconds, so its figures never read 0.0.
 import { MAX_SIMULATED_DAYS, RECOMMENDABLE_RETENTIONS } from '@engram/contracts/scheduling';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -27,6 +28,14 @@ const number = (value: number, digits = 0) =>
   new Intl.NumberFormat(getLocale(), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
 const shortDate = (seconds: number) =>
   new Intl.DateTimeFormat(getLocale(), { month: 'short', timeZone: 'UTC' }).format(new Date(seconds * 1000));
+
+/** Seconds when no retention's day takes a minute on average, else minutes. */
+function unitOf(runs: { totalMinutes: number; daily: unknown[] }[]) {
+  const longest = Math.max(...runs.map((run) => run.totalMinutes / Math.max(1, run.daily.length)));
+  return longest < 1
+    ? { perMinute: 60, digits: 0, label: m.settings_simulator_seconds() }
+    : { perMinute: 1, digits: 1, label: m.settings_simulator_minutes() };
+}
 
 function smooth(values: number[]): number[] {
   const half = Math.floor(SMOOTHING_DAYS / 2);
@@ -70,6 +79,13 @@ function Recommendation({ preset, onApplied }: { preset: Preset; onApplied: () =
   );
   const found = recommendation.data;
   if (!found) return null;
+  if (found.cardCount < found.cardsNeeded) {
+    return (
+      <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
+        {m.settings_recommend_too_few({ count: number(found.cardCount), needed: number(found.cardsNeeded) })}
+      </p>
+    );
+  }
   const same = Math.abs(found.desiredRetention - preset.desiredRetention) < 0.005;
   return (
     <div className="flex flex-col gap-3 rounded-lg bg-brand-50 px-4 py-3 ring-1 ring-brand-100 sm:flex-row sm:items-center sm:justify-between">
@@ -120,8 +136,12 @@ export function SimulatorPanel({ preset, onApplied }: { preset: Preset; onApplie
       label: m.settings_simulator_series({ percent: percent(run.desiredRetention) }),
       color: COLORS[index % COLORS.length] as string,
     }));
-    const data: uPlot.AlignedData = [dates, ...runs.map((run) => smooth(run.daily.map(({ minutes }) => minutes)))];
-    return { options: chartOptions(series), data, series };
+    const unit = unitOf(runs);
+    const data: uPlot.AlignedData = [
+      dates,
+      ...runs.map((run) => smooth(run.daily.map(({ minutes }) => minutes * unit.perMinute))),
+    ];
+    return { options: chartOptions(series), data, series, unit };
   }, [runs]);
   return (
     <div className="space-y-4 border-t border-slate-200 pt-6">
@@ -136,7 +156,7 @@ export function SimulatorPanel({ preset, onApplied }: { preset: Preset; onApplie
       ) : (
         <>
           <figure aria-label={m.settings_simulator_table()}>
-            <p className="mb-1 text-xs text-slate-500">{m.settings_simulator_minutes()}</p>
+            <p className="mb-1 text-xs text-slate-500">{chart.unit.label}</p>
             <UPlotChart options={chart.options} data={chart.data} />
             <ul className="mt-3 flex flex-wrap gap-4 text-xs text-slate-600">
               {chart.series.map(({ label, color }) => (
@@ -156,7 +176,7 @@ export function SimulatorPanel({ preset, onApplied }: { preset: Preset; onApplie
                     {m.settings_simulator_retention()}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
-                    {m.settings_simulator_minutes()}
+                    {chart.unit.label}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
                     {m.settings_simulator_reviews()}
@@ -174,7 +194,12 @@ export function SimulatorPanel({ preset, onApplied }: { preset: Preset; onApplie
                         ? m.settings_simulator_current({ percent: percent(run.desiredRetention) })
                         : percent(run.desiredRetention)}
                     </th>
-                    <td className="py-2 pr-4 tabular-nums">{number(run.totalMinutes / run.daily.length, 1)}</td>
+                    <td className="py-2 pr-4 tabular-nums">
+                      {number(
+                        (run.totalMinutes / Math.max(1, run.daily.length)) * chart.unit.perMinute,
+                        chart.unit.digits,
+                      )}
+                    </td>
                     <td className="py-2 pr-4 tabular-nums">
                       {number(run.daily.reduce((sum, day) => sum + day.reviews, 0))}
                     </td>

@@ -12,6 +12,7 @@ import {
 } from '@engram/contracts/auth';
 import type { Catalogue } from '../errors';
 import { m } from '../i18n';
+import { LENGTH_LIMIT_MESSAGES } from './length-limits';
 
 /** Texts that are not error codes; the catalogue also holds the four the library shares with errors. */
 const TEXTS = {
@@ -145,6 +146,9 @@ const TEXTS = {
   RESET_PASSWORD_DESCRIPTION: m.authui_reset_password_description,
   RESET_PASSWORD_SUCCESS: m.authui_reset_password_success,
   REVOKE: m.authui_revoke,
+  REVOKE_OTHER_SESSIONS: m.authui_revoke_other_sessions,
+  REVOKE_OTHER_SESSIONS_INSTRUCTIONS: m.authui_revoke_other_sessions_instructions,
+  REVOKE_OTHER_SESSIONS_SUCCESS: m.authui_revoke_other_sessions_success,
   DELETE_API_KEY: m.authui_delete_api_key,
   DELETE_API_KEY_CONFIRM: m.authui_delete_api_key_confirm,
   API_KEY: m.authui_api_key,
@@ -308,6 +312,7 @@ const SHARED_WITH_ERRORS = {
   INVITATION_NOT_FOUND: m.error_invitation_not_found,
   INVITATION_EXPIRED: m.error_invitation_expired,
   BACKUP_CODE_REQUIRED: m.error_backup_code_required,
+  ...LENGTH_LIMIT_MESSAGES,
 } satisfies Record<string, () => string>;
 
 const textsOf = (messages: Record<string, () => string>) =>

@@ -16,6 +16,7 @@ import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
 import { toast } from '../toast';
 import { addingAccount, featureProps } from './features';
+import { LENGTH_LIMITS } from './length-limits';
 import { authLocalization } from './localization';
 import { currentPasskeyName } from './passkey-name';
 import { usePublicAuthConfig } from './public-config';
@@ -118,6 +119,8 @@ type ProviderProps = {
   onVerificationEmailSent?: (email: string) => void;
   /** Calls the library makes, done otherwise by a screen (the account screens ask before a switch of account). */
   mutators?: ComponentProps<typeof AuthUIProvider>['mutators'];
+  /** What the sessions card says of each session (the account screens; session-description.ts). */
+  describeSession?: ComponentProps<typeof AuthUIProvider>['describeSession'];
 };
 
 type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
@@ -143,6 +146,7 @@ export function EngramAuthUIProvider({
   hooks = client === authClient ? { useListOrganizations: noOrganizationList } : undefined,
   onVerificationEmailSent,
   mutators,
+  describeSession,
 }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
@@ -187,6 +191,8 @@ export function EngramAuthUIProvider({
       toast={showToast}
       localization={localization}
       credentials={CREDENTIALS}
+      lengthLimits={LENGTH_LIMITS}
+      describeSession={describeSession}
       signUp={{ fields: ['name'] }}
       magicLink
       emailOTP
