@@ -30,6 +30,8 @@ export interface LoadResult {
   reviews: SentReview[];
   /** What the failed requests answered (status and the start of the body, or the network error), counted. */
   failureReasons: Map<string, number>;
+  /** When each failed request was answered (ms since the epoch), to set beside what the fault did then. */
+  failedAt: number[];
   /** With `quiet` asked for: whether it was quiet again before the cap. */
   quiet?: boolean;
 }
@@ -78,6 +80,7 @@ export class LearnerLoad {
       reviewLatencies: [],
       reviews: [],
       failureReasons: new Map(),
+      failedAt: [],
     };
     let done = false;
     const minimum = new Promise((resolve) => setTimeout(resolve, minMs));
@@ -152,6 +155,7 @@ export class LearnerLoad {
       if (ok) return true;
       result.failures += 1;
       result.failureReasons.set(reason, (result.failureReasons.get(reason) ?? 0) + 1);
+      result.failedAt.push(performance.timeOrigin + performance.now());
       if (n < ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * n));
     }
     return false;

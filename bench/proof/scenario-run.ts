@@ -117,6 +117,7 @@ async function underLoad(context: RowContext, scenario: Scenario, act: Act | und
   return {
     result,
     actAt: act ? actAt : undefined,
+    faultAt: actAt,
     faultError: await recovered.then(
       () => undefined,
       (error: Error) => error.message,
@@ -124,6 +125,30 @@ async function underLoad(context: RowContext, scenario: Scenario, act: Act | und
     ended: await acted.catch((error: Error) => ({ outcome: '', problems: [`the act failed: ${error.message}`] })),
     deleted: await deletionOf(stack, leaver, await deletion),
   };
+}
+
+/**
+ * When a row that restarted something had failed requests: each step of the restarts and the failures between
+ * them, in seconds from the fault's start, so that a failure is read beside what the restart was doing then.
+ */
+function timeline(steps: { at: number; what: string }[], failedAt: number[], faultAt: number): string[] {
+  if (steps.length === 0 || failedAt.length === 0) return [];
+  const since = (at: number) => `+${((at - faultAt) / 1000).toFixed(1)} s`;
+  const parts: string[] = [];
+  const failures = [...failedAt].sort((a, b) => a - b);
+  const failuresUntil = (end: number) => {
+    const run = failures.splice(0, failures.filter((at) => at < end).length);
+    if (run.length === 1) parts.push(`${since(run[0] as number)} 1 request failed`);
+    else if (run.length > 1) {
+      parts.push(`${since(run[0] as number)}…${since(run.at(-1) as number)} ${run.length} requests failed`);
+    }
+  };
+  for (const { at, what } of steps) {
+    failuresUntil(at);
+    parts.push(`${since(at)} ${what}`);
+  }
+  failuresUntil(Number.POSITIVE_INFINITY);
+  return [`when (from the fault's start): ${parts.join('; ')}`];
 }
 
 function reviewCounts(result: LoadResult, learners: Learner[]) {
@@ -165,7 +190,8 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
   }
   const readySeconds = act ? (performance.now() - readying) / 1000 : undefined;
   const eventsBefore = context.stack.events.length;
-  const { result, actAt, faultError, ended, deleted } = await underLoad(context, scenario, act, leaver);
+  const stepsBefore = context.stack.steps.length;
+  const { result, actAt, faultAt, faultError, ended, deleted } = await underLoad(context, scenario, act, leaver);
   if (deleted !== 'never') context.ledger.erased(leaver.userId);
   context.ledger.record(result.reviews);
   const tally = await context.ledger.check();
@@ -209,6 +235,7 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
     problems: judged.problems,
     failed: [
       ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
+      ...timeline(context.stack.steps.slice(stepsBefore), result.failedAt, faultAt),
       ...(deleted === 'after the fault'
         ? ['the account deletion failed while the fault was on, then went through']
         : []),

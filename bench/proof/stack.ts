@@ -35,6 +35,8 @@ export interface ProofStack {
   events: SupervisorEvent[];
   /** The last lines the components wrote, to explain a failure. */
   recentLines: string[];
+  /** What each restart did and when (ms since the epoch): a failure is read beside the step it came with. */
+  steps: { at: number; what: string }[];
   pid(replica: Replica): number | undefined;
   /** Whether every process answers its /healthz within `ms` (one whose event loop is busy does not). */
   responsive(ms: number): Promise<boolean>;
@@ -86,6 +88,7 @@ export async function startProofStack(
     },
   };
   const events: SupervisorEvent[] = [];
+  const steps: { at: number; what: string }[] = [];
   const recentLines: string[] = [];
   const keep = (line: string) => {
     recentLines.push(line);
@@ -171,6 +174,7 @@ export async function startProofStack(
     },
     events,
     recentLines,
+    steps,
     pid: (replica) => current[replica].pid(),
     async responsive(ms) {
       const healthPorts = [...Object.values(current).map((replica) => replica.metricsPort), ...singleMetricsPorts];
@@ -188,17 +192,27 @@ export async function startProofStack(
       return answers.every(Boolean);
     },
     async restart(component) {
-      if (!isReplica(component)) return running.restartComponent(component);
+      const step = (what: string) => steps.push({ at: performance.timeOrigin + performance.now(), what });
+      if (!isReplica(component)) {
+        step(`${component}: restarts in place`);
+        await running.restartComponent(component);
+        step(`${component}: is back`);
+        return;
+      }
       const kind = component.startsWith('cards') ? 'cards' : 'gateway';
       const old = current[component];
+      step(`${component}: its replacement starts`);
       const replacement = await startReplica(kind, { serving: await freePort(), metrics: await freePort() });
+      step(`${component}: its replacement is ready`);
       const balancer = balancerOf(kind);
       balancer.add({ port: replacement.port, readyPort: replacement.metricsPort });
       // The old replica stops only once new connections go to the new one: unlike the new replica's own /readyz,
       // which the balancer reads only on its next check (stopping the old one before then could leave it none).
       await balancer.routesTo(replacement.port);
+      step(`${component}: its replacement takes connections; the old one gets SIGTERM`);
       current[component] = replacement;
       await old.stop();
+      step(`${component}: the old one has stopped`);
       balancer.remove(old.port);
     },
     stop,
