@@ -34,7 +34,7 @@ describe('images and sounds in a card', () => {
     await choose('Add an image or a sound to the front', {
       name: 'organelle.png',
       mimeType: 'image/png',
-      buffer: await png(120, 80, '#3a7'),
+      buffer: await png(640, 480, '#3a7'),
     });
     await expect.poll(() => front.inputValue()).toMatch(/\n!\[organelle\]\(\/media\/[0-9a-f-]{36}\/organelle\.png\)$/);
 
@@ -68,7 +68,18 @@ describe('images and sounds in a card', () => {
     await expect.poll(() => images.count()).toBe(2);
     const widths = (images: typeof card) =>
       images.evaluateAll((all) => all.map((image) => Reflect.get(image, 'naturalWidth')));
-    await expect.poll(() => widths(images)).toEqual([120, 30]);
+    await expect.poll(() => widths(images)).toEqual([640, 30]);
+    // A large picture is a whole thumbnail in the list, in its own proportions, not a strip cut by the card's clamp.
+    const shown = await images.first().boundingBox();
+    const clamp = await images.first().locator('xpath=ancestor::div[contains(@class, "prose-card")][1]').boundingBox();
+    expect(shown && shown.height <= 64 && Math.abs(shown.width / shown.height - 640 / 480) < 0.05).toBe(true);
+    expect(shown && clamp && shown.y + shown.height <= clamp.y + clamp.height + 0.5).toBe(true);
+    // The back's sound is a whole, compact player that knows its length (never "0:00 / 0:00").
+    const listed = card.locator('audio.card-sound');
+    await expect.poll(() => listed.evaluate((audio) => Reflect.get(audio, 'duration') as number)).toBeGreaterThan(0);
+    const listedBox = await listed.boundingBox();
+    const backClamp = await listed.locator('xpath=ancestor::div[contains(@class, "prose-card")][1]').boundingBox();
+    expect(listedBox && backClamp && listedBox.y + listedBox.height <= backClamp.y + backClamp.height + 0.5).toBe(true);
 
     // Another learner reading the picture's address gets nothing.
     const source = await images.first().getAttribute('src');
@@ -82,7 +93,7 @@ describe('images and sounds in a card', () => {
       document.addEventListener('play', () => window.plays++, true);`);
     await page.goto(`${env.stack.url}/practice/session`);
     const question = page.getByRole('region', { name: 'Question' });
-    await expect.poll(() => widths(question.locator('img'))).toEqual([120, 30]);
+    await expect.poll(() => widths(question.locator('img'))).toEqual([640, 30]);
     await page.keyboard.press('Space');
     const player = page.getByRole('region', { name: 'Answer' }).locator('audio.card-sound');
     await expect(player.getAttribute('aria-label')).resolves.toBe('Sound: mitochondrion');

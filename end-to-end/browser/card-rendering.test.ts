@@ -24,6 +24,11 @@ const CARDS = {
     front: 'What does this print?\n\n```js\nconst pair = {{ a: 1 }}.a;\nconsole.log(pair);\n```',
     back: '`1`',
   },
+  structure: {
+    type: 'Basic',
+    front: '## Mitosis\n\n> Cells divide in four phases.\n\n| Phase | Order |\n| --- | --- |\n| Prophase | 1 |',
+    back: 'Prophase, metaphase, anaphase, telophase',
+  },
 } as const;
 
 /** What no rendered card shows: cloze syntax, TeX delimiters, code fences, Markdown emphasis. */
@@ -135,9 +140,25 @@ describe.each(['light', 'dark'] as const)('rendered cards in the %s theme', (col
     await signUpAndOnboard(page, env.stack.url, newUser(`axe${colorScheme}`));
     await addCard(page, CARDS.cloze);
     await addCard(page, CARDS.code);
+    await addCard(page, CARDS.structure);
     const cards = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card');
     await cards.locator('pre code').waitFor();
     await cards.locator('.katex').waitFor();
+    // Headings, quotes and tables read as such: a heading larger than the text, a quote ruled, a table's cells ruled.
+    const structured = cards.filter({ has: page.locator('table') });
+    const looks = await structured.evaluate((card) => {
+      const view = globalThis as unknown as { getComputedStyle(element: unknown): Record<string, string> };
+      const within = card as unknown as { querySelector(selector: string): unknown };
+      const style = (selector: string) => view.getComputedStyle(within.querySelector(selector));
+      return {
+        heading: Number.parseFloat(style('h2').fontSize ?? '') / Number.parseFloat(style('td').fontSize ?? ''),
+        headingWeight: style('h2').fontWeight,
+        quote: style('blockquote').borderLeftWidth,
+        cell: style('td').borderTopWidth,
+      };
+    });
+    expect(looks).toEqual({ heading: expect.any(Number), headingWeight: '600', quote: '4px', cell: '1px' });
+    expect(looks.heading).toBeGreaterThan(1.2);
     await fillCard(page, CARDS.basic);
     const form = page.getByRole('region', { name: 'New card' });
     await form.getByRole('button', { name: 'Show preview' }).click();

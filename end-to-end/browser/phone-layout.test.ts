@@ -43,6 +43,7 @@ const LANGUAGES = {
     question: 'Question',
     answer: 'Answer',
     showAnswer: 'Show answer',
+    endSession: 'End session',
     ratings: ['Again', 'Hard', 'Good', 'Easy'],
     tapHint: 'Tap the card to show the answer, then rate how well you remembered it.',
     keysHint: 'Space or Enter shows the answer · 1–4 rate · U or Ctrl+Z undoes · R replays sounds',
@@ -62,6 +63,7 @@ const LANGUAGES = {
     question: 'Pergunta',
     answer: 'Resposta',
     showAnswer: 'Mostrar resposta',
+    endSession: 'Encerrar sessão',
     ratings: ['De novo', 'Difícil', 'Bom', 'Fácil'],
     tapHint: 'Toque no cartão para ver a resposta e depois avalie o quanto você lembrou.',
     keysHint: 'Espaço ou Enter mostra a resposta · 1–4 avaliam · U ou Ctrl+Z desfaz · R repete os sons',
@@ -330,6 +332,14 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
         expect(await onScreen(page, button)).toBe(true);
       }
       if (card === 0) expect(await accessibilityViolations(page)).toEqual([]);
+      if (card === 0) {
+        // The count, Undo and "End session" share the row under the progress bar: no button wraps onto a row of
+        // its own.
+        const count = await page.getByTestId('session-progress').boundingBox();
+        const end = await page.getByRole('button', { name: words.endSession }).boundingBox();
+        expect(count && end && end.y < count.y + count.height && end.y + end.height > count.y).toBe(true);
+        expect(await onScreen(page, page.getByRole('button', { name: words.endSession }))).toBe(true);
+      }
       if (shots && (await question.getByText('Capital of Peru').count()) > 0) {
         await page.screenshot({ path: `${shots}/phone-practice.png` });
       }

@@ -62,7 +62,8 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 // An image is shown only when it is Engram's own (a relative address, or a data URL markdown-it let through);
 // any other becomes a link to it, named by its alt text. The CSP (img-src 'self' data:) would block it anyway.
 // A card's sound is written as an image whose file is a sound (entities/media/upload.ts markdownOf): it is
-// drawn as the browser's own player, labelled by its alt text (practice plays it, and replays it with R).
+// drawn as the browser's own player, labelled by its alt text (practice plays it, and replays it with R). The
+// player reads the file's length up front (a few bytes of it), so it never shows "0:00 / 0:00".
 const defaultImage =
   markdown.renderer.rules.image ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
@@ -71,7 +72,7 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : '';
   if (token && isOwnAddress(src) && isSoundFile(src.split(/[?#]/)[0] ?? '')) {
     const label = markdown.utils.escapeHtml(alt || src);
-    return `<audio class="card-sound" controls preload="none" src="${markdown.utils.escapeHtml(src)}" aria-label="${label}" title="${label}"></audio>`;
+    return `<audio class="card-sound" controls preload="metadata" src="${markdown.utils.escapeHtml(src)}" aria-label="${label}" title="${label}"></audio>`;
   }
   if (!token || isOwnAddress(src)) return defaultImage(tokens, idx, options, env, self);
   const href = markdown.utils.escapeHtml(src);

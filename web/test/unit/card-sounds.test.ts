@@ -9,7 +9,7 @@ const id = '0b5d6c1e-8f47-4a36-9d7c-6a8f0e2b1c3d';
 describe('sounds and images in a card', () => {
   it('draws a player for a card file that is a sound, labelled by its text', () => {
     const html = renderMarkdown(`Listen: ![Sound: bonjour](/media/${id}/bonjour.mp3)`);
-    expect(html).toContain(`<audio class="card-sound" controls preload="none" src="/media/${id}/bonjour.mp3"`);
+    expect(html).toContain(`<audio class="card-sound" controls preload="metadata" src="/media/${id}/bonjour.mp3"`);
     expect(html).toContain('aria-label="Sound: bonjour"');
     expect(html).not.toContain('<img');
   });
@@ -18,7 +18,7 @@ describe('sounds and images in a card', () => {
     'draws a player for every kind of sound cards keeps, %s among them',
     (name) => {
       const html = renderMarkdown(`![Sound: voice](/media/${id}/${name})`);
-      expect(html).toContain(`<audio class="card-sound" controls preload="none" src="/media/${id}/${name}"`);
+      expect(html).toContain(`<audio class="card-sound" controls preload="metadata" src="/media/${id}/${name}"`);
       expect(html).not.toContain('<img');
     },
   );

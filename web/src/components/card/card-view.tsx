@@ -23,16 +23,20 @@ export function RenderedMarkdown({ markdown, className }: RenderedMarkdownProps)
 type CompactCardProps = { type: CardType; front: string; back: string };
 
 /** A card at a glance, as in the card list: its front (a cloze card's deletions revealed and marked) and
- * back rendered, each clamped to a few lines. */
+ * back rendered, each clamped to a few lines, its pictures as whole thumbnails and its sounds as compact players
+ * (never a strip cut by the clamp). */
 export function CompactCard({ type, front, back }: CompactCardProps) {
   const summary = cardSummary(type, front, back);
   return (
     <div className="min-w-0" data-testid="compact-card">
-      <RenderedMarkdown markdown={summary.front} className="max-h-28 overflow-hidden font-medium text-slate-900" />
+      <RenderedMarkdown
+        markdown={summary.front}
+        className="max-h-28 overflow-hidden font-medium text-slate-900 [&_img]:max-h-16 [&_img]:w-auto [&_audio]:h-9 [&_audio]:max-w-full"
+      />
       {summary.back.trim() !== '' && (
         <RenderedMarkdown
           markdown={summary.back}
-          className="mt-2 max-h-20 overflow-hidden border-t border-dashed border-slate-200 pt-2 text-sm text-slate-600"
+          className="mt-2 max-h-20 overflow-hidden border-t border-dashed border-slate-200 pt-2 text-sm text-slate-600 [&_img]:max-h-12 [&_img]:w-auto [&_audio]:h-9 [&_audio]:max-w-full"
         />
       )}
     </div>

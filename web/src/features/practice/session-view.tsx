@@ -177,7 +177,10 @@ export function Session({
   );
 }
 
-/** The progress bar with how many are done, undo and end. */
+/**
+ * The progress bar, and under it how many are done and left beside undo and end: two rows by design, so that on a
+ * phone the buttons never wrap onto a row of their own (the count wraps within its space instead).
+ */
 function SessionBar({
   session,
   state,
@@ -189,9 +192,9 @@ function SessionBar({
 }) {
   const total = state.reviewed + state.remaining;
   return (
-    <div className="mb-6 flex flex-wrap items-center gap-x-4 gap-y-2">
+    <div className="mb-6 space-y-1">
       <div
-        className="h-2 min-w-16 flex-1 overflow-hidden rounded-full bg-slate-200"
+        className="h-2 overflow-hidden rounded-full bg-slate-200"
         role="progressbar"
         aria-label={m.practice_progress_label()}
         aria-valuemin={0}
@@ -203,15 +206,24 @@ function SessionBar({
           style={{ width: `${total === 0 ? 0 : (state.reviewed / total) * 100}%` }}
         />
       </div>
-      <span className="text-sm text-slate-500 tabular-nums">
-        {m.practice_progress({ done: state.reviewed, left: state.remaining })}
-      </span>
-      <Button variant="ghost" disabled={!state.canUndo} onClick={() => session.undo()} aria-keyshortcuts="U Control+Z">
-        {m.practice_undo()}
-      </Button>
-      <Button variant="ghost" disabled={state.reviewed === 0} onClick={onEnd}>
-        {m.practice_end()}
-      </Button>
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0 text-sm text-slate-500 tabular-nums" data-testid="session-progress">
+          {m.practice_progress({ done: state.reviewed, left: state.remaining })}
+        </p>
+        <div className="flex shrink-0">
+          <Button
+            variant="ghost"
+            disabled={!state.canUndo}
+            onClick={() => session.undo()}
+            aria-keyshortcuts="U Control+Z"
+          >
+            {m.practice_undo()}
+          </Button>
+          <Button variant="ghost" disabled={state.reviewed === 0} onClick={onEnd}>
+            {m.practice_end()}
+          </Button>
+        </div>
+      </div>
     </div>
   );
 }
