@@ -52,6 +52,15 @@ const sessionUser = (page: Page) =>
     return ((await response.json()) as { user: { name: string; email: string; image: string | null } }).user;
   });
 
+/** A second browser of `user`'s, signed in with their password and on the dashboard. */
+async function signedInElsewhere(name: string, user: TestUser): Promise<Page> {
+  const other = await openPage(name);
+  await other.goto(`${env.stack.url}/auth/sign-in`);
+  await fillSignIn(other, user.email, user.password);
+  await other.waitForURL(`${env.stack.url}/dashboard`);
+  return other;
+}
+
 /** The settings card titled `title`. */
 const card = (page: Page, title: string) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByText(title, { exact: true }) });
@@ -186,10 +195,7 @@ describe('account security', () => {
   it('revokes another session, whose browser is signed out on its next request', async () => {
     const page = await openPage('security-sessions');
     const user = await onSettings(page, 'traveller');
-    const other = await openPage('security-sessions-other');
-    await other.goto(`${env.stack.url}/auth/sign-in`);
-    await fillSignIn(other, user.email, user.password);
-    await other.waitForURL(`${env.stack.url}/dashboard`);
+    const other = await signedInElsewhere('security-sessions-other', user);
 
     await page.goto(`${env.stack.url}/account/security`);
     const sessions = card(page, 'Sessions');
@@ -208,10 +214,7 @@ describe('account security', () => {
   it('names each device with when and where from it signed in, and signs out everywhere else at once', async () => {
     const page = await openPage('security-everywhere');
     const user = await onSettings(page, 'wanderer');
-    const other = await openPage('security-everywhere-other');
-    await other.goto(`${env.stack.url}/auth/sign-in`);
-    await fillSignIn(other, user.email, user.password);
-    await other.waitForURL(`${env.stack.url}/dashboard`);
+    const other = await signedInElsewhere('security-everywhere-other', user);
     // A third session, from a phone.
     const phoneSession = await signInFromPhone(env.stack.url, user);
 

@@ -12,8 +12,13 @@ export type PackedCards = string;
 /** The SQL expression of one card's line (concat_ws leaves out a null last day), over columns named as here. */
 export const PACKED_CARD_LINE = `concat_ws(' ', state, stability, difficulty, due_day, last_day)`;
 
-/** How many cards `packed` holds, without reading them. */
-export const countPackedCards = (packed: PackedCards): number => (packed === '' ? 0 : packed.split('\n').length);
+/** How many cards `packed` holds, counting its lines without copying them (10,000 cards are one string). */
+export function countPackedCards(packed: PackedCards): number {
+  if (packed === '') return 0;
+  let lines = 1;
+  for (let at = packed.indexOf('\n'); at !== -1; at = packed.indexOf('\n', at + 1)) lines += 1;
+  return lines;
+}
 
 /** The cards of `packed`; a card never reviewed (or without a memory) is new. */
 export function unpackCards(packed: PackedCards): SimulatedCard[] {

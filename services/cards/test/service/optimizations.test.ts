@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedReview } from '../../src/optimizer/history.ts';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '../../src/optimizer/synthetic-learner.ts';
 import { learnerWorkload } from '../../src/simulator/learner-workload.ts';
-import { unpackCards } from '../../src/simulator/packed-cards.ts';
+import { countPackedCards, unpackCards } from '../../src/simulator/packed-cards.ts';
 import { type CardsHarness, startCardsHarness, writeReviewLog } from '../harness.js';
 
 let cards: CardsHarness;
@@ -258,6 +258,8 @@ describe('simulating the workload of a learner’s own cards', () => {
     const simulated = unpackCards(workload.input.cards);
     const reviewed = await cards.db.reviewItem.findMany({ where: { ownerId: user, state: { not: 0 } } });
     expect(simulated).toHaveLength(12);
+    expect(countPackedCards(workload.input.cards)).toBe(12);
+    expect(countPackedCards('')).toBe(0);
     expect(simulated.filter((card) => card.isNew)).toHaveLength(7);
     const memories = simulated.flatMap((card) => (card.isNew ? [] : [card]));
     // Each reviewed card's memory, to the last digit, reviewed today and due on a later day.
