@@ -179,7 +179,8 @@ export function Session({
 
 /**
  * The progress bar, and under it how many are done and left beside undo and end: two rows by design, so that on a
- * phone the buttons never wrap onto a row of their own (the count wraps within its space instead).
+ * phone the buttons never wrap onto a row of their own (the count wraps between its words instead, and the
+ * buttons are narrower there).
  */
 function SessionBar({
   session,
@@ -207,19 +208,23 @@ function SessionBar({
         />
       </div>
       <div className="flex items-center justify-between gap-2">
-        <p className="min-w-0 text-sm text-slate-500 tabular-nums" data-testid="session-progress">
+        <p
+          className="min-w-0 text-sm text-slate-500 tabular-nums [overflow-wrap:normal]"
+          data-testid="session-progress"
+        >
           {m.practice_progress({ done: state.reviewed, left: state.remaining })}
         </p>
         <div className="flex shrink-0">
           <Button
             variant="ghost"
+            className="max-sm:px-2"
             disabled={!state.canUndo}
             onClick={() => session.undo()}
             aria-keyshortcuts="U Control+Z"
           >
             {m.practice_undo()}
           </Button>
-          <Button variant="ghost" disabled={state.reviewed === 0} onClick={onEnd}>
+          <Button variant="ghost" className="max-sm:px-2" disabled={state.reviewed === 0} onClick={onEnd}>
             {m.practice_end()}
           </Button>
         </div>
