@@ -7,7 +7,10 @@ import { formatTable } from './proof/table.ts';
 const help = `npm run proof [-- options]
 
 Builds, then starts Engram with two replicas of the gateway and of cards (each pair behind a round-robin
-balancer) on private PostgreSQL, NATS and Redis instances in a temporary folder, signs up learners who
+balancer) on private PostgreSQL, NATS and Redis instances in a temporary folder, every process of it at
+nice -5 where the machine allows it (CAP_SYS_NICE), ahead of whatever else runs there as pods with CPU
+requests run on a node (so that CPU burners and other test files beside it do not decide its deadlines;
+Engram's sandboxed jobs and forecasts stay at nice 10, below what serves), signs up learners who
 belong to one organization and subscribe to its deck, and runs one scenario after another under their load
 (reviews with client review ids, due lists, the dashboard's batch, sign-ins): the load alone (with the
 review transaction sent straight to PostgreSQL as a baseline), kill -9 of a cards replica and of a gateway

@@ -13,6 +13,7 @@ import { startInfrastructure } from './infra.ts';
 import { type Learner, setUpLearners } from './learners.ts';
 import { Ledger } from './ledger.ts';
 import { LearnerLoad, type SentReview } from './load.ts';
+import { PROOF_NICENESS, runAhead } from './priority.ts';
 import { type RowContext, runScenario } from './scenario-run.ts';
 import { chooseScenarios, SCENARIOS } from './scenarios.ts';
 import { type ProofStack, startProofStack } from './stack.ts';
@@ -135,7 +136,16 @@ async function baselineRow(stack: ProofStack, ledger: Ledger, learners: Learner[
  */
 export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; held: boolean }> {
   const { scenarios, attacks } = chooseScenarios(options.only ?? []);
-  const infrastructure = await startInfrastructure();
+  const priority = runAhead();
+  console.log(
+    priority.raised
+      ? `[proof] its processes run at nice ${PROOF_NICENESS}, ahead of the rest of the machine`
+      : '[proof] its processes run at the default priority (nice 0): raising it needs CAP_SYS_NICE',
+  );
+  const infrastructure = await startInfrastructure().catch((error: unknown) => {
+    priority.restore();
+    throw error;
+  });
   const rows: Row[] = [];
   const add = (row: Row) => {
     rows.push(row);
@@ -176,6 +186,7 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
     }
   } finally {
     await infrastructure.dispose();
+    priority.restore();
   }
   return { rows, held: rows.every((row) => row.held) };
 }

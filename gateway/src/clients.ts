@@ -13,7 +13,7 @@ import { ReviewServiceClient } from '@engram/proto/cards/v1/review';
 import { SettingsServiceClient } from '@engram/proto/cards/v1/settings';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { OrganizationsServiceClient } from '@engram/proto/organizations/v1/organizations';
-import type { ServiceDefinition } from '@grpc/grpc-js';
+import type { Client, ServiceDefinition } from '@grpc/grpc-js';
 
 export interface Services {
   identity: IdentityServiceClient;
@@ -83,8 +83,9 @@ export function createServices(
   };
 }
 
-export function closeServices(services: Services): void {
-  for (const client of [
+/** Every client of the gateway, one per called gRPC service. */
+export function clientsOf(services: Services): Client[] {
+  return [
     services.identity,
     services.cards,
     services.reviews,
@@ -96,7 +97,9 @@ export function closeServices(services: Services): void {
     services.organizations,
     services.billing,
     services.ai,
-  ]) {
-    client.close();
-  }
+  ];
+}
+
+export function closeServices(services: Services): void {
+  for (const client of clientsOf(services)) client.close();
 }

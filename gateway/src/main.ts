@@ -1,6 +1,7 @@
 // Boots the gateway: config → telemetry → logger → clients, Redis and the session cache (told of revocations)
-// → Redis connected (or given up on) → HTTP server → ready → graceful shutdown.
+// → Redis connected (or given up on) → the services' connections (or 5 s) → HTTP server → ready → graceful shutdown.
 import type { AddressInfo } from 'node:net';
+import { connectClients } from '@engram/kit/grpc/client';
 import { startHealthServer } from '@engram/kit/health';
 import { drainable } from '@engram/kit/http-drain';
 import { createInternalTokenSigner } from '@engram/kit/internal-auth';
@@ -9,12 +10,15 @@ import { onShutdown } from '@engram/kit/shutdown';
 import { startTelemetry } from '@engram/kit/telemetry';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
-import { closeServices, createServices } from './clients.js';
+import { clientsOf, closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
 import { createMediaRateLimits, createTrpcRateLimits } from './rate-limit.js';
 import { firstConnection } from './redis-connection.js';
 import { createSessionResolver } from './session.js';
 import { listenForRevocations } from './session-revocations.js';
+
+/** How long a starting gateway waits for its connections to the services before it says ready without them. */
+const CONNECT_BEFORE_READY_MS = 5_000;
 
 const config = readConfig();
 const telemetry = startTelemetry({ service: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
@@ -82,6 +86,11 @@ const app = createApp({
 });
 // Ready only once the rate limits count in Redis, shared with the other replicas (redis-connection.ts).
 await firstConnection(redis, logger);
+// Connected to the services before ready, so that a new replica's first requests (a rolling update sends it a
+// share of all of them at once) do not each wait for a connection; a service not up yet is connected to later.
+const clients = clientsOf(services);
+const connected = await connectClients(clients, CONNECT_BEFORE_READY_MS);
+logger.info({ connected, clients: clients.length }, 'gRPC clients connected');
 const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, 'cannot listen');

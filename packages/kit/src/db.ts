@@ -98,6 +98,24 @@ export function createPrismaClient<T>(
   return new PrismaClient({ adapter });
 }
 
+/** A dashboard's batch calls a service five times at once: a warm replica has that many connections open. */
+export const WARM_CONNECTIONS = 5;
+
+/** What a warm-up needs of a Prisma client. */
+export interface RawQueries {
+  $queryRawUnsafe(query: string): Promise<unknown>;
+}
+
+/**
+ * Opens `connections` connections of a pg pool or of a Prisma client's, with one query on each, for a replica to
+ * run before it says ready: its first calls then skip setting up their connections and, with Prisma, loading
+ * the query compiler that its first query loads (half a second on a loaded two-core machine, measured).
+ */
+export async function warmDatabase(store: pg.Pool | RawQueries, connections = WARM_CONNECTIONS): Promise<void> {
+  const query = '$queryRawUnsafe' in store ? () => store.$queryRawUnsafe('select 1') : () => store.query('select 1');
+  await Promise.all(Array.from({ length: connections }, query));
+}
+
 // PostgreSQL's answers that mean "not reachable now" (connection exceptions, an administrator's or a crash's
 // shutdown, a server starting up, no connection slot free) and Node's for a connection that failed.
 const UNREACHABLE_CODES = new Set([

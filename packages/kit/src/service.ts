@@ -1,6 +1,6 @@
 // What every service shares (docs/architecture.md#boot-and-shutdown): its common variables, the runtime
 // made from them (telemetry, logger, token verifier), and the start-up and shutdown sequence:
-// events and jobs (in the background) → metrics/health port → gRPC server → health SERVING → shutdown hooks
+// events and jobs (in the background) → metrics/health port → warm-up → gRPC server → health SERVING → shutdown hooks
 // that undo it in reverse (gRPC, then the job workers, then consumers, relay, NATS and the events pool, then
 // the service's own).
 import type { ServiceDefinition } from '@grpc/grpc-js';
@@ -63,12 +63,47 @@ export interface ServiceParts<Tx = unknown> {
   events?: EventsDeclaration<Tx>;
   /** The service's background jobs (`jobsOf(runtime, [...])`): started beside events, stopped after gRPC. */
   jobs?: ServiceJobs;
+  /**
+   * Run before the gRPC server serves: opens what a new replica's first calls would otherwise wait for (its
+   * database connections, `warmDatabase`), so that a rolling update's new replica answers the share of calls it
+   * gets at once as fast as the old one did. One that fails or takes longer than WARM_UP_TIMEOUT_MS is logged and
+   * the service starts anyway: a warm-up only saves time, and the calls open what they need themselves.
+   */
+  warmUp?: () => Promise<unknown>;
   /** Closes the service's own resources (HTTP servers, relays, consumers, pools), in order, after gRPC stops. */
   close?: { name: string; run: () => Promise<unknown> | unknown }[];
 }
 
 /** In production, how long to keep answering after NOT_SERVING so load balancers stop sending calls first. */
 export const PRODUCTION_DRAIN_MS = 5_000;
+
+/** The longest a service's warm-up holds back its start. */
+export const WARM_UP_TIMEOUT_MS = 10_000;
+
+/** Runs a warm-up within `timeoutMs`; answers how it went, having logged a warning if it did not finish. */
+export async function warmUp(
+  run: () => Promise<unknown>,
+  logger: Logger,
+  timeoutMs = WARM_UP_TIMEOUT_MS,
+): Promise<'warm' | 'failed' | 'timed out'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), timeoutMs);
+  });
+  const outcome = await Promise.race([
+    run().then(
+      () => 'warm' as const,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'warm-up failed; starting without it');
+        return 'failed' as const;
+      },
+    ),
+    timedOut,
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'timed out') logger.warn({ timeoutMs }, 'warm-up took too long; starting without it');
+  return outcome;
+}
 
 function startEventsOf<Tx>(runtime: ServiceRuntime, events: EventsDeclaration<Tx>): ServiceEvents {
   const config = runtime.config as ServiceConfig & Partial<EventsConfig> & { DATABASE_URL?: string };
@@ -106,6 +141,7 @@ export async function runService<Tx>(runtime: ServiceRuntime, parts: ServicePart
   const events = parts.events && startEventsOf(runtime, parts.events);
   parts.jobs?.start();
   const health = await startHealthServer(config.METRICS_PORT);
+  if (parts.warmUp) await warmUp(parts.warmUp, logger);
   const grpc = await startGrpcServer({ port: config.GRPC_PORT, services: parts.services, logger });
   health.setReady(true);
   logger.info({ grpcPort: grpc.port, metricsPort: health.port }, `${runtime.name} ready`);

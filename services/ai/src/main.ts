@@ -1,6 +1,7 @@
 // The ai service's parts: its database, clients of cards and billing, the card generator (Bedrock or the
 // offline one), the pool of upload readers and the sweeper of expired uploads, and its event consumers.
 // runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
+import { warmDatabase } from '@engram/kit/db';
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { startCleanup } from '@engram/kit/jobs/periodic';
@@ -27,6 +28,7 @@ const readerPool = createReaderPool(config.uploads.reader, runtime.logger);
 const sweeper = startCleanup(uploadSweep(db, config.uploads.sweepIntervalMs), runtime.logger);
 
 await runService(runtime, {
+  warmUp: () => warmDatabase(db),
   services: [
     aiService(
       {

@@ -1,6 +1,7 @@
 // The billing service's parts: its database, its HTTP server (Stripe's webhooks, and the Stripe stand-in
 // when there are no keys) started before the Stripe client that may point at it, the plans catalogue, and
 // its events. runService boots and stops them in its order (docs/architecture.md#boot-and-shutdown).
+import { warmDatabase } from '@engram/kit/db';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
 import { BillingServiceService } from '@engram/proto/billing/v1/billing';
@@ -26,6 +27,7 @@ routes.webhook = createWebhookHandler({ db, stripe, webhookSecret, prices: confi
 const catalogue = createCatalogue(stripe, config.prices, config.BILLING_PRICE_CACHE_SECONDS, logger);
 
 await runService(runtime, {
+  warmUp: () => warmDatabase(db),
   services: [
     billingService({ db, stripe, config, catalogue }, { ...runtime.serverOptions, version: config.SERVICE_VERSION }),
   ],

@@ -3,6 +3,7 @@
 // services, its events (relay and consumers) and its jobs (imports, exports, optimizations, each run in a process
 // of its own). runService boots
 // and stops them in its order (docs/architecture.md#boot-and-shutdown).
+import { warmDatabase } from '@engram/kit/db';
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { startCleanup } from '@engram/kit/jobs/periodic';
@@ -71,6 +72,7 @@ await runService(runtime, {
     },
     computes,
   ),
+  warmUp: () => Promise.all([warmDatabase(stores.db), warmDatabase(stores.pool)]),
   events: cardsEvents(stores.db, config),
   jobs,
   close: [

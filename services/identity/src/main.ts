@@ -2,6 +2,7 @@
 // (/api/auth), the relay that publishes the user and membership events its triggers write, and the
 // consumer that mails members a deck assigned to them. runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
+import { warmDatabase } from '@engram/kit/db';
 import { prismaTransactions } from '@engram/kit/events/apply-once';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { createMailer } from '@engram/kit/mail/create-mailer';
@@ -61,6 +62,7 @@ const auth = createAuth(db, {
 const http = await startAuthHttpServer(auth, config.HTTP_PORT, logger);
 
 await runService(runtime, {
+  warmUp: () => warmDatabase(db),
   services: [identityService(auth, db, runtime.serverOptions)],
   events: {
     relay: true,

@@ -1,6 +1,7 @@
 // The organizations service's parts: its database, clients of identity and cards, and its events (its
 // outbox relay and consumers). runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
+import { warmDatabase } from '@engram/kit/db';
 import { createClient } from '@engram/kit/grpc/client';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { runService, serviceRuntime } from '@engram/kit/service';
@@ -20,6 +21,7 @@ const identity = createClient(IdentityServiceClient, config.IDENTITY_ADDR);
 const cards = createClient(CardsServiceClient, config.CARDS_ADDR);
 
 await runService(runtime, {
+  warmUp: () => warmDatabase(db),
   services: [
     organizationsService({ db, identity, cards }, { ...runtime.serverOptions, version: config.SERVICE_VERSION }),
   ],

@@ -72,6 +72,21 @@ export function createClient<C extends Client>(Ctor: ClientConstructor<C>, addre
   });
 }
 
+/**
+ * Connects the clients' channels, waiting at most `timeoutMs` in all, so that a new replica's first calls do not
+ * each wait for a connection to be set up (a rolling update sends them all at once). Never fails: a peer that is
+ * not up yet is connected to on the first call to it, as without this. Answers how many clients are connected.
+ */
+export async function connectClients(clients: Client[], timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  const connected = await Promise.all(
+    clients.map(
+      (client) => new Promise<boolean>((resolve) => client.waitForReady(deadline, (error) => resolve(!error))),
+    ),
+  );
+  return connected.filter(Boolean).length;
+}
+
 export interface CallSettings {
   /** The internal token for the called service. */
   token?: string;

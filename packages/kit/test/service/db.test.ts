@@ -1,6 +1,6 @@
 // A service's DATABASE_URL selects its schema: pg connections and Prisma's adapter must both land there.
 import { randomBytes } from 'node:crypto';
-import { createPool, createPrismaClient, parseDatabaseUrl } from '@engram/kit/db';
+import { createPool, createPrismaClient, parseDatabaseUrl, warmDatabase } from '@engram/kit/db';
 import { testContext } from '@engram/testkit/context';
 import { schemaUrl } from '@engram/testkit/databases';
 import type { PrismaPg } from '@prisma/adapter-pg';
@@ -66,6 +66,35 @@ describe('createPrismaClient', () => {
       expect(result.rows).toEqual([[schema]]);
     } finally {
       await connection.dispose();
+    }
+  });
+});
+
+describe('warmDatabase', () => {
+  it("opens the connections a replica's first calls would otherwise wait for", async () => {
+    const pool = createPool(testContext().databaseUrl, { max: 10 });
+    try {
+      await warmDatabase(pool, 4);
+      expect({ open: pool.totalCount, idle: pool.idleCount }).toEqual({ open: 4, idle: 4 });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("opens them in a Prisma client's pool, whose first query has then run", async () => {
+    const application = `kit-warm-${randomBytes(3).toString('hex')}`;
+    const queries: string[] = [];
+    const prismaLike = { $queryRawUnsafe: (query: string) => pool.query(query).then(() => queries.push(query)) };
+    const pool = createPool(testContext().databaseUrl, { max: 10, applicationName: application });
+    try {
+      await warmDatabase(prismaLike, 3);
+      const { rows } = await pool.query(
+        'select count(*)::int as open from pg_stat_activity where application_name = $1',
+        [application],
+      );
+      expect({ queries, open: rows[0].open }).toEqual({ queries: ['select 1', 'select 1', 'select 1'], open: 3 });
+    } finally {
+      await pool.end();
     }
   });
 });

@@ -3,13 +3,13 @@
 // caller's trace continues in the called service.
 import { createServer } from 'node:net';
 import { DomainError } from '@engram/kit/errors';
-import { createClient, type GrpcCallError, unary } from '@engram/kit/grpc/client';
+import { connectClients, createClient, type GrpcCallError, unary } from '@engram/kit/grpc/client';
 import { createInternalTokenSigner, generateInternalKeys } from '@engram/kit/internal-auth';
 import { registry } from '@engram/kit/metrics';
 import { inSpan, startTelemetry } from '@engram/kit/telemetry';
 import { TestingServiceClient } from '@engram/proto/testing/v1/testing';
 import { alice, answer, type GrpcFixture, SERVICE, startFixture } from '@engram/testkit/grpc-fixture';
-import { status } from '@grpc/grpc-js';
+import { connectivityState, status } from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { afterEach, expect, it } from 'vitest';
 
@@ -145,4 +145,18 @@ it('never retries a method the contract does not mark idempotent', async () => {
   const call = unary(f.client, f.client.record, { note: 'once' }, { token: await f.userToken() });
   await expect(call).rejects.toMatchObject({ code: status.UNAVAILABLE });
   expect(attempts).toBe(1);
+});
+
+it('connects clients before their first call, and gives up on a peer that is not up within the time given', async () => {
+  const f = await serve(async () => answer('up'));
+  const down = createClient(TestingServiceClient, `127.0.0.1:${await freePort()}`);
+  try {
+    const connected = await connectClients([f.client, down], 300);
+    expect({
+      connected,
+      up: connectivityState[f.client.getChannel().getConnectivityState(false)],
+    }).toEqual({ connected: 1, up: 'READY' });
+  } finally {
+    down.close();
+  }
 });
