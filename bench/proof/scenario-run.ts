@@ -151,6 +151,17 @@ function timeline(steps: { at: number; what: string }[], failedAt: number[], fau
   return [`when (from the fault's start): ${parts.join('; ')}`];
 }
 
+/** A broken row's failed requests, as the stack logged them: its first errors during the row, shortened. */
+function loggedDuring(errorLines: { at: number; line: string }[], since: number): string[] {
+  return errorLines
+    .filter(({ at }) => at >= since)
+    .slice(0, LOGGED_ERRORS_SHOWN)
+    .map(({ line }) => `logged: ${line.length > LOGGED_LINE_CHARS ? `${line.slice(0, LOGGED_LINE_CHARS)}…` : line}`);
+}
+
+const LOGGED_ERRORS_SHOWN = 5;
+const LOGGED_LINE_CHARS = 400;
+
 function reviewCounts(result: LoadResult, learners: Learner[]) {
   const acknowledged = result.reviews.filter((review) => review.acknowledged);
   const reviewed = new Set(acknowledged.map((review) => review.userId));
@@ -191,6 +202,7 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
   const readySeconds = act ? (performance.now() - readying) / 1000 : undefined;
   const eventsBefore = context.stack.events.length;
   const stepsBefore = context.stack.steps.length;
+  const rowBegan = performance.timeOrigin + performance.now();
   const { result, actAt, faultAt, faultError, ended, deleted } = await underLoad(context, scenario, act, leaver);
   if (deleted !== 'never') context.ledger.erased(leaver.userId);
   context.ledger.record(result.reviews);
@@ -236,6 +248,7 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
     failed: [
       ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
       ...timeline(context.stack.steps.slice(stepsBefore), result.failedAt, faultAt),
+      ...(judged.held || result.failures === 0 ? [] : loggedDuring(context.stack.errorLines, rowBegan)),
       ...(deleted === 'after the fault'
         ? ['the account deletion failed while the fault was on, then went through']
         : []),

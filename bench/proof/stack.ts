@@ -35,6 +35,11 @@ export interface ProofStack {
   events: SupervisorEvent[];
   /** The last lines the components wrote, to explain a failure. */
   recentLines: string[];
+  /**
+   * The last errors the components logged (level error and up) and the gateway's failed calls to services, with
+   * when (ms since the epoch): what a broken row's failed requests met inside the stack.
+   */
+  errorLines: { at: number; line: string }[];
   /** What each restart did and when (ms since the epoch): a failure is read beside the step it came with. */
   steps: { at: number; what: string }[];
   pid(replica: Replica): number | undefined;
@@ -46,6 +51,20 @@ export interface ProofStack {
 }
 
 const KEPT_LINES = 200;
+
+/** pino's level of an error. */
+const ERROR_LEVEL = 50;
+
+/** Whether a component's log line is an error, or the gateway's warning that a call to a service failed. */
+function loggedError(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const { level, msg } = JSON.parse(line) as { level?: number; msg?: string };
+    return (level ?? 0) >= ERROR_LEVEL || msg === 'service call failed';
+  } catch {
+    return false;
+  }
+}
 
 /** One replica of the gateway or cards, whichever process serves it now. */
 interface ReplicaHandle {
@@ -94,7 +113,13 @@ export async function startProofStack(
     recentLines.push(line);
     if (recentLines.length > KEPT_LINES) recentLines.shift();
   };
-  const onLine = (component: ComponentName, line: string) => keep(`[${component}] ${line}`);
+  const errorLines: { at: number; line: string }[] = [];
+  const onLine = (component: ComponentName, line: string) => {
+    keep(`[${component}] ${line}`);
+    if (!loggedError(line)) return;
+    errorLines.push({ at: performance.timeOrigin + performance.now(), line: `[${component}] ${line}` });
+    if (errorLines.length > KEPT_LINES) errorLines.shift();
+  };
   const onEvent = (event: SupervisorEvent) => {
     events.push(event);
     console.error(`[proof] ${describeEvent(event)}`);
@@ -174,6 +199,7 @@ export async function startProofStack(
     },
     events,
     recentLines,
+    errorLines,
     steps,
     pid: (replica) => current[replica].pid(),
     async responsive(ms) {

@@ -54,6 +54,26 @@ describe('a server stream', () => {
     expect(failure).toBeInstanceOf(GrpcCallError);
   });
 
+  it('delivers every message a handler wrote before it failed, however many are still queued', async () => {
+    fixture = await startFixture(describeOk, {
+      async *count() {
+        for (let number = 1; number <= 500; number += 1) yield { number };
+        throw new FailedPrecondition('no more numbers today', 'NUMBERS_EXHAUSTED');
+      },
+    });
+    const { client } = fixture;
+    const numbers: number[] = [];
+    const failure = await (async () => {
+      for await (const event of serverStream(client, client.count, { upTo: 5 }, { token: await fixture?.userToken() }))
+        numbers.push(event.number);
+    })().catch((error: unknown) => error);
+    expect({ received: numbers.length, last: numbers.at(-1), failure }).toMatchObject({
+      received: 500,
+      last: 500,
+      failure: { code: status.FAILED_PRECONDITION, reason: 'NUMBERS_EXHAUSTED' },
+    });
+  });
+
   it('refuses a call without a token before the handler runs', async () => {
     let ran = false;
     fixture = await startFixture(describeOk, {
