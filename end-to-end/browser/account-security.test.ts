@@ -179,6 +179,8 @@ describe('several accounts on one device', () => {
       return onboarded(other, 'second');
     })();
     await signUpAndOnboard(page, env.stack.url, first);
+    // The sign-up's "check your inbox" is done once its link signed the first account in.
+    expect(await page.evaluate(() => sessionStorage.getItem('engram:verification-sent-to'))).toBeNull();
 
     await page.goto(`${env.stack.url}/account/settings`);
     await page.getByRole('button', { name: 'Add account' }).click();

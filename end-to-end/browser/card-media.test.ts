@@ -1,10 +1,12 @@
 // Images and sounds in cards, in a real Chromium through the real gateway, with the page's own CSP: a
 // learner chooses a picture for the front, pastes a screenshot into it, chooses a sound for the back; the
 // files go straight to the object store and come back as rendered images and a player; in practice the
-// answer's sound plays when it is revealed and R plays it again. Another learner cannot read the files; the
+// answer's sound plays when it is revealed and R plays it again. The form shows each side's files as thumbnails, each
+// with a button that takes it out of the side. Another learner cannot read the files; the
 // account page lists them with the storage they take.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { silentWav } from '@engram/testkit/media-files';
+import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
@@ -50,8 +52,30 @@ describe('images and sounds in a card', () => {
       );
     })()`);
     await expect.poll(() => front.inputValue()).toMatch(/!\[image\]\(\/media\/[0-9a-f-]{36}\/image\.png\)$/);
+    // Under the front, its files as thumbnails: the learner sees the pictures, not only their addresses.
+    const widths = (images: Locator) =>
+      images.evaluateAll((all) => all.map((image) => Reflect.get(image, 'naturalWidth')));
+    const frontFiles = form.getByRole('list', { name: 'Files in the front' });
+    await expect.poll(() => widths(frontFiles.getByRole('img'))).toEqual([640, 30]);
+    expect(
+      await frontFiles.getByRole('img').evaluateAll((all) => all.map((image) => Reflect.get(image, 'alt'))),
+    ).toEqual(['organelle.png', 'image.png']);
 
     await back.fill('The mitochondrion');
+    await choose('Add an image or a sound to the back', {
+      name: 'mitochondrion.wav',
+      mimeType: 'audio/wav',
+      buffer: silentWav(4000),
+    });
+    await expect
+      .poll(() => back.inputValue())
+      .toMatch(/!\[Sound: mitochondrion\]\(\/media\/[0-9a-f-]{36}\/mitochondrion\.wav\)$/);
+    // Under the back, the sound as a small player; its button takes it out of the text, and the text is as before.
+    const backFiles = form.getByRole('list', { name: 'Files in the back' });
+    await backFiles.locator('audio[aria-label="mitochondrion.wav"]').waitFor({ state: 'attached' });
+    await backFiles.getByRole('button', { name: 'Remove mitochondrion.wav from the card' }).click();
+    await expect.poll(() => back.inputValue()).toBe('The mitochondrion');
+    await backFiles.waitFor({ state: 'detached' });
     await choose('Add an image or a sound to the back', {
       name: 'mitochondrion.wav',
       mimeType: 'audio/wav',
@@ -66,8 +90,6 @@ describe('images and sounds in a card', () => {
     const card = page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card').first();
     const images = card.locator('img');
     await expect.poll(() => images.count()).toBe(2);
-    const widths = (images: typeof card) =>
-      images.evaluateAll((all) => all.map((image) => Reflect.get(image, 'naturalWidth')));
     await expect.poll(() => widths(images)).toEqual([640, 30]);
     // A large picture is a whole thumbnail in the list, in its own proportions, not a strip cut by the card's clamp.
     const shown = await images.first().boundingBox();
@@ -109,8 +131,10 @@ describe('images and sounds in a card', () => {
       .getByText(/^Images and sounds: .+ of 100 MB$/)
       .waitFor();
     const files = page.getByRole('list', { name: 'Your images and sounds' }).getByRole('listitem');
+    // Three: the sound taken out of the back and added again is the same file, kept once.
     await expect.poll(() => files.count()).toBe(3);
     expect(await files.filter({ hasText: 'organelle.png' }).textContent()).toContain('shown by 1 card');
+    expect(await files.filter({ hasText: 'mitochondrion.wav' }).textContent()).toContain('shown by 1 card');
     await files.filter({ hasText: 'organelle.png' }).getByRole('button', { name: 'Delete organelle.png' }).click();
     await page.getByRole('dialog', { name: 'Delete organelle.png?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('A card shows this file. Remove it from them first.').waitFor();

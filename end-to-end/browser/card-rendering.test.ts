@@ -1,11 +1,15 @@
 // Issue 25's one renderer for a card, in a real Chromium through the real gateway, on a desktop and on a
 // phone: Basic, Cloze (maths, and a deletion inside maths) and code cards show rendered — never their
 // Markdown, TeX or cloze source — in the editor's preview, in the card list and in practice, with the
-// deletion hidden as practice asks it and revealed in the answer.
+// deletion hidden as practice asks it and revealed in the answer. On a cold load a card's text shows at once, and
+// its maths is typeset once the renderer has arrived: a card is never blank while it loads.
+import { randomBytes } from 'node:crypto';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { trpcClient } from '../support/trpc-client.ts';
+import { newUser, signUpAndOnboard, useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { chooseCardType } from './support/new-card.ts';
 
@@ -170,5 +174,47 @@ describe.each(['light', 'dark'] as const)('rendered cards in the %s theme', (col
     await page.getByRole('button', { name: /^Show answer/ }).click();
     await renderedText(page.getByRole('region', { name: 'Answer' }));
     expect(await accessibilityViolations(page)).toEqual([]);
+  });
+});
+
+describe('a card on a cold load', () => {
+  it('shows its text at once, and its maths once the renderer has arrived', async () => {
+    const { url } = env.stack;
+    const cookie = await signUpThroughGateway(url, 'Cold Loader', `cold-${randomBytes(4).toString('hex')}@example.com`);
+    const api = trpcClient(url, cookie);
+    await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
+    await api.mutate('cards.create', { front: 'Energy of a mass at rest: $E = mc^2$', back: 'Einstein', tagIds: [] });
+
+    const page = await openTestPage(env.browser, 'card-rendering-cold');
+    page.setDefaultTimeout(15_000);
+    await useSessionCookie(page, url, cookie);
+    // The maths renderer (KaTeX) is held back, as on a slow connection: it arrives only once it is let through.
+    let letThrough: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    let held = 0;
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (body.includes('KaTeX parse error')) {
+        held += 1;
+        await released;
+      }
+      await route.fulfill({ response, body });
+    });
+
+    await page.goto(`${url}/practice/session`);
+    const question = page.getByRole('region', { name: 'Question' });
+    await question.getByText('Energy of a mass at rest:').waitFor();
+    expect({
+      held: held > 0,
+      busy: await question.locator('.prose-card').getAttribute('aria-busy'),
+      typeset: await question.locator('.katex').count(),
+    }).toEqual({ held: true, busy: 'true', typeset: 0 });
+
+    letThrough();
+    await question.locator('.prose-card:not([aria-busy]) .katex').waitFor();
+    expect(await question.innerText()).not.toContain('$');
   });
 });

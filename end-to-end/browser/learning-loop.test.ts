@@ -35,6 +35,8 @@ async function rateWithKeys(page: Page, digit: '1' | '2' | '3' | '4') {
   const asked = await question(page).innerText();
   await page.keyboard.press('Space');
   await page.getByRole('region', { name: 'Answer' }).waitFor();
+  // The text shows at once; its maths is typeset once the renderer has it (no longer busy).
+  await question(page).locator('.prose-card:not([aria-busy])').first().waitFor();
   if ((await question(page).locator('.katex').count()) > 0) mathShown.push(asked);
   await page.keyboard.press(digit);
   return asked;

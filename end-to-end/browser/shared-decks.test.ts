@@ -11,6 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
+import { sticksOut } from './support/layout.ts';
 
 const env = useBrowserStack();
 
@@ -196,6 +197,20 @@ describe('shared decks in an organization', () => {
       streak: '1 d',
       targetMet: 'Yes',
     });
+    // On a phone the same figures make the member's card, named, where the table would scroll sideways.
+    const desktop = owner.viewportSize();
+    await owner.setViewportSize({ width: 390, height: 844 });
+    const memberCard = owner.getByRole('list', { name: 'Progress' }).getByRole('listitem', { name: /Member Tester/ });
+    await memberCard.waitFor();
+    const [phoneReviews, phoneLearned, , phoneStreak, phoneTarget] = await memberCard
+      .getByRole('definition')
+      .allInnerTexts();
+    expect({
+      figures: [phoneReviews, phoneLearned, phoneStreak, phoneTarget],
+      table: await owner.getByRole('table', { name: 'Progress' }).isVisible(),
+      sticksOut: await sticksOut(owner),
+    }).toEqual({ figures: ['3', '3 of 3', '1 d', 'Yes'], table: false, sticksOut: [] });
+    if (desktop) await owner.setViewportSize(desktop);
 
     // Removed, the member loses the organization: its learning view sends them home, its assignments go.
     await auth(owner, 'organization/remove-member', {

@@ -3,7 +3,7 @@
 // a script; an image on another site is shown as a link, so a card cannot make the learner's browser ask
 // anyone else for anything (a tracking pixel in a shared deck or a generated card). Maths and highlighting
 // are heavy (KaTeX ≈ 77 KB, highlight.js ≈ 54 KB gzipped): they load only for a text that needs them
-// (`featuresLoaded`), or all at once with markdown-everything.ts (practice).
+// (`featuresLoaded`), or all at once with markdown-everything.ts (practice fetches it as a session opens).
 import { CARD_MARKDOWN_OPTIONS, CARD_MATH_OPTIONS } from '@engram/contracts/card-markdown';
 import { isSoundName, parseMediaPath } from '@engram/contracts/media-files';
 import MarkdownIt from 'markdown-it';

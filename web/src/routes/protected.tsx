@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
 import { SiteFooter } from '../components/site-footer';
 import { LoadingScreen } from '../components/status-screens';
+import { verificationDone } from '../features/auth/pending-verification';
 import { ONBOARDING_PATH, onboardingRedirect, onboardingSearch } from '../features/onboarding/redirect';
 import { authClient } from '../lib/auth-client';
 import { loadSession } from '../lib/session';
@@ -58,6 +59,7 @@ export const protectedRoute = createRoute({
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search: { redirectTo: location.href } });
     }
     if (session.user.banned) throw redirect({ to: SUSPENDED_PATH });
+    verificationDone(session.user.email);
     const target = onboardingRedirect(location.pathname, session.user.onboardedAt);
     if (target === ONBOARDING_PATH) throw redirect({ to: target, search: onboardingSearch(location.href) });
     if (target) throw redirect({ to: target });

@@ -1,8 +1,8 @@
 // The one way a card is shown: the list, the editor's preview, practice and generated proposals render its
 // Markdown (maths, code) through MarkdownBody, and a cloze card's deletions as practice asks them
 // (@engram/contracts/cloze, the same function the cards service builds review items with). The renderer
-// loads on demand, so KaTeX never weighs on a page without cards; until it has, nothing (never raw source)
-// shows.
+// loads on demand, so KaTeX never weighs on a page without cards: the text shows as soon as Markdown is read, and
+// its maths and code are typeset once they have loaded (markdown-body.tsx).
 import { cardSummary } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import { lazy, Suspense } from 'react';

@@ -1,5 +1,6 @@
 // The address a sign-up just mailed a verification link to, for the sign-in view's "check your inbox": kept
-// for this tab (sessionStorage, so a reload keeps it), forgotten on signing out or choosing another address.
+// for this tab (sessionStorage, so a reload keeps it), forgotten on signing out, on choosing another address, and
+// once that address is signed in (its link followed), so that adding another account later does not show it.
 const KEY = 'engram:verification-sent-to';
 
 export function pendingVerification(): string | undefined {
@@ -24,4 +25,9 @@ export function forgetPendingVerification(): void {
   } catch {
     // Nothing was kept.
   }
+}
+
+/** Forgets the address once a session of its own exists: the link was followed, and the notice is done. */
+export function verificationDone(signedInEmail: string): void {
+  if (pendingVerification()?.toLowerCase() === signedInEmail.toLowerCase()) forgetPendingVerification();
 }

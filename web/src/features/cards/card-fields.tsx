@@ -10,7 +10,8 @@ import { cardTypeLabel } from '../../components/card/card-type-label';
 import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import type { CardDraft, CardDraftErrors } from './card-draft';
-import { AddFileButton, useCardFiles, withFile } from './card-files';
+import { AddFileButton, SideFiles, useCardFiles, withFile } from './card-files';
+import { withoutFile } from './side-files';
 import { TagPicker } from './tag-picker';
 
 const CLOZE_EXAMPLE = clozeDeletion(1, 'Canberra');
@@ -82,6 +83,11 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         ref={frontRef}
         {...files.handlers('front')}
       />
+      <SideFiles
+        side="front"
+        text={draft.front}
+        onRemove={(address) => set('front', withoutFile(draft.front, address))}
+      />
       <AddFileButton side="front" onFiles={(chosen) => void files.add('front', chosen)} />
       <TextField
         label={draft.type === 'cloze' ? m.cards_cloze_extra() : m.new_card_back()}
@@ -96,6 +102,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
         maxLength={CARD_SIDE_MAX_LENGTH}
         {...files.handlers('back')}
       />
+      <SideFiles side="back" text={draft.back} onRemove={(address) => set('back', withoutFile(draft.back, address))} />
       <div className="flex items-center gap-3">
         <AddFileButton side="back" onFiles={(chosen) => void files.add('back', chosen)} />
         {files.adding && (

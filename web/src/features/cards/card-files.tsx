@@ -1,12 +1,14 @@
 // Images and sounds in a card's sides: chosen with a button, dragged onto a side or pasted into it (a
 // screenshot), each is sent to the store, kept by cards (entities/media/upload.ts) and written into the side
 // as Markdown at its end. While files are on their way the form says so; a refused file is toasted in the
-// server's words (the wrong type, too large, over the plan's storage).
+// server's words (the wrong type, too large, over the plan's storage). Under each side, its files as thumbnails (a
+// sound as a small player), each with a button that takes it out of the side (side-files.ts).
 import { type ClipboardEvent, type DragEvent, useRef, useState } from 'react';
 import { markdownOf } from '../../entities/media/card-markdown';
 import { keepCardFile } from '../../entities/media/upload';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
+import { filesOf } from './side-files';
 
 export type Side = 'front' | 'back';
 
@@ -80,5 +82,44 @@ export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: 
         }}
       />
     </>
+  );
+}
+
+/** The pictures and sounds a side shows, as thumbnails and small players, each with a button to take it out. */
+export function SideFiles({ side, text, onRemove }: { side: Side; text: string; onRemove: (address: string) => void }) {
+  const files = filesOf(text);
+  if (files.length === 0) return null;
+  return (
+    <ul aria-label={side === 'front' ? m.media_in_front() : m.media_in_back()} className="flex flex-wrap gap-2">
+      {files.map((file) => (
+        <li
+          key={file.address}
+          className="flex max-w-full items-center gap-2 rounded-lg bg-slate-50 p-1.5 ring-1 ring-slate-200"
+        >
+          {file.sound ? (
+            // biome-ignore lint/a11y/useMediaCaption: a learner's own recording has no captions; its name labels it
+            <audio
+              controls
+              preload="metadata"
+              src={file.address}
+              aria-label={file.name}
+              className="h-8 w-44 max-w-full"
+            />
+          ) : (
+            <img src={file.address} alt={file.name} loading="lazy" className="size-12 rounded object-cover" />
+          )}
+          <span className="min-w-0 max-w-40 truncate text-xs text-slate-600">{file.name}</span>
+          <button
+            type="button"
+            aria-label={m.media_remove_named({ name: file.name })}
+            title={m.media_remove_named({ name: file.name })}
+            onClick={() => onRemove(file.address)}
+            className="flex size-7 shrink-0 items-center justify-center rounded-md text-slate-500 hover:bg-slate-200 hover:text-slate-900"
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,8 +1,10 @@
 // One side of a review item, rendered by the app's one card renderer (maths, highlighted code, cloze
-// deletions as the cards service asks them); cards never carry live HTML. The practice route loads the
-// renderer with its own code, maths and highlighting included, so no card shows an empty face.
+// deletions as the cards service asks them); cards never carry live HTML. Its text shows at once; the maths and
+// highlighting of every card are fetched as the session opens, beside it, so that a card is never blank while they
+// load and those after it rarely wait for them.
 import MarkdownBody from '../../components/card/markdown-body';
-import '../../lib/markdown-everything';
+
+void import('../../lib/markdown-everything').catch(() => undefined);
 
 export function CardFace({ markdown, label, side }: { markdown: string; label: string; side: 'front' | 'back' }) {
   return (

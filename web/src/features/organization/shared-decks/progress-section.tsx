@@ -1,7 +1,7 @@
 // Progress: a row per member (reviews, cards learned of the deck's cards, retention, streak, and whether
 // the assignment's target is met), for one assignment or every deck of the organization. Owners and
 // admins see every member, a page at a time with "Load more"; members and guests their own row, with a
-// line saying so.
+// line saying so. On a phone each member is a card of their figures, named, instead of a table to scroll sideways.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { PagedList } from '../../../components/paged-list';
@@ -24,8 +24,53 @@ function ProgressTable(props: {
     const known = context.members.get(row.userId) ?? m.shared_decks_former_member();
     return row.userId === context.userId ? m.shared_decks_progress_you({ name: known }) : known;
   };
+  const figures = (row: ProgressJson) => [
+    { label: m.shared_decks_column_reviews(), value: String(row.reviews) },
+    {
+      label: m.shared_decks_column_learned(),
+      value: m.shared_decks_learned_of({ learned: row.cardsLearned, count: row.cardCount }),
+    },
+    { label: m.shared_decks_column_retention(), value: percent(row.retention) },
+    { label: m.shared_decks_column_streak(), value: m.shared_decks_streak_days({ days: row.streakDays }) },
+    ...(withTarget
+      ? [{ label: m.shared_decks_column_target(), value: row.targetMet ? m.shared_decks_yes() : m.shared_decks_no() }]
+      : []),
+  ];
   return (
-    <div className="overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+    <>
+      <ul aria-label={caption} className="space-y-3 sm:hidden">
+        {rows.map((row) => (
+          <li
+            key={row.userId}
+            aria-label={name(row)}
+            className="rounded-xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200"
+          >
+            <p className="font-medium text-slate-900">{name(row)}</p>
+            <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2">
+              {figures(row).map((figure) => (
+                <div key={figure.label}>
+                  <dt className="text-xs text-slate-600 uppercase">{figure.label}</dt>
+                  <dd className="text-slate-900 tabular-nums">{figure.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <ProgressGrid rows={rows} name={name} withTarget={withTarget} caption={caption} />
+    </>
+  );
+}
+
+function ProgressGrid(props: {
+  rows: ProgressJson[];
+  name: (row: ProgressJson) => string;
+  withTarget: boolean;
+  caption: string;
+}) {
+  const { rows, name, withTarget, caption } = props;
+  return (
+    <div className="hidden overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200 sm:block">
       <table className="w-full text-sm text-slate-700">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs text-slate-600 uppercase">
