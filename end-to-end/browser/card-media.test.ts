@@ -123,6 +123,10 @@ describe('images and sounds in a card', () => {
     await expect.poll(plays).toBe(1);
     await page.keyboard.press('r');
     await expect.poll(plays).toBe(2);
+    // The side's button plays it again too, and only that: the card stays as it was.
+    await page.getByRole('region', { name: 'Answer' }).getByRole('button', { name: 'Play the sound again' }).click();
+    await expect.poll(plays).toBe(3);
+    await page.getByRole('button', { name: /^Good/ }).waitFor();
 
     // The account page lists the files with the storage they take; one a card shows is not deleted.
     await page.goto(`${env.stack.url}/account/settings`);
@@ -139,5 +143,37 @@ describe('images and sounds in a card', () => {
     await page.getByRole('dialog', { name: 'Delete organelle.png?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('A card shows this file. Remove it from them first.').waitFor();
     expect(await files.count()).toBe(3);
+  });
+
+  it('shows the answer of a question made only of sound with one tap on a phone, and plays it again with its button', async () => {
+    const page = await openTestPage(env.browser, 'card-media-sound-only', {
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    page.setDefaultTimeout(15_000);
+    await signUpAndOnboard(page, env.stack.url, newUser('soundonly'));
+    const form = page.getByRole('region', { name: 'New card' });
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Add an image or a sound to the front' }).click();
+    await (await chooser).setFiles({ name: 'bonjour.wav', mimeType: 'audio/wav', buffer: silentWav(2000) });
+    await form.getByRole('list', { name: 'Files in the front' }).waitFor();
+    await form.getByRole('textbox', { name: 'Back' }).fill('Hello');
+    await form.getByRole('button', { name: 'Add card' }).click();
+    await page.getByRole('list', { name: 'Your cards' }).getByTestId('compact-card').first().waitFor();
+
+    await page.addInitScript(`window.plays = 0;
+      document.addEventListener('play', () => window.plays++, true);`);
+    await page.goto(`${env.stack.url}/practice/session`);
+    const question = page.getByRole('region', { name: 'Question' });
+    const again = question.getByRole('button', { name: 'Play the sound again' });
+    await again.tap();
+    await expect.poll(() => page.evaluate('window.plays')).toBeGreaterThanOrEqual(1);
+    expect(await page.getByRole('region', { name: 'Answer' }).count()).toBe(0);
+    // One tap in the middle of the card, where the browser's player used to take it, shows the answer.
+    const card = await page.locator('article').boundingBox();
+    if (!card) throw new Error('no card shown');
+    await page.touchscreen.tap(card.x + card.width / 2, card.y + card.height / 2);
+    await page.getByRole('region', { name: 'Answer' }).getByText('Hello').waitFor();
   });
 });
