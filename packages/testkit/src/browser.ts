@@ -73,6 +73,21 @@ export async function networkSettled(page: Page, { quietMs = 100, timeoutMs = 15
   }
 }
 
+/** Keeps the text of each toast as it appears (sonner's `[data-sonner-toast]`), in `window.__toastsShown`. */
+const TOAST_RECORDER = `(() => {
+  const shown = (window.__toastsShown = []);
+  const seen = new WeakSet();
+  new MutationObserver(() => {
+    for (const toast of document.querySelectorAll('[data-sonner-toast]')) {
+      const text = toast.textContent.trim();
+      if (text && !seen.has(toast)) {
+        seen.add(toast);
+        shown.push(text);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true });
+})()`;
+
 export interface TestPageOptions extends BrowserContextOptions {
   /**
    * The profile has answered the cookie banner already (the default), so the banner, which sits over a corner
@@ -88,8 +103,8 @@ export interface TestPageOptions extends BrowserContextOptions {
 
 /**
  * A page in a fresh browser profile (its own storage and cookies) for the current test: if the test
- * fails, a full-page screenshot is kept as .cache/test-artifacts/<name>.png and the page's errors and
- * toasts are printed; then the profile closes.
+ * fails, a full-page screenshot is kept as .cache/test-artifacts/<name>.png and the page's errors, the answers
+ * of 400 and over it got (with when) and every toast it showed are printed; then the profile closes.
  */
 export async function openTestPage(browser: Browser, name: string, options: TestPageOptions = {}): Promise<Page> {
   const { cookieBannerAnswered = true, serviceWorkers = 'block', ...contextOptions } = options;
@@ -102,14 +117,22 @@ export async function openTestPage(browser: Browser, name: string, options: Test
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+  // What the server refused, with when: a failure's screenshot is taken when the test gives up, long after.
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      const { pathname } = new URL(response.url());
+      problems.push(
+        `${new Date().toISOString().slice(11, 23)} ${response.status()} ${response.request().method()} ${pathname}`,
+      );
+    }
+  });
+  // Every toast the page showed, since a toast is gone by the time a waiting test fails.
+  await page.addInitScript(TOAST_RECORDER);
   onTestFinished(async ({ task }) => {
     if (task.result?.state === 'fail') {
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-      const toasts = await page
-        .locator('[data-sonner-toast]')
-        .allInnerTexts()
-        .catch(() => []);
+      const toasts = await page.evaluate<string[]>('window.__toastsShown ?? []').catch(() => []);
       const seen = [...problems, ...toasts.map((text) => `toast: ${text.replace(/\s+/g, ' ')}`)];
       if (seen.length > 0) console.error(`What the page "${name}" showed and logged:\n${seen.join('\n')}`);
     }
