@@ -24,6 +24,17 @@ async function collect(stream: AsyncIterable<{ number: number }>) {
   return numbers;
 }
 
+/** The numbers a count stream delivered before it failed, and its failure. */
+async function collectUntilFailure(running: GrpcFixture) {
+  const { client } = running;
+  const numbers: number[] = [];
+  const failure = await (async () => {
+    for await (const event of serverStream(client, client.count, { upTo: 5 }, { token: await running.userToken() }))
+      numbers.push(event.number);
+  })().catch((error: unknown) => error);
+  return { numbers, failure };
+}
+
 describe('a server stream', () => {
   it('delivers every message the handler yields, in order, then ends', async () => {
     fixture = await startFixture(describeOk);
@@ -40,12 +51,7 @@ describe('a server stream', () => {
         throw new FailedPrecondition('no more numbers today', 'NUMBERS_EXHAUSTED');
       },
     });
-    const { client } = fixture;
-    const numbers: number[] = [];
-    const failure = await (async () => {
-      for await (const event of serverStream(client, client.count, { upTo: 5 }, { token: await fixture?.userToken() }))
-        numbers.push(event.number);
-    })().catch((error: unknown) => error);
+    const { numbers, failure } = await collectUntilFailure(fixture);
     // One assertion for both, so that a client that got no messages says what it got instead (seen once under load).
     expect({ numbers, failure }).toMatchObject({
       numbers: [1, 2],
@@ -61,12 +67,7 @@ describe('a server stream', () => {
         throw new FailedPrecondition('no more numbers today', 'NUMBERS_EXHAUSTED');
       },
     });
-    const { client } = fixture;
-    const numbers: number[] = [];
-    const failure = await (async () => {
-      for await (const event of serverStream(client, client.count, { upTo: 5 }, { token: await fixture?.userToken() }))
-        numbers.push(event.number);
-    })().catch((error: unknown) => error);
+    const { numbers, failure } = await collectUntilFailure(fixture);
     expect({ received: numbers.length, last: numbers.at(-1), failure }).toMatchObject({
       received: 500,
       last: 500,
