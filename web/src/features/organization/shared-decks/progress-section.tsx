@@ -13,18 +13,11 @@ import { progressOptions, useAllAssignments } from './queries';
 
 const CELL = 'px-3 py-2 text-right tabular-nums';
 
-function ProgressTable(props: {
-  rows: ProgressJson[];
-  context: SharedDecksContext;
-  withTarget: boolean;
-  caption: string;
-}) {
-  const { rows, context, withTarget, caption } = props;
-  const name = (row: ProgressJson) => {
-    const known = context.members.get(row.userId) ?? m.shared_decks_former_member();
-    return row.userId === context.userId ? m.shared_decks_progress_you({ name: known }) : known;
-  };
-  const figures = (row: ProgressJson) => [
+type Figure = { label: string; value: string };
+
+/** A member's figures, each with its column's name: the table's cells and, on a phone, their card's. */
+function figuresOf(row: ProgressJson, withTarget: boolean): Figure[] {
+  return [
     { label: m.shared_decks_column_reviews(), value: String(row.reviews) },
     {
       label: m.shared_decks_column_learned(),
@@ -36,6 +29,19 @@ function ProgressTable(props: {
       ? [{ label: m.shared_decks_column_target(), value: row.targetMet ? m.shared_decks_yes() : m.shared_decks_no() }]
       : []),
   ];
+}
+
+function ProgressTable(props: {
+  rows: ProgressJson[];
+  context: SharedDecksContext;
+  withTarget: boolean;
+  caption: string;
+}) {
+  const { rows, context, withTarget, caption } = props;
+  const name = (row: ProgressJson) => {
+    const known = context.members.get(row.userId) ?? m.shared_decks_former_member();
+    return row.userId === context.userId ? m.shared_decks_progress_you({ name: known }) : known;
+  };
   return (
     <>
       <ul aria-label={caption} className="space-y-3 sm:hidden">
@@ -47,7 +53,7 @@ function ProgressTable(props: {
           >
             <p className="font-medium text-slate-900">{name(row)}</p>
             <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2">
-              {figures(row).map((figure) => (
+              {figuresOf(row, withTarget).map((figure) => (
                 <div key={figure.label}>
                   <dt className="text-xs text-slate-600 uppercase">{figure.label}</dt>
                   <dd className="text-slate-900 tabular-nums">{figure.value}</dd>
@@ -69,6 +75,8 @@ function ProgressGrid(props: {
   caption: string;
 }) {
   const { rows, name, withTarget, caption } = props;
+  // The columns' names are those of any row's figures.
+  const columns = figuresOf(rows[0] as ProgressJson, withTarget).map((figure) => figure.label);
   return (
     <div className="hidden overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200 sm:block">
       <table className="w-full text-sm text-slate-700">
@@ -78,23 +86,11 @@ function ProgressGrid(props: {
             <th scope="col" className="px-3 py-2 text-left">
               {m.shared_decks_column_member()}
             </th>
-            <th scope="col" className={CELL}>
-              {m.shared_decks_column_reviews()}
-            </th>
-            <th scope="col" className={CELL}>
-              {m.shared_decks_column_learned()}
-            </th>
-            <th scope="col" className={CELL}>
-              {m.shared_decks_column_retention()}
-            </th>
-            <th scope="col" className={CELL}>
-              {m.shared_decks_column_streak()}
-            </th>
-            {withTarget && (
-              <th scope="col" className={CELL}>
-                {m.shared_decks_column_target()}
+            {columns.map((column) => (
+              <th key={column} scope="col" className={CELL}>
+                {column}
               </th>
-            )}
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -103,11 +99,11 @@ function ProgressGrid(props: {
               <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
                 {name(row)}
               </th>
-              <td className={CELL}>{row.reviews}</td>
-              <td className={CELL}>{m.shared_decks_learned_of({ learned: row.cardsLearned, count: row.cardCount })}</td>
-              <td className={CELL}>{percent(row.retention)}</td>
-              <td className={CELL}>{m.shared_decks_streak_days({ days: row.streakDays })}</td>
-              {withTarget && <td className={CELL}>{row.targetMet ? m.shared_decks_yes() : m.shared_decks_no()}</td>}
+              {figuresOf(row, withTarget).map((figure) => (
+                <td key={figure.label} className={CELL}>
+                  {figure.value}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
