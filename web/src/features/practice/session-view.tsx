@@ -14,6 +14,7 @@ import { trpc } from '../../lib/trpc';
 import { CardFace } from './card-face';
 import { formatInterval } from './intervals';
 import { useKeyboardHints } from './keyboard-hints';
+import { progressWords } from './progress-words';
 import { clearSavedSession, saveSession } from './saved-session';
 import { PracticeSession, type SavedSession, type SessionItem, type SessionSnapshot } from './session';
 import { practiceKeyAction } from './shortcuts';
@@ -212,7 +213,7 @@ function SessionBar({
           className="min-w-0 text-sm text-slate-500 tabular-nums [overflow-wrap:normal]"
           data-testid="session-progress"
         >
-          {m.practice_progress({ done: state.reviewed, left: state.remaining })}
+          {progressWords(state.reviewed, state.remaining)}
         </p>
         <div className="flex shrink-0">
           <Button
