@@ -16,18 +16,58 @@ interface Timed {
   path: string;
   start: number;
   end: number;
+  /** The page's task that asked for it, when the page's own script did (see TASKS). */
+  task?: number;
 }
 
 /**
- * Each request's wave: the document is wave 0; a request is one wave after the latest-wave request that had
- * finished when it started (what it could have been waiting for).
+ * Numbers the page's tasks as its script asks for code and data: a `<link>` added (Vite preloads a chunk's
+ * files so) and a `fetch` call record their address with the task they were made in. One task's requests are
+ * made before it gives the browser back, so none of them can wait on an answer that came in meanwhile, however
+ * long the task was held up: on a loaded machine the browser's timings alone showed a request of the route's
+ * code a wave late, because the banner's chunk had come in while its task was paused between two preloads.
+ * A task ends at its microtask checkpoint, so this can only split a task, never join two.
+ */
+const TASKS = `(() => {
+  let task = 0;
+  let open = false;
+  window.__requestTasks = [];
+  const record = (url) => {
+    if (!open) {
+      open = true;
+      task += 1;
+      queueMicrotask(() => { open = false; });
+    }
+    window.__requestTasks.push({ url: new URL(url, location.href).href, task, at: performance.now() });
+  };
+  const appendChild = Node.prototype.appendChild;
+  Node.prototype.appendChild = function (child) {
+    if (child instanceof HTMLLinkElement && child.href) record(child.href);
+    return appendChild.call(this, child);
+  };
+  const fetch = window.fetch;
+  window.fetch = function (input, init) {
+    record(input instanceof Request ? input.url : String(input));
+    return fetch.call(this, input, init);
+  };
+})()`;
+
+/**
+ * Each request's wave: the document is wave 0; the requests of one task of the page share a wave, one after the
+ * latest-wave request that had finished when the task's first request started (what the task could have been
+ * waiting for). A request the page's script did not make itself (a module's static import) is a task of its own.
  */
 function waves(document: Timed, requests: Timed[]): Map<number, string[]> {
   const done: { end: number; wave: number }[] = [{ end: document.end, wave: 0 }];
+  const taskWave = new Map<number, number>();
   const byWave = new Map<number, string[]>();
   for (const request of [...requests].sort((a, b) => a.start - b.start)) {
-    const before = done.filter((other) => other.end <= request.start).map((other) => other.wave);
-    const wave = before.length === 0 ? 1 : Math.max(...before) + 1;
+    let wave = request.task === undefined ? undefined : taskWave.get(request.task);
+    if (wave === undefined) {
+      const before = done.filter((other) => other.end <= request.start).map((other) => other.wave);
+      wave = before.length === 0 ? 1 : Math.max(...before) + 1;
+      if (request.task !== undefined) taskWave.set(request.task, wave);
+    }
     done.push({ end: request.end, wave });
     byWave.set(wave, [...(byWave.get(wave) ?? []), request.path]);
   }
@@ -54,6 +94,7 @@ describe('a cold dashboard', () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
+    await page.addInitScript(TASKS);
     await page.goto(`${env.stack.url}/dashboard`);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.getByRole('table', { name: 'Reviews per day by rating' }).waitFor({ state: 'attached' });
@@ -64,12 +105,27 @@ describe('a cold dashboard', () => {
     // expression, not a function: these tests compile without DOM types.
     const timings = await page.evaluate<{ document: Timed; resources: Timed[] }>(`(() => {
       const [navigation] = performance.getEntriesByType('navigation');
+      const tasks = [...window.__requestTasks];
+      // The latest ask for that address made before the request started (a preload of a file already loaded
+      // fetches nothing, so it names no request).
+      const taskOf = (entry) => {
+        const asks = tasks.filter((made) => made.url === entry.name && made.at <= entry.startTime);
+        const ask = asks[asks.length - 1];
+        if (!ask) return undefined;
+        tasks.splice(tasks.indexOf(ask), 1);
+        return ask.task;
+      };
       const resources = performance
         .getEntriesByType('resource')
         .map((entry) => ({ url: new URL(entry.name), entry }))
         .filter(({ url }) => url.origin === location.origin)
         .filter(({ url }) => url.pathname.endsWith('.js') || url.pathname.startsWith('/api/'))
-        .map(({ url, entry }) => ({ path: url.pathname + url.search, start: entry.startTime, end: entry.responseEnd }));
+        .map(({ url, entry }) => ({
+          path: url.pathname + url.search,
+          start: entry.startTime,
+          end: entry.responseEnd,
+          task: taskOf(entry),
+        }));
       return { document: { path: '/dashboard', start: 0, end: navigation ? navigation.responseEnd : 0 }, resources };
     })()`);
     // What keeps the app working offline, in the background once the page is shown, is not the page's: the code
