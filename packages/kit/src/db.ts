@@ -1,22 +1,35 @@
 // Database access for a service: every service owns one PostgreSQL schema, named by the `schema` query
 // parameter of its DATABASE_URL. `pg` does not understand that parameter, so it is stripped here and the
-// schema is selected per connection instead (search_path for pg, the `schema` option for Prisma).
+// schema is selected per connection instead (search_path for pg, the `schema` option for Prisma). A
+// `connection_limit` parameter (Prisma's name for it) caps every pool the service opens on that URL.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
 export interface DatabaseUrl {
-  /** The URL without the `schema` parameter, as pg expects it. */
+  /** The URL without the `schema` and `connection_limit` parameters, as pg expects it. */
   connectionString: string;
   schema: string;
+  /** The most connections any one pool on this URL may hold, when the URL says. */
+  connectionLimit?: number;
 }
 
 export function parseDatabaseUrl(url: string): DatabaseUrl {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') || 'public';
+  const limit = Number(parsed.searchParams.get('connection_limit'));
   parsed.searchParams.delete('schema');
-  return { connectionString: parsed.toString(), schema };
+  parsed.searchParams.delete('connection_limit');
+  return {
+    connectionString: parsed.toString(),
+    schema,
+    ...(Number.isInteger(limit) && limit > 0 && { connectionLimit: limit }),
+  };
 }
+
+/** A pool's size: what its owner asks for (pg's default of 10 without), never more than the URL's limit. */
+export const poolSize = (asked: number | undefined, limit: number | undefined) =>
+  Math.min(asked ?? 10, limit ?? Number.POSITIVE_INFINITY);
 
 /** A double-quoted SQL identifier, safe for any schema name. */
 export function quoteIdentifier(name: string): string {
@@ -60,12 +73,12 @@ export function watchPoolErrors(pool: pg.Pool, logger?: Logger): pg.Pool {
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
-  const { connectionString, schema } = parseDatabaseUrl(url);
+  const { connectionString, schema, connectionLimit } = parseDatabaseUrl(url);
   const pool = new pg.Pool({
     connectionString,
     options: searchPathOption(schema),
     connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-    ...(options.max === undefined ? {} : { max: options.max }),
+    max: poolSize(options.max, connectionLimit),
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
   return watchPoolErrors(pool, options.logger);
@@ -80,11 +93,12 @@ export function createPrismaClient<T>(
   url: string,
   options: Pick<PoolOptions, 'logger' | 'connectTimeoutMs' | 'applicationName'> = {},
 ): T {
-  const { connectionString, schema } = parseDatabaseUrl(url);
+  const { connectionString, schema, connectionLimit } = parseDatabaseUrl(url);
   const adapter = new PrismaPg(
     {
       connectionString,
       options: searchPathOption(schema),
+      max: poolSize(undefined, connectionLimit),
       connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
     },
@@ -98,8 +112,13 @@ export function createPrismaClient<T>(
   return new PrismaClient({ adapter });
 }
 
-/** A dashboard's batch calls a service five times at once: a warm replica has that many connections open. */
-export const WARM_CONNECTIONS = 5;
+/**
+ * A warm replica has two connections open. What a cold one pays is mostly per process (Prisma loads its query
+ * compiler on the first query: half a second under load, measured), while a connection more takes about 15 ms;
+ * with five each, a whole stack held 46 connections for its first seconds, and the test suite's stacks booting
+ * together reached PostgreSQL's 100 (a loaded run's calls were refused "too many clients").
+ */
+export const WARM_CONNECTIONS = 2;
 
 /** What a warm-up needs of a Prisma client. */
 export interface RawQueries {

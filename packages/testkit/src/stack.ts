@@ -41,6 +41,20 @@ export interface FreshStackSettings {
 }
 
 /**
+ * The most connections any one pool of a test stack's services holds. A stack opens a dozen pools (each service's
+ * own, its events', cards' jobs); at pg's default of 10 each, the two workers' shared stacks and a file's own stack
+ * beside them reached PostgreSQL's 100 connections on a loaded machine, and calls were refused "too many clients"
+ * (the proof runs on a PostgreSQL of its own). A busier pool makes its queries wait for a connection instead.
+ */
+export const TEST_CONNECTION_LIMIT = 4;
+
+const withConnectionLimit = (url: string) => {
+  const limited = new URL(url);
+  limited.searchParams.set('connection_limit', String(TEST_CONNECTION_LIMIT));
+  return limited.toString();
+};
+
+/**
  * What one test stack runs against: a fresh database (migrated when `migrated`, a copy of the run's migrated
  * template; empty otherwise), free ports, new secrets, and a stream and subject prefix of its own within the
  * run's. `label` tells apart the databases of different users.
@@ -58,7 +72,7 @@ export async function freshStackSettings(
   const ports = await freePorts();
   return {
     settings: {
-      databaseUrl,
+      databaseUrl: withConnectionLimit(databaseUrl),
       redisUrl: ctx.redisUrl,
       natsUrl: ctx.natsUrl,
       ports,

@@ -14,6 +14,20 @@ describe('parseDatabaseUrl', () => {
     });
   });
 
+  it('takes a connection limit out of the URL too, and ignores one that is not a positive whole number', () => {
+    expect(parseDatabaseUrl('postgresql://db/engram?schema=cards&connection_limit=4')).toEqual({
+      connectionString: 'postgresql://db/engram',
+      schema: 'cards',
+      connectionLimit: 4,
+    });
+    for (const limit of ['0', '-2', '2.5', 'many']) {
+      expect(parseDatabaseUrl(`postgresql://db/engram?connection_limit=${limit}`), limit).toEqual({
+        connectionString: 'postgresql://db/engram',
+        schema: 'public',
+      });
+    }
+  });
+
   it('uses the public schema when the URL names none', () => {
     expect(parseDatabaseUrl('postgresql://db/engram')).toEqual({
       connectionString: 'postgresql://db/engram',
@@ -39,6 +53,43 @@ describe('createPool', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe("a URL's connection limit", () => {
+  it('caps every pool opened on it, however many connections its owner asks for', async () => {
+    const url = new URL(testContext().databaseUrl);
+    url.searchParams.set('connection_limit', '2');
+    const pool = createPool(url.toString(), { max: 10 });
+    try {
+      // Five queries at once: two run, three wait for a connection; none fails.
+      const answers = await Promise.all(Array.from({ length: 5 }, () => pool.query('select pg_sleep(0.05)')));
+      expect(answers).toHaveLength(5);
+      expect(pool.totalCount).toBe(2);
+    } finally {
+      await pool.end();
+    }
+    const unlimited = createPool(testContext().databaseUrl, { max: 3 });
+    try {
+      await Promise.all(Array.from({ length: 5 }, () => unlimited.query('select pg_sleep(0.05)')));
+      expect(unlimited.totalCount).toBe(3);
+    } finally {
+      await unlimited.end();
+    }
+  });
+
+  it("caps a Prisma client's pool", () => {
+    class StandInClient {
+      readonly adapter: PrismaPg;
+      constructor({ adapter }: { adapter: PrismaPg }) {
+        this.adapter = adapter;
+      }
+    }
+    const url = new URL(testContext().databaseUrl);
+    url.searchParams.set('connection_limit', '3');
+    const client = createPrismaClient(StandInClient, url.toString());
+    // The adapter's pool settings, as it will open its pool.
+    expect((client.adapter as unknown as { config: { max?: number } }).config.max).toBe(3);
   });
 });
 
