@@ -190,7 +190,7 @@ describe('an invitation opened while signed out', () => {
     await page.waitForURL(`${env.stack.url}/dashboard?invitation=${invitationId}`);
 
     const invitations = page.getByRole('region', { name: 'Invitations' });
-    await invitations.getByText('You are invited to join Chess Club as member.').waitFor();
+    await invitations.getByText('You are invited to join Chess Club as Member.').waitFor();
     expect(await invitations.getByRole('listitem').first().textContent()).toContain('Go Club');
     await expect.poll(() => focused(page)).toMatchObject({ text: 'Accept' });
     expect((await focused(page)).item).toContain('Go Club');
@@ -198,8 +198,8 @@ describe('an invitation opened while signed out', () => {
 
     await page.keyboard.press('Enter');
     await page.getByText('Invitation accepted').waitFor();
-    await invitations.getByText('You are invited to join Go Club as member.').waitFor({ state: 'detached' });
-    await invitations.getByText('You are invited to join Chess Club as member.').waitFor();
+    await invitations.getByText('You are invited to join Go Club as Member.').waitFor({ state: 'detached' });
+    await invitations.getByText('You are invited to join Chess Club as Member.').waitFor();
     await page.goto(`${env.stack.url}/account/organizations`);
     await page.getByText('Go Club').first().waitFor();
   });

@@ -1,10 +1,12 @@
 // Organizations in a real Chromium through the real gateway: an owner creates one (slug mode), invites a
 // learner by mail (read from the dev mailbox), creates a team; the learner opens the invitation link,
-// lands on the dashboard with the invitation and accepts it; the owner sees them among the members.
+// lands on the dashboard with the invitation and accepts it; the owner sees them among the members. An owner
+// makes a custom role with its permissions, offers it and guest by their labels, in both languages, and cannot
+// delete it while someone holds it.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import { describe, expect, it } from 'vitest';
-import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { authCall, newUser, signUpAndOnboard } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 
 const env = useBrowserStack();
@@ -49,7 +51,7 @@ describe('an organization', () => {
     await member.goto(link);
     await member.waitForURL(`${env.stack.url}/dashboard?invitation=${new URL(link).searchParams.get('invitationId')}`);
     const invitations = member.getByRole('region', { name: 'Invitations' });
-    await invitations.getByText('You are invited to join Study Club as member.').waitFor();
+    await invitations.getByText('You are invited to join Study Club as Member.').waitFor();
     expect(await accessibilityViolations(member)).toEqual([]);
     await invitations.getByRole('button', { name: 'Accept' }).click();
     await member.getByText('Invitation accepted').waitFor();
@@ -98,5 +100,80 @@ describe('an organization', () => {
       .click();
     await page.getByRole('menuitem', { name: /Personal Account|Switcher Tester/ }).click();
     await page.waitForURL(`${env.stack.url}/dashboard`);
+  });
+
+  it('has roles its owner makes, offers by their labels in both languages, and keeps while someone holds them', async () => {
+    const owner = await openPage('roles-owner');
+    await signUpAndOnboard(owner, env.stack.url, newUser('roleowner'));
+    const slug = `role-club-${Date.now().toString(36)}`;
+    const organization = await authCall(owner, env.stack.url, 'organization/create', { name: 'Role Club', slug });
+    await owner.goto(`${env.stack.url}/organization/${slug}/members`);
+    const roles = owner.getByRole('region', { name: 'Roles' });
+    await roles.getByText('No custom roles yet.').waitFor();
+
+    // A new role: its name follows the label, and a label over the limit is refused as it is typed.
+    const form = roles.getByRole('form', { name: 'New role' });
+    await form.getByLabel('Label').fill('x'.repeat(33));
+    await form.getByText('A role label must be 1 to 32 characters.').waitFor();
+    await form.getByLabel('Label').fill('Head coach');
+    expect(await form.getByLabel('Name').inputValue()).toBe('head-coach');
+    await form.getByRole('group', { name: 'Shared decks' }).getByLabel('Add').check();
+    await form.getByRole('group', { name: "Everyone's progress" }).getByLabel('See').check();
+    await form.getByRole('button', { name: 'Create role' }).click();
+    await owner.getByText('Role Head coach created').waitFor();
+    const coach = roles.getByRole('article', { name: 'Head coach' });
+    await coach.getByText("Shared decks: Add · Everyone's progress: See").waitFor();
+    expect(await accessibilityViolations(owner)).toEqual([]);
+
+    // Invited by its label, beside guest: every role the organization has is offered.
+    const learner = newUser('rolelearner');
+    await owner.getByRole('button', { name: 'Invite member' }).click();
+    const invite = owner.getByRole('dialog');
+    await invite.getByLabel('Email').fill(learner.email);
+    await invite.getByRole('combobox', { name: 'Role' }).click();
+    await owner.getByRole('option', { name: 'Guest' }).waitFor();
+    await owner.getByRole('option', { name: 'Head coach' }).click();
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText(learner.email).first().waitFor();
+    await coach.getByText('Offered in 1 pending invitation').waitFor();
+
+    // The invited learner reads the role by its label, in Portuguese around it.
+    const member = await openPage('roles-learner');
+    await signUpAndOnboard(member, env.stack.url, learner);
+    await member.getByLabel('Language').selectOption('pt-BR');
+    const invitations = member.getByRole('region', { name: 'Convites' });
+    await invitations.getByText('Você foi convidado para participar de Role Club como Head coach.').waitFor();
+    await invitations.getByRole('button', { name: 'Aceitar' }).click();
+    await invitations.waitFor({ state: 'detached' });
+    // A member sees who holds what by its label, and not the roles' permissions, which are not theirs to change.
+    await member.goto(`${env.stack.url}/organization/${slug}/members`);
+    await member.getByText('Head coach').first().waitFor();
+    await member.getByText('Proprietário').first().waitFor();
+    expect(await member.getByRole('region', { name: 'Papéis' }).count()).toBe(0);
+
+    // Held, the role is not deleted: the screen says what to do first.
+    await owner.reload();
+    await coach.getByText('Held by 1 member').waitFor();
+    await coach.getByRole('button', { name: 'Delete Head coach' }).click();
+    await coach
+      .getByText('To delete it, give its members another role and cancel its pending invitations first.')
+      .waitFor();
+    expect(await owner.getByRole('dialog').isVisible()).toBe(false);
+
+    // Its member moved to another role, it goes after a confirmation.
+    const full = await authCall(owner, env.stack.url, `organization/get-full-organization?organizationSlug=${slug}`);
+    const held = full.members.find((entry: { role: string }) => entry.role === 'head-coach');
+    await authCall(owner, env.stack.url, 'organization/update-member-role', {
+      memberId: held.id,
+      role: 'guest',
+      organizationId: organization.id,
+    });
+    await coach.getByRole('button', { name: 'Delete Head coach' }).click();
+    const confirm = owner.getByRole('dialog', { name: 'Delete the role Head coach?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await owner.getByText('Role Head coach deleted').waitFor();
+    await roles.getByText('No custom roles yet.').waitFor();
+    await owner.reload();
+    await owner.getByText('Guest').first().waitFor();
   });
 });

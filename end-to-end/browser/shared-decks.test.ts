@@ -9,7 +9,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { authCall, newUser, signUpAndOnboard } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { sticksOut } from './support/layout.ts';
 
@@ -21,15 +21,7 @@ const openPage = (name: string) => openTestPage(env.browser, name, { bypassCSP: 
 type Json = any;
 
 /** better-auth's endpoints with the page's session, as the app calls them. */
-async function auth(page: Page, path: string, body?: unknown): Promise<Json> {
-  const url = `${env.stack.url}/api/auth/${path}`;
-  const response =
-    body === undefined
-      ? await page.request.get(url)
-      : await page.request.post(url, { data: body, headers: { origin: env.stack.url } });
-  if (!response.ok()) throw new Error(`${path}: ${response.status()} ${await response.text()}`);
-  return response.json();
-}
+const auth = (page: Page, path: string, body?: unknown): Promise<Json> => authCall(page, env.stack.url, path, body);
 
 /** A tRPC mutation with the page's session. */
 async function mutate(page: Page, procedure: string, input: unknown): Promise<Json> {

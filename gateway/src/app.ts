@@ -32,7 +32,7 @@ export interface AppOptions {
   billingHttpUrl: string;
   webDistDir: string;
   publicBaseUrl: string;
-  /** Settings the web app reads in the browser (support email, analytics id), filled into every page. */
+  /** Settings the web app reads in the browser (support email, analytics id, Google client id), filled into every page. */
   publicConfig: PublicConfig;
   trustedOrigins: string[];
   trustedProxies: string[];
@@ -187,6 +187,7 @@ export function createApp(options: AppOptions) {
   app.use(
     securityHeaders(options.publicBaseUrl, {
       analytics: Boolean(options.publicConfig.analyticsId),
+      oneTap: Boolean(options.publicConfig.googleClientId),
       uploadOrigins: options.uploadOrigins ?? [],
     }),
   );

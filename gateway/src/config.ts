@@ -58,6 +58,12 @@ export const configShape = {
     .string()
     .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
     .optional(),
+  /**
+   * Google sign-in's client id (the one identity signs in with, `GOOGLE_CLIENT_ID`). Set: the sign-in views offer
+   * Google One Tap to visitors who accept its cookies, and the pages may load Google's sign-in client. Unset:
+   * nothing of Google's sign-in ever loads.
+   */
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   TRPC_MAX_BODY_BYTES: vars.positiveInt(1_048_576),
   /** Larger batches are refused with 400; the web app's own batches must fit (TRPC_BATCH_MAX_CALLS). */
   TRPC_MAX_BATCH_SIZE: vars

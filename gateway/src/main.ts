@@ -72,7 +72,11 @@ const app = createApp({
   billingHttpUrl: config.BILLING_HTTP_URL,
   webDistDir: config.WEB_DIST_DIR,
   publicBaseUrl: config.PUBLIC_BASE_URL,
-  publicConfig: { supportEmail: config.SUPPORT_EMAIL, analyticsId: config.GA_MEASUREMENT_ID },
+  publicConfig: {
+    supportEmail: config.SUPPORT_EMAIL,
+    analyticsId: config.GA_MEASUREMENT_ID,
+    googleClientId: config.GOOGLE_CLIENT_ID,
+  },
   trustedOrigins: config.TRUSTED_ORIGINS,
   uploadOrigins: config.MEDIA_UPLOAD_ORIGINS,
   trustedProxies: config.TRUSTED_PROXIES,

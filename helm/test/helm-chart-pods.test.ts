@@ -375,6 +375,21 @@ describe('the environment of each component', () => {
     expect(siteless.stderr).toMatch(/identity.captcha.siteKey is required/);
   });
 
+  it("gives the gateway Google sign-in's client id from identity's OAuth Secret, and none without one", () => {
+    const oauth = { existingSecret: 'engram-oauth' };
+    const gateway = envOf(appContainer(render({ json: { identity: { oauth } } }), 'gateway'));
+    expect(gateway.get('GOOGLE_CLIENT_ID').valueFrom.secretKeyRef).toEqual({
+      name: 'engram-oauth',
+      key: 'GOOGLE_CLIENT_ID',
+    });
+    // The same key identity signs in with.
+    const identity = envOf(appContainer(render({ json: { identity: { oauth } } }), 'identity'));
+    expect(identity.get('GOOGLE_CLIENT_ID').valueFrom.secretKeyRef).toEqual(
+      gateway.get('GOOGLE_CLIENT_ID').valueFrom.secretKeyRef,
+    );
+    expect(envOf(appContainer(objects, 'gateway')).has('GOOGLE_CLIENT_ID')).toBe(false);
+  });
+
   it('gives identity ADMIN_EMAILS from the values', () => {
     const identity = envOf(
       appContainer(

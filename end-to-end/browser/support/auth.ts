@@ -85,3 +85,16 @@ export async function signInFromPhone(url: string, user: TestUser): Promise<() =
     .join('; ');
   return async () => (await fetch(`${url}/api/auth/get-session`, { headers: { cookie } })).json();
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: better-auth's answers, read field by field
+type Json = any;
+
+/** A better-auth endpoint (`path` under /api/auth) with the page's session, as the app calls it; refused, it throws. */
+export async function authCall(page: Page, url: string, path: string, body?: unknown): Promise<Json> {
+  const response =
+    body === undefined
+      ? await page.request.get(`${url}/api/auth/${path}`)
+      : await page.request.post(`${url}/api/auth/${path}`, { data: body, headers: { origin: url } });
+  if (!response.ok()) throw new Error(`${path}: ${response.status()} ${await response.text()}`);
+  return response.json();
+}

@@ -16,6 +16,8 @@ export interface PageHead {
 export interface PublicConfig {
   supportEmail?: string | undefined;
   analyticsId?: string | undefined;
+  /** Google sign-in's client id, for its One Tap prompt on the sign-in views. */
+  googleClientId?: string | undefined;
 }
 
 /** The marked block of index.html the gateway replaces; outside it, index.html stays as Vite built it. */

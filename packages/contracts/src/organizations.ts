@@ -68,6 +68,46 @@ export const CUSTOM_ROLE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const CUSTOM_ROLE_NAME_MESSAGE =
   'A role name must start with a lower-case letter and hold at most 32 lower-case letters, digits or hyphens.';
 export const CUSTOM_ROLE_LABEL_MAX_LENGTH = 32;
+export const CUSTOM_ROLE_LABEL_MESSAGE = `A role label must be 1 to ${CUSTOM_ROLE_LABEL_MAX_LENGTH} characters.`;
+/** A custom role held by a pending invitation: deleting it would leave the invitation naming no role. */
+export const ROLE_OFFERED_MESSAGE =
+  'Cannot delete a role offered in a pending invitation. Cancel the invitation or change its role first.';
+
+/** The codes identity refuses a custom role with, beside those messages; the web app's catalogue translates them. */
+export const CUSTOM_ROLE_ERROR_CODES = {
+  nameInvalid: 'ROLE_NAME_INVALID',
+  labelInvalid: 'ROLE_LABEL_INVALID',
+  offered: 'ROLE_IS_OFFERED_IN_INVITATIONS',
+} as const;
+
+/** What is wrong with a custom role's name or label, field by field (an absent one is not checked). */
+export function customRoleProblems(fields: { role?: unknown; label?: unknown }): {
+  role?: 'nameInvalid';
+  label?: 'labelInvalid';
+} {
+  const { role, label } = fields;
+  return {
+    ...(role !== undefined &&
+      (typeof role !== 'string' || !CUSTOM_ROLE_NAME_PATTERN.test(role)) && {
+        role: 'nameInvalid' as const,
+      }),
+    ...(label !== undefined &&
+      (typeof label !== 'string' || label.trim() === '' || label.length > CUSTOM_ROLE_LABEL_MAX_LENGTH) && {
+        label: 'labelInvalid' as const,
+      }),
+  };
+}
+
+/**
+ * The name a new custom role is offered from its label: slugOfName's rules, at most 32 characters, starting with
+ * a letter (digits in front are dropped). Empty when the label holds no letter to start with.
+ */
+export function roleNameOfLabel(label: string): string {
+  return slugOfName(label)
+    .replace(/^[^a-z]+/, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
+}
 
 /** The organization messages (docs/product.md#validation-rules). */
 export const ORGANIZATION_MESSAGES = {

@@ -199,7 +199,10 @@ function pluginsOf(db: Db, settings: AuthSettings, send: MailSenders, methods: S
     unbannedSessionsRefreshed(db, settings.secondaryStorage),
     bannedUsersConfined(db, BANNED_USER_MESSAGE),
     multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
-    organizations(settings.publicBaseUrl, send),
+    organizations(settings.publicBaseUrl, send, async (organizationId, role) => {
+      const custom = await db.organizationRole.findUnique({ where: { organizationId_role: { organizationId, role } } });
+      return custom ? (custom.label ?? custom.role) : null;
+    }),
     organizationRules(),
     ...signInMethodPlugins(methods),
     publicConfig(publicAuthConfigOf(methods)),

@@ -11,3 +11,16 @@ export async function openCookieSettings(): Promise<void> {
   await module.startConsent();
   module.showCookieSettings();
 }
+
+/** Whether the visitor accepts Google One Tap, now and after every decision (consent.ts). */
+export function followGoogleSignInConsent(listener: (accepted: boolean) => void): () => void {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  void consent().then((module) => {
+    if (!stopped) stop = module.followGoogleSignInConsent(listener);
+  });
+  return () => {
+    stopped = true;
+    stop?.();
+  };
+}

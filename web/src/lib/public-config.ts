@@ -5,6 +5,8 @@ export interface PublicConfig {
   supportEmail?: string;
   /** The Google Analytics 4 measurement id; without one no analytics tag is ever loaded. */
   analyticsId?: string;
+  /** Google sign-in's client id; without one nothing of Google's sign-in is ever loaded (no One Tap). */
+  googleClientId?: string;
 }
 
 let cached: PublicConfig | undefined;

@@ -28,9 +28,7 @@ const screen = lazyRouteComponent(() => import('../features/organization/organiz
 export const organizationRoute = createRoute({
   getParentRoute: () => protectedRoute,
   path: `${ORGANIZATION_BASE_PATH}/$slug`,
-  beforeLoad: async ({ params: { slug } }) => {
-    await requireOrganization(slug);
-  },
+  beforeLoad: async ({ params: { slug } }) => ({ organization: await requireOrganization(slug) }),
   component: screen,
 });
 
@@ -41,7 +39,7 @@ export const organizationViewRoute = createRoute({
     if (!isOrganizationView(pathname)) {
       throw redirect({ to: '/organization/$slug/$pathname', params: { slug, pathname: 'settings' }, replace: true });
     }
-    await requireOrganization(slug);
+    return { organization: await requireOrganization(slug) };
   },
   component: screen,
 });

@@ -7,7 +7,7 @@ import { EXPORT_REASONS, tooManyExportsMessage } from '@engram/contracts/exports
 import { IMPORT_REASONS, tooManyImportsMessage } from '@engram/contracts/imports';
 import { CARD_ARCHIVED_MESSAGE, REVIEW_REASONS } from '@engram/contracts/learning';
 import { MEDIA_REASONS } from '@engram/contracts/media';
-import { ORGANIZATION_ERROR_CODES } from '@engram/contracts/organizations';
+import { CUSTOM_ROLE_ERROR_CODES, ORGANIZATION_ERROR_CODES } from '@engram/contracts/organizations';
 import { PRESET_REASONS } from '@engram/contracts/scheduling';
 import { SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { TRPCClientError } from '@trpc/client';
@@ -233,9 +233,11 @@ describe('the catalogue', () => {
     ...Object.values(PRESET_REASONS),
     ...Object.values(MEDIA_REASONS),
     ...Object.values(REVIEW_REASONS),
-    // Identity's own refusals of a name or an organization's name or slug (profile-rules.ts, organizations.ts).
+    // Identity's own refusals of a name, an organization's name or slug, or a custom role (profile-rules.ts,
+    // organizations.ts).
     'NAME_TOO_LONG',
     ...Object.values(ORGANIZATION_ERROR_CODES),
+    ...Object.values(CUSTOM_ROLE_ERROR_CODES),
   ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {

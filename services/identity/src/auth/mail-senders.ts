@@ -7,7 +7,7 @@
 import { MailDeliveryError, type Mailer } from '@engram/kit/mail/mailer';
 import { APIError } from 'better-auth/api';
 import { type Locale, localeOf } from '../mail/locale.js';
-import { htmlOf, type MailContent, MESSAGES, type OtpPurpose } from '../mail/messages.js';
+import { htmlOf, type InvitedRole, type MailContent, MESSAGES, type OtpPurpose } from '../mail/messages.js';
 
 /** What better-auth hands a sender: the request itself, or the endpoint context holding it. */
 type RequestSource = Request | { request?: Request | undefined; headers?: Headers | undefined } | undefined;
@@ -49,7 +49,7 @@ export function mailSenders(mailer: Mailer) {
       send(email, ctx, (m) => m.magicLink(url)).catch(notSent),
     emailOtp: ({ email, otp, type }: { email: string; otp: string; type: OtpPurpose }, ctx?: RequestSource) =>
       send(email, ctx, (m) => m.otp(otp, type)).catch(notSent),
-    /** To the invited address, with the web app's invitation page (the accept-invitation view). */
+    /** To the invited address, with the web app's invitation page (the accept-invitation view) and the role by its label. */
     invitation: (
       {
         email,
@@ -60,7 +60,7 @@ export function mailSenders(mailer: Mailer) {
       }: {
         email: string;
         id: string;
-        role: string;
+        role: InvitedRole;
         organization: { name: string };
         inviter: { user: { name: string } };
       },

@@ -2,7 +2,7 @@
 // and captcha, each from its configuration (sign-in-methods-config.ts) and absent without it.
 import { CAPTCHA_ENDPOINTS } from '@engram/contracts/auth-features';
 import type { BetterAuthOptions, BetterAuthPlugin } from 'better-auth';
-import { captcha, genericOAuth } from 'better-auth/plugins';
+import { captcha, genericOAuth, oneTap } from 'better-auth/plugins';
 import { genericOAuthSignIn } from './generic-oauth-sign-in.js';
 import type { CaptchaSettings, SignInMethods } from './sign-in-methods-config.js';
 
@@ -58,9 +58,14 @@ function captchaOf(settings: CaptchaSettings): BetterAuthPlugin {
   }
 }
 
-/** The plugins of the configured methods; `/sign-in/oauth2` answers even with no generic provider. */
+/**
+ * The plugins of the configured methods; `/sign-in/oauth2` answers even with no generic provider. With Google
+ * configured, Google One Tap signs in too (`/one-tap/callback`: the ID token Google's prompt gives the page,
+ * checked against Google's keys for the Google client id).
+ */
 export function signInMethodPlugins(methods: SignInMethods): BetterAuthPlugin[] {
   return [
+    ...(methods.socialProviders.google ? [oneTap()] : []),
     ...(methods.genericOAuth.length > 0
       ? [
           genericOAuth({

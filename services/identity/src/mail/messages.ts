@@ -25,6 +25,29 @@ export interface AssignmentNotice {
   due: string;
 }
 
+/** An invitation's role: its name, and the label of a custom role (null for a built-in one). */
+export interface InvitedRole {
+  name: string;
+  label: string | null;
+}
+
+const EN_ROLES: Record<string, string> = {
+  owner: 'as an owner',
+  admin: 'as an admin',
+  member: 'as a member',
+  guest: 'as a guest',
+};
+const PT_ROLES: Record<string, string> = {
+  owner: 'como proprietário',
+  admin: 'como administrador',
+  member: 'como membro',
+  guest: 'como convidado',
+};
+
+/** "as a member", or "with the role “Coach”" for a custom role (its label, else its name). */
+const enRole = ({ name, label }: InvitedRole) => EN_ROLES[name] ?? `with the role “${label ?? name}”`;
+const ptRole = ({ name, label }: InvitedRole) => PT_ROLES[name] ?? `com o papel “${label ?? name}”`;
+
 const percent = (locale: string, value: number) =>
   new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(value);
 
@@ -67,9 +90,9 @@ const en = {
     subject: 'Someone is trying to guess your Engram password',
     text: `Someone has entered many wrong passwords for your Engram account in a short time. To protect it, signing in with a password now waits a little longer after each wrong one; you can always sign in with a link or code sent to this address.\n\nIf it was not you, choose a new, strong password here:\n${url}\n\nIf it was you, wait a moment and try again.`,
   }),
-  invitation: (url: string, inviter: string, organization: string, role: string): MailContent => ({
+  invitation: (url: string, inviter: string, organization: string, role: InvitedRole): MailContent => ({
     subject: `${inviter} invited you to ${organization} on Engram`,
-    text: `${inviter} invited you to join ${organization} on Engram as ${role}.\n\nOpen this link to accept or decline (it expires in 48 hours):\n${url}\n\nIf you did not expect this invitation, you can ignore this email.`,
+    text: `${inviter} invited you to join ${organization} on Engram ${enRole(role)}.\n\nOpen this link to accept or decline (it expires in 48 hours):\n${url}\n\nIf you did not expect this invitation, you can ignore this email.`,
   }),
   assignment: ({ url, assigner, organization, deck, target, due }: AssignmentNotice): MailContent => {
     const goal =
@@ -122,7 +145,7 @@ const ptBR: typeof en = {
   }),
   invitation: (url, inviter, organization, role) => ({
     subject: `${inviter} convidou você para ${organization} no Engram`,
-    text: `${inviter} convidou você para participar de ${organization} no Engram como ${role}.\n\nAbra este link para aceitar ou recusar (ele expira em 48 horas):\n${url}\n\nSe você não esperava este convite, pode ignorar este e-mail.`,
+    text: `${inviter} convidou você para participar de ${organization} no Engram ${ptRole(role)}.\n\nAbra este link para aceitar ou recusar (ele expira em 48 horas):\n${url}\n\nSe você não esperava este convite, pode ignorar este e-mail.`,
   }),
   assignment: ({ url, assigner, organization, deck, target, due }) => {
     const goal =

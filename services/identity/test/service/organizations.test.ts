@@ -5,9 +5,11 @@
 // membership reaches the outbox as an event, written by triggers.
 import { EVENT_CATALOGUE, type EventDefinition } from '@engram/contracts/events';
 import {
+  CUSTOM_ROLE_LABEL_MESSAGE,
   CUSTOM_ROLE_NAME_MESSAGE,
   ORGANIZATION_ERROR_CODES,
   ORGANIZATION_MESSAGES,
+  ROLE_OFFERED_MESSAGE,
 } from '@engram/contracts/organizations';
 import { unary } from '@engram/kit/grpc/client';
 import { EventEnvelope } from '@engram/proto/events/v1/envelope';
@@ -131,7 +133,7 @@ describe('invitations', () => {
     const { owner, member, organization } = await organizationWithMember('welcome');
     const mail = (await identity.mailbox(member.email)).find((m) => /invited you to/.test(m.subject));
     expect(mail?.subject).toBe(`welcome-owner Person invited you to welcome Academy on Engram`);
-    expect(mail?.text).toContain('as member');
+    expect(mail?.text).toContain('on Engram as a member.');
     const members = await org(owner, `list-members?organizationId=${organization.id}`);
     expect(members.json.members.map((m: { user: { email: string } }) => m.user.email).sort()).toEqual(
       [owner.email, member.email].sort(),
@@ -265,7 +267,10 @@ describe('roles and permissions', () => {
       permission: { progress: ['read'] },
       additionalFields: { label: 'x'.repeat(33) },
     });
-    expect(tooLong).toMatchObject({ status: 400, json: { message: 'A role label must be 1 to 32 characters.' } });
+    expect(tooLong).toMatchObject({
+      status: 400,
+      json: { code: 'ROLE_LABEL_INVALID', message: CUSTOM_ROLE_LABEL_MESSAGE },
+    });
     for (const role of ['Coach', '1st-coach', 'coach!', `c${'o'.repeat(32)}`]) {
       const badName = await org(owner, 'create-role', {
         organizationId: organization.id,
@@ -273,7 +278,10 @@ describe('roles and permissions', () => {
         permission: { progress: ['read'] },
         additionalFields: { label: 'Coach' },
       });
-      expect(badName, role).toMatchObject({ status: 400, json: { message: CUSTOM_ROLE_NAME_MESSAGE } });
+      expect(badName, role).toMatchObject({
+        status: 400,
+        json: { code: 'ROLE_NAME_INVALID', message: CUSTOM_ROLE_NAME_MESSAGE },
+      });
     }
     const renamedBadly = await org(owner, 'update-role', {
       organizationId: organization.id,
@@ -300,6 +308,106 @@ describe('roles and permissions', () => {
     expect(await identity.db.organizationRole.findFirstOrThrow({ where: { role: 'coach' } })).toMatchObject({
       label: 'Coach',
     });
+  });
+
+  it("shows every member the custom roles' labels, and the invited their role's label, in their mail too", async () => {
+    const { owner, member, organization } = await organizationWithMember('labels');
+    const stranger = await person('labels-stranger');
+    for (const [role, label] of [
+      ['tutor', 'Tutor'],
+      ['coach', 'Head coach'],
+    ]) {
+      const created = await org(owner, 'create-role', {
+        organizationId: organization.id,
+        role,
+        permission: { progress: ['read'] },
+        additionalFields: { label },
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(200);
+    }
+    // A member may not list the roles with their permissions (better-auth keeps that to who may manage them)...
+    expect((await org(member, `list-roles?organizationId=${organization.id}`)).status).toBe(403);
+    // ...but reads their labels, sorted by label; someone of another organization reads nothing.
+    const labels = await org(member, `role-labels?organizationId=${organization.id}`);
+    expect(labels).toMatchObject({
+      status: 200,
+      json: [
+        { role: 'coach', label: 'Head coach' },
+        { role: 'tutor', label: 'Tutor' },
+      ],
+    });
+    expect(await org(stranger, `role-labels?organizationId=${organization.id}`)).toMatchObject({
+      status: 403,
+      json: { code: 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION' },
+    });
+
+    // Invited as a custom role: the mail and the invitations the invited person lists say its label.
+    const invitee = await person('labels-invitee');
+    await invite(owner, organization.id, invitee.email, 'coach');
+    const mail = (await identity.mailbox(invitee.email)).find((m) => /invited you to/.test(m.subject));
+    expect(mail?.text).toContain('on Engram with the role “Head coach”.');
+    const other = await createOrganization(owner, 'labels-other');
+    await invite(owner, other.id, invitee.email, 'guest');
+    const listed = await org(invitee, 'list-user-invitations');
+    expect(listed.status).toBe(200);
+    const byOrganization = new Map(
+      (listed.json as unknown as { organizationId: string; role: string; roleLabel: string | null }[]).map((i) => [
+        i.organizationId,
+        { role: i.role, roleLabel: i.roleLabel },
+      ]),
+    );
+    expect(byOrganization.get(organization.id)).toEqual({ role: 'coach', roleLabel: 'Head coach' });
+    // A built-in role has no label of the organization's: the app names it in the reader's language.
+    expect(byOrganization.get(other.id)).toEqual({ role: 'guest', roleLabel: null });
+  });
+
+  it('says a built-in role in the invited person’s language', async () => {
+    const owner = await person('idioma');
+    const organization = await createOrganization(owner, 'idioma');
+    const invitee = uniqueEmail('convidada');
+    const invited = await identity.post('/api/auth/organization/invite-member', {
+      body: { email: invitee, role: 'guest', organizationId: organization.id },
+      cookie: owner.cookie,
+      headers: { 'accept-language': 'pt-BR,pt;q=0.9' },
+    });
+    expect(invited.status).toBe(200);
+    const [mail] = await identity.mailbox(invitee);
+    expect(mail?.text).toContain('no Engram como convidado.');
+  });
+
+  it('keeps a custom role that members hold or a pending invitation offers, and deletes it once free', async () => {
+    const { owner, organization, memberId } = await organizationWithMember('keep');
+    const created = await org(owner, 'create-role', {
+      organizationId: organization.id,
+      role: 'reader',
+      permission: {},
+      additionalFields: { label: 'Reader' },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const remove = () => org(owner, 'delete-role', { organizationId: organization.id, roleName: 'reader' });
+
+    await org(owner, 'update-member-role', { memberId, role: 'reader', organizationId: organization.id });
+    expect(await remove()).toMatchObject({ status: 400, json: { code: 'ROLE_IS_ASSIGNED_TO_MEMBERS' } });
+    await org(owner, 'update-member-role', { memberId, role: 'member', organizationId: organization.id });
+
+    const invitationId = await invite(owner, organization.id, uniqueEmail('offered'), 'reader');
+    expect(await remove()).toMatchObject({
+      status: 400,
+      json: { code: 'ROLE_IS_OFFERED_IN_INVITATIONS', message: ROLE_OFFERED_MESSAGE },
+    });
+    // Also when named by its id.
+    const role = await identity.db.organizationRole.findFirstOrThrow({
+      where: { organizationId: organization.id, role: 'reader' },
+    });
+    expect(await org(owner, 'delete-role', { organizationId: organization.id, roleId: role.id })).toMatchObject({
+      status: 400,
+      json: { code: 'ROLE_IS_OFFERED_IN_INVITATIONS' },
+    });
+    expect(await identity.db.organizationRole.count({ where: { organizationId: organization.id } })).toBe(1);
+
+    expect((await org(owner, 'cancel-invitation', { invitationId })).status).toBe(200);
+    expect((await remove()).status).toBe(200);
+    expect(await identity.db.organizationRole.count({ where: { organizationId: organization.id } })).toBe(0);
   });
 
   it('puts the member in their teams', async () => {

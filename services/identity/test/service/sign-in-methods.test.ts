@@ -2,7 +2,9 @@
 // protocol-level OAuth provider with GITLAB_ISSUER) and a generic OAuth provider (`/sign-in/oauth2`)
 // each sign a person in through a real redirect round trip; an unconfigured provider answers
 // PROVIDER_NOT_FOUND; GET /public-config names exactly what is configured; and captcha, when configured,
-// guards sign-up, sign-in and the password reset with the token in x-captcha-response.
+// guards sign-up, sign-in and the password reset with the token in x-captcha-response. With Google configured,
+// Google One Tap's callback takes only ID tokens Google signed for Engram's client.
+import { createHmac } from 'node:crypto';
 import { CAPTCHA_HEADER } from '@engram/contracts/auth-features';
 import { type CaptchaFake, startCaptchaFake } from '@engram/testkit/captcha-fake';
 import { cookiesAfter } from '@engram/testkit/mailbox';
@@ -137,6 +139,59 @@ describe('OAuth providers', () => {
       emailOTP: true,
       username: true,
     });
+  });
+});
+
+describe('Google One Tap', () => {
+  let identity: IdentityHarness;
+  const clientId = '1234567890-engram.apps.googleusercontent.com';
+
+  beforeAll(async () => {
+    identity = await startIdentityHarness({
+      signInMethods: {
+        socialProviders: { google: { clientId, clientSecret: 'google-secret' } },
+        genericOAuth: [],
+        captcha: null,
+      },
+    });
+  });
+  afterAll(() => identity?.stop());
+
+  /** A JWT of these claims, signed with a key of ours (not Google's). */
+  const forged = (claims: Record<string, unknown>) => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+    return `${unsigned}.${createHmac('sha256', 'not-google').update(unsigned).digest('base64url')}`;
+  };
+
+  it('signs in only with an ID token Google signed for this client: anything else is refused and creates nobody', async () => {
+    const users = await identity.db.user.count();
+    const now = Math.floor(Date.now() / 1000);
+    for (const idToken of [
+      'not-a-token',
+      forged({
+        iss: 'https://accounts.google.com',
+        aud: clientId,
+        sub: '42',
+        email: 'mallory@example.com',
+        iat: now,
+        exp: now + 600,
+      }),
+    ]) {
+      const refused = await identity.post('/api/auth/one-tap/callback', { body: { idToken } });
+      expect(refused.status, idToken).toBe(400);
+      expect(await refused.json()).toMatchObject({ message: 'invalid id token' });
+    }
+    expect(await identity.db.user.count()).toBe(users);
+  });
+
+  it('is not there without Google', async () => {
+    const plain = await startIdentityHarness();
+    try {
+      expect((await plain.post('/api/auth/one-tap/callback', { body: { idToken: 'x' } })).status).toBe(404);
+    } finally {
+      await plain.stop();
+    }
   });
 });
 

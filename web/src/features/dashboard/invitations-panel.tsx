@@ -1,11 +1,13 @@
 // Pending invitations on the dashboard: where an invited learner who is already signed in lands (the
 // accept-invitation view sends a signed-in user to the dashboard, docs/product.md#auth-views), with the
-// organization, the role, and accept or decline. The invitation whose link brought them (even through sign-up,
-// verification and onboarding) comes first, with its Accept button focused.
+// organization, the role by its label (a built-in one in the reader's language), and accept or decline. The
+// invitation whose link brought them (even through sign-up, verification and onboarding) comes first, with its
+// Accept button focused.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../components/button';
+import { roleLabelOf } from '../../entities/organizations/role-labels';
 import { authClient } from '../../lib/auth-client';
 import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
@@ -63,7 +65,13 @@ export function InvitationsPanel({ firstId }: { firstId?: string | undefined }) 
             className={`flex flex-wrap items-center justify-between gap-3 ${invitation.id === firstId ? 'rounded-lg bg-white p-3 ring-2 ring-brand-300' : ''}`}
           >
             <p className="text-sm text-slate-700">
-              {m.invitation_text({ organization: invitation.organizationName, role: invitation.role })}
+              {m.invitation_text({
+                organization: invitation.organizationName,
+                role: roleLabelOf(
+                  invitation.role,
+                  invitation.roleLabel ? [{ role: invitation.role, label: invitation.roleLabel }] : [],
+                ),
+              })}
             </p>
             <div className="flex gap-2">
               <Button

@@ -30,6 +30,8 @@ export interface Invitation {
   id: string;
   organizationName: string;
   role: string;
+  /** The custom role's label (identity adds it); null for a built-in role, named in the reader's language. */
+  roleLabel?: string | null;
   status: string;
   expiresAt: string | Date;
 }

@@ -11,6 +11,7 @@ import { authClient } from '../auth-client';
 import { ACCOUNT_BASE_PATH, AUTH_BASE_PATH, ORGANIZATION_BASE_PATH } from '../auth-views';
 import type { Catalogue } from '../errors';
 import { useLocale } from '../i18n';
+import { publicConfig } from '../public-config';
 import { queryClient } from '../query-client';
 import { DEFAULT_REDIRECT, sameSitePath } from '../redirects';
 import { clearCacheIfUserChanged } from '../session-cache';
@@ -121,7 +122,39 @@ type ProviderProps = {
   mutators?: ComponentProps<typeof AuthUIProvider>['mutators'];
   /** What the sessions card says of each session (the account screens; session-description.ts). */
   describeSession?: ComponentProps<typeof AuthUIProvider>['describeSession'];
+  /**
+   * The roles the organization screens offer beside owner, admin and member, by their labels: guest, and the
+   * organization's custom roles (features/organization/roles).
+   */
+  customRoles?: { role: string; label: string }[];
 };
+
+type Client = NonNullable<ComponentProps<typeof AuthUIProvider>['authClient']>;
+
+/**
+ * The client with Google One Tap while it may prompt: where Google sign-in is configured (its client id in the
+ * page's settings) and the visitor accepts its cookie category (one-tap.ts, loaded only then).
+ */
+function useOneTap(client: Client): Client | undefined {
+  // Kept in an object: the client is callable (better-auth's path proxy), and React would call a function given
+  // to a state setter as an updater.
+  const [withOneTap, setWithOneTap] = useState<{ client: Client }>();
+  useEffect(() => {
+    const clientId = publicConfig().googleClientId;
+    if (!clientId) return;
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void import('./one-tap').then((module) => {
+      if (stopped) return;
+      stop = module.followOneTap(client, clientId, (shown) => setWithOneTap(shown && { client: shown }));
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [client]);
+  return withOneTap?.client;
+}
 
 type Hooks = NonNullable<ComponentProps<typeof AuthUIProvider>['hooks']>;
 
@@ -147,6 +180,7 @@ export function EngramAuthUIProvider({
   onVerificationEmailSent,
   mutators,
   describeSession,
+  customRoles,
 }: ProviderProps) {
   const router = useRouter();
   const locale = useLocale();
@@ -164,6 +198,9 @@ export function EngramAuthUIProvider({
     [router],
   );
   const features = featureProps(usePublicAuthConfig(), signInWithGenericProvider);
+  // Google One Tap, where Google sign-in is configured and its cookies accepted (one-tap.ts).
+  const oneTapClient = useOneTap(client);
+  const uiClient = oneTapClient ?? client;
   const replace = useCallback(
     (href: string) => void router.navigate({ href: sameSitePath(href) ?? DEFAULT_REDIRECT, replace: true }),
     [router],
@@ -179,7 +216,7 @@ export function EngramAuthUIProvider({
 
   return (
     <AuthUIProvider
-      authClient={client}
+      authClient={uiClient}
       hooks={hooks}
       mutators={mutators}
       basePath={AUTH_BASE_PATH}
@@ -196,11 +233,12 @@ export function EngramAuthUIProvider({
       signUp={{ fields: ['name'] }}
       magicLink
       emailOTP
+      oneTap={Boolean(oneTapClient)}
       twoFactor={TWO_FACTOR_METHODS}
       changeEmail
       deleteUser
       account={ACCOUNT}
-      organization={{ ...ORGANIZATION, apiKey: Boolean(features.apiKey) }}
+      organization={{ ...ORGANIZATION, apiKey: Boolean(features.apiKey), customRoles }}
       teams
       avatar={avatar}
       freshAge={SESSION_FRESH_AGE_SECONDS}
