@@ -74,3 +74,9 @@ export function useRoleManagement(organizationId: string) {
  */
 export const refreshRoles = (organizationId: string) =>
   queryClient.invalidateQueries({ queryKey: key(organizationId) });
+
+/** A change of roles through identity (create-role, update-role, delete-role); a refusal is thrown. */
+export async function changeRoles(path: string, body: Record<string, unknown>): Promise<void> {
+  const { error } = await organizationAuthClient.$fetch(path, { method: 'POST', body });
+  if (error) throw error;
+}

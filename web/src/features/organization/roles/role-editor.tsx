@@ -11,10 +11,9 @@ import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { useContractForm } from '../../../lib/form';
 import { m } from '../../../lib/i18n';
-import { organizationAuthClient } from '../../../lib/organization-client';
 import type { CustomRole } from './holders';
 import { actionWord, holds, resourceWord, STATEMENTS } from './permission-words';
-import { refreshRoles } from './queries';
+import { changeRoles, refreshRoles } from './queries';
 import { type Draft, EMPTY, roleProblems } from './role-rules';
 
 /** The permissions with `action` on `resource` given or taken away. */
@@ -26,11 +25,6 @@ function toggled(permissions: Permissions, resource: Resource, action: string, o
   if (actions.size === 0) delete next[resource];
   else next[resource] = STATEMENTS.find(([name]) => name === resource)?.[1].filter((a) => actions.has(a)) ?? [];
   return next as Permissions;
-}
-
-async function post(path: string, body: Record<string, unknown>) {
-  const { error } = await organizationAuthClient.$fetch(path, { method: 'POST', body });
-  if (error) throw error;
 }
 
 export function RoleEditor({
@@ -56,12 +50,12 @@ export function RoleEditor({
     mutation: {
       mutationFn: (draft: Draft) =>
         role
-          ? post('/organization/update-role', {
+          ? changeRoles('/organization/update-role', {
               organizationId,
               roleName: role.role,
               data: { permission: draft.permissions, label: draft.label.trim() },
             })
-          : post('/organization/create-role', {
+          : changeRoles('/organization/create-role', {
               organizationId,
               role: draft.name,
               permission: draft.permissions,

@@ -10,11 +10,10 @@ import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toastError } from '../../../lib/errors';
 import { m } from '../../../lib/i18n';
-import { organizationAuthClient } from '../../../lib/organization-client';
 import { toast } from '../../../lib/toast';
 import { type CustomRole, grantable, holdersOf, rolesIn } from './holders';
 import { permissionWords } from './permission-words';
-import { customRolesOptions, holdersOptions, refreshRoles, useRoleManagement } from './queries';
+import { changeRoles, customRolesOptions, holdersOptions, refreshRoles, useRoleManagement } from './queries';
 import { RoleEditor } from './role-editor';
 
 type Holders = { members: number; invitations: number };
@@ -24,11 +23,6 @@ function holdersText({ members, invitations }: Holders): string[] {
     ...(members > 0 ? [members === 1 ? m.roles_held_one() : m.roles_held({ count: members })] : []),
     ...(invitations > 0 ? [invitations === 1 ? m.roles_offered_one() : m.roles_offered({ count: invitations })] : []),
   ];
-}
-
-async function post(path: string, body: Record<string, unknown>) {
-  const { error } = await organizationAuthClient.$fetch(path, { method: 'POST', body });
-  if (error) throw error;
 }
 
 function RoleItem({
@@ -108,7 +102,7 @@ export function RolesSection({ organizationId, userId }: { organizationId: strin
   const [asked, setAsked] = useState<CustomRole | null>(null);
   const [inUse, setInUse] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: (role: CustomRole) => post('/organization/delete-role', { organizationId, roleName: role.role }),
+    mutationFn: (role: CustomRole) => changeRoles('/organization/delete-role', { organizationId, roleName: role.role }),
     onSuccess: async (_, role) => {
       setAsked(null);
       toast.success(m.roles_deleted({ label: role.label ?? role.role }));
