@@ -188,6 +188,42 @@ describe('what a page may load', () => {
     expect(directives).toContain("img-src 'self' data:");
   });
 
+  it("lets a configured captcha's widget load, and only that captcha's: none loads where none is configured", async () => {
+    const directivesOf = async (url: string) =>
+      (await fetch(`${url}/auth/sign-up`, { headers: { accept: 'text/html' } })).headers
+        .get('content-security-policy')
+        ?.split('; ') ?? [];
+    const plain = await directivesOf(stack.url);
+    expect(plain).toContain("script-src 'self'");
+    expect(plain.some((directive) => directive.startsWith('frame-src'))).toBe(false);
+    for (const [provider, script, frame] of [
+      [
+        'hcaptcha',
+        "script-src 'self' https://hcaptcha.com https://*.hcaptcha.com",
+        'frame-src https://hcaptcha.com https://*.hcaptcha.com',
+      ],
+      [
+        'cloudflare-turnstile',
+        "script-src 'self' https://challenges.cloudflare.com",
+        'frame-src https://challenges.cloudflare.com',
+      ],
+      [
+        'google-recaptcha-v2-checkbox',
+        "script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/",
+        'frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
+      ],
+    ] as const) {
+      const gateway = await startSecondGateway(stack, { CAPTCHA_PROVIDER: provider });
+      try {
+        const directives = await directivesOf(gateway.url);
+        expect(directives, provider).toContain(script);
+        expect(directives, provider).toContain(frame);
+      } finally {
+        await gateway.stop();
+      }
+    }
+  });
+
   it("serves the signed-in user's Gravatar from Engram's origin (here configured off: 204, initials show)", async () => {
     const cookie = await signUp('gravatar');
     const picture = await fetch(`${stack.url}/api/auth/gravatar?size=96`, { headers: { cookie } });

@@ -1,6 +1,8 @@
 // Assembles the gateway's HTTP app. Order matters: who the client is and whether the request may run at
 // all (site, size) are settled first; proxies stream raw bodies, so they come before any body parsing;
 // tRPC parses its own bodies.
+
+import type { CaptchaProvider } from '@engram/contracts/auth-features';
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import type { Logger } from '@engram/kit/logger';
 import { TRPCError } from '@trpc/server';
@@ -34,6 +36,8 @@ export interface AppOptions {
   publicBaseUrl: string;
   /** Settings the web app reads in the browser (support email, analytics id, Google client id), filled into every page. */
   publicConfig: PublicConfig;
+  /** The captcha identity asks for (CAPTCHA_PROVIDER): its widget may load in the pages. */
+  captchaProvider?: CaptchaProvider | undefined;
   trustedOrigins: string[];
   trustedProxies: string[];
   trpcMaxBodyBytes: number;
@@ -188,6 +192,7 @@ export function createApp(options: AppOptions) {
     securityHeaders(options.publicBaseUrl, {
       analytics: Boolean(options.publicConfig.analyticsId),
       oneTap: Boolean(options.publicConfig.googleClientId),
+      captcha: options.captchaProvider,
       uploadOrigins: options.uploadOrigins ?? [],
     }),
   );

@@ -1,6 +1,7 @@
 // The gateway's configuration: the only place it reads process.env.
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { CAPTCHA_PROVIDERS } from '@engram/contracts/auth-features';
 import { TRPC_BATCH_MAX_CALLS } from '@engram/contracts/trpc';
 import { commonVars, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/config';
 import { z } from 'zod';
@@ -64,6 +65,8 @@ export const configShape = {
    * nothing of Google's sign-in ever loads.
    */
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  /** The captcha identity asks for (identity's CAPTCHA_PROVIDER): the pages may load its widget. Unset: none. */
+  CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).optional(),
   TRPC_MAX_BODY_BYTES: vars.positiveInt(1_048_576),
   /** Larger batches are refused with 400; the web app's own batches must fit (TRPC_BATCH_MAX_CALLS). */
   TRPC_MAX_BATCH_SIZE: vars

@@ -77,6 +77,7 @@ const app = createApp({
     analyticsId: config.GA_MEASUREMENT_ID,
     googleClientId: config.GOOGLE_CLIENT_ID,
   },
+  captchaProvider: config.CAPTCHA_PROVIDER,
   trustedOrigins: config.TRUSTED_ORIGINS,
   uploadOrigins: config.MEDIA_UPLOAD_ORIGINS,
   trustedProxies: config.TRUSTED_PROXIES,

@@ -369,6 +369,10 @@ describe('the environment of each component', () => {
     for (const name of ['CAPTCHA_PROVIDER', 'CAPTCHA_SECRET_KEY']) {
       expect(envOf(appContainer(objects, 'identity')).has(name)).toBe(false);
     }
+    // The gateway lets the pages load that captcha's widget, and no other's.
+    const gateway = envOf(appContainer(render({ json: { identity: { captcha } } }), 'gateway'));
+    expect(gateway.get('CAPTCHA_PROVIDER').value).toBe('cloudflare-turnstile');
+    expect(envOf(appContainer(objects, 'gateway')).has('CAPTCHA_PROVIDER')).toBe(false);
     const keyless = helmTemplate({ json: { identity: { captcha: { provider: 'hcaptcha', siteKey: 'k' } } } });
     expect(keyless.stderr).toMatch(/identity.captcha.existingSecret/);
     const siteless = helmTemplate({ json: { identity: { captcha: { provider: 'hcaptcha', existingSecret: 's' } } } });
