@@ -19,13 +19,17 @@ const BUILT_IN: Record<string, () => string> = {
 /** The built-in roles better-auth-ui's screens do not name themselves (it knows owner, admin and member). */
 export const guestRole = (): RoleLabel => ({ role: 'guest', label: m.authui_guest() });
 
+/** The roles a member or an invitation holds: better-auth keeps several as "admin,coach". */
+export const rolesIn = (role: string) =>
+  role
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+
 /** The label of `role` (or of each of several, comma-separated), given the organization's custom roles. */
 export function roleLabelOf(role: string, custom: readonly RoleLabel[] = []): string {
   const labels = new Map(custom.map((entry) => [entry.role, entry.label]));
-  return role
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '')
+  return rolesIn(role)
     .map((name) => BUILT_IN[name]?.() ?? labels.get(name) ?? name)
     .join(', ');
 }

@@ -1,5 +1,6 @@
 // Who holds an organization's roles and what a role's maker may grant, worked out from what identity lists.
 import { type Permissions, ROLE_PERMISSIONS } from '@engram/contracts/organizations';
+import { rolesIn } from '../../../entities/organizations/role-labels';
 
 /** A custom role with its permissions, as better-auth's list-roles answers. */
 export interface CustomRole {
@@ -19,9 +20,6 @@ export interface Invitation {
   status: string;
   expiresAt: string | Date;
 }
-
-/** The roles a member or an invitation holds ("admin,coach" holds two). */
-export const rolesIn = (role: string) => role.split(',').map((name) => name.trim());
 
 /** How many members hold `role`, and how many pending invitations offer it. */
 export function holdersOf(role: string, holders: { members: Member[]; invitations: Invitation[] }) {
