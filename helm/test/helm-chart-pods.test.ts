@@ -336,6 +336,23 @@ describe('the environment of each component', () => {
     expect(helmTemplate({ json: { identity: { ses: { region: 'Ireland' } } } }).stderr).toMatch(/identity.ses.region/);
   });
 
+  it('texts identity’s phone codes through SNS only where a region is given, with its endpoint and sender ID', () => {
+    const identity = (rendered: typeof objects) => envOf(appContainer(rendered, 'identity'));
+    for (const name of ['SNS_REGION', 'SNS_ENDPOINT', 'SMS_SENDER_ID']) expect(identity(objects).has(name)).toBe(false);
+    const sms = identity(
+      render({
+        json: { identity: { sms: { region: 'sa-east-1', endpoint: 'https://vpce-sns.example', senderId: 'Engram' } } },
+      }),
+    );
+    expect(sms.get('SNS_REGION').value).toBe('sa-east-1');
+    expect(sms.get('SNS_ENDPOINT').value).toBe('https://vpce-sns.example');
+    expect(sms.get('SMS_SENDER_ID').value).toBe('Engram');
+    expect(helmTemplate({ json: { identity: { sms: { region: 'São Paulo' } } } }).stderr).toMatch(/identity.sms.region/);
+    expect(helmTemplate({ json: { identity: { sms: { senderId: 'Engram Learning' } } } }).stderr).toMatch(
+      /identity.sms.senderId/,
+    );
+  });
+
   it('runs identity, the gateway and cards in development mode in the dev values, where mail goes to the dev mailbox and card files to the S3 stand-in', () => {
     const dev = renderProfile('dev');
     for (const name of ['identity', 'gateway', 'cards'] as const) {

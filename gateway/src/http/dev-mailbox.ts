@@ -1,12 +1,17 @@
-// GET /api/dev/mailbox?to=<email>: the messages the dev mailbox keeps for one address, newest first, as
-// {messages: [{to, subject, text, html, sentAt}]}. Outside production only (main.ts never mounts it there):
+// GET /api/dev/mailbox?to=<email or phone number>: the messages the dev mailbox keeps for one address, or the
+// text messages for one phone number (E.164, +5511912345678), newest first, as
+// {messages: [{to, subject, text, html, sentAt, channel}]}. Outside production only (main.ts never mounts it there):
 // mail is only kept when no real provider sends it, and then it is for developers and tests to read.
 import { readDevMailbox } from '@engram/kit/mail/dev-mailbox';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-const query = z.object({ to: z.email('to: must be an email address') });
+const query = z.object({
+  to: z.union([z.email(), z.string().regex(/^\+[1-9]\d{6,14}$/)], {
+    error: 'to: must be an email address or a phone number in E.164 (+5511912345678)',
+  }),
+});
 
 export function devMailboxRoute(redis: Redis, keyPrefix: string) {
   return async (req: Request, res: Response) => {

@@ -92,4 +92,6 @@ export interface PublicAuthConfig {
   magicLink: boolean;
   emailOTP: boolean;
   username: boolean;
+  /** Phone numbers (add one, verify it by SMS, sign in with it): on where texts can be sent. */
+  phoneNumber: boolean;
 }

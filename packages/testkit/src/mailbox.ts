@@ -45,6 +45,13 @@ export function codeIn(mail: Pick<Mail, 'text'>): string {
   return code;
 }
 
+/** The one-time code of a text message ("Your Engram code is 123456. …"). */
+export function smsCodeIn(message: Pick<Mail, 'text'>): string {
+  const code = /\b(\d{6})\b/.exec(message.text)?.[1];
+  if (!code) throw new Error(`no code in the text message:\n${message.text}`);
+  return code;
+}
+
 /** The Cookie header a browser would send after `response` (name=value of every Set-Cookie). */
 export function cookieFrom(response: Response): string {
   return response.headers

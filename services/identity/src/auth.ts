@@ -1,6 +1,6 @@
 // better-auth, configured for Engram and served behind the gateway at PUBLIC_BASE_URL/api/auth: email and
 // password with verified addresses, usernames, magic links, emailed codes, password reset, email change,
-// account deletion, sessions in PostgreSQL with Redis in front, two-factor (authenticator app, emailed
+// phone numbers verified by SMS (where texts can be sent), account deletion, sessions in PostgreSQL with Redis in front, two-factor (authenticator app, emailed
 // code, backup codes, trusted devices), passkeys, API keys, several accounts on one device, social and
 // generic OAuth providers and captcha when configured, and the admin plugin. Links in mails point at the
 // public /api/auth endpoints, which redirect to the web routes the client named (callbackURL, redirectTo).
@@ -33,6 +33,7 @@ import {
 } from '@engram/contracts/auth-features';
 import type { Logger } from '@engram/kit/logger';
 import type { Mailer } from '@engram/kit/mail/mailer';
+import type { SmsSender } from '@engram/kit/sms/sender';
 import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, username } from 'better-auth/plugins';
@@ -45,6 +46,7 @@ import { type GravatarSettings, gravatar } from './auth/gravatar.js';
 import { mailSenders } from './auth/mail-senders.js';
 import { organizationRules, organizations } from './auth/organizations.js';
 import { type PasswordGuessing, passwordGuessing } from './auth/password-guessing.js';
+import { PHONE_PASSWORD_RESET_PATHS, phoneNumbers } from './auth/phone-numbers.js';
 import { profileRules } from './auth/profile-rules.js';
 import { publicConfig } from './auth/public-config.js';
 import { NO_SIGN_IN_METHODS, signInMethodPlugins, socialProvidersOf } from './auth/sign-in-methods.js';
@@ -71,6 +73,8 @@ export interface AuthSettings {
   passwordGuessing: PasswordGuessing;
   /** Verification, sign-in, reset and email-change mails go through it. */
   mailer: Mailer;
+  /** Codes to phone numbers go through it; none (production without SNS): phone numbers are off. */
+  sms?: SmsSender | null;
   /** Addresses that become admins when they sign up (ADMIN_EMAILS). */
   adminEmails?: readonly string[];
   /** better-auth's own messages go to the service's JSON log. */
@@ -92,7 +96,7 @@ export const MAX_DEVICE_SESSIONS = 5;
 const IMPERSONATION_SECONDS = 60 * 60;
 
 /** What GET /api/auth/public-config answers for these settings. */
-export function publicAuthConfigOf(methods: SignInMethods): PublicAuthConfig {
+export function publicAuthConfigOf(methods: SignInMethods, phoneNumber: boolean): PublicAuthConfig {
   return {
     socialProviders: SOCIAL_PROVIDERS.filter((provider) => methods.socialProviders[provider]),
     genericOAuthProviders: methods.genericOAuth.map(({ providerId, name }) => ({ providerId, name })),
@@ -109,6 +113,7 @@ export function publicAuthConfigOf(methods: SignInMethods): PublicAuthConfig {
     magicLink: true,
     emailOTP: true,
     username: true,
+    phoneNumber,
   };
 }
 
@@ -149,7 +154,10 @@ function rateLimitOptions(settings: AuthSettings) {
     window: settings.rateLimit.windowSeconds,
     max: settings.rateLimit.max,
     // Two-factor codes have better-auth's own 3 per 10 s; Engram words it with the sign-in limit.
-    customRules: Object.fromEntries(['/sign-in/*', '/sign-up/*', '/two-factor/*'].map((path) => [path, strict])),
+    // Codes by SMS too, per address; phone-numbers.ts limits them per number as well.
+    customRules: Object.fromEntries(
+      ['/sign-in/*', '/sign-up/*', '/two-factor/*', '/phone-number/*'].map((path) => [path, strict]),
+    ),
   } satisfies BetterAuthOptions['rateLimit'];
 }
 
@@ -205,7 +213,16 @@ function pluginsOf(db: Db, settings: AuthSettings, send: MailSenders, methods: S
     }),
     organizationRules(),
     ...signInMethodPlugins(methods),
-    publicConfig(publicAuthConfigOf(methods)),
+    ...(settings.sms
+      ? phoneNumbers(db, {
+          sms: settings.sms,
+          redis: settings.passwordGuessing.redis,
+          keyPrefix: settings.passwordGuessing.keyPrefix,
+          publicBaseUrl: settings.publicBaseUrl,
+          logger: settings.logger,
+        })
+      : []),
+    publicConfig(publicAuthConfigOf(methods, Boolean(settings.sms))),
     gravatar(settings.gravatar ?? { baseUrl: null, timeoutMs: 0 }),
     freshSessions(),
     passwordGuessing(db, settings.passwordGuessing, (to, locale) =>
@@ -309,6 +326,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
     rateLimit: rateLimitOptions(settings),
     advanced: advancedOptions(),
     telemetry: { enabled: false },
+    disabledPaths: PHONE_PASSWORD_RESET_PATHS,
     // Errors that are not better-auth's own answers reach the HTTP server, which tells a brief outage of
     // the database or Redis (503, try again) from a bug (500); better-auth would answer 500 to both.
     onAPIError: { throw: true },

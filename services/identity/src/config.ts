@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, publicBaseUrlOf, vars } from '@engram/kit/conf
 import { eventVars } from '@engram/kit/events/setup';
 import { mailSettingsOf, mailVars } from '@engram/kit/mail/config';
 import { serviceVars } from '@engram/kit/service';
+import { smsRouteOf, smsVars } from '@engram/kit/sms/config';
 import { z } from 'zod';
 import { captchaVars, genericOAuthVars, signInMethodsOf, socialProviderVars } from './auth/sign-in-methods-config.js';
 
@@ -45,6 +46,8 @@ export const configShape = {
   GRAVATAR_TIMEOUT_MS: vars.positiveInt(3000),
   /** Mail: SES when SES_REGION is set (required in production), the dev mailbox otherwise. */
   ...mailVars,
+  /** Text messages (codes to phone numbers): SNS when SNS_REGION is set, the dev mailbox outside production, else phone numbers are off. */
+  ...smsVars,
   /** `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET` for each social provider of SOCIAL_PROVIDERS. */
   ...socialProviderVars,
   /** OAUTH_PROVIDERS: generic OAuth/OIDC providers (JSON). */
@@ -70,9 +73,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     };
     const publicBaseUrl = checked(() => publicBaseUrlOf('identity', config, env));
     const ses = checked(() => mailSettingsOf('identity', config));
+    const sms = checked(() => smsRouteOf('identity', config));
     const signInMethods = checked(() => signInMethodsOf(config));
-    if (problems.length > 0 || publicBaseUrl === undefined || signInMethods === undefined)
+    if (problems.length > 0 || publicBaseUrl === undefined || signInMethods === undefined || sms === undefined)
       throw new ConfigError('identity', problems);
-    return { ...config, PUBLIC_BASE_URL: publicBaseUrl, ses: ses ?? null, signInMethods };
+    return { ...config, PUBLIC_BASE_URL: publicBaseUrl, ses: ses ?? null, sms, signInMethods };
   });
 }

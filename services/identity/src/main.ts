@@ -1,4 +1,4 @@
-// The identity service's parts: its database, Redis, the mailer, better-auth and its HTTP server
+// The identity service's parts: its database, Redis, the mailer and the text-message sender, better-auth and its HTTP server
 // (/api/auth), the relay that publishes the user and membership events its triggers write, and the
 // consumer that mails members a deck assigned to them. runService boots and stops them in its order
 // (docs/architecture.md#boot-and-shutdown).
@@ -7,6 +7,7 @@ import { prismaTransactions } from '@engram/kit/events/apply-once';
 import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { runService, serviceRuntime } from '@engram/kit/service';
+import { createSmsSender } from '@engram/kit/sms/create-sender';
 import { IdentityServiceService } from '@engram/proto/identity/v1/identity';
 import { createAuth } from './auth.js';
 import { readConfig } from './config.js';
@@ -31,6 +32,19 @@ const mailer = createMailer({
   logger,
 });
 logger.info({ mail: mailer.kind }, `mail goes ${mailer.kind === 'ses' ? 'through SES' : 'to the dev mailbox'}`);
+const sms = createSmsSender({
+  route: config.sms,
+  production: config.NODE_ENV === 'production',
+  redis,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  logger,
+});
+logger.info(
+  { sms: sms?.kind ?? 'none' },
+  sms
+    ? `text messages go ${sms.kind === 'sns' ? 'through SNS' : 'to the dev mailbox'}`
+    : 'phone numbers are off: no SNS_REGION, so no text message can be sent',
+);
 const auth = createAuth(db, {
   secret: config.BETTER_AUTH_SECRET,
   publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -51,6 +65,7 @@ const auth = createAuth(db, {
     maxDelaySeconds: config.AUTH_PASSWORD_GUESS_MAX_DELAY_SECONDS,
   },
   mailer,
+  sms,
   adminEmails: config.ADMIN_EMAILS,
   logger,
   signInMethods: config.signInMethods,
@@ -80,6 +95,7 @@ await runService(runtime, {
   close: [
     { name: 'auth http', run: () => http.close() },
     { name: 'mailer', run: () => mailer.close() },
+    { name: 'sms', run: () => sms?.close() },
     { name: 'database', run: () => db.$disconnect() },
     { name: 'redis', run: () => redis.quit() },
   ],

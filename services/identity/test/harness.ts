@@ -7,9 +7,11 @@ import { unary } from '@engram/kit/grpc/client';
 import { createMailer } from '@engram/kit/mail/create-mailer';
 import { readDevMailbox } from '@engram/kit/mail/dev-mailbox';
 import type { SesSettings } from '@engram/kit/mail/ses';
+import { createSmsSender } from '@engram/kit/sms/create-sender';
+import type { SnsSettings } from '@engram/kit/sms/sns';
 import { IdentityServiceClient } from '@engram/proto/identity/v1/identity';
 import { testContext } from '@engram/testkit/context';
-import { cookieFrom, linkIn } from '@engram/testkit/mailbox';
+import { cookieFrom, linkIn, smsCodeIn } from '@engram/testkit/mailbox';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import { waitUntil } from '@engram/testkit/wait';
 import type { GravatarSettings } from '../src/auth/gravatar.js';
@@ -49,6 +51,8 @@ export interface IdentityHarnessOptions {
   adminEmails?: string[];
   /** Send through SES (a test's fake) instead of keeping mail in the dev mailbox. */
   ses?: SesSettings;
+  /** Text through SNS (a test's fake), or not at all (phone numbers off), instead of the dev mailbox. */
+  sns?: SnsSettings | 'none';
   /** Run the relay that publishes the outbox (the events are then read from NATS). */
   relay?: boolean;
   /** How often the relay looks at the outbox unwoken (testkit's default: 200 ms). */
@@ -75,6 +79,18 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
         keyPrefix: redisKeyPrefix,
         logger,
       });
+      const sms = createSmsSender({
+        route:
+          options.sns === 'none'
+            ? { kind: 'none' }
+            : options.sns
+              ? { kind: 'sns', sns: options.sns }
+              : { kind: 'dev-mailbox' },
+        production: false,
+        redis,
+        keyPrefix: redisKeyPrefix,
+        logger,
+      });
       const auth = createAuth(db, {
         secret: randomBytes(32).toString('base64url'),
         publicBaseUrl: PUBLIC_BASE_URL,
@@ -87,6 +103,7 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
           ...(options.passwordGuessing ?? ROOMY_PASSWORD_GUESSING),
         },
         mailer,
+        sms,
         adminEmails: options.adminEmails ?? [],
         logger,
         ...(options.signInMethods && { signInMethods: options.signInMethods }),
@@ -105,6 +122,7 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
         async close() {
           await http.close();
           mailer.close();
+          sms?.close();
           await db.$disconnect();
           redis.disconnect();
         },
@@ -179,6 +197,32 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
     return cookieFrom(verified);
   }
 
+  /** The code of the newest text message to `number` (E.164) arrived after the `seen` ones. */
+  async function nextCode(number: string, seen = 0) {
+    let code: string | undefined;
+    await waitUntil(`a text message to ${number}`, async () => {
+      const texts = (await mailbox(number)).slice(0, -seen || undefined).filter((mail) => mail.channel === 'sms');
+      code = texts[0] && smsCodeIn(texts[0]);
+      return code !== undefined;
+    });
+    return code as string;
+  }
+
+  /**
+   * Adds `typed` (as the learner typed it) to the account of `cookie` as a learner does: a code by SMS to the
+   * number (E.164, `number`), then that code; answers the verify response.
+   */
+  async function addPhoneNumber(cookie: string, number: string, typed = number) {
+    const seen = (await mailbox(number)).length;
+    const sent = await post('/api/auth/phone-number/send-otp', { body: { phoneNumber: typed }, cookie });
+    if (sent.status !== 200) throw new Error(`send-otp failed: ${sent.status} ${await sent.text()}`);
+    const code = await nextCode(number, seen);
+    return post('/api/auth/phone-number/verify', {
+      body: { phoneNumber: typed, code, updatePhoneNumber: true },
+      cookie,
+    });
+  }
+
   /** A new user who signed up and verified their address: email, name, id and session cookie. */
   async function signedUpUser(label: string, name = label) {
     const email = uniqueEmail(label);
@@ -203,6 +247,8 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
     open,
     mailbox,
     nextMail,
+    nextCode,
+    addPhoneNumber,
     signUp: (body: SignUp) => post('/api/auth/sign-up/email', { body }),
     signUpVerified,
     signedUpUser,
@@ -220,6 +266,11 @@ export async function startIdentityHarness(options: IdentityHarnessOptions = {})
 
 export function uniqueEmail(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+/** A Brazilian mobile number no other test uses, in E.164 (+55 11 9xxxx-xxxx). */
+export function uniquePhoneNumber(): string {
+  return `+55119${6 + ((randomBytes(1)[0] ?? 0) % 4)}${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
 }
 
 export type IdentityHarness = Awaited<ReturnType<typeof startIdentityHarness>>;

@@ -108,7 +108,7 @@ describe('the dev mailbox', () => {
 
     const kept = await readDevMailbox(redis, keyPrefix, 'ADA@example.com');
     expect(kept.map((mail) => mail.subject)).toEqual(['second', 'first']);
-    expect(kept[1]).toEqual({ ...message, subject: 'first', sentAt: expect.any(String) });
+    expect(kept[1]).toEqual({ ...message, subject: 'first', sentAt: expect.any(String), channel: 'mail' });
     expect(Date.parse(kept[1]?.sentAt ?? '')).toBeLessThanOrEqual(Date.parse(kept[0]?.sentAt ?? ''));
     expect(await readDevMailbox(redis, prefix(), 'ada@example.com')).toEqual([]);
   });

@@ -1,13 +1,15 @@
 // Password guessing slowed per account, whatever the address (credential stuffing spreads its guesses
-// over many): wrong passwords at /sign-in/email and /sign-in/username are counted in Redis by the account
-// they name (its normalised email, also when named by username; else the normalised username), so every
-// replica agrees and an account is not guessed at twice as fast through its two names. Once
+// over many): wrong passwords at /sign-in/email, /sign-in/username and /sign-in/phone-number are counted in
+// Redis by the account they name (its normalised email, also when named by username or phone number; else the
+// normalised name), so every replica agrees and an account is not guessed at faster through its other names. Once
 // `threshold` of them fall within `windowSeconds` of each other, that account's password sign-ins wait:
 // `delaySeconds`, doubled by each further wrong password, never more than `maxDelaySeconds`, so its
 // owner is slowed, never locked out (and signing in by a mailed link or code is not slowed at all).
 // Meanwhile they answer 429 with Retry-After before the password is looked at, so waiting attempts
 // neither count nor tell anything. A correct password once the wait is over starts the count again. The
 // owner is told once per episode, in the language they last signed in with, with a link to change it.
+
+import { toE164 } from '@engram/contracts/phone-numbers';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { Redis } from 'ioredis';
@@ -35,8 +37,12 @@ export interface PasswordGuessing extends PasswordGuessLimits {
 /** Mails the owner that someone is guessing: to their address, in their language. */
 export type GuessingNotice = (to: string, locale: Locale) => Promise<void>;
 
-const SIGN_INS = new Set(['/sign-in/email', '/sign-in/username']);
-const WRONG_PASSWORD = new Set(['INVALID_EMAIL_OR_PASSWORD', 'INVALID_USERNAME_OR_PASSWORD']);
+const SIGN_INS = new Set(['/sign-in/email', '/sign-in/username', '/sign-in/phone-number']);
+const WRONG_PASSWORD = new Set([
+  'INVALID_EMAIL_OR_PASSWORD',
+  'INVALID_USERNAME_OR_PASSWORD',
+  'INVALID_PHONE_NUMBER_OR_PASSWORD',
+]);
 
 // One wrong password, in one step so replicas never lose a count: the wait it starts (KEYS[2], expiring
 // with it) and whether it is the first of its episode to reach the threshold (then the owner is told).
@@ -53,7 +59,7 @@ end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) + delay)
 return first`;
 
-type SignInBody = { email?: unknown; username?: unknown };
+type SignInBody = { email?: unknown; username?: unknown; phoneNumber?: unknown };
 
 /** Where an account's count, its current wait and its owner's language are kept, by its normalised email. */
 export function passwordGuessKeys(keyPrefix: string) {
@@ -71,14 +77,19 @@ export function passwordGuessing(db: Db, settings: PasswordGuessing, notice: Gue
   const { redis } = settings;
   const { counted, waiting, language } = passwordGuessKeys(settings.keyPrefix);
 
-  /** The account a sign-in names: its email; a username of no account is guessed at all the same. */
+  /** The account a sign-in names: its email; a username or number of no account is guessed at all the same. */
   async function accountOf(body: SignInBody) {
     const email = normalised(body.email);
     if (email) return email;
     const username = normalised(body.username);
-    if (!username) return undefined;
-    const user = await db.user.findUnique({ where: { username }, select: { email: true } });
-    return user ? user.email.toLowerCase() : `username:${username}`;
+    if (username) {
+      const user = await db.user.findUnique({ where: { username }, select: { email: true } });
+      return user ? user.email.toLowerCase() : `username:${username}`;
+    }
+    const phoneNumber = typeof body.phoneNumber === 'string' ? toE164(body.phoneNumber) : null;
+    if (!phoneNumber) return undefined;
+    const user = await db.user.findUnique({ where: { phoneNumber }, select: { email: true } });
+    return user ? user.email.toLowerCase() : `phone:${phoneNumber}`;
   }
 
   async function refuseWhileWaiting(account: string) {

@@ -45,6 +45,7 @@ async function accountOf(db: Db, userId: string, currentSessionId: string) {
       emailVerified: user.emailVerified,
       image: user.image,
       username: user.displayUsername ?? user.username,
+      phoneNumber: user.phoneNumber,
       role: user.role ?? 'user',
       banned: Boolean(user.banned),
       banReason: user.banReason,

@@ -1,5 +1,6 @@
 // Every mail identity sends, in English and Brazilian Portuguese: plain words, the link or code in the
-// text itself (HTML is the same text, with the link clickable).
+// text itself (HTML is the same text, with the link clickable). And the one text message (SMS), a code: short,
+// ending in the line a phone's browser reads to fill the code in for the site (WebOTP: `@host #code`).
 import {
   EMAIL_LINK_EXPIRES_IN_SECONDS,
   MAGIC_LINK_EXPIRES_IN_SECONDS,
@@ -86,6 +87,8 @@ const en = {
     subject: `Your Engram verification code: ${otp}`,
     text: `Your two-factor verification code for Engram is:\n\n${otp}\n\nIf you are not signing in right now, change your password.`,
   }),
+  smsCode: (code: string, host: string): string =>
+    `Your Engram code is ${code}. It works for ${minutes(OTP_EXPIRES_IN_SECONDS)} minutes. Never share it.\n\n@${host} #${code}`,
   passwordGuessing: (url: string): MailContent => ({
     subject: 'Someone is trying to guess your Engram password',
     text: `Someone has entered many wrong passwords for your Engram account in a short time. To protect it, signing in with a password now waits a little longer after each wrong one; you can always sign in with a link or code sent to this address.\n\nIf it was not you, choose a new, strong password here:\n${url}\n\nIf it was you, wait a moment and try again.`,
@@ -139,6 +142,8 @@ const ptBR: typeof en = {
     subject: `Seu código de verificação do Engram: ${otp}`,
     text: `Seu código de verificação em duas etapas do Engram é:\n\n${otp}\n\nSe você não está entrando agora, mude sua senha.`,
   }),
+  smsCode: (code, host) =>
+    `Seu código do Engram é ${code}. Ele vale por ${minutes(OTP_EXPIRES_IN_SECONDS)} minutos. Não o compartilhe.\n\n@${host} #${code}`,
   passwordGuessing: (url) => ({
     subject: 'Alguém está tentando adivinhar sua senha do Engram',
     text: `Alguém digitou muitas senhas erradas para sua conta do Engram em pouco tempo. Para protegê-la, entrar com senha agora espera um pouco mais a cada senha errada; você sempre pode entrar com um link ou código enviado a este endereço.\n\nSe não foi você, escolha uma senha nova e forte aqui:\n${url}\n\nSe foi você, espere um momento e tente de novo.`,

@@ -138,6 +138,7 @@ describe('OAuth providers', () => {
       magicLink: true,
       emailOTP: true,
       username: true,
+      phoneNumber: true,
     });
   });
 });
