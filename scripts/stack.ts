@@ -20,7 +20,8 @@ Infrastructure comes from the environment, else the local default ports:
   REDIS_URL      Redis (default redis://127.0.0.1:6379)
   NATS_URL       NATS with JetStream (default nats://127.0.0.1:4222)
   ADMIN_EMAILS   comma-separated addresses that get the admin role when they sign up
-Mail is not sent: it is kept in the dev mailbox, GET http://localhost:3000/api/dev/mailbox?to=<email>.
+Mail is not sent: it is kept in the dev mailbox, GET http://localhost:3000/api/dev/mailbox?to=<email>,
+and so are texts to phone numbers (?to=%2B5511912345678 for +5511912345678).
 Engram keeps its data in the database "engram" (one schema per service). Development secrets are
 generated once into .data/dev-secrets.json.
 

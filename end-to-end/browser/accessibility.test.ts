@@ -30,6 +30,7 @@ const VISITOR_PAGES: PageUnderTest[] = [
   { path: '/auth/forgot-password', ready: label('Email') },
   { path: '/auth/magic-link', ready: label('Email') },
   { path: '/auth/email-otp', ready: label('Email') },
+  { path: '/auth/phone-number', ready: label('Password') },
   { path: '/no-such-page', ready: heading('Not Found') },
 ];
 
@@ -44,7 +45,7 @@ const appPages = (slug: string): PageUnderTest[] => [
   { path: '/practice/done?cardCount=3&again=1&good=2', ready: heading('Session complete') },
   { path: '/settings', ready: heading('Settings') },
   { path: '/import', ready: heading('Import cards') },
-  { path: '/account/settings', ready: text('Avatar') },
+  { path: '/account/settings', ready: text('Phone number') },
   { path: '/account/security', ready: text('Sessions') },
   { path: '/billing/plans', ready: heading('Plans') },
   { path: '/billing/success?session_id=cs_unknown', ready: heading('We could not find this checkout.') },

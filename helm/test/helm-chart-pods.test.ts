@@ -347,7 +347,9 @@ describe('the environment of each component', () => {
     expect(sms.get('SNS_REGION').value).toBe('sa-east-1');
     expect(sms.get('SNS_ENDPOINT').value).toBe('https://vpce-sns.example');
     expect(sms.get('SMS_SENDER_ID').value).toBe('Engram');
-    expect(helmTemplate({ json: { identity: { sms: { region: 'São Paulo' } } } }).stderr).toMatch(/identity.sms.region/);
+    expect(helmTemplate({ json: { identity: { sms: { region: 'São Paulo' } } } }).stderr).toMatch(
+      /identity.sms.region/,
+    );
     expect(helmTemplate({ json: { identity: { sms: { senderId: 'Engram Learning' } } } }).stderr).toMatch(
       /identity.sms.senderId/,
     );

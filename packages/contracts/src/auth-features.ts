@@ -77,6 +77,9 @@ export const TWO_FACTOR_OTP_RESEND_SECONDS = 60;
 export const TRUSTED_DEVICE_DAYS = 30;
 export const BACKUP_CODE_COUNT = 10;
 
+/** identity's refusal when a text message (a code to a phone number) could not be sent: 503, try again later. */
+export const SMS_NOT_SENT = 'SMS_NOT_SENT';
+
 /** GET /api/auth/public-config: what the web app may offer (no secret is in it). */
 export interface PublicAuthConfig {
   /** Configured social providers, in catalogue order. */

@@ -1,7 +1,11 @@
 // Phone numbers, as identity stores them and the web app asks for them: E.164 (`+` and up to 15 digits),
 // parsed and validated with libphonenumber-js (Google's metadata, kept small: "min"). A number typed without
 // its country code is read in the country the learner's locale names (pt-BR: Brazil), and only there.
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+
+export type { CountryCode };
+/** A country's calling code, without its + (BR: 55). */
+export { getCountryCallingCode };
 
 /** Sending codes by SMS: at most `max` to one number per `windowSeconds`, whoever asks. */
 export const SMS_CODES_PER_NUMBER = { max: 3, windowSeconds: 600 } as const;

@@ -1,10 +1,9 @@
 // A modal question before something that cannot be undone: the browser's own <dialog>, so focus stays
-// inside while it is open, Escape cancels, and focus returns to the control that opened it.
-import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { toastError } from '../lib/errors';
+// inside while it is open, Escape cancels, and focus returns to the control that opened it. A removal that runs
+// a mutation once confirmed: useConfirmedRemoval (confirmed-removal.ts), kept apart so a screen that only asks
+// does not bring TanStack Query's mutations into its chunk.
+import { useEffect, useId, useRef } from 'react';
 import { m } from '../lib/i18n';
-import { toast } from '../lib/toast';
 import { Button } from './button';
 
 type ConfirmDialogProps = {
@@ -53,38 +52,4 @@ export function ConfirmDialog({ open, title, text, confirmLabel, pending, onConf
       </div>
     </dialog>
   );
-}
-
-/**
- * A removal asked for first: which item waits for the learner's answer, and the dialog's state and actions.
- * On a yes the mutation runs; once it succeeds the dialog closes, `success` is toasted and `refresh` fetches
- * what it changed again; a refusal is toasted by the error resolver and the dialog stays open.
- */
-export function useConfirmedRemoval<T, Input, Data, Error>(
-  options: UseMutationOptions<Data, Error, Input>,
-  { input, success, refresh }: { input: (item: T) => Input; success: () => string; refresh: () => Promise<unknown> },
-) {
-  const [waiting, setWaiting] = useState<T | null>(null);
-  const mutation = useMutation({
-    ...options,
-    onSuccess: async () => {
-      setWaiting(null);
-      toast.success(success());
-      await refresh();
-    },
-    onError: toastError,
-  });
-  return {
-    /** The item the dialog asks about, or null while it is closed. */
-    waiting,
-    ask: (item: T) => setWaiting(item),
-    dialog: {
-      open: waiting !== null,
-      pending: mutation.isPending,
-      onConfirm: () => {
-        if (waiting !== null) mutation.mutate(input(waiting));
-      },
-      onCancel: () => setWaiting(null),
-    },
-  };
 }

@@ -11,12 +11,12 @@ type TextFieldProps = {
   name: string;
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'date';
+  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'date' | 'tel';
   min?: number;
   max?: number;
   step?: number | 'any';
   list?: string;
-  inputMode?: 'numeric' | 'decimal' | 'text' | 'search';
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'search' | 'tel';
   autoComplete?: string;
   placeholder?: string;
   hint?: string;

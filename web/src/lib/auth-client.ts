@@ -51,6 +51,9 @@ export const AUTH_CLIENT_PLUGINS = [
       banned: { type: 'boolean', required: false, input: false },
       banReason: { type: 'string', required: false, input: false },
       banExpires: { type: 'date', required: false, input: false },
+      // The phone-number plugin's: set only by verifying a code (entities/phone-numbers).
+      phoneNumber: { type: 'string', required: false, input: false },
+      phoneNumberVerified: { type: 'boolean', required: false, input: false },
     },
     session: { impersonatedBy: { type: 'string', required: false, input: false } },
   }),

@@ -26,6 +26,15 @@ export type AuthView = (typeof AUTH_VIEWS)[number];
 /** A signed-in user is sent from these to the dashboard; sign-out is the one view left to them. */
 export const SIGNED_IN_AWAY_VIEWS: readonly AuthView[] = AUTH_VIEWS.filter((view) => view !== 'sign-out');
 
+/**
+ * Engram's own auth view beside the library's: signing in with a phone number (features/auth/phone-sign-in.tsx),
+ * where identity can text codes. A signed-in user is sent from it to the dashboard too.
+ */
+export const PHONE_SIGN_IN_VIEW = 'phone-number';
+
+/** The views that offer a way to sign in with a phone number instead. */
+export const OFFERS_PHONE_SIGN_IN: readonly AuthView[] = ['sign-in', 'magic-link', 'email-otp'];
+
 /** The account views. */
 export const ACCOUNT_VIEWS = ['settings', 'security', 'api-keys', 'organizations'] as const;
 export type AccountView = (typeof ACCOUNT_VIEWS)[number];

@@ -166,6 +166,7 @@ export const AUTH_ERRORS = {
     INVALID_PHONE_NUMBER_OR_PASSWORD: m.error_invalid_phone_number_or_password,
     OTP_NOT_FOUND: m.error_otp_not_found,
     PHONE_NUMBER_NOT_VERIFIED: m.error_phone_number_not_verified,
+    SMS_NOT_SENT: m.error_sms_not_sent,
   },
   subscription: {
     SUBSCRIPTION_NOT_FOUND: m.error_subscription_not_found,

@@ -2,9 +2,10 @@
 // around them. A signed-in user is sent to
 // the dashboard from every view but sign-out (and two-factor while they switch it on, and sign-in to add
 // another account to the device); an unknown view is
-// logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's.
+// logged and replaced by sign-in, keeping the query string. The views themselves (and the redirects for features that are off) are better-auth-ui's,
+// but for signing in with a phone number (phone-number), which is Engram's.
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { DEFAULT_REDIRECT, isAuthView, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
+import { DEFAULT_REDIRECT, isAuthView, PHONE_SIGN_IN_VIEW, SIGNED_IN_AWAY_VIEWS } from '../lib/auth-views';
 import { loadSession } from '../lib/session';
 import { rootRoute } from './root';
 
@@ -26,11 +27,12 @@ export const authRoute = createRoute({
     redirectTo: typeof raw.redirectTo === 'string' ? raw.redirectTo : undefined,
   }),
   beforeLoad: async ({ params: { pathname }, search }) => {
-    if (!isAuthView(pathname)) {
+    const phone = pathname === PHONE_SIGN_IN_VIEW;
+    if (!isAuthView(pathname) && !phone) {
       console.error(`Unknown auth path "/auth/${pathname}", redirecting to sign-in`);
       throw redirect({ to: '/auth/$pathname', params: { pathname: 'sign-in' }, search, replace: true });
     }
-    if (!SIGNED_IN_AWAY_VIEWS.includes(pathname)) return;
+    if (!phone && !(SIGNED_IN_AWAY_VIEWS as readonly string[]).includes(pathname)) return;
     // Signing in to one more account on this device (the account switcher's "Add account").
     if (pathname === 'sign-in' && search.addAccount) return;
     const session = await loadSession();

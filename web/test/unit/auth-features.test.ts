@@ -15,6 +15,7 @@ const NOTHING_CONFIGURED: PublicAuthConfig = {
   magicLink: true,
   emailOTP: true,
   username: true,
+  phoneNumber: false,
 };
 const signIn = async () => undefined;
 

@@ -3,6 +3,7 @@
 
 import { authLocalization as authScreenTexts } from '@daveyplate/better-auth-ui';
 import { AI_REASONS } from '@engram/contracts/ai';
+import { SMS_NOT_SENT } from '@engram/contracts/auth-features';
 import { EXPORT_REASONS, tooManyExportsMessage } from '@engram/contracts/exports';
 import { IMPORT_REASONS, tooManyImportsMessage } from '@engram/contracts/imports';
 import { CARD_ARCHIVED_MESSAGE, REVIEW_REASONS } from '@engram/contracts/learning';
@@ -238,6 +239,8 @@ describe('the catalogue', () => {
     'NAME_TOO_LONG',
     ...Object.values(ORGANIZATION_ERROR_CODES),
     ...Object.values(CUSTOM_ROLE_ERROR_CODES),
+    // A code that could not be texted (phone-numbers.ts).
+    SMS_NOT_SENT,
   ]);
 
   it('is keyed by the error codes of better-auth and of its screens, and by Engram’s domain reasons', () => {

@@ -14,6 +14,7 @@
 // - A code that signs in a number without an account fails as a wrong code would, never with a server error.
 // - POST /phone-number/remove takes the number off the account.
 import { OTP_ALLOWED_ATTEMPTS, OTP_EXPIRES_IN_SECONDS, OTP_LENGTH } from '@engram/contracts/auth';
+import { SMS_NOT_SENT } from '@engram/contracts/auth-features';
 import { SMS_CODES_PER_NUMBER, SMS_CODES_PER_NUMBER_DAILY, toE164 } from '@engram/contracts/phone-numbers';
 import type { Logger } from '@engram/kit/logger';
 import { SmsDeliveryError, type SmsSender } from '@engram/kit/sms/sender';
@@ -52,7 +53,7 @@ const invalidNumber = () =>
 
 const notSent = () =>
   new APIError('SERVICE_UNAVAILABLE', {
-    code: 'SMS_NOT_SENT',
+    code: SMS_NOT_SENT,
     message: 'The text message could not be sent. Please try again later.',
   });
 

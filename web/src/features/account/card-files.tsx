@@ -3,7 +3,8 @@
 // explained, not deleted) — where a learner near their storage quota makes room.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../components/button';
-import { ConfirmDialog, useConfirmedRemoval } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useConfirmedRemoval } from '../../components/confirmed-removal';
 import { PagedList } from '../../components/paged-list';
 import { formatBytes, storageOptions } from '../../entities/media/storage-figure';
 import type { MediaJson } from '../../entities/media/upload';

@@ -3,7 +3,8 @@
 // decks assign one and remove one (after a confirmation).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../../components/button';
-import { ConfirmDialog, useConfirmedRemoval } from '../../../components/confirm-dialog';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useConfirmedRemoval } from '../../../components/confirmed-removal';
 import { PagedList } from '../../../components/paged-list';
 import {
   type AssignmentJson,

@@ -4,7 +4,8 @@
 // new one.
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Button } from '../../../components/button';
-import { ConfirmDialog, useConfirmedRemoval } from '../../../components/confirm-dialog';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useConfirmedRemoval } from '../../../components/confirmed-removal';
 import { PagedList } from '../../../components/paged-list';
 import { type DeckJson, refreshSharedDecks, useSubscription } from '../../../entities/shared-decks/shared-decks';
 import { toastError } from '../../../lib/errors';
