@@ -59,7 +59,8 @@ const WORDS = {
     signIn: 'Sign in',
     withCode: 'With a code by text',
     wrong: 'Invalid phone number or password',
-    signOut: 'Sign out',
+    remove: 'Remove',
+    none: 'No phone number yet.',
   },
   'pt-BR': {
     locale: 'pt-BR',
@@ -76,7 +77,8 @@ const WORDS = {
     signIn: 'Entrar',
     withCode: 'Com um código por SMS',
     wrong: 'Telefone ou senha inválidos',
-    signOut: 'Sair',
+    remove: 'Remover',
+    none: 'Nenhum número de telefone ainda.',
   },
 } as const;
 
@@ -153,5 +155,18 @@ describe.each([
     await page.getByLabel(words.code, { exact: true }).pressSequentially(signInCode);
     await page.waitForURL(`${url}/dashboard`);
     expect(await sticksOut(page)).toEqual([]);
+
+    // Removed, after a question; the number no longer signs in.
+    await page.goto(`${url}/account/settings`);
+    await page.getByRole('heading', { name: words.label, exact: true }).scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: words.remove, exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: words.remove, exact: true }).click();
+    await page.getByText(words.none).waitFor();
+    const refused = await fetch(`${url}/api/auth/sign-in/phone-number`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ phoneNumber: number.e164, password: TEST_PASSWORD }),
+    });
+    expect(refused.status).toBe(401);
   });
 });
