@@ -401,7 +401,7 @@ describe('more than one device, and more than one account', () => {
     const page = await device('horizon', cookie, userId);
     // By default the next 3 days: one card.
     await expect.poll(() => keptItems(page, userId)).toBe(1);
-    await page.goto(`${env.stack.url}/settings`);
+    await page.goto(`${env.stack.url}/settings?section=device`);
     const days = page.getByLabel('Cards to keep');
     expect(await days.inputValue()).toBe('3');
     await page.getByText('Kept on this device: 1 cards.').waitFor();

@@ -3,7 +3,7 @@
 // their parameters, sees the figures before and after, reads the simulator's chart and table, applies the
 // recommended retention, is offered (never forced) a reschedule with its preview, and practice then labels the
 // rating buttons with their own parameters. A preset for a tag is made, changed and deleted. On a phone, in
-// Portuguese, the same screen fits and reads.
+// Portuguese, the same screen fits and reads. The screen is in sections, one shown at a time, each with one Save.
 import { randomBytes } from 'node:crypto';
 import { FORGETFUL_PARAMETERS, syntheticLearner } from '@engram/cards/optimizer/synthetic-learner';
 import { DEFAULT_SETTINGS } from '@engram/contracts/learning';
@@ -48,12 +48,18 @@ async function learnerWithHistory(label: string) {
   return { cookie, api };
 }
 
-async function openSettings(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
+async function openSettings(
+  name: string,
+  screen: BrowserContextOptions,
+  locale: string,
+  cookie: string,
+  section?: 'scheduling' | 'presets' | 'device',
+) {
   // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
   const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
   page.setDefaultTimeout(20_000);
   await useSessionCookie(page, env.stack.url, cookie);
-  await page.goto(`${env.stack.url}/settings`);
+  await page.goto(`${env.stack.url}/settings${section ? `?section=${section}` : ''}`);
   return page;
 }
 
@@ -82,7 +88,7 @@ describe('personal scheduling on the settings screen', () => {
     const { cookie, api } = await learnerWithHistory('fiona');
     // FSRS-6's defaults: a new card answered Easy comes back in 8 days.
     expect(await easyLabel('practice-before', cookie)).toBe('8d');
-    const page = await openSettings('scheduling-laptop', LAPTOP, 'en-US', cookie);
+    const page = await openSettings('scheduling-laptop', LAPTOP, 'en-US', cookie, 'presets');
     const presets = page.getByRole('region', { name: 'Presets' });
     await presets.getByText('Reviews are scheduled with FSRS-6’s default parameters, the same for everyone.').waitFor();
     // Their history is of cards they have since deleted: left out, there is nothing to learn from.
@@ -153,7 +159,7 @@ describe('personal scheduling on the settings screen', () => {
     const api = trpcClient(env.stack.url, cookie);
     await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
     await api.mutate('cards.createTag', { name: 'Kanji' });
-    const page = await openSettings('scheduling-tag', LAPTOP, 'en-US', cookie);
+    const page = await openSettings('scheduling-tag', LAPTOP, 'en-US', cookie, 'presets');
     const presets = page.getByRole('region', { name: 'Presets' });
     await presets.getByRole('textbox', { name: 'New preset’s name' }).fill('Kanji');
     await presets.getByRole('button', { name: 'Create preset' }).click();
@@ -187,7 +193,7 @@ describe('personal scheduling on the settings screen', () => {
     const cookie = await signUpThroughGateway(env.stack.url, 'Wanda Weekend', email);
     const api = trpcClient(env.stack.url, cookie);
     await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
-    const page = await openSettings('scheduling-easy-days', LAPTOP, 'en-US', cookie);
+    const page = await openSettings('scheduling-easy-days', LAPTOP, 'en-US', cookie, 'scheduling');
     const easyDays = page.getByRole('group', { name: 'Easy days' });
     await easyDays.getByRole('combobox', { name: 'Sunday' }).selectOption({ label: 'Day off' });
     await easyDays.getByRole('combobox', { name: 'Saturday' }).selectOption({ label: 'Lighter (half)' });
@@ -208,7 +214,7 @@ describe('personal scheduling on the settings screen', () => {
 
   it('fits a phone and reads in Portuguese', async () => {
     const { cookie } = await learnerWithHistory('telefone');
-    const page = await openSettings('scheduling-phone', PHONE, 'pt-BR', cookie);
+    const page = await openSettings('scheduling-phone', PHONE, 'pt-BR', cookie, 'presets');
     const presets = page.getByRole('region', { name: 'Predefinições' });
     await presets.getByRole('button', { name: 'Otimizar parâmetros' }).waitFor();
     await presets.getByRole('table', { name: 'O próximo ano em cada retenção desejada' }).waitFor();
@@ -216,5 +222,77 @@ describe('personal scheduling on the settings screen', () => {
     await presets.getByText(/^(Recomendada: |A sua retenção desejada)/).waitFor();
     expect(await sticksOut(page)).toEqual([]);
     expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it.each([
+    ['en', 'a laptop', LAPTOP],
+    ['pt-BR', 'a phone', PHONE],
+  ] as const)('is in sections, one shown at a time with one Save, in %s on %s', async (language, _screen, screen) => {
+    const words =
+      language === 'en'
+        ? {
+            locale: 'en-US',
+            nav: 'Sections of the settings',
+            sections: ['Your day', 'Scheduling', 'Presets', 'This device'],
+            save: 'Save settings',
+            saved: 'Settings saved',
+            goal: 'Daily goal',
+            steps: 'Learning steps',
+            offline: 'Practice without the network',
+          }
+        : {
+            locale: 'pt-BR',
+            nav: 'Seções das configurações',
+            sections: ['Seu dia', 'Agendamento', 'Predefinições', 'Este aparelho'],
+            save: 'Salvar configurações',
+            saved: 'Configurações salvas',
+            goal: 'Meta diária',
+            steps: 'Etapas de aprendizado',
+            offline: 'Prática sem conexão',
+          };
+    const email = `sections-${randomBytes(4).toString('hex')}@example.com`;
+    const cookie = await signUpThroughGateway(env.stack.url, 'Sara Secao', email);
+    const api = trpcClient(env.stack.url, cookie);
+    await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
+    const page = await openSettings(`settings-sections-${language}`, screen, words.locale, cookie);
+    const nav = page.getByRole('navigation', { name: words.nav });
+    const current = () => nav.locator('[aria-current="page"]').textContent();
+    const saves = () => page.getByRole('button', { name: words.save }).count();
+
+    // The day first, alone, with its one Save.
+    expect(await current()).toBe(words.sections[0]);
+    const goal = page.getByRole('spinbutton', { name: words.goal });
+    await goal.fill('25');
+    expect(await page.getByRole('textbox', { name: words.steps, exact: true }).count()).toBe(0);
+    expect(await saves()).toBe(1);
+    expect(await sticksOut(page)).toEqual([]);
+
+    // Scheduling: a change of the day not yet saved is kept, and goes with this section's Save.
+    await nav.getByRole('link', { name: words.sections[1] }).click();
+    await page.waitForURL(/\?section=scheduling$/);
+    expect(await current()).toBe(words.sections[1]);
+    await page.getByRole('textbox', { name: words.steps, exact: true }).fill('5m 30m');
+    expect(await saves()).toBe(1);
+    await page.getByRole('button', { name: words.save }).click();
+    await page.getByText(words.saved).waitFor();
+    expect(await api.query('settings.get')).toMatchObject({ dailyGoal: 25, learningSteps: ['5m', '30m'] });
+    expect(await sticksOut(page)).toEqual([]);
+    // The longest section; the whole screen was 4,800 px long on a phone when it was one page.
+    expect(await page.evaluate<number>('document.documentElement.scrollHeight')).toBeLessThan(2_000);
+
+    // Presets save each on their own; this device has nothing to save.
+    await nav.getByRole('link', { name: words.sections[2] }).click();
+    await page.getByRole('region', { name: words.sections[2] }).waitFor();
+    expect(await saves()).toBe(0);
+    await nav.getByRole('link', { name: words.sections[3] }).click();
+    await page.getByRole('heading', { name: words.offline }).waitFor();
+    expect(await saves()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Back to the day by its link, or by any section the page does not have.
+    await page.goto(`${env.stack.url}/settings?section=nonsense`);
+    await goal.waitFor();
+    expect(await goal.inputValue()).toBe('25');
+    expect(await current()).toBe(words.sections[0]);
   });
 });

@@ -1,4 +1,4 @@
-// The search params of the practice, dashboard and billing routes (docs/product.md#search-params). Checked by hand
+// The search params of the practice, dashboard, settings and billing routes (docs/product.md#search-params). Checked by hand
 // rather than with zod: the web app's route tree (in its entry bundle) validates them, and even zod/mini added
 // 16 KB gzipped to every first visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
 import { isUuid } from './ids.ts';
@@ -116,5 +116,23 @@ export const billingPlansSearch = {
       result.currency = search.currency;
     }
     return result;
+  },
+};
+
+/** The sections of /settings, in their order on screen; the first is shown when none is named. */
+export const SETTINGS_SECTIONS = ['day', 'scheduling', 'presets', 'device'] as const;
+export type SettingsSectionName = (typeof SETTINGS_SECTIONS)[number];
+
+export interface SettingsSearch {
+  section?: SettingsSectionName | undefined;
+}
+
+/** /settings: section, one of SETTINGS_SECTIONS; anything else is dropped (the first section shows). */
+export const settingsSearch = {
+  parse(search: Record<string, unknown>): SettingsSearch {
+    const { section } = search;
+    return {
+      section: SETTINGS_SECTIONS.find((name) => name === section),
+    };
   },
 };

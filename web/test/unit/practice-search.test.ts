@@ -1,6 +1,7 @@
 // docs/product.md#search-params: /practice/session takes optional tags (absent when empty); /practice/done requires
-// cardCount and takes optional again/hard/good/easy, all whole numbers; /dashboard takes the card search text q. A
-// malformed optional param (a hand-edited link) is corrected, never an error screen.
+// cardCount and takes optional again/hard/good/easy, all whole numbers; /dashboard takes the card search text q;
+// /settings the section shown. A malformed optional param (a hand-edited link) is corrected, never an error screen.
+import { settingsSearch } from '@engram/contracts/search';
 import { describe, expect, it } from 'vitest';
 import { validateDashboardSearch, validateDoneSearch, validateSessionSearch } from '../../src/routes/search-params.ts';
 
@@ -67,5 +68,16 @@ describe('dashboard search params', () => {
     expect(validateDashboardSearch({ q: true })).toEqual({});
     expect(validateDashboardSearch({ q: '   ' })).toEqual({});
     expect(validateDashboardSearch({ q: 'x'.repeat(500) })).toEqual({ q: 'x'.repeat(200) });
+  });
+});
+
+describe('settings search params', () => {
+  it('keeps a section the screen has, and drops anything else (the day shows)', () => {
+    for (const section of ['day', 'scheduling', 'presets', 'device'] as const) {
+      expect(settingsSearch.parse({ section })).toEqual({ section });
+    }
+    for (const section of ['Presets', 'nonsense', '', 3, ['presets'], null, undefined]) {
+      expect(settingsSearch.parse({ section })).toEqual({});
+    }
   });
 });
