@@ -72,6 +72,21 @@ export default defineConfig({
     // 66, Safari 17, Firefox 115), and one that did not would only load them a moment later. It would weigh on
     // every page's first load (the JavaScript budget, web/README.md).
     modulePreload: { polyfill: false },
-    rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !isSideEffectFree(id) } },
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: (id: string) => !isSideEffectFree(id) },
+      output: {
+        // Fewer, larger chunks where splitting bought nothing (a first practice fetched 41 scripts; now 34, checked by
+        // end-to-end/browser/first-practice.test.ts): every module the entry imports statically is one chunk with it
+        // (Rolldown otherwise splits React, its JSX runtime and a dozen small modules the lazy routes share into
+        // chunks of their own, each one more request on every first visit), and the practice screens' words are one
+        // chunk (each message two screens shared was a chunk of 200 bytes).
+        codeSplitting: {
+          groups: [
+            { name: 'initial', tags: ['$initial'] },
+            { name: 'practice-words', test: /paraglide[\\/]messages[\\/](practice|rating)_/ },
+          ],
+        },
+      },
+    },
   },
 });
