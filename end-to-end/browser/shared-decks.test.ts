@@ -7,11 +7,14 @@
 import { SHARED_DECK_PAGE_SIZE } from '@engram/contracts/shared-decks';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
+import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { authCall, newUser, signUpAndOnboard } from './support/auth.ts';
+import { trpcClient } from '../support/trpc-client.ts';
+import { authCall, newUser, signUpAndOnboard, useSessionCookie } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { sticksOut } from './support/layout.ts';
+import { PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
@@ -306,5 +309,65 @@ describe('shared decks in an organization', () => {
     expect(await guest.getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
     expect(await guest.getByRole('button', { name: 'Remove' }).count()).toBe(0);
     expect(await accessibilityViolations(guest)).toEqual([]);
+  });
+
+  it('takes a guest, in Portuguese on a phone, from the invitation with its role to their own progress as a card, and refuses them what guests may not do', async () => {
+    const owner = await openPage('together-guest-pt-owner');
+    await signUpAndOnboard(owner, env.stack.url, newUser('anfitria'));
+    const slug = `clube-${Date.now().toString(36)}`;
+    const organization = await auth(owner, 'organization/create', { name: 'Clube de Biologia', slug });
+    const tag = await cellCards(owner, 'organelas');
+    const deck = await mutate(owner, 'orgs.publishDeck', {
+      organizationId: organization.id,
+      name: 'Organelas',
+      tagId: tag.id,
+    });
+    await mutate(owner, 'orgs.createAssignment', {
+      organizationId: organization.id,
+      deckId: deck.id,
+      dueAt: new Date(Date.now() + 86_400_000).toISOString(),
+      targetKind: 'cards_learned',
+      targetValue: 3,
+    });
+
+    const email = `convidada-${Date.now().toString(36)}@example.com`;
+    const cookie = await signUpThroughGateway(env.stack.url, 'Gabi Convidada', email);
+    await trpcClient(env.stack.url, cookie).mutate('settings.completeOnboarding', { timezone: 'America/Sao_Paulo' });
+    const guest = await openTestPage(env.browser, 'together-guest-pt', { ...PHONE, bypassCSP: true, locale: 'pt-BR' });
+    await useSessionCookie(guest, env.stack.url, cookie);
+    await auth(owner, 'organization/invite-member', { email, role: 'guest', organizationId: organization.id });
+    const link = linkIn(
+      await nextMail(env.stack.url, email, /convidou você para Clube de Biologia|invited you to Clube de Biologia/),
+    );
+
+    // The invitation names the role in the learner's language, and is accepted on the dashboard.
+    await guest.goto(link);
+    const invitations = guest.getByRole('region', { name: 'Convites' });
+    await invitations.getByText('Você foi convidado para participar de Clube de Biologia como Convidado.').waitFor();
+    expect(await sticksOut(guest)).toEqual([]);
+    await invitations.getByRole('button', { name: 'Aceitar' }).click();
+    await invitations.waitFor({ state: 'detached' });
+
+    // Their own progress, as a card on a phone; none of the controls of owners and admins.
+    const ownCard = guest
+      .getByRole('list', { name: 'Progresso' })
+      .getByRole('listitem', { name: /Gabi Convidada \(você\)/ });
+    await reloadUntil(guest, `/organization/${slug}/learning`, ownCard);
+    await guest
+      .getByText('Você vê apenas o seu progresso; proprietários e administradores veem o de todos os membros.')
+      .waitFor();
+    expect(await guest.getByRole('list', { name: 'Progresso' }).getByRole('listitem').count()).toBe(1);
+    expect(await guest.getByRole('form', { name: 'Compartilhar um baralho' }).count()).toBe(0);
+    expect(await guest.getByRole('form', { name: 'Atribuir um baralho' }).count()).toBe(0);
+    expect(await guest.getByRole('button', { name: 'Retirar' }).count()).toBe(0);
+    expect(await guest.getByRole('button', { name: 'Remover' }).count()).toBe(0);
+    expect(await sticksOut(guest)).toEqual([]);
+    expect(await accessibilityViolations(guest)).toEqual([]);
+    // The service refuses them too, whatever the screen shows.
+    const refused = await guest.request.post(`${env.stack.url}/api/trpc/orgs.publishDeck`, {
+      data: { organizationId: organization.id, name: 'Minhas', tagId: tag.id },
+      headers: { origin: env.stack.url },
+    });
+    expect(refused.status()).toBe(403);
   });
 });
