@@ -2,7 +2,7 @@
 // (their own cards, parameters and pace; settings.simulate), drawn as minutes a day (a week's average, so the
 // lines read as trends) with a table of the same figures, and the recommended retention with its reason and a
 // button that makes it the preset's. A small collection, whose every day takes under a minute, is drawn and
-// tabled in seconds, so its figures never read 0.0.
+// tabled in seconds (tenths of one under ten), so its figures never read 0.0 minutes or 0 seconds beside reviews.
 import { MAX_SIMULATED_DAYS, RECOMMENDABLE_RETENTIONS } from '@engram/contracts/scheduling';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -29,12 +29,11 @@ const number = (value: number, digits = 0) =>
 const shortDate = (seconds: number) =>
   new Intl.DateTimeFormat(getLocale(), { month: 'short', timeZone: 'UTC' }).format(new Date(seconds * 1000));
 
-/** Seconds when no retention's day takes a minute on average, else minutes. */
+/** Seconds when no retention's day takes a minute on average (with tenths when none takes ten), else minutes. */
 function unitOf(runs: { totalMinutes: number; daily: unknown[] }[]) {
   const longest = Math.max(...runs.map((run) => run.totalMinutes / Math.max(1, run.daily.length)));
-  return longest < 1
-    ? { perMinute: 60, digits: 0, label: m.settings_simulator_seconds() }
-    : { perMinute: 1, digits: 1, label: m.settings_simulator_minutes() };
+  if (longest >= 1) return { perMinute: 1, digits: 1, label: m.settings_simulator_minutes() };
+  return { perMinute: 60, digits: longest * 60 < 10 ? 1 : 0, label: m.settings_simulator_seconds() };
 }
 
 function smooth(values: number[]): number[] {
