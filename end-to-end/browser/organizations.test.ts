@@ -1,8 +1,9 @@
 // Organizations in a real Chromium through the real gateway: an owner creates one (slug mode), invites a
 // learner by mail (read from the dev mailbox), creates a team; the learner opens the invitation link,
 // lands on the dashboard with the invitation and accepts it; the owner sees them among the members. An owner
-// makes a custom role with its permissions, offers it and guest by their labels, in both languages, and cannot
-// delete it while someone holds it.
+// makes a custom role with its permissions, offers it and guest by their labels, in both languages; its member may
+// do what it allows (share a deck) until the owner gives them another role on screen; it cannot be deleted while
+// someone holds it.
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { linkIn, nextMail } from '@engram/testkit/mailbox';
 import { describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('an organization', () => {
     const owner = await openPage('roles-owner');
     await signUpAndOnboard(owner, env.stack.url, newUser('roleowner'));
     const slug = `role-club-${Date.now().toString(36)}`;
-    const organization = await authCall(owner, env.stack.url, 'organization/create', { name: 'Role Club', slug });
+    await authCall(owner, env.stack.url, 'organization/create', { name: 'Role Club', slug });
     await owner.goto(`${env.stack.url}/organization/${slug}/members`);
     const roles = owner.getByRole('region', { name: 'Roles' });
     await roles.getByText('No custom roles yet.').waitFor();
@@ -160,14 +161,26 @@ describe('an organization', () => {
       .waitFor();
     expect(await owner.getByRole('dialog').isVisible()).toBe(false);
 
-    // Its member moved to another role, it goes after a confirmation.
-    const full = await authCall(owner, env.stack.url, `organization/get-full-organization?organizationSlug=${slug}`);
-    const held = full.members.find((entry: { role: string }) => entry.role === 'head-coach');
-    await authCall(owner, env.stack.url, 'organization/update-member-role', {
-      memberId: held.id,
-      role: 'guest',
-      organizationId: organization.id,
-    });
+    // The role does what it says: its member may share a deck (Shared decks: Add), which a member may not.
+    await member.goto(`${env.stack.url}/organization/${slug}/learning`);
+    const share = member.getByRole('form', { name: 'Compartilhar um baralho' });
+    await share.waitFor();
+
+    // Its member given another role on screen (the member's menu, Update role), the role goes after a confirmation.
+    const row = owner.getByText(learner.email).first().locator('xpath=ancestor::div[3]');
+    await row.getByRole('button', { name: 'More actions' }).click();
+    await owner.getByRole('menuitem', { name: 'Update role' }).click();
+    const update = owner.getByRole('dialog');
+    await update.getByRole('combobox').click();
+    await owner.getByRole('option', { name: 'Guest' }).click();
+    await update.getByRole('button', { name: 'Update role' }).click();
+    await owner.getByText('Member role updated').waitFor();
+    await row.getByText('Guest', { exact: true }).waitFor();
+    await coach.getByText('Held by 1 member').waitFor({ state: 'detached' });
+    // A guest shares nothing.
+    await member.reload();
+    await member.getByRole('heading', { name: /^Aprendizagem em Role Club$/ }).waitFor();
+    expect(await share.count()).toBe(0);
     await coach.getByRole('button', { name: 'Delete Head coach' }).click();
     const confirm = owner.getByRole('dialog', { name: 'Delete the role Head coach?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
