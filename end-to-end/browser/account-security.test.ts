@@ -2,7 +2,8 @@
 // authenticator app (a computed TOTP code), a passkey (Chromium's virtual authenticator), an API key used
 // against /api/trpc and deleted, two accounts on one device (switching, signing one out), and the admin
 // area: creating a user and setting their password, banning a user, who is then on /suspended and refused by
-// the API, listing a user's sessions and ending one, and impersonating one and stopping.
+// the API, listing a user's sessions and ending one (the list in Portuguese on a phone too), and impersonating one
+// and stopping.
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import { totpCode } from '@engram/testkit/totp';
@@ -11,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { fillSignIn, newUser, signInFromPhone, signUpAndOnboard, type TestUser } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
+import { sticksOut } from './support/layout.ts';
+import { PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
@@ -295,8 +298,12 @@ describe('the admin area', () => {
     expect(await onLaptop.textContent()).toMatch(/Signed in .+ · last active .+ · from \S+/);
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    // The same list, for an admin who reads Portuguese.
-    const portuguese = await openTestPage(env.browser, 'admin-sessions-pt', { bypassCSP: true, locale: 'pt-BR' });
+    // The same list, for an admin who reads Portuguese, on a phone.
+    const portuguese = await openTestPage(env.browser, 'admin-sessions-pt', {
+      ...PHONE,
+      bypassCSP: true,
+      locale: 'pt-BR',
+    });
     await portuguese.context().addCookies(await page.context().cookies());
     await portuguese.goto(`${env.stack.url}/admin`);
     await portuguese.getByLabel('Buscar por e-mail').fill(user.email);
@@ -307,6 +314,7 @@ describe('the admin area', () => {
     const ptPhone = ptSessions.getByRole('listitem', { name: 'Safari no iPhone' });
     expect(await ptPhone.textContent()).toMatch(/Entrou em .+ · última atividade em .+ · de \S+/);
     await ptPhone.getByRole('button', { name: 'Encerrar sessão' }).waitFor();
+    expect(await sticksOut(portuguese)).toEqual([]);
 
     // Ending the phone's session signs the phone out, and leaves the laptop signed in.
     await onPhone.getByRole('button', { name: 'End session' }).click();

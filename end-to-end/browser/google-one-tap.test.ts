@@ -2,11 +2,14 @@
 // sign-in's client id (docs/product.md#auth-views): Google's sign-in client is answered by a small stand-in that
 // records what the page asked of it. Nothing of Google's loads where Google sign-in is not configured, nor before
 // the visitor accepts its category of the cookie banner, nor after they decline it; accepted, the sign-in, sign-up,
-// magic-link and email-code views prompt with the configured client id, and no other view does.
-import { useBrowserStack } from '@engram/testkit/browser';
+// magic-link and email-code views prompt with the configured client id, and no other view does; so too in Portuguese
+// on a phone.
+import { type TestPageOptions, useBrowserStack } from '@engram/testkit/browser';
 import { startSecondGateway } from '@engram/testkit/stack';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sticksOut } from './support/layout.ts';
+import { PHONE } from './support/screens.ts';
 import { banner, cookie, preferences, visit as visitAs } from './support/visitor.ts';
 
 const CLIENT_ID = '1234567890-engram-test.apps.googleusercontent.com';
@@ -43,8 +46,8 @@ const GSI_STAND_IN = `
   } } };`;
 
 /** A first visit whose requests to Google's sign-in client are answered by the stand-in, and counted. */
-async function visit(name: string) {
-  const visitor = await visitAs(env.browser, name);
+async function visit(name: string, options: TestPageOptions = {}) {
+  const visitor = await visitAs(env.browser, name, options);
   const signInRequests: string[] = [];
   await visitor.page.route(/accounts\.google\.com/, (route) => {
     signInRequests.push(route.request().url());
@@ -111,5 +114,18 @@ describe('Google One Tap', () => {
     const csp = (await fetch(google.url)).headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self' https://accounts.google.com/gsi/client");
     expect(csp).toContain('frame-src https://accounts.google.com/gsi/');
+  });
+
+  it('accepted in Portuguese on a phone, prompts there too, and the sign-in view fits the screen', async () => {
+    const { page, signInRequests } = await visit('one-tap-pt-phone', { ...PHONE, locale: 'pt-BR' });
+    await page.goto(`${google.url}/auth/sign-in`);
+    const portuguese = page.getByRole('dialog', { name: 'Cookies no Engram' });
+    await portuguese.getByRole('button', { name: 'Aceitar todos' }).click();
+    await portuguese.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await gsi(page))?.prompts ?? 0).toBeGreaterThan(0);
+    expect((await gsi(page))?.clientIds).toEqual([CLIENT_ID]);
+    expect(new Set(signInRequests)).toEqual(new Set(['https://accounts.google.com/gsi/client']));
+    await page.getByRole('button', { name: 'Entrar', exact: true }).waitFor();
+    expect(await sticksOut(page)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The account layer's length limits said as they are typed (docs/product.md#validation-rules), in a real Chromium
-// through the real gateway, in both languages: a name or username over 32 characters, an organization name over
+// through the real gateway, in English on a laptop and Portuguese on a phone: a name or username over 32 characters, an organization name over
 // 32 or a slug over 48 is refused in the form with the catalogue's message before anything is sent, and the
 // message goes once the text is back within the limit. Sign-up, the account's name, the new-organization dialog
 // and the organization's name and slug cards.
@@ -7,6 +7,7 @@ import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser, signUpAndOnboard } from './support/auth.ts';
+import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
 
@@ -78,8 +79,10 @@ const card = (page: Page, title: string) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByText(title, { exact: true }) });
 
 describe.each(LANGUAGES)('a text over its limit, in $locale', (language) => {
+  // English on a laptop, Portuguese on a phone.
+  const screen = language.locale === 'pt-BR' ? PHONE : LAPTOP;
   const openPage = (name: string) =>
-    openTestPage(env.browser, `${name}-${language.locale}`, { bypassCSP: true, locale: language.locale });
+    openTestPage(env.browser, `${name}-${language.locale}`, { ...screen, bypassCSP: true, locale: language.locale });
 
   it('is refused in the sign-up form as it is typed, and the form sends nothing', async () => {
     const page = await openPage('limits-sign-up');
@@ -103,7 +106,10 @@ describe.each(LANGUAGES)('a text over its limit, in $locale', (language) => {
   });
 
   it("is refused in the account's name, the new-organization dialog and the organization's name and slug", async () => {
-    const signingUp = await openTestPage(env.browser, `limits-owner-${language.locale}`, { bypassCSP: true });
+    const signingUp = await openTestPage(env.browser, `limits-owner-${language.locale}`, {
+      ...screen,
+      bypassCSP: true,
+    });
     const user = newUser('limits');
     await signUpAndOnboard(signingUp, env.stack.url, user);
     const slug = `limits-${Date.now().toString(36)}`;
