@@ -69,6 +69,8 @@ export const vars = {
         (value) => protocols.some((p) => value.startsWith(`${p}://`)),
         `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
       ),
+  /** An AWS region (eu-west-1, sa-east-1), for SES, SNS, S3 and Bedrock. */
+  awsRegion: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1'),
   /** host:port of a gRPC peer, the microservices-demo <SERVICE>_ADDR convention. */
   address: z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port'),
   optionalUrl: z.url({ message: 'must be a URL' }).optional(),

@@ -5,6 +5,7 @@
 // client gives up, cut a stream midway, or send malformed tool input. It records every request.
 import { createServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 
@@ -63,12 +64,6 @@ function pieces(text: string, size: number): string[] {
   const out: string[] = [];
   for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
   return out;
-}
-
-async function readBody(req: Http2ServerRequest): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function toolName(request: BedrockRequest): string {
@@ -165,7 +160,7 @@ export async function startBedrockFake(): Promise<BedrockFake> {
     const request: BedrockRequest = {
       operation: match[2] as BedrockRequest['operation'],
       modelId: decodeURIComponent(match[1] ?? ''),
-      body: JSON.parse(await readBody(req)) as BedrockRequest['body'],
+      body: JSON.parse(await bodyText(req)) as BedrockRequest['body'],
       authorization: String(req.headers.authorization ?? ''),
     };
     requests.push(request);

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 export interface CaptchaFake {
   /** CAPTCHA_VERIFY_URL. */
@@ -20,12 +21,6 @@ export interface CaptchaFake {
   stop(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startCaptchaFake(): Promise<CaptchaFake> {
   const secretKey = randomBytes(12).toString('hex');
   const siteKey = `site-${randomBytes(6).toString('hex')}`;
@@ -34,7 +29,7 @@ export async function startCaptchaFake(): Promise<CaptchaFake> {
   let down = false;
   const server = createServer(async (req, res) => {
     // reCAPTCHA and hCaptcha post a form, Turnstile posts JSON.
-    const text = await readBody(req);
+    const text = await bodyText(req);
     const form = req.headers['content-type']?.includes('json')
       ? new URLSearchParams(JSON.parse(text) as Record<string, string>)
       : new URLSearchParams(text);

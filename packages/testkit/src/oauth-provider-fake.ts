@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 export interface FakeOAuthPerson {
   id: string;
@@ -24,12 +25,6 @@ export interface OAuthProviderFake {
   /** Authorization requests received (their query parameters). */
   authorizations: URLSearchParams[];
   stop(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function startOAuthProviderFake(): Promise<OAuthProviderFake> {
@@ -59,7 +54,7 @@ export async function startOAuthProviderFake(): Promise<OAuthProviderFake> {
       return;
     }
     if (req.method === 'POST' && url.pathname === '/oauth/token') {
-      const form = new URLSearchParams(await readBody(req));
+      const form = new URLSearchParams(await bodyText(req));
       const basic = req.headers.authorization?.startsWith('Basic ')
         ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString().split(':')
         : [];

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 /** One SendEmail request as SES received it: the JSON body, and the headers that matter. */
 export interface SesRequest {
@@ -32,17 +33,11 @@ export interface SesFake {
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startSesFake(): Promise<SesFake> {
   const requests: SesRequest[] = [];
   let rejections = 0;
   const server = createServer(async (req, res) => {
-    const text = await readBody(req);
+    const text = await bodyText(req);
     if (req.method !== 'POST' || req.url !== SEND_EMAIL_PATH) {
       res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'NotFoundException' });
       res.end(JSON.stringify({ message: `no route ${req.method} ${req.url}` }));

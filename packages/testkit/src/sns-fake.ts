@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 /** One Publish request as SNS received it: its parameters, the message attributes, and the signature. */
 export interface SnsRequest {
@@ -28,12 +29,6 @@ export interface SnsFake {
 
 const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** `MessageAttributes.entry.N.Name` and `.Value.StringValue`, paired by N. */
 function attributesOf(form: URLSearchParams): Record<string, string> {
   const attributes: Record<string, string> = {};
@@ -52,7 +47,7 @@ export async function startSnsFake(): Promise<SnsFake> {
   const requests: SnsRequest[] = [];
   let rejections = 0;
   const server = createServer(async (req, res) => {
-    const form = new URLSearchParams(await readBody(req));
+    const form = new URLSearchParams(await bodyText(req));
     const action = form.get('Action') ?? '';
     if (req.method !== 'POST' || action !== 'Publish') {
       res.writeHead(400, { 'content-type': 'text/xml' });

@@ -18,10 +18,7 @@ export const configShape = {
   CARDS_ADDR: vars.address,
   BILLING_ADDR: vars.address,
   /** The AWS region of Bedrock. */
-  BEDROCK_REGION: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1')
-    .optional(),
+  BEDROCK_REGION: vars.awsRegion.optional(),
   /** A model or inference profile id that supports tool use, e.g. anthropic.claude-3-5-haiku-20241022-v1:0. */
   BEDROCK_MODEL_ID: z.string().min(1).optional(),
   /** Another endpoint for Bedrock (a VPC endpoint; the tests' fake). */

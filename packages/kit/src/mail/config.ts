@@ -7,10 +7,7 @@ import type { SesSettings } from './ses.js';
 
 export const mailVars = {
   /** The AWS region of SES (e.g. eu-west-1). Set: mail goes through SES; unset: into the dev mailbox. */
-  SES_REGION: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1')
-    .optional(),
+  SES_REGION: vars.awsRegion.optional(),
   /** Another SES endpoint than AWS's public one (a VPC endpoint). */
   SES_ENDPOINT: vars.url(['http', 'https']).optional(),
   /** The sender of every mail, e.g. `Engram <no-reply@example.com>` (verified in SES). */

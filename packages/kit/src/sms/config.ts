@@ -8,10 +8,7 @@ import type { SnsSettings } from './sns.js';
 
 export const smsVars = {
   /** The AWS region of SNS (e.g. eu-west-1). Set: text messages go through SNS. */
-  SNS_REGION: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1')
-    .optional(),
+  SNS_REGION: vars.awsRegion.optional(),
   /** Another SNS endpoint than AWS's public one (a VPC endpoint). */
   SNS_ENDPOINT: vars.url(['http', 'https']).optional(),
   /** The sender ID shown where a country allows one: 1 to 11 letters and digits, at least one letter. */

@@ -25,10 +25,7 @@ export const storageVars = {
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, . and -)')
     .optional(),
-  MEDIA_S3_REGION: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1')
-    .default('us-east-1'),
+  MEDIA_S3_REGION: vars.awsRegion.default('us-east-1'),
   /** An S3-compatible store (MinIO, R2, a VPC endpoint); addressed path-style, /<bucket>/<key>. */
   MEDIA_S3_ENDPOINT: vars.url(['http', 'https']).optional(),
   /** The origin browsers use for presigned URLs, when it differs from the one the service reaches. */
