@@ -11,6 +11,8 @@ export { getCountryCallingCode };
 export const SMS_CODES_PER_NUMBER = { max: 3, windowSeconds: 600 } as const;
 /** And at most `dailyMax` to one number in a day, however they are spread. */
 export const SMS_CODES_PER_NUMBER_DAILY = { max: 10, windowSeconds: 86_400 } as const;
+/** A signed-in learner may have codes sent to at most `max` numbers without an account (numbers being added) a day. */
+export const SMS_CODES_PER_ACCOUNT_DAILY = { max: 10, windowSeconds: 86_400 } as const;
 /** How long the phone-number screens wait before offering to send another code. */
 export const SMS_RESEND_SECONDS = 60;
 

@@ -8,14 +8,20 @@
 //   and "+5511912345678" are one number; what is not a valid number is refused, INVALID_PHONE_NUMBER.
 // - Codes sent to one number are limited whoever asks (SMS_CODES_PER_NUMBER, and a daily cap), counted in Redis
 //   so every replica agrees; the per-address limit is better-auth's, with the sign-in numbers (auth.ts).
-// - A code is texted to a number without an account only for a signed-in learner adding it. Anyone else is
-//   answered as if it had gone ("code sent"): the answer tells no one whether a number has an account, and
-//   nobody can make Engram text numbers it has no business with.
+// - A code is texted to a number without an account only for a signed-in learner adding it, and to at most
+//   SMS_CODES_PER_ACCOUNT_DAILY such numbers a day per account. Anyone else is answered as if it had gone ("code
+//   sent"): the answer tells no one whether a number has an account, and nobody can make Engram text numbers it
+//   has no business with.
 // - A code that signs in a number without an account fails as a wrong code would, never with a server error.
 // - POST /phone-number/remove takes the number off the account.
 import { OTP_ALLOWED_ATTEMPTS, OTP_EXPIRES_IN_SECONDS, OTP_LENGTH } from '@engram/contracts/auth';
 import { SMS_NOT_SENT } from '@engram/contracts/auth-features';
-import { SMS_CODES_PER_NUMBER, SMS_CODES_PER_NUMBER_DAILY, toE164 } from '@engram/contracts/phone-numbers';
+import {
+  SMS_CODES_PER_ACCOUNT_DAILY,
+  SMS_CODES_PER_NUMBER,
+  SMS_CODES_PER_NUMBER_DAILY,
+  toE164,
+} from '@engram/contracts/phone-numbers';
 import type { Logger } from '@engram/kit/logger';
 import { SmsDeliveryError, type SmsSender } from '@engram/kit/sms/sender';
 import type { BetterAuthPlugin } from 'better-auth';
@@ -73,18 +79,32 @@ for i = 1, 2 do
 end
 return 0`;
 
-function retryIn(seconds: number) {
+function retryIn(seconds: number, to: 'this number' | 'new numbers from this account') {
   const minutes = Math.ceil(seconds / 60);
-  const wait = seconds < 60 ? `${seconds} seconds` : `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const hours = Math.ceil(seconds / 3_600);
+  const wait =
+    seconds < 60
+      ? `${seconds} seconds`
+      : minutes <= 90
+        ? `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+        : `${hours} hours`;
   return new APIError(
     'TOO_MANY_REQUESTS',
-    {
-      code: 'TOO_MANY_REQUESTS',
-      message: `Too many codes were sent to this number. Please try again in ${wait}.`,
-    },
+    { code: 'TOO_MANY_REQUESTS', message: `Too many codes were sent to ${to}. Please try again in ${wait}.` },
     { 'retry-after': String(seconds) },
   );
 }
+
+// One more code for an account's new numbers in a day; answers the seconds to wait when the day is full, else 0.
+const COUNT_ACCOUNT_CODE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then
+  local left = redis.call('PTTL', KEYS[1])
+  if left < 0 then left = tonumber(ARGV[2]) * 1000 end
+  return math.ceil(left / 1000)
+end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2])) end
+return 0`;
 
 /** better-auth's phone-number plugin with Engram's texts, and the rules above around it. */
 export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthPlugin[] {
@@ -104,7 +124,19 @@ export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthP
       SMS_CODES_PER_NUMBER_DAILY.max,
       SMS_CODES_PER_NUMBER_DAILY.windowSeconds,
     );
-    if (Number(wait) > 0) throw retryIn(Number(wait));
+    if (Number(wait) > 0) throw retryIn(Number(wait), 'this number');
+  }
+
+  /** Codes to numbers without an account, for the signed-in learner adding one: a day's worth per account. */
+  async function countAccountCode(userId: string) {
+    const wait = await settings.redis.eval(
+      COUNT_ACCOUNT_CODE,
+      1,
+      `${settings.keyPrefix}identity:sms-codes:account:${userId}`,
+      SMS_CODES_PER_ACCOUNT_DAILY.max,
+      SMS_CODES_PER_ACCOUNT_DAILY.windowSeconds,
+    );
+    if (Number(wait) > 0) throw retryIn(Number(wait), 'new numbers from this account');
   }
 
   const rules: BetterAuthPlugin = {
@@ -159,9 +191,13 @@ export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthP
     requireVerification: true,
     phoneNumberValidator: (number) => toE164(number) === number,
     async sendOTP({ phoneNumber: number, code }, ctx) {
-      if (!(await registered(number)) && !(ctx && (await getSessionFromCtx(ctx)))) {
-        settings.logger?.info('a code for a number without an account was asked for by no one signed in: not sent');
-        return;
+      if (!(await registered(number))) {
+        const session = ctx && (await getSessionFromCtx(ctx));
+        if (!session) {
+          settings.logger?.info('a code for a number without an account was asked for by no one signed in: not sent');
+          return;
+        }
+        await countAccountCode(session.user.id);
       }
       const headers = ctx?.request?.headers ?? ctx?.headers;
       const text = MESSAGES[localeOf(headers?.get('accept-language') ?? null)].smsCode(code, host);

@@ -6,7 +6,7 @@
 // nowhere unless its learner is signed in. Texts go through SNS where configured (a fake at its protocol),
 // into the dev mailbox otherwise; without either, phone numbers are off.
 import { OTP_ALLOWED_ATTEMPTS } from '@engram/contracts/auth';
-import { SMS_CODES_PER_NUMBER } from '@engram/contracts/phone-numbers';
+import { SMS_CODES_PER_ACCOUNT_DAILY, SMS_CODES_PER_NUMBER } from '@engram/contracts/phone-numbers';
 import { type SnsFake, startSnsFake } from '@engram/testkit/sns-fake';
 import { totpCode } from '@engram/testkit/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -286,6 +286,28 @@ describe('limits on texting codes', () => {
     });
     const texts = (await identity.mailbox(user.number)).filter((mail) => mail.channel === 'sms');
     expect(texts).toHaveLength(SMS_CODES_PER_NUMBER.max);
+  });
+
+  it(`texts codes to at most ${SMS_CODES_PER_ACCOUNT_DAILY.max} new numbers a day for one account, from any address`, async () => {
+    const user = await identity.signedUpUser('pumper');
+    for (let n = 0; n < SMS_CODES_PER_ACCOUNT_DAILY.max; n++) {
+      const sent = await sendCode(uniquePhoneNumber(), {
+        cookie: user.cookie,
+        headers: { 'x-forwarded-for': `198.51.100.${100 + n}` },
+      });
+      expect(sent.status).toBe(200);
+    }
+    const number = uniquePhoneNumber();
+    const refused = await sendCode(number, { cookie: user.cookie, headers: { 'x-forwarded-for': '198.51.100.200' } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many codes were sent to new numbers from this account. Please try again in 24 hours.',
+    });
+    expect(await identity.mailbox(number)).toEqual([]);
+    // Its own, registered number still gets its codes.
+    const other = await learnerWithNumber('unaffected');
+    expect((await sendCode(other.number, { cookie: other.cookie })).status).toBe(200);
   });
 
   it('limits the codes one address asks for, whatever the numbers', async () => {
