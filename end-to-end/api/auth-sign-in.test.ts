@@ -52,6 +52,7 @@ describe('signing up', () => {
       text: expect.stringContaining(`${stack.url}/api/auth/verify-email?token=`),
       html: expect.stringContaining('<a href='),
       sentAt: expect.any(String),
+      channel: 'mail',
     });
     const early = await auth.post('/sign-in/email', { email, password: TEST_PASSWORD });
     expect(early.status).toBe(403);
@@ -65,12 +66,18 @@ describe('signing up', () => {
     expect((await auth.trpc('settings.getTimezone', cookieFrom(verified))).status).toBe(200);
   });
 
-  it('answers the dev mailbox only for an address, and never in production', async () => {
+  it('answers the dev mailbox only for an address or a phone number, and never in production', async () => {
     const missing = await fetch(`${stack.url}/api/dev/mailbox`);
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ code: 'BAD_REQUEST', message: 'to: must be an email address' });
-    expect((await fetch(`${stack.url}/api/dev/mailbox?to=not-an-address`)).status).toBe(400);
+    expect(await missing.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'to: must be an email address or a phone number in E.164 (+5511912345678)',
+    });
+    for (const to of ['not-an-address', '5511912345678', '+55 11 91234 5678']) {
+      expect((await fetch(`${stack.url}/api/dev/mailbox?to=${encodeURIComponent(to)}`)).status).toBe(400);
+    }
     expect(await readMailbox(stack.url, emailFor('nobody'))).toEqual([]);
+    expect(await readMailbox(stack.url, '+5511912345678')).toEqual([]);
 
     const production = await startSecondGateway(stack, { NODE_ENV: 'production' });
     try {

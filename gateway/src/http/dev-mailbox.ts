@@ -7,11 +7,9 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-const query = z.object({
-  to: z.union([z.email(), z.string().regex(/^\+[1-9]\d{6,14}$/)], {
-    error: 'to: must be an email address or a phone number in E.164 (+5511912345678)',
-  }),
-});
+const TO_PROBLEM = 'to: must be an email address or a phone number in E.164 (+5511912345678)';
+const isAddress = (value: string) => z.email().safeParse(value).success || /^\+[1-9]\d{6,14}$/.test(value);
+const query = z.object({ to: z.string({ error: TO_PROBLEM }).refine(isAddress, TO_PROBLEM) });
 
 export function devMailboxRoute(redis: Redis, keyPrefix: string) {
   return async (req: Request, res: Response) => {

@@ -1,5 +1,5 @@
 // Reading mail in end-to-end tests the way a user reads it: the dev mailbox through the gateway
-// (GET /api/dev/mailbox?to=), the link or code taken from the message's text.
+// (GET /api/dev/mailbox?to=, an address or a phone number), the link or code taken from the message's text.
 import { waitUntil } from './wait.ts';
 
 export interface Mail {
@@ -8,6 +8,8 @@ export interface Mail {
   text: string;
   html: string;
   sentAt: string;
+  /** A mail, or a text message (SMS) to a phone number (subject "Text message"). */
+  channel: 'mail' | 'sms';
 }
 
 /** The messages the dev mailbox keeps for `to`, newest first. */
