@@ -1,0 +1,311 @@
+// Anki's search syntax (https://docs.ankiweb.net/searching.html), read into a tree the Browse screen and the
+// AnkiConnect actions findNotes and findCards both search with (issue 44). What it reads:
+// - words and "quoted phrases" (a word matches inside a side: dog finds doggy); `*` any run of characters and `_`
+//   one, `\` before `* _ " \ : ( ) -` takes it literally;
+// - `-` before a search or a group negates it; searches side by side must all match (and), `or` between two makes
+//   either do; `and`/`or` in any case; parentheses group; `or` binds loosest ("a or b c" is a or (b and c));
+// - `tag:` (a tag and its `::` children; wildcards), `deck:` (the same, for decks), `card:` (a card's template,
+//   by number from 1 or by name), `is:` due, new, learn, review, suspended (archived), buried;
+// - `added:N` (added in the last N days), `rated:N` and `rated:N:R` (answered in the last N days, with rating R
+//   from 1 Again to 4 Easy), `prop:` ivl, due, reps, lapses or ease with <, <=, >, >=, =, != and a number;
+// - `nid:` and `cid:` with one id or several, comma-separated; `field:value`, a field's whole text (wildcards).
+// A malformed search is refused with a CardSearchError that names the problem and where it is (start and end
+// offsets in the query), so the screen can point at it.
+
+/** Text to match, as a LIKE pattern: `%` any run, `_` one character, `\` before a literal `%`, `_` or `\`. */
+export type LikePattern = string;
+
+export type CardState = 'due' | 'new' | 'learn' | 'review' | 'suspended' | 'buried';
+export type CardProperty = 'ivl' | 'due' | 'reps' | 'lapses' | 'ease';
+export type Comparison = '<' | '<=' | '>' | '>=' | '=' | '!=';
+
+export type CardSearch =
+  | { kind: 'and'; searches: CardSearch[] }
+  | { kind: 'or'; searches: CardSearch[] }
+  | { kind: 'not'; search: CardSearch }
+  /** Text anywhere in a card's sides. */
+  | { kind: 'text'; like: LikePattern }
+  /** A field's whole text (front, back, or a note type's field), by its name in any case. */
+  | { kind: 'field'; field: string; like: LikePattern }
+  /** A tag or any of its `::` children. */
+  | { kind: 'tag'; like: LikePattern }
+  /** A deck or any of its `::` children. */
+  | { kind: 'deck'; like: LikePattern }
+  /** A card's template: its number from 1, or its name. */
+  | { kind: 'card'; template: number | string }
+  | { kind: 'state'; state: CardState }
+  | { kind: 'added'; days: number }
+  | { kind: 'rated'; days: number; rating: 1 | 2 | 3 | 4 | null }
+  | { kind: 'prop'; property: CardProperty; comparison: Comparison; value: number }
+  | { kind: 'noteIds'; ids: string[] }
+  | { kind: 'cardIds'; ids: string[] };
+
+/** A search that cannot be read: what is wrong, and where (offsets into the query, end exclusive). */
+export class CardSearchError extends Error {
+  readonly start: number;
+  readonly end: number;
+  constructor(message: string, start: number, end: number) {
+    super(message);
+    this.name = 'CardSearchError';
+    this.start = start;
+    this.end = end;
+  }
+}
+
+/** The longest search text read. */
+export const CARD_SEARCH_MAX_LENGTH = 1_000;
+
+const STATES: readonly CardState[] = ['due', 'new', 'learn', 'review', 'suspended', 'buried'];
+const PROPERTIES: readonly CardProperty[] = ['ivl', 'due', 'reps', 'lapses', 'ease'];
+const COMPARISONS: readonly Comparison[] = ['<=', '>=', '!=', '<', '>', '='];
+const ESCAPABLE = new Set(['*', '_', '"', '\\', ':', '(', ')', '-']);
+const SPACE = /[\s\u3000]/;
+
+/** A word of the query as written: its characters, whether each was escaped, and where it is. */
+interface Word {
+  chars: { char: string; escaped: boolean }[];
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+type Token =
+  | { type: '(' | ')'; start: number }
+  /** `spaced`: nothing follows it before a space or the end (a search must follow at once). */
+  | { type: '-'; start: number; spaced: boolean }
+  | { type: 'word'; word: Word };
+
+const wordText = (chars: Word['chars']) => chars.map(({ char }) => char).join('');
+
+function tokens(query: string): Token[] {
+  const found: Token[] = [];
+  let at = 0;
+  while (at < query.length) {
+    const char = query[at] as string;
+    if (SPACE.test(char)) {
+      at += 1;
+    } else if (char === '(' || char === ')') {
+      found.push({ type: char, start: at });
+      at += 1;
+    } else if (char === '-') {
+      const next = query[at + 1];
+      found.push({ type: '-', start: at, spaced: next === undefined || SPACE.test(next) });
+      at += 1;
+    } else {
+      const word = readWord(query, at);
+      found.push({ type: 'word', word });
+      at = word.end;
+    }
+  }
+  return found;
+}
+
+/** A word from `start`: up to a space or a parenthesis, with "quoted" stretches (spaces and all) inside it. */
+function readWord(query: string, start: number): Word {
+  const chars: Word['chars'] = [];
+  let at = start;
+  let quoted = false;
+  let quoteStart = -1;
+  while (at < query.length) {
+    const char = query[at] as string;
+    if (char === '\\') {
+      const next = query[at + 1];
+      if (next === undefined) throw new CardSearchError('A search cannot end with a lone backslash.', at, at + 1);
+      if (!ESCAPABLE.has(next)) {
+        throw new CardSearchError(`Only * _ " \\ : ( ) and - can follow a backslash, not ${next}.`, at, at + 2);
+      }
+      chars.push({ char: next, escaped: true });
+      at += 2;
+    } else if (char === '"') {
+      if (quoteStart === -1) {
+        quoteStart = at;
+        quoted = true;
+      } else quoteStart = -1;
+      at += 1;
+    } else if (quoteStart === -1 && (SPACE.test(char) || char === '(' || char === ')')) {
+      break;
+    } else {
+      chars.push({ char, escaped: false });
+      at += 1;
+    }
+  }
+  if (quoteStart !== -1) throw new CardSearchError('This quote is not closed.', quoteStart, query.length);
+  return { chars, start, end: at, quoted };
+}
+
+/** Characters as a LIKE pattern: unescaped * and _ are wildcards, everything else literal. */
+function likeOf(chars: Word['chars']): LikePattern {
+  return chars
+    .map(({ char, escaped }) => {
+      if (!escaped && char === '*') return '%';
+      if (!escaped && char === '_') return '_';
+      return char === '%' || char === '_' || char === '\\' ? `\\${char}` : char;
+    })
+    .join('');
+}
+
+const wholeNumber = (text: string) => (/^\d{1,9}$/.test(text) ? Number(text) : null);
+
+/** A word with a `name:` in front (not escaped, not in quotes before it), or plain text. */
+function searchOf(word: Word): CardSearch {
+  const refuse = (message: string): never => {
+    throw new CardSearchError(message, word.start, word.end);
+  };
+  const colon = word.chars.findIndex(({ char, escaped }) => char === ':' && !escaped);
+  if (colon === -1) {
+    if (word.chars.length === 0) refuse('Empty quotes search for nothing: write something between them.');
+    return { kind: 'text', like: `%${likeOf(word.chars)}%` };
+  }
+  const name = wordText(word.chars.slice(0, colon)).toLowerCase();
+  const valueChars = word.chars.slice(colon + 1);
+  const value = wordText(valueChars);
+  if (name === '') refuse('A field search needs a field name before the colon, like front:dog.');
+  switch (name) {
+    case 'tag':
+    case 'deck':
+      if (value === '') refuse(`${name}: needs a name after it, like ${name}:spanish.`);
+      return { kind: name, like: likeOf(valueChars) };
+    case 'card': {
+      if (value === '') refuse('card: needs a template number or name after it, like card:2.');
+      const number = wholeNumber(value);
+      if (number === 0) refuse('Card templates are numbered from 1.');
+      return { kind: 'card', template: number ?? value };
+    }
+    case 'is': {
+      const state = STATES.find((each) => each === value.toLowerCase());
+      return state ? { kind: 'state', state } : refuse(`is: takes ${STATES.join(', ')}, not “${value}”.`);
+    }
+    case 'added': {
+      const days = wholeNumber(value);
+      return days && days > 0 ? { kind: 'added', days } : refuse('added: takes a number of days from 1, like added:7.');
+    }
+    case 'rated': {
+      const [daysText = '', ratingText, ...rest] = value.split(':');
+      const days = wholeNumber(daysText);
+      if (!days || days < 1 || rest.length > 0)
+        refuse('rated: takes a number of days from 1, like rated:7 or rated:7:1.');
+      if (ratingText === undefined) return { kind: 'rated', days: days as number, rating: null };
+      const rating = wholeNumber(ratingText);
+      if (rating === null || rating < 1 || rating > 4) refuse('A rating is 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).');
+      return { kind: 'rated', days: days as number, rating: rating as 1 | 2 | 3 | 4 };
+    }
+    case 'prop': {
+      const property = PROPERTIES.find((each) => value.toLowerCase().startsWith(each));
+      const rest = property ? value.slice(property.length) : '';
+      const comparison = COMPARISONS.find((each) => rest.startsWith(each));
+      const number = comparison ? rest.slice(comparison.length) : '';
+      const numeric = property === 'ease' || property === 'due' ? /^-?\d+(\.\d+)?$/ : /^\d+$/;
+      if (!property || !comparison || !numeric.test(number) || (property === 'due' && number.includes('.'))) {
+        refuse('prop: takes ivl, due, reps, lapses or ease, a comparison and a number, like prop:ivl>10.');
+      }
+      return {
+        kind: 'prop',
+        property: property as CardProperty,
+        comparison: comparison as Comparison,
+        value: Number(number),
+      };
+    }
+    case 'nid':
+    case 'cid': {
+      const ids = value.split(',');
+      if (ids.some((id) => !/^[\w-]{1,64}$/.test(id)))
+        refuse(`${name}: takes ids separated by commas, like ${name}:123,456.`);
+      return { kind: name === 'nid' ? 'noteIds' : 'cardIds', ids };
+    }
+    default:
+      return { kind: 'field', field: wordText(word.chars.slice(0, colon)), like: likeOf(valueChars) };
+  }
+}
+
+/**
+ * Reads a search in Anki's syntax; null for an empty one (every card). Throws a CardSearchError for a malformed
+ * search.
+ */
+export function parseCardSearch(query: string): CardSearch | null {
+  if (query.length > CARD_SEARCH_MAX_LENGTH) {
+    throw new CardSearchError(
+      `A search is at most ${CARD_SEARCH_MAX_LENGTH} characters.`,
+      CARD_SEARCH_MAX_LENGTH,
+      query.length,
+    );
+  }
+  const list = tokens(query);
+  let at = 0;
+  const isOperator = (token: Token | undefined, operator: 'and' | 'or') =>
+    token?.type === 'word' &&
+    !token.word.quoted &&
+    wordText(token.word.chars).toLowerCase() === operator &&
+    token.word.chars.every(({ escaped }) => !escaped);
+  const startOf = (token: Token) => (token.type === 'word' ? token.word.start : token.start);
+  const endOf = (token: Token) => (token.type === 'word' ? token.word.end : token.start + 1);
+
+  // or-list := and-list ("or" and-list)*
+  function orList(): CardSearch {
+    const searches = [andList()];
+    while (isOperator(list[at], 'or')) {
+      const operator = list[at] as Token;
+      at += 1;
+      if (at >= list.length || list[at]?.type === ')' || isOperator(list[at], 'or') || isOperator(list[at], 'and')) {
+        throw new CardSearchError('“or” needs a search on each side.', startOf(operator), endOf(operator));
+      }
+      searches.push(andList());
+    }
+    return searches.length === 1 ? (searches[0] as CardSearch) : { kind: 'or', searches };
+  }
+
+  // and-list := unary (("and")? unary)*
+  function andList(): CardSearch {
+    const first = list[at];
+    if (first && (isOperator(first, 'or') || isOperator(first, 'and'))) {
+      throw new CardSearchError(
+        `“${wordText((first as { word: Word }).word.chars)}” needs a search on each side.`,
+        startOf(first),
+        endOf(first),
+      );
+    }
+    const searches = [unary()];
+    for (;;) {
+      const next = list[at];
+      if (!next || next.type === ')' || isOperator(next, 'or')) break;
+      if (isOperator(next, 'and')) {
+        at += 1;
+        const after = list[at];
+        if (!after || after.type === ')' || isOperator(after, 'or') || isOperator(after, 'and')) {
+          throw new CardSearchError('“and” needs a search on each side.', startOf(next), endOf(next));
+        }
+      }
+      searches.push(unary());
+    }
+    return searches.length === 1 ? (searches[0] as CardSearch) : { kind: 'and', searches };
+  }
+
+  function unary(): CardSearch {
+    const token = list[at] as Token;
+    at += 1;
+    if (token.type === '-') {
+      const next = list[at];
+      if (token.spaced || !next || next.type === ')')
+        throw new CardSearchError('“-” needs a search right after it.', token.start, token.start + 1);
+      return { kind: 'not', search: unary() };
+    }
+    if (token.type === '(') {
+      if (list[at]?.type === ')')
+        throw new CardSearchError('These parentheses hold no search.', token.start, token.start + 2);
+      if (at >= list.length) throw new CardSearchError('This parenthesis is not closed.', token.start, token.start + 1);
+      const inner = orList();
+      if (list[at]?.type !== ')')
+        throw new CardSearchError('This parenthesis is not closed.', token.start, token.start + 1);
+      at += 1;
+      return inner;
+    }
+    if (token.type !== 'word')
+      throw new CardSearchError('This parenthesis closes nothing.', token.start, token.start + 1);
+    return searchOf(token.word);
+  }
+
+  if (list.length === 0) return null;
+  const search = orList();
+  const left = list[at];
+  if (left) throw new CardSearchError('This parenthesis closes nothing.', startOf(left), endOf(left));
+  return search;
+}
