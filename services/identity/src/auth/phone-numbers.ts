@@ -13,6 +13,8 @@
 //   sent"): the answer tells no one whether a number has an account, and nobody can make Engram text numbers it
 //   has no business with.
 // - A code that signs in a number without an account fails as a wrong code would, never with a server error.
+// - A code by text does not sign in an account with two-factor on (a text is a weaker factor than the second one):
+//   its owner is texted that, and no code; the requester is answered "code sent" as always.
 // - POST /phone-number/remove takes the number off the account.
 import { OTP_ALLOWED_ATTEMPTS, OTP_EXPIRES_IN_SECONDS, OTP_LENGTH } from '@engram/contracts/auth';
 import { SMS_NOT_SENT } from '@engram/contracts/auth-features';
@@ -109,8 +111,12 @@ return 0`;
 /** better-auth's phone-number plugin with Engram's texts, and the rules above around it. */
 export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthPlugin[] {
   const host = new URL(settings.publicBaseUrl).hostname;
-  const registered = async (number: string) =>
-    (await db.user.count({ where: { phoneNumber: number, phoneNumberVerified: true } })) > 0;
+  const ownerOf = (number: string) =>
+    db.user.findFirst({
+      where: { phoneNumber: number, phoneNumberVerified: true },
+      select: { id: true, twoFactorEnabled: true },
+    });
+  const registered = async (number: string) => (await ownerOf(number)) !== null;
 
   async function countCode(number: string) {
     const key = (window: string) => `${settings.keyPrefix}identity:sms-codes:${window}:${number}`;
@@ -191,8 +197,9 @@ export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthP
     requireVerification: true,
     phoneNumberValidator: (number) => toE164(number) === number,
     async sendOTP({ phoneNumber: number, code }, ctx) {
-      if (!(await registered(number))) {
-        const session = ctx && (await getSessionFromCtx(ctx));
+      const owner = await ownerOf(number);
+      const session = ctx && (await getSessionFromCtx(ctx));
+      if (!owner) {
         if (!session) {
           settings.logger?.info('a code for a number without an account was asked for by no one signed in: not sent');
           return;
@@ -200,7 +207,10 @@ export function phoneNumbers(db: Db, settings: PhoneNumberSettings): BetterAuthP
         await countAccountCode(session.user.id);
       }
       const headers = ctx?.request?.headers ?? ctx?.headers;
-      const text = MESSAGES[localeOf(headers?.get('accept-language') ?? null)].smsCode(code, host);
+      const messages = MESSAGES[localeOf(headers?.get('accept-language') ?? null)];
+      // A sign-in by code for an account with two-factor: its owner learns why no code came.
+      const signingIn = owner && session?.user.id !== owner.id;
+      const text = signingIn && owner.twoFactorEnabled ? messages.smsTwoFactor() : messages.smsCode(code, host);
       await settings.sms.send({ to: number, text }).catch((error: unknown) => {
         if (error instanceof SmsDeliveryError) throw notSent();
         throw error;

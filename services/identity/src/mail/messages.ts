@@ -89,6 +89,8 @@ const en = {
   }),
   smsCode: (code: string, host: string): string =>
     `Your Engram code is ${code}. It works for ${minutes(OTP_EXPIRES_IN_SECONDS)} minutes. Never share it.\n\n@${host} #${code}`,
+  smsTwoFactor: (): string =>
+    'Someone asked to sign in to your Engram account with a code sent to this number. Your account has two-factor authentication, so a code by text message cannot sign it in: sign in with your password.',
   passwordGuessing: (url: string): MailContent => ({
     subject: 'Someone is trying to guess your Engram password',
     text: `Someone has entered many wrong passwords for your Engram account in a short time. To protect it, signing in with a password now waits a little longer after each wrong one; you can always sign in with a link or code sent to this address.\n\nIf it was not you, choose a new, strong password here:\n${url}\n\nIf it was you, wait a moment and try again.`,
@@ -144,6 +146,8 @@ const ptBR: typeof en = {
   }),
   smsCode: (code, host) =>
     `Seu código do Engram é ${code}. Ele vale por ${minutes(OTP_EXPIRES_IN_SECONDS)} minutos. Não o compartilhe.\n\n@${host} #${code}`,
+  smsTwoFactor: () =>
+    'Alguém pediu para entrar na sua conta do Engram com um código enviado a este número. Sua conta tem verificação em duas etapas, então um código por mensagem de texto não a abre: entre com sua senha.',
   passwordGuessing: (url) => ({
     subject: 'Alguém está tentando adivinhar sua senha do Engram',
     text: `Alguém digitou muitas senhas erradas para sua conta do Engram em pouco tempo. Para protegê-la, entrar com senha agora espera um pouco mais a cada senha errada; você sempre pode entrar com um link ou código enviado a este endereço.\n\nSe não foi você, escolha uma senha nova e forte aqui:\n${url}\n\nSe foi você, espere um momento e tente de novo.`,

@@ -224,6 +224,35 @@ describe('signing in with a phone number', () => {
     expect(cookieFrom(response)).not.toMatch(SIGNED_IN);
   });
 
+  it('does not sign in an account with two-factor by a code: its owner is texted why, and no code', async () => {
+    const user = await learnerWithNumber('guarded');
+    const enabled = await identity.post('/api/auth/two-factor/enable', {
+      body: { password: PASSWORD },
+      cookie: user.cookie,
+    });
+    const { totpURI } = (await enabled.json()) as { totpURI: string };
+    const on = await identity.post('/api/auth/two-factor/verify-totp', {
+      body: { code: totpCode(totpURI) },
+      cookie: user.cookie,
+    });
+    // Turning two-factor on renews the session.
+    const cookie = cookieFrom(on) || user.cookie;
+    const seen = (await identity.mailbox(user.number)).length;
+    const sent = await sendCode(user.number, { headers: { 'accept-language': 'pt-BR' } });
+    expect(await sent.json()).toEqual({ message: 'code sent' });
+    const texts = await identity.mailbox(user.number);
+    expect(texts).toHaveLength(seen + 1);
+    expect(texts[0]?.text).toMatch(/^Alguém pediu para entrar na sua conta do Engram com um código/);
+    expect(texts[0]?.text).not.toMatch(/\d{6}/);
+    const guessed = await identity.post('/api/auth/phone-number/verify', {
+      body: { phoneNumber: user.number, code: '123456' },
+    });
+    expect(guessed.status).toBe(400);
+    expect(cookieFrom(guessed)).not.toMatch(SIGNED_IN);
+    // Signed in, the owner still proves a new number by a code.
+    expect((await identity.addPhoneNumber(cookie, uniquePhoneNumber())).status).toBe(200);
+  });
+
   it('works with a code texted to the number', async () => {
     const user = await learnerWithNumber('codesignin');
     const seen = (await identity.mailbox(user.number)).length;
