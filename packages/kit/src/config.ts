@@ -87,6 +87,16 @@ export const vars = {
   bool: z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
 };
 
+/** Static AWS credentials when both halves are set, else undefined (the SDK's own chain decides: an IAM role). */
+export function awsCredentialsOf(config: {
+  AWS_ACCESS_KEY_ID?: string | undefined;
+  AWS_SECRET_ACCESS_KEY?: string | undefined;
+}): { accessKeyId: string; secretAccessKey: string } | undefined {
+  return config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+    ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY }
+    : undefined;
+}
+
 /** The variables every service shares (docs/architecture.md#conventions). */
 export const commonVars = {
   NODE_ENV: vars.nodeEnv,

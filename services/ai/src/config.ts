@@ -4,7 +4,7 @@
 // credentials come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the SDK's chain (an IAM role).
 // Without them, outside production, the offline generator derives cards from the notes themselves.
 // Production refuses to start without Bedrock.
-import { ConfigError, loadConfig, parseConfig, vars } from '@engram/kit/config';
+import { awsCredentialsOf, ConfigError, loadConfig, parseConfig, vars } from '@engram/kit/config';
 import { eventVars } from '@engram/kit/events/setup';
 import { serviceVars } from '@engram/kit/service';
 import { z } from 'zod';
@@ -79,10 +79,7 @@ function checked(config: Parsed) {
           modelId: config.BEDROCK_MODEL_ID,
           endpoint: config.BEDROCK_ENDPOINT,
           streaming: config.BEDROCK_STREAMING,
-          credentials:
-            config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
-              ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY }
-              : undefined,
+          credentials: awsCredentialsOf(config),
           callTimeoutMs: config.AI_MODEL_CALL_TIMEOUT_SECONDS * 1000,
         }
       : undefined;

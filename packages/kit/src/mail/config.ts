@@ -2,7 +2,7 @@
 // (MAIL_FROM then required), the dev mailbox otherwise — never in production, where a missing SES
 // setting stops the service at start-up like any other configuration error.
 import { z } from 'zod';
-import { ConfigError, vars } from '../config.js';
+import { awsCredentialsOf, ConfigError, vars } from '../config.js';
 import type { SesSettings } from './ses.js';
 
 export const mailVars = {
@@ -39,9 +39,6 @@ export function mailSettingsOf(service: string, config: MailConfig): SesSettings
     region: config.SES_REGION,
     from: config.MAIL_FROM,
     endpoint: config.SES_ENDPOINT,
-    credentials:
-      config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
-        ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY }
-        : undefined,
+    credentials: awsCredentialsOf(config),
   };
 }

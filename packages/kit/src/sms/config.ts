@@ -3,7 +3,7 @@
 // needs one (phone numbers) is off, and the service says so at start-up; SMS is an option of an
 // installation, not a requirement like mail.
 import { z } from 'zod';
-import { ConfigError, vars } from '../config.js';
+import { awsCredentialsOf, ConfigError, vars } from '../config.js';
 import type { SnsSettings } from './sns.js';
 
 export const smsVars = {
@@ -43,10 +43,7 @@ export function smsRouteOf(service: string, config: SmsConfig): SmsRoute {
       region: config.SNS_REGION,
       endpoint: config.SNS_ENDPOINT,
       senderId: config.SMS_SENDER_ID,
-      credentials:
-        config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
-          ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY }
-          : undefined,
+      credentials: awsCredentialsOf(config),
     },
   };
 }

@@ -40,6 +40,15 @@ async function learnerWithNumber(label: string) {
   return { ...user, number };
 }
 
+/** Turns two-factor on with the authenticator app, as the learner does; answers the renewed session cookie. */
+async function turnTwoFactorOn(cookie: string) {
+  const enabled = await identity.post('/api/auth/two-factor/enable', { body: { password: PASSWORD }, cookie });
+  const { totpURI } = (await enabled.json()) as { totpURI: string };
+  const on = await identity.post('/api/auth/two-factor/verify-totp', { body: { code: totpCode(totpURI) }, cookie });
+  expect(on.status).toBe(200);
+  return cookieFrom(on) || cookie;
+}
+
 const sendCode = (phoneNumber: string, init: { cookie?: string; headers?: Record<string, string> } = {}) =>
   identity.post('/api/auth/phone-number/send-otp', { body: { phoneNumber }, ...init });
 
@@ -207,16 +216,7 @@ describe('signing in with a phone number', () => {
 
   it('asks for the second factor of a learner who has one', async () => {
     const user = await learnerWithNumber('twofactor');
-    const enabled = await identity.post('/api/auth/two-factor/enable', {
-      body: { password: PASSWORD },
-      cookie: user.cookie,
-    });
-    const { totpURI } = (await enabled.json()) as { totpURI: string };
-    const on = await identity.post('/api/auth/two-factor/verify-totp', {
-      body: { code: totpCode(totpURI) },
-      cookie: user.cookie,
-    });
-    expect(on.status).toBe(200);
+    await turnTwoFactorOn(user.cookie);
     const response = await identity.post('/api/auth/sign-in/phone-number', {
       body: { phoneNumber: user.number, password: PASSWORD },
     });
@@ -226,17 +226,7 @@ describe('signing in with a phone number', () => {
 
   it('does not sign in an account with two-factor by a code: its owner is texted why, and no code', async () => {
     const user = await learnerWithNumber('guarded');
-    const enabled = await identity.post('/api/auth/two-factor/enable', {
-      body: { password: PASSWORD },
-      cookie: user.cookie,
-    });
-    const { totpURI } = (await enabled.json()) as { totpURI: string };
-    const on = await identity.post('/api/auth/two-factor/verify-totp', {
-      body: { code: totpCode(totpURI) },
-      cookie: user.cookie,
-    });
-    // Turning two-factor on renews the session.
-    const cookie = cookieFrom(on) || user.cookie;
+    const cookie = await turnTwoFactorOn(user.cookie);
     const seen = (await identity.mailbox(user.number)).length;
     const sent = await sendCode(user.number, { headers: { 'accept-language': 'pt-BR' } });
     expect(await sent.json()).toEqual({ message: 'code sent' });
