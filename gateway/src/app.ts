@@ -11,6 +11,7 @@ import express from 'express';
 import type { Redis } from 'ioredis';
 import type { Services } from './clients.js';
 import { UPLOAD_BODY_MAX_BYTES } from './handlers/ai/upload.js';
+import { ankiConnectRoute } from './http/anki-connect.js';
 import { bodyLimit } from './http/body-limit.js';
 import { clearCacheOnSignOut } from './http/clear-on-sign-out.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
@@ -196,6 +197,8 @@ export function createApp(options: AppOptions) {
       uploadOrigins: options.uploadOrigins ?? [],
     }),
   );
+  // Before the cross-site guard: it authenticates by API key alone, never by cookie (http/anki-connect.ts).
+  app.use(ankiConnectRoute(options));
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
   mountProxies(app, options);
   mountTrpc(app, options);

@@ -4,6 +4,7 @@ import { serviceNameOf } from '@engram/kit/grpc/service-name';
 import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
+import { AnkiConnectServiceClient } from '@engram/proto/cards/v1/anki_connect';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { ExportServiceClient } from '@engram/proto/cards/v1/exports';
 import { ImportServiceClient } from '@engram/proto/cards/v1/imports';
@@ -24,6 +25,7 @@ export interface Services {
   media: MediaServiceClient;
   imports: ImportServiceClient;
   exports: ExportServiceClient;
+  ankiConnect: AnkiConnectServiceClient;
   organizations: OrganizationsServiceClient;
   billing: BillingServiceClient;
   ai: AiServiceClient;
@@ -46,7 +48,8 @@ function audience(called: Generated, ...askedFor: Generated[]): string | string[
 /**
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
  * (ai forwards its token to cards and billing; organizations asks identity and cards; cards asks billing for
- * a learner's storage quota when they add a file or start an import). Cards answers seven gRPC services from
+ * a learner's storage quota when they add a file, start an import or store a file through AnkiConnect). Cards
+ * answers eight gRPC services from
  * one process, all in its package, so those clients share its audience.
  */
 export const AUDIENCES = {
@@ -58,6 +61,7 @@ export const AUDIENCES = {
   media: audience(MediaServiceClient, BillingServiceClient),
   imports: audience(ImportServiceClient, BillingServiceClient),
   exports: audience(ExportServiceClient),
+  ankiConnect: audience(AnkiConnectServiceClient, BillingServiceClient),
   organizations: audience(OrganizationsServiceClient, IdentityServiceClient, CardsServiceClient),
   billing: audience(BillingServiceClient),
   ai: audience(AiServiceClient, CardsServiceClient, BillingServiceClient),
@@ -76,6 +80,7 @@ export function createServices(
     media: createClient(MediaServiceClient, addresses.cards),
     imports: createClient(ImportServiceClient, addresses.cards),
     exports: createClient(ExportServiceClient, addresses.cards),
+    ankiConnect: createClient(AnkiConnectServiceClient, addresses.cards),
     organizations: createClient(OrganizationsServiceClient, addresses.organizations),
     billing: createClient(BillingServiceClient, addresses.billing),
     ai: createClient(AiServiceClient, addresses.ai),
@@ -94,6 +99,7 @@ export function clientsOf(services: Services): Client[] {
     services.media,
     services.imports,
     services.exports,
+    services.ankiConnect,
     services.organizations,
     services.billing,
     services.ai,

@@ -197,12 +197,14 @@ describe('the NetworkPolicies', () => {
     expect(mayConnect(policies, migrations, stripe, 443)).toBe(false);
   });
 
-  it('let cards reach HTTPS only once it keeps media in an S3 bucket', () => {
+  it('let cards and the gateway (which reads card files and sends AnkiConnect files) reach HTTPS only once media are in an S3 bucket', () => {
     const s3: Endpoint = { kind: 'address', ip: '52.95.150.10' };
     const withBucket = renderProfile('production', { json: { cards: { media: { bucket: 'engram-media' } } } });
-    const cards = podOf(find(withBucket, 'Deployment', 'cards'));
-    expect(mayConnect(ofKind(withBucket, 'NetworkPolicy'), cards, s3, 443)).toBe(true);
-    expect(mayConnect(policies, pod('cards'), s3, 443)).toBe(false);
+    for (const name of ['cards', 'gateway']) {
+      const component = podOf(find(withBucket, 'Deployment', name));
+      expect(mayConnect(ofKind(withBucket, 'NetworkPolicy'), component, s3, 443), name).toBe(true);
+      expect(mayConnect(policies, pod(name), s3, 443), name).toBe(false);
+    }
   });
 
   it('connect components to the in-cluster dependencies in dev, and nothing else to them', () => {

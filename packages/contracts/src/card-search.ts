@@ -7,7 +7,8 @@
 // - `tag:` (a tag and its `::` children; wildcards), `deck:` (the same, for decks), `card:` (a card's template,
 //   by number from 1 or by name), `is:` due, new, learn, review, suspended (archived), buried;
 // - `added:N` (added in the last N days), `rated:N` and `rated:N:R` (answered in the last N days, with rating R
-//   from 1 Again to 4 Easy), `prop:` ivl, due, reps, lapses or ease with <, <=, >, >=, =, != and a number;
+//   from 1 Again to 4 Easy), `prop:` ivl, due, reps, lapses, s (FSRS stability, in days) or d (difficulty,
+//   0 to 1, as Anki shows FSRS's) with <, <=, >, >=, =, != and a number (Engram has no ease: it schedules with FSRS);
 // - `nid:` and `cid:` with one id or several, comma-separated; `field:value`, a field's whole text (wildcards).
 // A malformed search is refused with a CardSearchError that names the problem and where it is (start and end
 // offsets in the query), so the screen can point at it.
@@ -16,7 +17,7 @@
 export type LikePattern = string;
 
 export type CardState = 'due' | 'new' | 'learn' | 'review' | 'suspended' | 'buried';
-export type CardProperty = 'ivl' | 'due' | 'reps' | 'lapses' | 'ease';
+export type CardProperty = 'ivl' | 'due' | 'reps' | 'lapses' | 's' | 'd';
 export type Comparison = '<' | '<=' | '>' | '>=' | '=' | '!=';
 
 export type CardSearch =
@@ -56,7 +57,8 @@ export class CardSearchError extends Error {
 export const CARD_SEARCH_MAX_LENGTH = 1_000;
 
 const STATES: readonly CardState[] = ['due', 'new', 'learn', 'review', 'suspended', 'buried'];
-const PROPERTIES: readonly CardProperty[] = ['ivl', 'due', 'reps', 'lapses', 'ease'];
+/** In the order they are tried: `due` before `d`. */
+const PROPERTIES: readonly CardProperty[] = ['ivl', 'due', 'reps', 'lapses', 's', 'd'];
 const COMPARISONS: readonly Comparison[] = ['<=', '>=', '!=', '<', '>', '='];
 const ESCAPABLE = new Set(['*', '_', '"', '\\', ':', '(', ')', '-']);
 const SPACE = /[\s\u3000]/;
@@ -194,9 +196,9 @@ function searchOf(word: Word): CardSearch {
       const rest = property ? value.slice(property.length) : '';
       const comparison = COMPARISONS.find((each) => rest.startsWith(each));
       const number = comparison ? rest.slice(comparison.length) : '';
-      const numeric = property === 'ease' || property === 'due' ? /^-?\d+(\.\d+)?$/ : /^\d+$/;
+      const numeric = property === 's' || property === 'd' || property === 'due' ? /^-?\d+(\.\d+)?$/ : /^\d+$/;
       if (!property || !comparison || !numeric.test(number) || (property === 'due' && number.includes('.'))) {
-        refuse('prop: takes ivl, due, reps, lapses or ease, a comparison and a number, like prop:ivl>10.');
+        refuse('prop: takes ivl, due, reps, lapses, s or d, a comparison and a number, like prop:ivl>10.');
       }
       return {
         kind: 'prop',

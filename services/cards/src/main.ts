@@ -10,6 +10,7 @@ import { startCleanup } from '@engram/kit/jobs/periodic';
 import { jobsOf, runService, serviceRuntime } from '@engram/kit/service';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
+import { fetchAnkiMedia } from './anki-connect/media-files.js';
 import { createComputes } from './compute/compute-pool.js';
 import { readConfig } from './config.js';
 import { closeStores, createStores } from './db.js';
@@ -69,6 +70,8 @@ await runService(runtime, {
       enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
       enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
       enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
+      // Only public addresses: a tool's media `url` never reaches inside the cluster.
+      fetchUrl: fetchAnkiMedia({ allowPrivate: false }),
     },
     computes,
   ),

@@ -1,7 +1,8 @@
 // Registers the cards service's gRPC services: cards and tags, practice, metrics, settings (with their presets'
-// optimizations), card files, imports and exports.
+// optimizations), card files, imports and exports, and AnkiConnect's actions.
 import { Unavailable } from '@engram/kit/errors';
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
+import { AnkiConnectServiceService } from '@engram/proto/cards/v1/anki_connect';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { ExportServiceService } from '@engram/proto/cards/v1/exports';
 import { ImportServiceService } from '@engram/proto/cards/v1/imports';
@@ -9,9 +10,11 @@ import { MediaServiceService } from '@engram/proto/cards/v1/media';
 import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
+import type { AnkiConnectDeps } from './anki-connect/notes-add.js';
 import { type Computes, createComputes } from './compute/compute-pool.js';
 import type { Stores } from './db.js';
 import type { ExportServiceDeps } from './exports/export-deps.js';
+import { act } from './handlers/anki-connect.js';
 import { archiveCard } from './handlers/archive-card.js';
 import { createCard } from './handlers/create-card.js';
 import { createCards } from './handlers/create-cards.js';
@@ -58,14 +61,17 @@ export interface SettingsJobs {
 }
 
 /**
- * The services; MediaService, ImportService and ExportService with `files` (main.ts always gives them; a test
+ * The services; MediaService, ImportService, ExportService and AnkiConnectService with `files` (main.ts always gives them; a test
  * or benchmark of other services may not). Without `files`, an optimization is refused as unavailable. Long CPU
  * work and uploaded files are worked on in `computes`' child processes (compute/compute-pool.ts).
  */
 export function cardsServices(
   stores: Stores,
   options: ServerOptions,
-  files?: Omit<ImportServiceDeps, 'db' | 'fileChecks'> & Omit<ExportServiceDeps, 'db'> & SettingsJobs,
+  files?: Omit<ImportServiceDeps, 'db' | 'fileChecks'> &
+    Omit<ExportServiceDeps, 'db'> &
+    SettingsJobs &
+    Pick<AnkiConnectDeps, 'fetchUrl'>,
   computes: Computes = createComputes(options.logger),
 ) {
   const compute = computes.forecasts;
@@ -147,6 +153,14 @@ export function cardsServices(
           mediaService({ db: stores.db, ...files, fileChecks: computes.fileChecks }, options),
           importService({ db: stores.db, ...files, fileChecks: computes.fileChecks }, options),
           exportService({ db: stores.db, ...files }, options),
+          ankiConnectService(
+            {
+              stores,
+              media: { db: stores.db, ...files, fileChecks: computes.fileChecks },
+              fetchUrl: files.fetchUrl,
+            },
+            options,
+          ),
         ]
       : []),
   ];
@@ -200,5 +214,13 @@ function exportService(exportDeps: ExportServiceDeps, options: ServerOptions) {
       },
       options,
     ),
+  };
+}
+
+function ankiConnectService(deps: AnkiConnectDeps, options: ServerOptions) {
+  return {
+    name: 'engram.cards.v1.AnkiConnectService',
+    definition: AnkiConnectServiceService,
+    implementation: implement(AnkiConnectServiceService, { act: { handle: act(deps) } }, options),
   };
 }

@@ -11,6 +11,7 @@ import { unary } from '@engram/kit/grpc/client';
 import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
 import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
+import * as ankiConnectProto from '@engram/proto/cards/v1/anki_connect';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as exportsProto from '@engram/proto/cards/v1/exports';
 import * as importsProto from '@engram/proto/cards/v1/imports';
@@ -23,6 +24,7 @@ import { openS3StandIn } from '@engram/stand-ins/s3';
 import { testContext } from '@engram/testkit/context';
 import { startServiceUnderTest } from '@engram/testkit/service';
 import type pg from 'pg';
+import { fetchAnkiMedia } from '../src/anki-connect/media-files.js';
 import { type ComputeLimits, createComputes, DEFAULT_COMPUTE_LIMITS } from '../src/compute/compute-pool.js';
 import { closeStores, createStores } from '../src/db.js';
 import { cardsEvents } from '../src/events/index.js';
@@ -151,6 +153,8 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
             enqueueImport: (id) => jobs.enqueue(IMPORTS_QUEUE, id),
             enqueueExport: (id) => jobs.enqueue(EXPORTS_QUEUE, id),
             enqueueOptimization: (id) => jobs.enqueue(OPTIMIZATIONS_QUEUE, id),
+            // The tests' files are served on this machine.
+            fetchUrl: fetchAnkiMedia({ allowPrivate: true }),
           },
           createComputes(logger, HARNESS_COMPUTE_LIMITS),
         ),
@@ -172,6 +176,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const media = service.client(mediaProto.MediaServiceClient);
   const imports = service.client(importsProto.ImportServiceClient);
   const exports = service.client(exportsProto.ExportServiceClient);
+  const ankiConnect = service.client(ankiConnectProto.AnkiConnectServiceClient);
 
   /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
@@ -233,6 +238,19 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       startExport: call(exports, exports.startExport, exportsProto.StartExportRequest),
       getExport: call(exports, exports.getExport, exportsProto.GetExportRequest),
       listExports: call(exports, exports.listExports, exportsProto.ListExportsRequest),
+      act: call(ankiConnect, ankiConnect.act, ankiConnectProto.ActRequest),
+      /** An AnkiConnect action's result, its params given as the tools send them. */
+      anki: async (action: string, params: Record<string, unknown> = {}): Promise<unknown> => {
+        const { resultJson } = await call(
+          ankiConnect,
+          ankiConnect.act,
+          ankiConnectProto.ActRequest,
+        )({
+          action,
+          paramsJson: JSON.stringify(params),
+        });
+        return JSON.parse(resultJson);
+      },
     };
   }
 

@@ -84,7 +84,8 @@ describe('reading a search', () => {
     expect(parseCardSearch('prop:ivl>=10')).toEqual({ kind: 'prop', property: 'ivl', comparison: '>=', value: 10 });
     expect(parseCardSearch('prop:due<-1')).toEqual({ kind: 'prop', property: 'due', comparison: '<', value: -1 });
     expect(parseCardSearch('prop:lapses>3')).toEqual({ kind: 'prop', property: 'lapses', comparison: '>', value: 3 });
-    expect(parseCardSearch('prop:ease!=2.5')).toEqual({ kind: 'prop', property: 'ease', comparison: '!=', value: 2.5 });
+    expect(parseCardSearch('prop:d!=0.5')).toEqual({ kind: 'prop', property: 'd', comparison: '!=', value: 0.5 });
+    expect(parseCardSearch('prop:s>=21')).toEqual({ kind: 'prop', property: 's', comparison: '>=', value: 21 });
     expect(parseCardSearch('nid:123,456')).toEqual({ kind: 'noteIds', ids: ['123', '456'] });
     expect(parseCardSearch('cid:0b6c3f4e-1d2a-4c5b-8e7f-9a0b1c2d3e4f')).toEqual({
       kind: 'cardIds',
@@ -114,12 +115,12 @@ describe('a malformed search', () => {
     ['rated:x', 'rated: takes a number of days from 1, like rated:7 or rated:7:1.', 'rated:x'],
     [
       'prop:ivl>3.5',
-      'prop: takes ivl, due, reps, lapses or ease, a comparison and a number, like prop:ivl>10.',
+      'prop: takes ivl, due, reps, lapses, s or d, a comparison and a number, like prop:ivl>10.',
       'prop:ivl>3.5',
     ],
     [
       'prop:size>3',
-      'prop: takes ivl, due, reps, lapses or ease, a comparison and a number, like prop:ivl>10.',
+      'prop: takes ivl, due, reps, lapses, s or d, a comparison and a number, like prop:ivl>10.',
       'prop:size>3',
     ],
     ['nid:1,,2', 'nid: takes ids separated by commas, like nid:123,456.', 'nid:1,,2'],

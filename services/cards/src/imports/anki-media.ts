@@ -195,12 +195,18 @@ const literal = (text: string) => text.replace(/[\\`*_[\]<>~|]/g, '\\$&');
 /**
  * `markdown` with its media placeholders pointing at the kept files: an image as an image, a sound as an image
  * whose file is a sound (the card renderer draws its player), labelled by its name; a file left out becomes
- * its name as text, so the card still says what it showed.
+ * its name as text, so the card still says what it showed. With `keepMissing`, a name `outcome` does not know
+ * keeps its placeholder (a file an Anki tool stores after the note that shows it: AnkiConnect's media).
  */
-export function withFileUrls(markdown: string, outcome: (name: string) => MediaOutcome | undefined): string {
-  return markdown.replace(PLACEHOLDER, (_whole, _bang: string, alt: string, destination: string) => {
+export function withFileUrls(
+  markdown: string,
+  outcome: (name: string) => MediaOutcome | undefined,
+  { keepMissing = false } = {},
+): string {
+  return markdown.replace(PLACEHOLDER, (whole: string, _bang: string, alt: string, destination: string) => {
     const name = nameOf(destination);
     const kept = outcome(name);
+    if (!kept && keepMissing) return whole;
     if (!kept || 'problem' in kept) return literal(name);
     const label = kept.file.kind === 'audio' ? name.replace(/\.[^.]+$/, '').replace(/[[\]\\]/g, '') : alt;
     return `![${label}](${linkable(kept.file.path)})`;

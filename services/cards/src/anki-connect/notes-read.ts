@@ -1,0 +1,186 @@
+// What Anki's tools read: notes and cards by search (findNotes, findCards) and by id (notesInfo, cardsInfo),
+// whether cards are suspended. A note is one of the learner's cards, its id the card's number; an Anki card one
+// of its review items. Every read names the owner first: another learner's numbers find nothing.
+import { CardSearchError, parseCardSearch } from '@engram/contracts/card-search';
+import type { Stores } from '../db.js';
+import { learnerDay } from '../learner/learner-day.js';
+import { searchSql } from '../search/card-search-sql.js';
+import { ankiError } from './anki-error.js';
+import { DECK_OF_CARD } from './decks.js';
+import { sidesToHtml } from './fields.js';
+import { noteTypeOf, ordOf, templateOf } from './note-types.js';
+
+const DAY_MS = 86_400_000;
+
+/** The numbers of the learner's notes (or cards) a search in Anki's syntax finds, oldest first. */
+export async function findNumbers(
+  stores: Stores,
+  ownerId: string,
+  query: unknown,
+  what: 'notes' | 'cards',
+): Promise<number[]> {
+  let search: ReturnType<typeof parseCardSearch>;
+  try {
+    search = parseCardSearch(typeof query === 'string' ? query : '');
+  } catch (error) {
+    if (error instanceof CardSearchError) throw ankiError(`Invalid search: ${error.message}`);
+    throw error;
+  }
+  const day = await learnerDay(stores, ownerId);
+  const { where, params } = searchSql(search, day);
+  const column = what === 'notes' ? 'c.number' : 'ri.number';
+  const { rows } = await stores.pool.query<{ number: string }>(
+    `SELECT DISTINCT ${column} AS number FROM review_items ri JOIN cards c ON c.id = ri.card_id
+     WHERE ri.owner_id = $1 AND c.owner_id = $1 AND (${where}) ORDER BY 1`,
+    [ownerId, ...params],
+  );
+  return rows.map((row) => Number(row.number));
+}
+
+/** Whole numbers from a list of ids as the tools send them (numbers, or strings of digits); others are left out. */
+export function numbersOf(ids: unknown): string[] {
+  if (!Array.isArray(ids)) throw ankiError('a list of ids is needed');
+  return ids.flatMap((id) => (/^\d{1,18}$/.test(String(id)) ? [String(id)] : []));
+}
+
+interface NoteRow {
+  number: string;
+  type: string;
+  front: string;
+  back: string;
+  mod: number;
+  tags: string[];
+  cards: string[];
+}
+
+/** notesInfo: each note asked for, in order, or `{}` for one the learner does not have. */
+export async function notesInfo(stores: Stores, ownerId: string, ids: unknown) {
+  const numbers = numbersOf(ids);
+  const { rows } = await stores.pool.query<NoteRow>(
+    `SELECT c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,
+       ARRAY(SELECT t.name FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
+             WHERE ct.card_id = c.id AND NOT t.anki_deck ORDER BY t.name_key) AS tags,
+       ARRAY(SELECT ri.number FROM review_items ri WHERE ri.card_id = c.id ORDER BY ri.ordinal) AS cards
+     FROM cards c WHERE c.owner_id = $1 AND c.number = ANY($2::bigint[])`,
+    [ownerId, numbers],
+  );
+  const html = await sidesToHtml(
+    stores.db,
+    ownerId,
+    rows.flatMap((row) => [row.front, row.back]),
+  );
+  const byNumber = new Map(
+    rows.map((row, index) => {
+      const noteType = noteTypeOf(row.type);
+      return [
+        row.number,
+        {
+          noteId: Number(row.number),
+          profile: 'Engram',
+          modelName: noteType.name,
+          tags: row.tags,
+          fields: Object.fromEntries(
+            noteType.fields.map((field, order) => [field, { value: html[index * 2 + order] ?? '', order }]),
+          ),
+          mod: row.mod,
+          cards: row.cards.map(Number),
+        },
+      ];
+    }),
+  );
+  return (Array.isArray(ids) ? ids : []).map((id) => byNumber.get(String(id)) ?? {});
+}
+
+interface CardRow extends Omit<NoteRow, 'tags' | 'cards'> {
+  item: string;
+  ordinal: number;
+  state: number;
+  due: Date;
+  scheduled_days: number;
+  reps: number;
+  lapses: number;
+  archived: boolean;
+  difficulty: number;
+  deck: string;
+}
+
+/** Anki's queue of an item: -1 suspended, 0 new, 1 learning, 2 review, 3 relearning. */
+const queueOf = (row: CardRow) => (row.archived ? -1 : row.state);
+
+/**
+ * Anki's due of an item: a new card's position (its note number), a learning card's due time in seconds, a
+ * review card's day (days since 1970, as Engram has no collection creation day to count from).
+ */
+function dueOf(row: CardRow): number {
+  if (row.state === 0) return Number(row.number);
+  if (row.state === 1 || row.state === 3) return Math.floor(row.due.getTime() / 1000);
+  return Math.floor(row.due.getTime() / DAY_MS);
+}
+
+/** cardsInfo: each card asked for, in order, or `{}` for one the learner does not have. */
+export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
+  const numbers = numbersOf(ids);
+  const { rows } = await stores.pool.query<CardRow>(
+    `SELECT ri.number AS item, ri.ordinal, ri.state, ri.due, ri.scheduled_days, ri.reps, ri.lapses, ri.archived,
+       ri.difficulty, c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,
+       ${DECK_OF_CARD} AS deck
+     FROM review_items ri JOIN cards c ON c.id = ri.card_id
+     WHERE ri.owner_id = $1 AND c.owner_id = $1 AND ri.number = ANY($2::bigint[])`,
+    [ownerId, numbers],
+  );
+  const html = await sidesToHtml(
+    stores.db,
+    ownerId,
+    rows.flatMap((row) => [row.front, row.back]),
+  );
+  const byNumber = new Map(
+    rows.map((row, index) => {
+      const noteType = noteTypeOf(row.type);
+      const [front = '', back = ''] = [html[index * 2], html[index * 2 + 1]];
+      const ord = ordOf(noteType, row.ordinal);
+      const question = noteType.type === 'reversed' && row.ordinal === 1 ? back : front;
+      const answer = noteType.type === 'reversed' && row.ordinal === 1 ? front : back;
+      return [
+        row.item,
+        {
+          cardId: Number(row.item),
+          note: Number(row.number),
+          deckName: row.deck,
+          modelName: noteType.name,
+          template: templateOf(noteType, row.ordinal),
+          fieldOrder: ord,
+          ord,
+          fields: Object.fromEntries(
+            noteType.fields.map((field, order) => [field, { value: order === 0 ? front : back, order }]),
+          ),
+          question,
+          answer: `${question}<hr id=answer>${answer}`,
+          css: '',
+          type: row.state,
+          queue: queueOf(row),
+          due: dueOf(row),
+          interval: row.scheduled_days,
+          // Anki's ease in permille; FSRS has difficulty instead, shown here as Anki shows it (0-100 %).
+          factor: row.state === 0 ? 0 : Math.round(((row.difficulty - 1) / 9) * 1000),
+          reps: row.reps,
+          lapses: row.lapses,
+          left: 0,
+          mod: row.mod,
+          flags: 0,
+        },
+      ];
+    }),
+  );
+  return (Array.isArray(ids) ? ids : []).map((id) => byNumber.get(String(id)) ?? {});
+}
+
+/** areSuspended: for each card, whether it is suspended (archived), or null when the learner has no such card. */
+export async function areSuspended(stores: Stores, ownerId: string, ids: unknown) {
+  const numbers = numbersOf(ids);
+  const { rows } = await stores.pool.query<{ number: string; archived: boolean }>(
+    'SELECT number, archived FROM review_items WHERE owner_id = $1 AND number = ANY($2::bigint[])',
+    [ownerId, numbers],
+  );
+  const byNumber = new Map(rows.map((row) => [row.number, row.archived]));
+  return (Array.isArray(ids) ? ids : []).map((id) => byNumber.get(String(id)) ?? null);
+}

@@ -1,0 +1,157 @@
+// A search in Anki's syntax (@engram/contracts/card-search) as a SQL condition on one learner's review items and
+// their cards: the rows of `review_items ri JOIN cards c` (an Anki card is a review item, an Anki note a card).
+// The Browse screen and AnkiConnect's findCards and findNotes select with it; ownership is the query's, never
+// the search's (the caller puts `ri.owner_id = $1` first). Every value the learner typed is a parameter.
+//
+// How Anki's terms read Engram's cards:
+// - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does; a card's
+//   fields are its note type's: Front and Back (Basic, Basic and reversed), Text and Back Extra (Cloze);
+// - `tag:` and `deck:` both read the learner's tags (decks are tags, as the Anki import makes them), a tag and
+//   its `::` children, in any case; `deck:Default` also finds cards with no tag (Anki's default deck);
+// - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's cN is card N;
+// - `is:learn` is learning or relearning, `is:review` review or relearning (as in Anki), `is:due` a learned
+//   card due by the end of the learner's day, `is:suspended` archived; Engram buries nothing;
+// - `added:N`, `rated:N` count N study days back from today's (1: today), in the learner's time zone;
+// - `prop:due` is days from today, `prop:s` FSRS stability in days, `prop:d` difficulty from 0 to 1;
+// - `nid:`/`cid:` take card and review item numbers (what AnkiConnect answers) or their ids.
+import type { CardSearch, CardState } from '@engram/contracts/card-search';
+import { isUuid } from '@engram/contracts/ids';
+
+export interface SearchDay {
+  /** When the learner's study day began. */
+  start: Date;
+  /** When it ends. */
+  end: Date;
+}
+
+/** A condition and its parameters, numbered from `firstParam`. */
+export interface SearchSql {
+  where: string;
+  params: unknown[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The note types' fields, by their names in lower case: which side of which types each reads. */
+const FIELDS: Record<string, { side: 'front' | 'back'; cloze: boolean }> = {
+  front: { side: 'front', cloze: false },
+  back: { side: 'back', cloze: false },
+  text: { side: 'front', cloze: true },
+  'back extra': { side: 'back', cloze: true },
+};
+
+const STATES: Record<CardState, string> = {
+  new: 'ri.state = 0',
+  learn: 'ri.state IN (1, 3)',
+  review: 'ri.state IN (2, 3)',
+  due: 'ri.state <> 0 AND NOT ri.archived AND ri.due < $end',
+  suspended: 'c.archived',
+  buried: 'FALSE',
+};
+
+const PROPERTIES = {
+  ivl: 'ri.scheduled_days',
+  reps: 'ri.reps',
+  lapses: 'ri.lapses',
+  s: 'ri.stability',
+  d: '(ri.difficulty - 1) / 9',
+  due: 'floor(extract(epoch FROM ri.due - $start) / 86400)',
+} as const;
+
+/** Template names as Anki's stock note types call them. */
+const TEMPLATE_NAMES: Record<string, string> = {
+  'card 1': "c.type <> 'cloze' AND ri.ordinal = 0",
+  'card 2': "c.type = 'reversed' AND ri.ordinal = 1",
+  cloze: "c.type = 'cloze'",
+};
+
+/**
+ * The condition `search` makes, its parameters numbered from `firstParam` on; `day` is the learner's study day
+ * now (is:due, prop:due, added:, rated:).
+ */
+export function searchSql(search: CardSearch | null, day: SearchDay, firstParam = 2): SearchSql {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}`;
+  };
+  let start: string | undefined;
+  let end: string | undefined;
+  const dayStart = () => {
+    start ??= param(day.start);
+    return `${start}::timestamptz`;
+  };
+  const dayEnd = () => {
+    end ??= param(day.end);
+    return `${end}::timestamptz`;
+  };
+  const daysBack = (days: number) => `${param(new Date(day.start.getTime() - (days - 1) * DAY_MS))}::timestamptz`;
+  const folded = (column: string, like: string) => `search_fold(${column}) LIKE search_fold(${param(like)})`;
+  const tagged = (like: string) => {
+    const name = param(like);
+    return `EXISTS (SELECT 1 FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
+      WHERE ct.card_id = c.id AND (t.name_key LIKE lower(${name}) OR t.name_key LIKE lower(${name}) || '::%'))`;
+  };
+
+  const sql = (node: CardSearch): string => {
+    switch (node.kind) {
+      case 'and':
+        return `(${node.searches.map(sql).join(' AND ')})`;
+      case 'or':
+        return `(${node.searches.map(sql).join(' OR ')})`;
+      case 'not':
+        return `NOT COALESCE(${sql(node.search)}, FALSE)`;
+      case 'text': {
+        const like = param(node.like);
+        return `(search_fold(c.front) LIKE search_fold(${like}) OR search_fold(c.back) LIKE search_fold(${like}))`;
+      }
+      case 'field': {
+        const field = FIELDS[node.field.toLowerCase()];
+        if (!field) return 'FALSE';
+        return `(c.type ${field.cloze ? '=' : '<>'} 'cloze' AND ${folded(`c.${field.side}`, node.like)})`;
+      }
+      case 'tag':
+        return tagged(node.like);
+      case 'deck': {
+        const isDefault = param(node.like);
+        return `(${tagged(node.like)} OR ('default' LIKE lower(${isDefault})
+          AND NOT EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id)))`;
+      }
+      case 'card':
+        if (typeof node.template === 'string') return `(${TEMPLATE_NAMES[node.template.toLowerCase()] ?? 'FALSE'})`;
+        return `((c.type = 'cloze' AND ri.ordinal = ${param(node.template)}::int)
+          OR (c.type <> 'cloze' AND ri.ordinal = ${param(node.template - 1)}::int))`;
+      case 'state':
+        return `(${STATES[node.state].replace('$end', () => dayEnd())})`;
+      case 'added':
+        return `c.created_at >= ${daysBack(node.days)}`;
+      case 'rated':
+        return `EXISTS (SELECT 1 FROM review_logs rl WHERE rl.item_id = ri.id AND rl.undone_at IS NULL
+          AND NOT rl.preview AND rl.reviewed_at >= ${daysBack(node.days)}${
+            node.rating === null ? '' : ` AND rl.rating = ${param(node.rating)}::int`
+          })`;
+      case 'prop': {
+        const column = PROPERTIES[node.property].replace('$start', () => dayStart());
+        // New cards have no interval, due day, stability or difficulty to compare, as in Anki.
+        const learned = node.property === 'reps' || node.property === 'lapses' ? '' : 'ri.state <> 0 AND ';
+        return `(${learned}${column} ${node.comparison === '!=' ? '<>' : node.comparison} ${param(node.value)}::float8)`;
+      }
+      case 'noteIds':
+        return idsSql('c', node.ids);
+      case 'cardIds':
+        return idsSql('ri', node.ids);
+    }
+  };
+
+  const idsSql = (table: 'c' | 'ri', ids: string[]) => {
+    const numbers = ids.filter((id) => /^\d{1,18}$/.test(id));
+    const uuids = ids.filter(isUuid).map((id) => id.toLowerCase());
+    const found = [
+      ...(numbers.length > 0 ? [`${table}.number = ANY(${param(numbers)}::bigint[])`] : []),
+      ...(uuids.length > 0 ? [`${table}.id = ANY(${param(uuids)}::uuid[])`] : []),
+    ];
+    return found.length > 0 ? `(${found.join(' OR ')})` : 'FALSE';
+  };
+
+  return { where: search ? sql(search) : 'TRUE', params };
+}
