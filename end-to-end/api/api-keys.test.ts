@@ -94,6 +94,50 @@ describe('calling the API with a key', () => {
   });
 });
 
+describe("a key's scopes", () => {
+  /** A tRPC mutation with only an API key. */
+  async function mutateWithKey(key: string, path: string, input: unknown) {
+    const response = await fetch(`${stack.url}/api/trpc/${path}`, {
+      method: 'POST',
+      headers: { [API_KEY_HEADER]: key, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    return { status: response.status, body: (await response.json()) as Json };
+  }
+
+  it('lets a new key read and write but not generate, and a read-only key change nothing', async () => {
+    const owner = await signUpThroughGateway(stack.url, 'scopes');
+    const { key, id } = await createKey(owner);
+    const made = await mutateWithKey(key, 'cards.create', { front: 'by key', back: 'b' });
+    expect(made.status).toBe(200);
+    const generating = await mutateWithKey(key, 'ai.generate', { text: 'Photosynthesis makes sugar from light.' });
+    expect(generating.status).toBe(403);
+    expect(generating.body.error.data).toMatchObject({ reason: 'API_KEY_SCOPE_MISSING' });
+    expect(generating.body.error.message).toBe(
+      'This API key cannot generate cards: give it the generate scope on the API keys page.',
+    );
+
+    expect((await auth.post('/api-key/set-scopes', { keyId: id, scopes: ['read'] }, owner)).status).toBe(200);
+    expect((await withKey(key, 'cards.list')).status).toBe(200);
+    const refused = await mutateWithKey(key, 'cards.create', { front: 'refused', back: 'b' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(
+      'This API key cannot change anything: give it the write scope on the API keys page.',
+    );
+    const listed = await withKey(key, 'cards.list');
+    expect(listed.body.result.data.items.map((card: Json) => card.front)).toEqual(['by key']);
+    // Anki tools need read and write.
+    const anki = await fetch(`${stack.url}/api/anki-connect`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'deckNames', version: 6, key }),
+    });
+    expect(await anki.json()).toEqual({
+      result: null,
+      error: 'This API key cannot be used by Anki tools: give it the read and write scopes on the API keys page.',
+    });
+  });
+});
+
 describe('a banned user', () => {
   let admin: string;
   beforeAll(async () => {

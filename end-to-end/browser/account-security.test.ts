@@ -1,15 +1,24 @@
 // The account layer of issue 9 in a real Chromium through the real gateway: two-factor with an
 // authenticator app (a computed TOTP code), a passkey (Chromium's virtual authenticator), an API key used
-// against /api/trpc and deleted, two accounts on one device (switching, signing one out), and the admin
+// against /api/trpc, its scopes changed (in Portuguese on a phone too) and deleted, two accounts on one device (switching, signing one out), and the admin
 // area: creating a user and setting their password, banning a user, who is then on /suspended and refused by
 // the API, listing a user's sessions and ending one (the list in Portuguese on a phone too), and impersonating one
 // and stopping.
 import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { signUpThroughGateway } from '@engram/testkit/stack';
 import { totpCode } from '@engram/testkit/totp';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillSignIn, newUser, signInFromPhone, signUpAndOnboard, type TestUser } from './support/auth.ts';
+import { trpcClient } from '../support/trpc-client.ts';
+import {
+  fillSignIn,
+  newUser,
+  signInFromPhone,
+  signUpAndOnboard,
+  type TestUser,
+  useSessionCookie,
+} from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { makeAdmin, userIdOf } from './support/database.ts';
 import { sticksOut } from './support/layout.ts';
@@ -164,12 +173,55 @@ describe('API keys', () => {
     await page.getByText('Export script is on again.').waitFor();
     expect((await call()).status).toBe(200);
 
+    // A new key reads and writes; without Write it changes nothing; with Generate it may generate cards.
+    const scopes = page.getByRole('group', { name: 'Scopes of Export script' });
+    const scope = (name: string) => scopes.getByRole('checkbox', { name });
+    expect([
+      await scope('Read').isChecked(),
+      await scope('Write').isChecked(),
+      await scope('Generate cards').isChecked(),
+    ]).toEqual([true, true, false]);
+    const change = () =>
+      fetch(`${env.stack.url}/api/trpc/cards.create`, {
+        method: 'POST',
+        headers: { [API_KEY_HEADER]: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ front: 'by script', back: 'b' }),
+      });
+    expect((await change()).status).toBe(200);
+    await scope('Write').click();
+    await page.getByText('Export script may now: Read.').waitFor();
+    expect((await change()).status).toBe(403);
+    await scope('Generate cards').click();
+    await page.getByText('Export script may now: Read, Generate cards.').waitFor();
+    await expect.poll(() => scope('Generate cards').isChecked()).toBe(true);
+
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await enabled.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByText('Export script', { exact: true }).count()).toBe(0);
     const refused = await call();
     expect(refused.status).toBe(401);
+  });
+});
+
+describe('API key scopes in Portuguese on a phone', () => {
+  it('shows what each key may do and changes it', async () => {
+    const page = await openTestPage(env.browser, 'api-key-scopes-pt', { ...PHONE, bypassCSP: true, locale: 'pt-BR' });
+    const cookie = await signUpThroughGateway(env.stack.url, 'Kiara');
+    await trpcClient(env.stack.url, cookie).mutate('settings.completeOnboarding', { timezone: 'America/Sao_Paulo' });
+    await useSessionCookie(page, env.stack.url, cookie);
+    await page.goto(`${env.stack.url}/account/api-keys`);
+    await page.getByRole('button', { name: 'Criar chave de API' }).click();
+    await page.getByRole('dialog').getByLabel('Nome').fill('Yomitan');
+    await page.getByRole('dialog').getByRole('button', { name: 'Criar chave de API' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Concluído' }).click();
+    const scopes = page.getByRole('group', { name: 'Escopos de Yomitan' });
+    await scopes.getByRole('checkbox', { name: 'Ler' }).waitFor();
+    expect(await scopes.getByRole('checkbox', { name: 'Escrever' }).isChecked()).toBe(true);
+    await scopes.getByRole('checkbox', { name: 'Gerar cartões' }).click();
+    await page.getByText('Yomitan agora pode: Ler, Escrever, Gerar cartões.').waitFor();
+    expect(await sticksOut(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 });
 

@@ -20,6 +20,7 @@
 //   arriving after the session was revoked or forgotten) ends what was remembered;
 // - the cache is per app (one per gateway process) and bounded (SESSION_CACHE_MAX entries, oldest first out).
 import { SESSION_COOKIE_NAME } from '@engram/contracts/auth';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@engram/contracts/auth-features';
 import { unary } from '@engram/kit/grpc/client';
 import type { UserCaller } from '@engram/kit/internal-auth';
 import { AUDIENCES, type Services } from './clients.js';
@@ -27,6 +28,8 @@ import { AUDIENCES, type Services } from './clients.js';
 export interface SessionInfo {
   caller: Omit<UserCaller, 'kind'>;
   user: { id: string; email: string; emailVerified: boolean; name: string; role: string; banned: boolean };
+  /** An API key's scopes (read, write, generate); absent for a signed-in session, which may do everything. */
+  scopes?: readonly ApiKeyScope[];
 }
 
 export interface SessionCredentials {
@@ -247,5 +250,8 @@ export async function resolveApiKey(services: Services, key: string): Promise<Se
       activeOrganizationId: null,
     },
     user: result.user,
+    scopes: result.scopes.filter((scope): scope is ApiKeyScope =>
+      (API_KEY_SCOPES as readonly string[]).includes(scope),
+    ),
   };
 }

@@ -2,6 +2,7 @@
 // here), and the procedure builders. Routers are thin adapters over gRPC.
 
 import { BANNED_USER_CODE, BANNED_USER_MESSAGE } from '@engram/contracts/auth';
+import { API_KEY_SCOPE_MISSING, scopeOfCall } from '@engram/contracts/auth-features';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '@engram/contracts/trpc';
 import { GrpcCallError } from '@engram/kit/grpc/client';
 import type { Logger } from '@engram/kit/logger';
@@ -93,13 +94,26 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const publicProcedure = t.procedure;
 
-/** A procedure for signed-in users who are not banned. */
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+/** The refusal of a call an API key has no scope for. */
+export const scopeMissingMessage = (scope: string) =>
+  `This API key cannot ${SCOPE_WORDS[scope as keyof typeof SCOPE_WORDS] ?? scope}: give it the ${scope} scope on the API keys page.`;
+const SCOPE_WORDS = { read: 'read', write: 'change anything', generate: 'generate cards' } as const;
+
+/**
+ * A procedure for signed-in users who are not banned. A call with an API key also needs the key's scope for it:
+ * read for a query, write for a change, generate for card generation (scopeOfCall).
+ */
+export const protectedProcedure = t.procedure.use(({ ctx, next, path, type }) => {
   const session = ctx.session;
   if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in.' });
   if (session.user.banned) {
     const cause = new GatewayRefusal(BANNED_USER_CODE, BANNED_USER_MESSAGE);
     throw new TRPCError({ code: 'FORBIDDEN', message: BANNED_USER_MESSAGE, cause });
+  }
+  const needed = scopeOfCall(path, type);
+  if (session.scopes && !session.scopes.includes(needed)) {
+    const message = scopeMissingMessage(needed);
+    throw new TRPCError({ code: 'FORBIDDEN', message, cause: new GatewayRefusal(API_KEY_SCOPE_MISSING, message) });
   }
   return next({ ctx: { ...ctx, session } });
 });

@@ -8,7 +8,8 @@
 //   entry's `{result: null, error}`). An entry without a key acts with the key of the request that carries it:
 //   Yomitan sends its findNotes entries without one, and Engram always asks for one;
 // - `key` is an Engram API key, checked (and counted, with its rate limit) by identity for every action; without
-//   one, or with a wrong one, the answer is `valid api key must be provided`. `requestPermission` needs none;
+//   one, or with a wrong one, the answer is `valid api key must be provided`; a key needs the read and write
+//   scopes. `requestPermission` needs none;
 // - CORS: the answer may be read from any origin (browser extensions, Obsidian's app://), and a private-network
 //   preflight is allowed. This is safe because the endpoint authenticates by key alone: it never reads the
 //   session cookie, so a page a learner visits cannot act through their browser's session, and the cross-site
@@ -42,6 +43,8 @@ const ACTION_TIMEOUT_MS = 60_000;
 export const INVALID_KEY = 'valid api key must be provided';
 const UNSUPPORTED_ACTION = 'unsupported action';
 const SERVICE_TROUBLE = 'Engram could not answer just now; try again.';
+export const ANKI_TOOLS_SCOPES =
+  'This API key cannot be used by Anki tools: give it the read and write scopes on the API keys page.';
 
 type Reply = unknown;
 
@@ -183,6 +186,9 @@ async function ownerOf(
     throw error;
   }
   if (session.user.banned) throw new ActionFailed(INVALID_KEY);
+  if (session.scopes && !(session.scopes.includes('read') && session.scopes.includes('write'))) {
+    throw new ActionFailed(ANKI_TOOLS_SCOPES);
+  }
   const decision = await options.rateLimits.byUser(session.caller.userId, [`ankiConnect.${action || 'unknown'}`]);
   if (!decision.allowed) {
     throw new ActionFailed(`Too many requests: try again in ${decision.retryAfterSeconds} seconds.`);

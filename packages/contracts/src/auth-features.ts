@@ -71,6 +71,40 @@ export const API_KEY_LIMITS = {
 /** What a new key starts with; better-auth-ui shows the prefix. */
 export const API_KEY_DEFAULT_PREFIX = 'engram_';
 
+/**
+ * What an API key may do (docs/product.md#calls): read (every query), write (every other call that changes the
+ * learner's data), generate (card generation, which spends the plan's allowance). Anki tools need read and write.
+ */
+export const API_KEY_SCOPES = ['read', 'write', 'generate'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+/** A new key's scopes until its owner changes them. */
+export const API_KEY_DEFAULT_SCOPES: readonly ApiKeyScope[] = ['read', 'write'];
+/** Where a key's scopes live in better-auth's permissions (`{engram: ["read", …]}`). */
+export const API_KEY_PERMISSIONS_RESOURCE = 'engram';
+/** The reason of a call refused for a scope its key lacks (403). */
+export const API_KEY_SCOPE_MISSING = 'API_KEY_SCOPE_MISSING';
+
+/** The scopes a key's better-auth permissions give; a key made before scopes existed (none stored) has them all. */
+export function apiKeyScopesOf(permissions: unknown): ApiKeyScope[] {
+  let parsed = permissions;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      parsed = null;
+    }
+  }
+  if (parsed === null || parsed === undefined) return [...API_KEY_SCOPES];
+  const listed = (parsed as Record<string, unknown>)[API_KEY_PERMISSIONS_RESOURCE];
+  return Array.isArray(listed) ? API_KEY_SCOPES.filter((scope) => listed.includes(scope)) : [];
+}
+
+/** The scope a tRPC call needs: generate for card generation, read for a query, write for anything else. */
+export function scopeOfCall(path: string, type: 'query' | 'mutation' | 'subscription'): ApiKeyScope {
+  if (path.startsWith('ai.')) return 'generate';
+  return type === 'query' ? 'read' : 'write';
+}
+
 /** The two-factor settings: the authenticator's issuer, the resend countdown, trusted devices, backup codes. */
 export const TWO_FACTOR_ISSUER = 'Engram';
 export const TWO_FACTOR_OTP_RESEND_SECONDS = 60;

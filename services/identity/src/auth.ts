@@ -23,8 +23,10 @@ import {
 } from '@engram/contracts/auth';
 import {
   API_KEY_DEFAULT_PREFIX,
+  API_KEY_DEFAULT_SCOPES,
   API_KEY_HEADER,
   API_KEY_LIMITS,
+  API_KEY_PERMISSIONS_RESOURCE,
   BACKUP_CODE_COUNT,
   type PublicAuthConfig,
   SOCIAL_PROVIDERS,
@@ -39,6 +41,7 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, emailOTP, haveIBeenPwned, magicLink, multiSession, twoFactor, username } from 'better-auth/plugins';
 import { defaultRoles } from 'better-auth/plugins/admin/access';
 import { adminOnSignUp } from './auth/admin-emails.js';
+import { apiKeyScopes } from './auth/api-key-scopes.js';
 import { keepSessionsOfBannedUsers, unbannedSessionsRefreshed } from './auth/banned-sessions.js';
 import { bannedUsersConfined } from './auth/banned-users-confined.js';
 import { freshSessions } from './auth/fresh-sessions.js';
@@ -204,6 +207,7 @@ function pluginsOf(db: Db, settings: AuthSettings, send: MailSenders, methods: S
     twoFactorPlugin(send),
     passkeyPlugin(settings),
     apiKeyPlugin(),
+    apiKeyScopes(),
     unbannedSessionsRefreshed(db, settings.secondaryStorage),
     bannedUsersConfined(db, BANNED_USER_MESSAGE),
     multiSession({ maximumSessions: MAX_DEVICE_SESSIONS }),
@@ -291,6 +295,8 @@ function apiKeyPlugin() {
       maxRequests: API_KEY_LIMITS.rateLimitMax,
       timeWindow: API_KEY_LIMITS.rateLimitWindowMs,
     },
+    // Scopes (auth/api-key-scopes.ts): what a new key may do until its owner changes it.
+    permissions: { defaultPermissions: { [API_KEY_PERMISSIONS_RESOURCE]: [...API_KEY_DEFAULT_SCOPES] } },
   });
 }
 

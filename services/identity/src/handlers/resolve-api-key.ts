@@ -2,6 +2,8 @@
 // user. Every call is a use: better-auth's API-key plugin checks the key (enabled, not expired, uses
 // remaining, refilled when due, within its rate limit) and counts it atomically in the key's row.
 // Refusals keep the plugin's codes as the reason, so the web app and API clients see the catalogue's errors.
+// The answer names the key's scopes (auth/api-key-scopes.ts), which the gateway enforces.
+import { apiKeyScopesOf } from '@engram/contracts/auth-features';
 import { ResourceExhausted, Unauthenticated } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import type { Caller } from '@engram/kit/internal-auth';
@@ -26,6 +28,7 @@ export function resolveApiKey(auth: Auth) {
     const { role, banned } = user as { role?: string | null; banned?: boolean | null };
     return {
       keyId: result.key.id,
+      scopes: apiKeyScopesOf(result.key.permissions),
       user: {
         id: user.id,
         email: user.email,

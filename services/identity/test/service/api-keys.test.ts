@@ -1,7 +1,8 @@
 // API keys (docs/product.md#states-and-transitions): a signed-in user creates one (the key itself is shown once), and
 // ResolveApiKey, which the gateway calls on every request carrying the key, answers with its owner
 // while the key is usable and refuses it, with the catalogue's codes, once it is disabled, expired, used up
-// or over its rate limit; a refill gives uses back. The client cannot set server-only properties.
+// or over its rate limit; a refill gives uses back. The client cannot set server-only properties. A key's scopes
+// (read and write when made; its owner changes them) come with its owner.
 import { unary } from '@engram/kit/grpc/client';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
@@ -57,6 +58,7 @@ describe('creating a key', () => {
     expect(await resolve(key.key)).toEqual({
       keyId: key.id,
       user: { id, email, name: 'creator', role: 'user', banned: false, emailVerified: true },
+      scopes: ['read', 'write'],
     });
   });
 
@@ -158,5 +160,64 @@ describe('using a key', () => {
     const { key } = await serverKey(userId, {});
     await identity.db.user.delete({ where: { id: userId } });
     expect(await grpcFailure(resolve(key))).toMatchObject({ code: status.UNAUTHENTICATED, reason: 'INVALID_API_KEY' });
+  });
+});
+
+describe('scopes', () => {
+  const create = async (cookie: string) =>
+    (await (await identity.post('/api/auth/api-key/create', { body: { name: 'tool' }, cookie })).json()) as {
+      key: string;
+      id: string;
+    };
+
+  it('starts a key with read and write, and lets its owner choose among read, write and generate', async () => {
+    const { cookie } = await signedUp('scoper');
+    const key = await create(cookie);
+    const set = await identity.post('/api/auth/api-key/set-scopes', {
+      body: { keyId: key.id, scopes: ['read', 'generate'] },
+      cookie,
+    });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ id: key.id, scopes: ['read', 'generate'] });
+    expect((await resolve(key.key)).scopes).toEqual(['read', 'generate']);
+    const listed = (await (await identity.get('/api/auth/api-key/list', cookie)).json()) as {
+      apiKeys: { permissions: unknown }[];
+    };
+    expect(listed.apiKeys[0]?.permissions).toEqual({ engram: ['read', 'generate'] });
+  });
+
+  it('refuses no scope, an unknown scope, the client setting permissions itself, and another owner’s key', async () => {
+    const owner = await signedUp('scopeowner');
+    const other = await signedUp('scopeother');
+    const key = await create(owner.cookie);
+    for (const scopes of [[], ['admin']]) {
+      const refused = await identity.post('/api/auth/api-key/set-scopes', {
+        body: { keyId: key.id, scopes },
+        cookie: owner.cookie,
+      });
+      expect(refused.status).toBe(400);
+    }
+    const direct = await identity.post('/api/auth/api-key/update', {
+      body: { keyId: key.id, permissions: { engram: ['read', 'write', 'generate'] } },
+      cookie: owner.cookie,
+    });
+    expect(await direct.json()).toMatchObject({ code: 'SERVER_ONLY_PROPERTY' });
+    const stolen = await identity.post('/api/auth/api-key/set-scopes', {
+      body: { keyId: key.id, scopes: ['read', 'write', 'generate'] },
+      cookie: other.cookie,
+    });
+    expect(stolen.status).toBe(404);
+    const signedOut = await identity.post('/api/auth/api-key/set-scopes', {
+      body: { keyId: key.id, scopes: ['read'] },
+    });
+    expect(signedOut.status).toBe(401);
+    expect((await resolve(key.key)).scopes).toEqual(['read', 'write']);
+  });
+
+  it('gives a key made before scopes existed all of them', async () => {
+    const { cookie } = await signedUp('oldkey');
+    const key = await create(cookie);
+    await identity.db.apikey.update({ where: { id: key.id }, data: { permissions: null } });
+    expect((await resolve(key.key)).scopes).toEqual(['read', 'write', 'generate']);
   });
 });
