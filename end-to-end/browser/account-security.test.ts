@@ -204,6 +204,27 @@ describe('API keys', () => {
   });
 });
 
+describe('the API reference', () => {
+  it('is linked from the API keys page and shows every call with the scope it needs', async () => {
+    const page = await openPage('api-reference');
+    await onboarded(page, 'rhea');
+    await page.goto(`${env.stack.url}/account/api-keys`);
+    const opened = page.context().waitForEvent('page');
+    await page.getByRole('link', { name: 'API reference' }).click();
+    const reference = await opened;
+    const problems: string[] = [];
+    reference.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    await reference.waitForURL(`${env.stack.url}/api/docs`);
+    await reference.getByRole('heading', { name: /Engram API/ }).waitFor();
+    await reference.getByText('/api/trpc/cards.create').first().waitFor();
+    await reference.getByText('Create a card (basic, reversed or cloze).').first().waitFor();
+    // Opened, a call says the scope a key needs for it.
+    await reference.getByText('/api/trpc/cards.create').first().click();
+    await reference.getByText(/An API key needs its\s*write\s*scope/).first().waitFor();
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('API key scopes in Portuguese on a phone', () => {
   it('shows what each key may do and changes it', async () => {
     const page = await openTestPage(env.browser, 'api-key-scopes-pt', { ...PHONE, bypassCSP: true, locale: 'pt-BR' });

@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import type { Services } from './clients.js';
 import { UPLOAD_BODY_MAX_BYTES } from './handlers/ai/upload.js';
 import { ankiConnectRoute } from './http/anki-connect.js';
+import { apiDocsRoutes } from './http/api-docs.js';
 import { bodyLimit } from './http/body-limit.js';
 import { clearCacheOnSignOut } from './http/clear-on-sign-out.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
@@ -202,6 +203,7 @@ export function createApp(options: AppOptions) {
   app.use('/api', sameOriginOnly(options.publicBaseUrl, options.trustedOrigins));
   mountProxies(app, options);
   mountTrpc(app, options);
+  app.use(apiDocsRoutes(appRouter, options.publicBaseUrl));
   if (options.devMailbox)
     app.get('/api/dev/mailbox', devMailboxRoute(options.devMailbox.redis, options.devMailbox.keyPrefix));
   app.use('/api', (_req, res) => {

@@ -74,9 +74,18 @@ export function AccountScreen() {
           </div>
         )}
         {pathname === 'api-keys' && (
-          <Suspense fallback={null}>
-            <ApiKeySwitches />
-          </Suspense>
+          <>
+            <p className="mt-6 text-sm text-slate-600">
+              {m.api_key_docs_text()}{' '}
+              <a className="font-medium text-brand-700 underline" href="/api/docs" target="_blank" rel="noopener">
+                {m.api_key_docs_link()}
+              </a>
+              .
+            </p>
+            <Suspense fallback={null}>
+              <ApiKeySwitches />
+            </Suspense>
+          </>
         )}
         {pathname === 'security' && <PasskeyNames />}
         {switching.dialog}
