@@ -46,7 +46,7 @@ const responses = (path: string) => ({
 });
 
 function operation(path: string, procedure: AnyTRPCProcedure): [string, Json] {
-  const def = procedure._def as { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[] };
+  const def = procedure._def as unknown as { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[] };
   const input = def.inputs[0];
   const scope = scopeOfCall(path, def.type);
   const [tag = path] = path.split('.');
