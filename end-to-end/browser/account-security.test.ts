@@ -220,7 +220,10 @@ describe('the API reference', () => {
     await reference.getByText('Create a card (basic, reversed or cloze).').first().waitFor();
     // Opened, a call says the scope a key needs for it.
     await reference.getByText('/api/trpc/cards.create').first().click();
-    await reference.getByText(/An API key needs its\s*write\s*scope/).first().waitFor();
+    await reference
+      .getByText(/An API key needs its\s*write\s*scope/)
+      .first()
+      .waitFor();
     expect(problems).toEqual([]);
   });
 });
