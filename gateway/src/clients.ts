@@ -5,6 +5,7 @@ import type { InternalTokenSigner } from '@engram/kit/internal-auth';
 import { AiServiceClient } from '@engram/proto/ai/v1/ai';
 import { BillingServiceClient } from '@engram/proto/billing/v1/billing';
 import { AnkiConnectServiceClient } from '@engram/proto/cards/v1/anki_connect';
+import { BrowseServiceClient } from '@engram/proto/cards/v1/browse';
 import { CardsServiceClient } from '@engram/proto/cards/v1/cards';
 import { ExportServiceClient } from '@engram/proto/cards/v1/exports';
 import { ImportServiceClient } from '@engram/proto/cards/v1/imports';
@@ -19,6 +20,7 @@ import type { Client, ServiceDefinition } from '@grpc/grpc-js';
 export interface Services {
   identity: IdentityServiceClient;
   cards: CardsServiceClient;
+  browse: BrowseServiceClient;
   reviews: ReviewServiceClient;
   metrics: MetricsServiceClient;
   settings: SettingsServiceClient;
@@ -49,12 +51,13 @@ function audience(called: Generated, ...askedFor: Generated[]): string | string[
  * Whom a call through each client is for: the called service, and those it asks on the user's behalf
  * (ai forwards its token to cards and billing; organizations asks identity and cards; cards asks billing for
  * a learner's storage quota when they add a file, start an import or store a file through AnkiConnect). Cards
- * answers eight gRPC services from
+ * answers nine gRPC services from
  * one process, all in its package, so those clients share its audience.
  */
 export const AUDIENCES = {
   identity: audience(IdentityServiceClient),
   cards: audience(CardsServiceClient),
+  browse: audience(BrowseServiceClient),
   reviews: audience(ReviewServiceClient),
   metrics: audience(MetricsServiceClient),
   settings: audience(SettingsServiceClient),
@@ -74,6 +77,7 @@ export function createServices(
   return {
     identity: createClient(IdentityServiceClient, addresses.identity),
     cards: createClient(CardsServiceClient, addresses.cards),
+    browse: createClient(BrowseServiceClient, addresses.cards),
     reviews: createClient(ReviewServiceClient, addresses.cards),
     metrics: createClient(MetricsServiceClient, addresses.cards),
     settings: createClient(SettingsServiceClient, addresses.cards),
@@ -93,6 +97,7 @@ export function clientsOf(services: Services): Client[] {
   return [
     services.identity,
     services.cards,
+    services.browse,
     services.reviews,
     services.metrics,
     services.settings,

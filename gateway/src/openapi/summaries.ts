@@ -10,6 +10,14 @@ export const SUMMARIES: Record<string, string> = {
   'billing.checkout': 'Start a checkout for a plan.',
   'billing.checkoutSession': 'A checkout session’s outcome.',
   'billing.portal': 'A link to the billing portal.',
+  'browse.search': "A page of the caller's cards an Anki search finds (`tag:verbs is:due`), sorted.",
+  'browse.count': 'How many cards an Anki search finds.',
+  'browse.bulkEdit': 'Change many cards at once (tags, archive, delete, due date, forget, preset); answers an undo id.',
+  'browse.undo': 'Undo a bulk edit (within 30 minutes).',
+  'browse.savedSearches': "The caller's saved searches.",
+  'browse.saveSearch': 'Save a search under a name.',
+  'browse.deleteSavedSearch': 'Delete a saved search.',
+  'browse.duplicates': 'Groups of cards whose first side is the same.',
   'cards.list': "A page of the caller's cards, newest first (search, tags, archived).",
   'cards.create': 'Create a card (basic, reversed or cloze).',
   'cards.createMany': 'Create up to 500 cards at once.',
@@ -70,6 +78,9 @@ export const SUMMARIES: Record<string, string> = {
  * this order).
  */
 export const EXAMPLES: Record<string, unknown> = {
+  'browse.search': { query: 'tag:Spanish::Vocabulary or FSRS', sort: 'added' },
+  'browse.count': { query: 'is:new -is:suspended' },
+  'browse.duplicates': { limit: 20 },
   'cards.create': { front: 'What does FSRS stand for?', back: 'Free Spaced Repetition Scheduler', type: 'basic' },
   'cards.createMany': {
     cards: [

@@ -1,8 +1,10 @@
 // Registers the cards service's gRPC services: cards and tags, practice, metrics, settings (with their presets'
-// optimizations), card files, imports and exports, and AnkiConnect's actions.
+// optimizations), Browse (Anki's search, bulk edits, saved searches, duplicates), card files, imports and exports,
+// and AnkiConnect's actions.
 import { Unavailable } from '@engram/kit/errors';
 import { implement, type ServerOptions } from '@engram/kit/grpc/server';
 import { AnkiConnectServiceService } from '@engram/proto/cards/v1/anki_connect';
+import { BrowseServiceService } from '@engram/proto/cards/v1/browse';
 import { CardsServiceService } from '@engram/proto/cards/v1/cards';
 import { ExportServiceService } from '@engram/proto/cards/v1/exports';
 import { ImportServiceService } from '@engram/proto/cards/v1/imports';
@@ -11,6 +13,10 @@ import { MetricsServiceService } from '@engram/proto/cards/v1/metrics';
 import { ReviewServiceService } from '@engram/proto/cards/v1/review';
 import { SettingsServiceService } from '@engram/proto/cards/v1/settings';
 import type { AnkiConnectDeps } from './anki-connect/notes-add.js';
+import { browseCards, countCards } from './browse/browse-cards.js';
+import { bulkEdit, undoBulkEdit } from './browse/bulk-edit.js';
+import { findDuplicates } from './browse/duplicates.js';
+import { deleteSavedSearch, listSavedSearches, saveSearch } from './browse/saved-searches.js';
 import { type Computes, createComputes } from './compute/compute-pool.js';
 import type { Stores } from './db.js';
 import type { ExportServiceDeps } from './exports/export-deps.js';
@@ -95,6 +101,24 @@ export function cardsServices(
           createTag: { handle: createTag(stores) },
           renameTag: { handle: renameTag(stores) },
           deleteTag: { handle: deleteTag(stores) },
+        },
+        options,
+      ),
+    },
+    {
+      name: 'engram.cards.v1.BrowseService',
+      definition: BrowseServiceService,
+      implementation: implement(
+        BrowseServiceService,
+        {
+          browseCards: { handle: browseCards(stores) },
+          countCards: { handle: countCards(stores) },
+          bulkEdit: { handle: bulkEdit(stores) },
+          undoBulkEdit: { handle: undoBulkEdit(stores) },
+          listSavedSearches: { handle: listSavedSearches(stores) },
+          saveSearch: { handle: saveSearch(stores) },
+          deleteSavedSearch: { handle: deleteSavedSearch(stores) },
+          findDuplicates: { handle: findDuplicates(stores) },
         },
         options,
       ),

@@ -12,6 +12,7 @@ import { serviceJobs } from '@engram/kit/jobs/service-jobs';
 import { createObjectStore, type ObjectStore } from '@engram/kit/storage';
 import { generateStandInCredentials } from '@engram/kit/storage/stand-in-credentials';
 import * as ankiConnectProto from '@engram/proto/cards/v1/anki_connect';
+import * as browseProto from '@engram/proto/cards/v1/browse';
 import * as cardsProto from '@engram/proto/cards/v1/cards';
 import * as exportsProto from '@engram/proto/cards/v1/exports';
 import * as importsProto from '@engram/proto/cards/v1/imports';
@@ -177,6 +178,7 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
   const imports = service.client(importsProto.ImportServiceClient);
   const exports = service.client(exportsProto.ExportServiceClient);
   const ankiConnect = service.client(ankiConnectProto.AnkiConnectServiceClient);
+  const browse = service.client(browseProto.BrowseServiceClient);
 
   /** Every procedure of the service, called as `userId`. */
   function as(userId: string) {
@@ -238,6 +240,14 @@ export async function startCardsHarness(options: CardsHarnessOptions = {}) {
       startExport: call(exports, exports.startExport, exportsProto.StartExportRequest),
       getExport: call(exports, exports.getExport, exportsProto.GetExportRequest),
       listExports: call(exports, exports.listExports, exportsProto.ListExportsRequest),
+      browseCards: call(browse, browse.browseCards, browseProto.BrowseCardsRequest),
+      countCards: call(browse, browse.countCards, browseProto.CountCardsRequest),
+      bulkEdit: call(browse, browse.bulkEdit, browseProto.BulkEditRequest),
+      undoBulkEdit: call(browse, browse.undoBulkEdit, browseProto.UndoBulkEditRequest),
+      listSavedSearches: call(browse, browse.listSavedSearches, browseProto.ListSavedSearchesRequest),
+      saveSearch: call(browse, browse.saveSearch, browseProto.SaveSearchRequest),
+      deleteSavedSearch: call(browse, browse.deleteSavedSearch, browseProto.DeleteSavedSearchRequest),
+      findDuplicates: call(browse, browse.findDuplicates, browseProto.FindDuplicatesRequest),
       act: call(ankiConnect, ankiConnect.act, ankiConnectProto.ActRequest),
       /** An AnkiConnect action's result, its params given as the tools send them. */
       anki: async (action: string, params: Record<string, unknown> = {}): Promise<unknown> => {

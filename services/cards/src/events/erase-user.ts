@@ -21,6 +21,9 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
   await tx.preset.deleteMany({ where: { ownerId: userId } });
   await tx.createRequest.deleteMany({ where: { ownerId: userId } });
+  await tx.bulkEdit.deleteMany({ where: { ownerId: userId } });
+  await tx.savedSearch.deleteMany({ where: { ownerId: userId } });
+  await tx.ankiMediaName.deleteMany({ where: { ownerId: userId } });
   await tx.deckSubscriber.deleteMany({ where: { userId } });
   await queueObjectDeletions(tx, {
     media: await tx.mediaFile.findMany({ where: { ownerId: userId }, select: { objectKey: true } }),
