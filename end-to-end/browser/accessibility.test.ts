@@ -45,6 +45,8 @@ const appPages = (slug: string): PageUnderTest[] => [
   { path: '/practice/done?cardCount=3&again=1&good=2', ready: heading('Session complete') },
   { path: '/settings', ready: heading('Settings') },
   { path: '/import', ready: heading('Import cards') },
+  { path: '/browse?q=tag%3Aspanish', ready: heading('Browse') },
+  { path: '/browse?view=duplicates', ready: heading('Browse') },
   { path: '/account/settings', ready: text('Phone number') },
   { path: '/account/security', ready: text('Sessions') },
   { path: '/billing/plans', ready: heading('Plans') },

@@ -166,6 +166,7 @@ describe.each(SCREENS)('on %s', (_screenName, screen) => {
         ['/dashboard', (p) => cardText(p, 'Capital of Peru')],
         ['/generate'],
         ['/import'],
+        ['/browse'],
         ['/practice/new'],
         ['/practice/session', (p) => p.locator('article').first().waitFor()],
         ['/practice/done?cardCount=3&again=1&hard=0&good=1&easy=1'],

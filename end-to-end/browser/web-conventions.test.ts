@@ -347,6 +347,11 @@ describe('the JavaScript a first visit downloads', () => {
       (page) => page.getByRole('heading', { name: 'Import cards', level: 1 }).waitFor(),
       cookie,
     );
+    const browsing = await firstVisit(
+      '/browse',
+      (page) => page.getByRole('heading', { name: 'Browse', level: 1 }).waitFor(),
+      cookie,
+    );
     const practice = await firstVisit(
       '/practice/new',
       (page) => page.getByRole('heading', { name: 'Practice' }).waitFor(),
@@ -376,7 +381,7 @@ describe('the JavaScript a first visit downloads', () => {
     console.info(
       `JavaScript of a first visit (KB gzipped): / ${landing}, /help ${help}, /terms ${terms}, /privacy ${privacy}, ` +
         `/auth/sign-in ${signIn}, /auth/sign-up ${signUp}, /onboarding ${onboarding}, /dashboard ${dashboard}, ` +
-        `/generate ${generate}, /import ${importing}, /practice/new ${practice}, /settings ${settings}, /billing/plans ${plans}, ` +
+        `/generate ${generate}, /import ${importing}, /browse ${browsing}, /practice/new ${practice}, /settings ${settings}, /billing/plans ${plans}, ` +
         `/account/settings ${account}, ` +
         `/account/security ${security}`,
     );
@@ -391,6 +396,7 @@ describe('the JavaScript a first visit downloads', () => {
       dashboard,
       generate,
       importing,
+      browsing,
       practice,
       settings,
       plans,

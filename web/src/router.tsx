@@ -5,6 +5,7 @@ import { accountRoute } from './routes/account';
 import { adminRoute } from './routes/admin';
 import { authRoute } from './routes/auth';
 import { billingCancelRoute, billingPlansRoute, billingSuccessRoute } from './routes/billing';
+import { browseRoute } from './routes/browse';
 import { dashboardRoute } from './routes/dashboard';
 import { generateRoute } from './routes/generate';
 import { importRoute } from './routes/import';
@@ -31,6 +32,7 @@ const routeTree = rootRoute.addChildren([
     dashboardRoute,
     generateRoute,
     importRoute,
+    browseRoute,
     practiceNewRoute,
     practiceSessionRoute,
     practiceDoneRoute,

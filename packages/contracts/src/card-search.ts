@@ -41,16 +41,64 @@ export type CardSearch =
   | { kind: 'noteIds'; ids: string[] }
   | { kind: 'cardIds'; ids: string[] };
 
-/** A search that cannot be read: what is wrong, and where (offsets into the query, end exclusive). */
+/** What can be wrong with a search, in English (the web app words each in the learner's language by its code). */
+export const CARD_SEARCH_PROBLEMS = {
+  tooLong: (v: { max: number }) => `A search is at most ${v.max} characters.`,
+  trailingBackslash: () => 'A search cannot end with a lone backslash.',
+  badEscape: (v: { char: string }) => `Only * _ " \\ : ( ) and - can follow a backslash, not ${v.char}.`,
+  unclosedQuote: () => 'This quote is not closed.',
+  emptyQuotes: () => 'Empty quotes search for nothing: write something between them.',
+  missingField: () => 'A field search needs a field name before the colon, like front:dog.',
+  missingName: (v: { name: string }) => `${v.name}: needs a name after it, like ${v.name}:spanish.`,
+  missingTemplate: () => 'card: needs a template number or name after it, like card:2.',
+  templateZero: () => 'Card templates are numbered from 1.',
+  badState: (v: { states: string; value: string }) => `is: takes ${v.states}, not “${v.value}”.`,
+  badAdded: () => 'added: takes a number of days from 1, like added:7.',
+  badRated: () => 'rated: takes a number of days from 1, like rated:7 or rated:7:1.',
+  badRating: () => 'A rating is 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).',
+  badProp: () => 'prop: takes ivl, due, reps, lapses, s or d, a comparison and a number, like prop:ivl>10.',
+  badIds: (v: { name: string }) => `${v.name}: takes ids separated by commas, like ${v.name}:123,456.`,
+  operatorAlone: (v: { operator: string }) => `“${v.operator}” needs a search on each side.`,
+  dashAlone: () => '“-” needs a search right after it.',
+  emptyGroup: () => 'These parentheses hold no search.',
+  unclosedGroup: () => 'This parenthesis is not closed.',
+  strayClose: () => 'This parenthesis closes nothing.',
+} as const;
+export type CardSearchProblem = keyof typeof CARD_SEARCH_PROBLEMS;
+type ProblemValues<P extends CardSearchProblem> = Parameters<(typeof CARD_SEARCH_PROBLEMS)[P]>[0];
+
+/** A search that cannot be read: what is wrong (its code and words), and where (offsets, end exclusive). */
 export class CardSearchError extends Error {
   readonly start: number;
   readonly end: number;
-  constructor(message: string, start: number, end: number) {
+  readonly problem: CardSearchProblem;
+  readonly values: Record<string, string | number>;
+  constructor(
+    message: string,
+    start: number,
+    end: number,
+    problem: CardSearchProblem,
+    values: Record<string, string | number> = {},
+  ) {
     super(message);
     this.name = 'CardSearchError';
     this.start = start;
     this.end = end;
+    this.problem = problem;
+    this.values = values;
   }
+}
+
+/** The error of `problem` at start–end. */
+function problemAt<P extends CardSearchProblem>(
+  problem: P,
+  start: number,
+  end: number,
+  ...values: ProblemValues<P> extends undefined ? [] : [ProblemValues<P>]
+): CardSearchError {
+  const given = (values[0] ?? {}) as Record<string, string | number>;
+  const words = (CARD_SEARCH_PROBLEMS[problem] as (v: unknown) => string)(given);
+  return new CardSearchError(words, start, end, problem, given);
 }
 
 /** The longest search text read. */
@@ -112,9 +160,9 @@ function readWord(query: string, start: number): Word {
     const char = query[at] as string;
     if (char === '\\') {
       const next = query[at + 1];
-      if (next === undefined) throw new CardSearchError('A search cannot end with a lone backslash.', at, at + 1);
+      if (next === undefined) throw problemAt('trailingBackslash', at, at + 1);
       if (!ESCAPABLE.has(next)) {
-        throw new CardSearchError(`Only * _ " \\ : ( ) and - can follow a backslash, not ${next}.`, at, at + 2);
+        throw problemAt('badEscape', at, at + 2, { char: next });
       }
       chars.push({ char: next, escaped: true });
       at += 2;
@@ -131,7 +179,7 @@ function readWord(query: string, start: number): Word {
       at += 1;
     }
   }
-  if (quoteStart !== -1) throw new CardSearchError('This quote is not closed.', quoteStart, query.length);
+  if (quoteStart !== -1) throw problemAt('unclosedQuote', quoteStart, query.length);
   return { chars, start, end: at, quoted };
 }
 
@@ -150,45 +198,47 @@ const wholeNumber = (text: string) => (/^\d{1,9}$/.test(text) ? Number(text) : n
 
 /** A word with a `name:` in front (not escaped, not in quotes before it), or plain text. */
 function searchOf(word: Word): CardSearch {
-  const refuse = (message: string): never => {
-    throw new CardSearchError(message, word.start, word.end);
+  const refuse = <P extends CardSearchProblem>(
+    problem: P,
+    ...values: ProblemValues<P> extends undefined ? [] : [ProblemValues<P>]
+  ): never => {
+    throw problemAt(problem, word.start, word.end, ...values);
   };
   const colon = word.chars.findIndex(({ char, escaped }) => char === ':' && !escaped);
   if (colon === -1) {
-    if (word.chars.length === 0) refuse('Empty quotes search for nothing: write something between them.');
+    if (word.chars.length === 0) refuse('emptyQuotes');
     return { kind: 'text', like: `%${likeOf(word.chars)}%` };
   }
   const name = wordText(word.chars.slice(0, colon)).toLowerCase();
   const valueChars = word.chars.slice(colon + 1);
   const value = wordText(valueChars);
-  if (name === '') refuse('A field search needs a field name before the colon, like front:dog.');
+  if (name === '') refuse('missingField');
   switch (name) {
     case 'tag':
     case 'deck':
-      if (value === '') refuse(`${name}: needs a name after it, like ${name}:spanish.`);
+      if (value === '') refuse('missingName', { name });
       return { kind: name, like: likeOf(valueChars) };
     case 'card': {
-      if (value === '') refuse('card: needs a template number or name after it, like card:2.');
+      if (value === '') refuse('missingTemplate');
       const number = wholeNumber(value);
-      if (number === 0) refuse('Card templates are numbered from 1.');
+      if (number === 0) refuse('templateZero');
       return { kind: 'card', template: number ?? value };
     }
     case 'is': {
       const state = STATES.find((each) => each === value.toLowerCase());
-      return state ? { kind: 'state', state } : refuse(`is: takes ${STATES.join(', ')}, not “${value}”.`);
+      return state ? { kind: 'state', state } : refuse('badState', { states: STATES.join(', '), value });
     }
     case 'added': {
       const days = wholeNumber(value);
-      return days && days > 0 ? { kind: 'added', days } : refuse('added: takes a number of days from 1, like added:7.');
+      return days && days > 0 ? { kind: 'added', days } : refuse('badAdded');
     }
     case 'rated': {
       const [daysText = '', ratingText, ...rest] = value.split(':');
       const days = wholeNumber(daysText);
-      if (!days || days < 1 || rest.length > 0)
-        refuse('rated: takes a number of days from 1, like rated:7 or rated:7:1.');
+      if (!days || days < 1 || rest.length > 0) refuse('badRated');
       if (ratingText === undefined) return { kind: 'rated', days: days as number, rating: null };
       const rating = wholeNumber(ratingText);
-      if (rating === null || rating < 1 || rating > 4) refuse('A rating is 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).');
+      if (rating === null || rating < 1 || rating > 4) refuse('badRating');
       return { kind: 'rated', days: days as number, rating: rating as 1 | 2 | 3 | 4 };
     }
     case 'prop': {
@@ -198,7 +248,7 @@ function searchOf(word: Word): CardSearch {
       const number = comparison ? rest.slice(comparison.length) : '';
       const numeric = property === 's' || property === 'd' || property === 'due' ? /^-?\d+(\.\d+)?$/ : /^\d+$/;
       if (!property || !comparison || !numeric.test(number) || (property === 'due' && number.includes('.'))) {
-        refuse('prop: takes ivl, due, reps, lapses, s or d, a comparison and a number, like prop:ivl>10.');
+        refuse('badProp');
       }
       return {
         kind: 'prop',
@@ -210,8 +260,7 @@ function searchOf(word: Word): CardSearch {
     case 'nid':
     case 'cid': {
       const ids = value.split(',');
-      if (ids.some((id) => !/^[\w-]{1,64}$/.test(id)))
-        refuse(`${name}: takes ids separated by commas, like ${name}:123,456.`);
+      if (ids.some((id) => !/^[\w-]{1,64}$/.test(id))) refuse('badIds', { name });
       return { kind: name === 'nid' ? 'noteIds' : 'cardIds', ids };
     }
     default:
@@ -225,11 +274,7 @@ function searchOf(word: Word): CardSearch {
  */
 export function parseCardSearch(query: string): CardSearch | null {
   if (query.length > CARD_SEARCH_MAX_LENGTH) {
-    throw new CardSearchError(
-      `A search is at most ${CARD_SEARCH_MAX_LENGTH} characters.`,
-      CARD_SEARCH_MAX_LENGTH,
-      query.length,
-    );
+    throw problemAt('tooLong', CARD_SEARCH_MAX_LENGTH, query.length, { max: CARD_SEARCH_MAX_LENGTH });
   }
   const list = tokens(query);
   let at = 0;
@@ -248,7 +293,7 @@ export function parseCardSearch(query: string): CardSearch | null {
       const operator = list[at] as Token;
       at += 1;
       if (at >= list.length || list[at]?.type === ')' || isOperator(list[at], 'or') || isOperator(list[at], 'and')) {
-        throw new CardSearchError('“or” needs a search on each side.', startOf(operator), endOf(operator));
+        throw problemAt('operatorAlone', startOf(operator), endOf(operator), { operator: 'or' });
       }
       searches.push(andList());
     }
@@ -259,11 +304,9 @@ export function parseCardSearch(query: string): CardSearch | null {
   function andList(): CardSearch {
     const first = list[at];
     if (first && (isOperator(first, 'or') || isOperator(first, 'and'))) {
-      throw new CardSearchError(
-        `“${wordText((first as { word: Word }).word.chars)}” needs a search on each side.`,
-        startOf(first),
-        endOf(first),
-      );
+      throw problemAt('operatorAlone', startOf(first), endOf(first), {
+        operator: wordText((first as { word: Word }).word.chars),
+      });
     }
     const searches = [unary()];
     for (;;) {
@@ -273,7 +316,7 @@ export function parseCardSearch(query: string): CardSearch | null {
         at += 1;
         const after = list[at];
         if (!after || after.type === ')' || isOperator(after, 'or') || isOperator(after, 'and')) {
-          throw new CardSearchError('“and” needs a search on each side.', startOf(next), endOf(next));
+          throw problemAt('operatorAlone', startOf(next), endOf(next), { operator: 'and' });
         }
       }
       searches.push(unary());
@@ -286,28 +329,24 @@ export function parseCardSearch(query: string): CardSearch | null {
     at += 1;
     if (token.type === '-') {
       const next = list[at];
-      if (token.spaced || !next || next.type === ')')
-        throw new CardSearchError('“-” needs a search right after it.', token.start, token.start + 1);
+      if (token.spaced || !next || next.type === ')') throw problemAt('dashAlone', token.start, token.start + 1);
       return { kind: 'not', search: unary() };
     }
     if (token.type === '(') {
-      if (list[at]?.type === ')')
-        throw new CardSearchError('These parentheses hold no search.', token.start, token.start + 2);
-      if (at >= list.length) throw new CardSearchError('This parenthesis is not closed.', token.start, token.start + 1);
+      if (list[at]?.type === ')') throw problemAt('emptyGroup', token.start, token.start + 2);
+      if (at >= list.length) throw problemAt('unclosedGroup', token.start, token.start + 1);
       const inner = orList();
-      if (list[at]?.type !== ')')
-        throw new CardSearchError('This parenthesis is not closed.', token.start, token.start + 1);
+      if (list[at]?.type !== ')') throw problemAt('unclosedGroup', token.start, token.start + 1);
       at += 1;
       return inner;
     }
-    if (token.type !== 'word')
-      throw new CardSearchError('This parenthesis closes nothing.', token.start, token.start + 1);
+    if (token.type !== 'word') throw problemAt('strayClose', token.start, token.start + 1);
     return searchOf(token.word);
   }
 
   if (list.length === 0) return null;
   const search = orList();
   const left = list[at];
-  if (left) throw new CardSearchError('This parenthesis closes nothing.', startOf(left), endOf(left));
+  if (left) throw problemAt('strayClose', startOf(left), endOf(left));
   return search;
 }

@@ -41,6 +41,8 @@ export const EXPORT_KEEP_HOURS = 24;
 export const EXPORT_LINK_MINUTES = 15;
 /** The most tags an export may be limited to. */
 export const MAX_EXPORT_TAGS = 100;
+/** The most cards an export of a Browse selection names (as many as a bulk edit changes). */
+export const MAX_EXPORT_CARDS = 20_000;
 /** The learner's exports are listed this many at a time. */
 export const EXPORT_PAGE_SIZE = 20;
 
@@ -52,6 +54,15 @@ export const startExportInput = z
       .array(z.uuid('A tag id is not valid.'))
       .max(MAX_EXPORT_TAGS, `An export can be limited to at most ${MAX_EXPORT_TAGS} tags.`)
       .optional(),
+    /** A selection of the Browse screen: only these cards. */
+    cardIds: z
+      .array(z.uuid('A card id is not valid.'))
+      .max(MAX_EXPORT_CARDS, `An export of chosen cards holds at most ${MAX_EXPORT_CARDS.toLocaleString('en')}.`)
+      .optional(),
+  })
+  .refine((input) => input.format !== 'json' || !input.cardIds?.length, {
+    message: 'A full export holds everything; choose cards for a CSV or Anki export.',
+    path: ['cardIds'],
   })
   .refine((input) => input.format !== 'json' || !input.tagIds?.length, {
     message: 'A full export holds everything; choose tags for a CSV or Anki export.',

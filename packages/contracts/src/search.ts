@@ -1,4 +1,4 @@
-// The search params of the practice, dashboard, settings and billing routes (docs/product.md#search-params). Checked by hand
+// The search params of the practice, dashboard, settings, billing and browse routes (docs/product.md#search-params). Checked by hand
 // rather than with zod: the web app's route tree (in its entry bundle) validates them, and even zod/mini added
 // 16 KB gzipped to every first visit. Each `parse` returns the clean values or throws an Error saying what is wrong.
 import { isUuid } from './ids.ts';
@@ -133,6 +133,37 @@ export const settingsSearch = {
     const { section } = search;
     return {
       section: SETTINGS_SECTIONS.find((name) => name === section),
+    };
+  },
+};
+
+/** The Browse screen's sorts (browse.ts has them too; spelled here so the route tree does not load zod). */
+const BROWSE_SORT_NAMES = ['added', 'due', 'interval', 'front', 'reps', 'lapses'] as const;
+export type BrowseSortName = (typeof BROWSE_SORT_NAMES)[number];
+/** The longest search the Browse screen's address keeps (card-search's CARD_SEARCH_MAX_LENGTH). */
+const BROWSE_QUERY_MAX_LENGTH = 1_000;
+
+export interface BrowseSearch {
+  /** The search, in Anki's syntax. */
+  q?: string | undefined;
+  sort?: BrowseSortName | undefined;
+  /** Oldest, soonest or smallest first. */
+  asc?: boolean | undefined;
+  /** The duplicates instead of the search's cards. */
+  view?: 'duplicates' | undefined;
+}
+
+/** /browse: q (its text, cut to the longest search), sort (one of the sorts), asc, view; anything else dropped. */
+export const browseSearch = {
+  parse(search: Record<string, unknown>): BrowseSearch {
+    const { q, sort, asc, view } = search;
+    const text = typeof q === 'number' && Number.isFinite(q) ? String(q) : typeof q === 'string' ? q : '';
+    const clean = text.slice(0, BROWSE_QUERY_MAX_LENGTH);
+    return {
+      q: clean.trim() === '' ? undefined : clean,
+      sort: BROWSE_SORT_NAMES.find((name) => name === sort),
+      asc: asc === true || asc === 'true' || asc === 1 || asc === '1' ? true : undefined,
+      view: view === 'duplicates' ? 'duplicates' : undefined,
     };
   },
 };

@@ -19,6 +19,9 @@ export function AppNav({ admin, layout }: { admin: boolean; layout: 'row' | 'col
       <Link to="/practice/new" className={className} activeProps={ACTIVE}>
         {m.nav_practice()}
       </Link>
+      <Link to="/browse" className={className} activeProps={ACTIVE}>
+        {m.nav_browse()}
+      </Link>
       <Link to="/import" className={className} activeProps={ACTIVE}>
         {m.nav_import()}
       </Link>

@@ -13,6 +13,7 @@ export async function startExport({ ctx, input }: HandlerArgs<StartExportInput>)
   const answer = await asUser(ctx).exports.startExport({
     format: input.format,
     tagIds: input.tagIds ?? [],
+    cardIds: input.cardIds ?? [],
     parts,
   });
   return { exportId: answer.exportId };

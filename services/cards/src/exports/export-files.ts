@@ -23,6 +23,8 @@ export interface ExportJob {
   id: string;
   ownerId: string;
   tagIds: string[];
+  /** A Browse selection: only these cards (none: every card of the tags). */
+  cardIds: string[];
   parts: Record<string, unknown>;
 }
 
@@ -43,7 +45,7 @@ async function eachPage(
   write: (card: ExportedCard) => Promise<void> | void,
 ) {
   let done = 0;
-  for await (const page of exportedCards(pool, job.ownerId, job.tagIds)) {
+  for await (const page of exportedCards(pool, job.ownerId, { tagIds: job.tagIds, cardIds: job.cardIds })) {
     context.signal.throwIfAborted();
     for (const card of page) await write(card);
     done += page.length;

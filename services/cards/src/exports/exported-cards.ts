@@ -19,17 +19,28 @@ export interface ExportedCard extends EngramExportCard {
   files: ExportedFile[];
 }
 
-/** Which of the owner's ($1) cards an export takes: all, or those with one of the tags in `tags` (none: all). */
-const exported = (tags: string) => `c.owner_id = $1
-  AND (cardinality(${tags}::uuid[]) = 0
-    OR EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY(${tags}::uuid[])))`;
+/**
+ * Which of the owner's ($1) cards an export takes: all, or those with one of the tags in $2 (none: all), and, when
+ * $3 names cards (a selection of the Browse screen), only those.
+ */
+const EXPORTED = `c.owner_id = $1
+  AND (cardinality($2::uuid[]) = 0
+    OR EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = ANY($2::uuid[])))
+  AND (cardinality($3::uuid[]) = 0 OR c.id = ANY($3::uuid[]))`;
 
-/** How many cards the export of `ownerId`'s cards (with one of `tagIds`, or all) takes. */
-export async function exportedCount(pool: pg.Pool, ownerId: string, tagIds: string[]): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM cards c WHERE ${exported('$2')}`,
-    [ownerId, tagIds],
-  );
+/** The cards an export takes: with one of `tagIds` (none: any), and among `cardIds` (none: any). */
+export interface ExportScope {
+  tagIds: string[];
+  cardIds: string[];
+}
+
+/** How many cards the export of `ownerId`'s cards in `scope` takes. */
+export async function exportedCount(pool: pg.Pool, ownerId: string, scope: ExportScope): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM cards c WHERE ${EXPORTED}`, [
+    ownerId,
+    scope.tagIds,
+    scope.cardIds,
+  ]);
   return rows[0]?.count ?? 0;
 }
 
@@ -57,7 +68,7 @@ SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.
     FROM review_items i JOIN review_logs l ON l.item_id = i.id
     WHERE i.card_id = c.id AND l.undone_at IS NULL), '[]') AS reviews
 FROM cards c
-WHERE ${exported('$2')}
+WHERE ${EXPORTED}
 ORDER BY c.id`;
 
 interface PageRow {
@@ -105,14 +116,22 @@ interface PageRow {
  * transaction holding the cursor). The plan is made for reading every row (cursor_tuple_fraction 1), without
  * the JIT compilation PostgreSQL would spend on the query's estimated cost.
  */
-export async function* exportedCards(pool: pg.Pool, ownerId: string, tagIds: string[]): AsyncGenerator<ExportedCard[]> {
+export async function* exportedCards(
+  pool: pg.Pool,
+  ownerId: string,
+  scope: ExportScope,
+): AsyncGenerator<ExportedCard[]> {
   const client = await pool.connect();
   let finished = false;
   let broken: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off');
-    await client.query(`DECLARE exported_cards NO SCROLL CURSOR FOR ${CARDS_SQL}`, [ownerId, tagIds]);
+    await client.query(`DECLARE exported_cards NO SCROLL CURSOR FOR ${CARDS_SQL}`, [
+      ownerId,
+      scope.tagIds,
+      scope.cardIds,
+    ]);
     for (;;) {
       const { rows } = await client.query<PageRow>(`FETCH ${PAGE} FROM exported_cards`);
       if (rows.length === 0) break;

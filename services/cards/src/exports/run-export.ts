@@ -43,12 +43,18 @@ export async function runExport(deps: ExportDeps, id: string, { signal }: { sign
   const dir = await mkdtemp(join(tmpdir(), 'engram-export-'));
   try {
     const format = job.format as ExportFormat;
-    const total = await exportedCount(stores.pool, job.ownerId, job.tagIds);
+    const total = await exportedCount(stores.pool, job.ownerId, { tagIds: job.tagIds, cardIds: job.cardIds });
     await db.export.update({ where: { id }, data: { progressDone: 0, progressTotal: total } });
     const path = join(dir, job.fileName);
     await WRITERS[format](
       path,
-      { id, ownerId: job.ownerId, tagIds: job.tagIds, parts: (job.parts ?? {}) as Record<string, unknown> },
+      {
+        id,
+        ownerId: job.ownerId,
+        tagIds: job.tagIds,
+        cardIds: job.cardIds,
+        parts: (job.parts ?? {}) as Record<string, unknown>,
+      },
       {
         stores,
         store,

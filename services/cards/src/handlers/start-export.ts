@@ -56,6 +56,18 @@ export function startExport({ db, enqueueExport }: ExportServiceDeps) {
       const owned = await db.tag.count({ where: { ownerId, id: { in: tagIds } } });
       if (owned !== tagIds.length) throw new NotFound('Tag not found.', 'TAG_NOT_FOUND');
     }
+    // A selection keeps the learner's own cards only: another's ids export nothing.
+    const cardIds =
+      (input.cardIds ?? []).length > 0
+        ? (
+            await db.card.findMany({
+              where: { ownerId, id: { in: [...new Set(input.cardIds?.map((id) => id.toLowerCase()))] } },
+              select: { id: true },
+            })
+          ).map((card) => card.id)
+        : [];
+    if ((input.cardIds ?? []).length > 0 && cardIds.length === 0)
+      throw new NotFound('Card not found.', 'CARD_NOT_FOUND');
     const parts = parsedParts(input.parts) as object;
     const created = await db.$transaction(async (tx) => {
       await lockLearnerJobs(tx, 'exports', ownerId);
@@ -63,7 +75,7 @@ export function startExport({ db, enqueueExport }: ExportServiceDeps) {
         throw new FailedPrecondition(tooManyExportsMessage(), EXPORT_REASONS.tooManyActive);
       }
       return tx.export.create({
-        data: { ownerId, format: input.format, tagIds, parts, fileName: fileNameOf(input.format, new Date()) },
+        data: { ownerId, format: input.format, tagIds, cardIds, parts, fileName: fileNameOf(input.format, new Date()) },
       });
     });
     await enqueueExport(created.id);

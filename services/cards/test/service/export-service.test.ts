@@ -292,13 +292,17 @@ describe("an export's reading of the cards", () => {
     const second = await tagged(ann, 'two', 'dos', []);
     await tagged(learner('bob'), 'three', 'tres', ['spanish']);
     const read = [];
-    for await (const page of exportedCards(cards.pool, ann, [])) read.push(...page);
+    for await (const page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [] })) read.push(...page);
     expect(read.map((card) => card.front)).toEqual(
       [first, second].sort((a, b) => a.id.localeCompare(b.id)).map((card) => card.front),
     );
     expect(read.find((card) => card.front === 'one')).toMatchObject({ tags: ['spanish'], items: [{ ordinal: 0 }] });
+    // A Browse selection: only the cards chosen, the learner's own.
+    const chosen = [];
+    for await (const page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [second.id] })) chosen.push(...page);
+    expect(chosen.map((card) => card.front)).toEqual(['two']);
 
-    for await (const _page of exportedCards(cards.pool, ann, [])) break;
+    for await (const _page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [] })) break;
     // Every connection of the pool is idle again, none left inside the export's read-only transaction.
     expect(cards.pool.idleCount).toBe(cards.pool.totalCount);
     const clients = await Promise.all(Array.from({ length: cards.pool.idleCount }, () => cards.pool.connect()));

@@ -45,7 +45,7 @@ function statusText(item: ExportJson): string {
   }
 }
 
-function ExportProgress({ exportId }: { exportId: string }) {
+export function ExportProgress({ exportId }: { exportId: string }) {
   const current = useQuery(
     trpc.exports.get.queryOptions(
       { exportId },

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "exports" ADD COLUMN     "card_ids" UUID[] DEFAULT ARRAY[]::UUID[];
