@@ -193,10 +193,10 @@ export function BrowseResults({ cards, selected, onToggle, onToggleAll, sort, as
         </table>
       </div>
       <div className="sm:hidden">
-        <label className="mb-2 flex items-center gap-2 text-sm text-slate-700">
+        <div className="mb-2 flex items-center gap-2 text-sm text-slate-700">
           {chooseAll}
-          {m.browse_select_shown({ count: ids.length })}
-        </label>
+          <span aria-hidden="true">{m.browse_select_shown({ count: ids.length })}</span>
+        </div>
         <ul className="grid gap-2" aria-label={m.browse_table_caption()}>
           {cards.map((card) => (
             <li

@@ -43,6 +43,7 @@ export function BrowseScreen() {
   const total = count.data?.count;
 
   // A new search, sort or view starts a new selection.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect is the reset those values call for
   useEffect(() => {
     setSelected(new Set());
     setAllMatching(false);

@@ -14,8 +14,8 @@ import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
-import { TagPicker } from '../cards/tag-picker';
-import { ExportProgress } from '../import/export-panel';
+import { TagPicker } from '../cards';
+import { ExportProgress } from '../import';
 import { runBulkEdit } from './browse-calls';
 
 /** The cards a bulk edit names: those chosen, or every card `query` finds. */

@@ -40,50 +40,52 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (query
     if (!problem) onSearch(text);
   };
   return (
-    <form role="search" onSubmit={submit} className="grid gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {m.browse_search_label()}
-      </label>
-      <input
-        id={id}
-        type="search"
-        value={text}
-        maxLength={CARD_SEARCH_MAX_LENGTH}
-        onChange={(event) => {
-          typed.current = true;
-          setText(event.target.value);
-        }}
-        placeholder={m.browse_search_placeholder()}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : `${id}-hint`}
-        autoComplete="off"
-        spellCheck={false}
-        className="w-full rounded-lg border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 aria-invalid:ring-red-500"
-      />
-      {problem ? (
-        <div id={`${id}-problem`} role="alert" className="text-sm text-red-700">
-          <p>{problemText(problem)}</p>
-          <p className="mt-1 font-mono text-xs break-all text-slate-700" data-testid="search-problem-place">
-            {text.slice(0, problem.start)}
-            <mark className="rounded bg-red-100 px-0.5 text-red-900">
-              {text.slice(problem.start, problem.end) || ' '}
-            </mark>
-            {text.slice(problem.end)}
-          </p>
-        </div>
-      ) : (
-        <details id={`${id}-hint`} className="text-xs text-slate-600">
-          <summary className="cursor-pointer">{m.browse_syntax_title()}</summary>
-          <ul className="mt-1 grid gap-0.5 font-mono sm:grid-cols-2">
-            <li>dog cat · "a phrase" · -dog · dog or cat</li>
-            <li>tag:spanish::verbs · deck:japanese</li>
-            <li>is:due · is:new · is:learn · is:review · is:suspended</li>
-            <li>added:7 · rated:1 · rated:7:1</li>
-            <li>prop:ivl&gt;30 · prop:due&lt;3 · prop:lapses&gt;3</li>
-            <li>front:hola · nid:123 · cid:456 · card:2</li>
-          </ul>
-        </details>
-      )}
-    </form>
+    <search>
+      <form onSubmit={submit} className="grid gap-1">
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">
+          {m.browse_search_label()}
+        </label>
+        <input
+          id={id}
+          type="search"
+          value={text}
+          maxLength={CARD_SEARCH_MAX_LENGTH}
+          onChange={(event) => {
+            typed.current = true;
+            setText(event.target.value);
+          }}
+          placeholder={m.browse_search_placeholder()}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : `${id}-hint`}
+          autoComplete="off"
+          spellCheck={false}
+          className="w-full rounded-lg border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 aria-invalid:ring-red-500"
+        />
+        {problem ? (
+          <div id={`${id}-problem`} role="alert" className="text-sm text-red-700">
+            <p>{problemText(problem)}</p>
+            <p className="mt-1 font-mono text-xs break-all text-slate-700" data-testid="search-problem-place">
+              {text.slice(0, problem.start)}
+              <mark className="rounded bg-red-100 px-0.5 text-red-900">
+                {text.slice(problem.start, problem.end) || ' '}
+              </mark>
+              {text.slice(problem.end)}
+            </p>
+          </div>
+        ) : (
+          <details id={`${id}-hint`} className="text-xs text-slate-600">
+            <summary className="cursor-pointer">{m.browse_syntax_title()}</summary>
+            <ul className="mt-1 grid gap-0.5 font-mono sm:grid-cols-2">
+              <li>dog cat · "a phrase" · -dog · dog or cat</li>
+              <li>tag:spanish::verbs · deck:japanese</li>
+              <li>is:due · is:new · is:learn · is:review · is:suspended</li>
+              <li>added:7 · rated:1 · rated:7:1</li>
+              <li>prop:ivl&gt;30 · prop:due&lt;3 · prop:lapses&gt;3</li>
+              <li>front:hola · nid:123 · cid:456 · card:2</li>
+            </ul>
+          </details>
+        )}
+      </form>
+    </search>
   );
 }
