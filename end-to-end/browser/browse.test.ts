@@ -127,6 +127,29 @@ describe('Browse in English on a laptop', () => {
     await page.getByText('Cards found: 2', { exact: true }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
+    // An Anki tool's "view note" (AnkiConnect's guiBrowse) shows the note in this open tab.
+    const created = await api.mutate('cards.create', { front: 'ver', back: 'to see' });
+    const keyAnswer = await fetch(`${env.stack.url}/api/auth/api-key/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: env.stack.url, cookie },
+      body: JSON.stringify({ name: 'Yomitan' }),
+    });
+    const { key } = (await keyAnswer.json()) as { key: string };
+    const [number] = (await (
+      await fetch(`${env.stack.url}/api/anki-connect`, {
+        method: 'POST',
+        body: JSON.stringify({ action: 'findNotes', version: 2, key, params: { query: 'ver' } }),
+      })
+    ).json()) as number[];
+    expect(created.front).toBe('ver');
+    await fetch(`${env.stack.url}/api/anki-connect`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'guiBrowse', version: 2, key, params: { query: `nid:${number}` } }),
+    });
+    await page.waitForURL(/\/browse\?q=nid%3A\d+/);
+    await page.getByText('Cards found: 1', { exact: true }).waitFor();
+    await page.locator('[data-sonner-toast]').filter({ hasText: 'An Anki tool asked to show these cards.' }).waitFor();
+
     // Duplicates: café twice.
     await page.getByRole('link', { name: 'Duplicates' }).click();
     await page.getByRole('heading', { name: '“Café”, 2 cards' }).waitFor();

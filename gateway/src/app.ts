@@ -17,6 +17,7 @@ import { bodyLimit } from './http/body-limit.js';
 import { clearCacheOnSignOut } from './http/clear-on-sign-out.js';
 import { forwardedHeaders, trustProxySetting } from './http/client-address.js';
 import { devMailboxRoute } from './http/dev-mailbox.js';
+import { LIVE_PATH, type LiveEvents } from './http/live-events.js';
 import { mediaRoute } from './http/media.js';
 import type { PublicConfig } from './http/page-heads.js';
 import { proxyTo } from './http/proxy.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   uploadOrigins?: string[] | undefined;
   /** The session cache, told of revocations by main (session-revocations.ts). */
   sessions: SessionResolver;
+  /** Live events to the learner's open tabs (GET /api/live; AnkiConnect's guiBrowse); absent, neither is served. */
+  live?: LiveEvents | undefined;
   /** Where the dev mailbox is read from; absent in production, where GET /api/dev/mailbox is 404. */
   devMailbox?: { redis: Redis; keyPrefix: string } | undefined;
 }
@@ -204,6 +207,7 @@ export function createApp(options: AppOptions) {
   mountProxies(app, options);
   mountTrpc(app, options);
   app.use(apiDocsRoutes(appRouter, options.publicBaseUrl));
+  if (options.live) app.get(LIVE_PATH, options.live.route);
   if (options.devMailbox)
     app.get('/api/dev/mailbox', devMailboxRoute(options.devMailbox.redis, options.devMailbox.keyPrefix));
   app.use('/api', (_req, res) => {

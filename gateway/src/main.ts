@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { clientsOf, closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
+import { liveEvents } from './http/live-events.js';
 import { createMediaRateLimits, createTrpcRateLimits } from './rate-limit.js';
 import { firstConnection } from './redis-connection.js';
 import { createSessionResolver } from './session.js';
@@ -63,6 +64,7 @@ const mediaRateLimits = createMediaRateLimits(redis, {
 });
 const sessions = createSessionResolver(services);
 const revocations = listenForRevocations(redis, config.REDIS_KEY_PREFIX, sessions, logger);
+const live = liveEvents(redis, config.REDIS_KEY_PREFIX, sessions, logger);
 const production = config.NODE_ENV === 'production';
 const health = await startHealthServer(config.METRICS_PORT);
 const app = createApp({
@@ -87,6 +89,7 @@ const app = createApp({
   mediaRateLimits,
   devRoutes: config.NODE_ENV !== 'production',
   sessions,
+  live,
   devMailbox: production ? undefined : { redis, keyPrefix: config.REDIS_KEY_PREFIX },
 });
 // Ready only once the rate limits count in Redis, shared with the other replicas (redis-connection.ts).
@@ -110,6 +113,8 @@ onShutdown(logger, [
   { name: 'not ready', run: () => health.setReady(false) },
   // Kubernetes keeps sending traffic for a moment after SIGTERM; keep serving through the drain.
   { name: 'drain', run: () => new Promise((r) => setTimeout(r, production ? 5_000 : 0)) },
+  // Open tabs' event streams end (they open again, on another replica) so that the drain below can finish.
+  { name: 'live events', run: () => live.close() },
   // Every request that reached the gateway is answered; keep-alive connections close after their answer.
   { name: 'http', run: () => draining.drain() },
   { name: 'clients', run: () => closeServices(services) },

@@ -26,6 +26,7 @@ import { AUDIENCES, type Services } from '../clients.js';
 import type { TrpcRateLimits } from '../rate-limit.js';
 import { resolveApiKey, type SessionInfo } from '../session.js';
 import { FileRefused, fileAsBase64, handOffFiles } from './anki-connect-files.js';
+import type { LiveEvents } from './live-events.js';
 
 export const ANKI_CONNECT_PATH = '/api/anki-connect';
 /** The protocol version Engram speaks: AnkiConnect's current one. */
@@ -51,6 +52,8 @@ type Reply = unknown;
 interface Options {
   services: Services;
   rateLimits: TrpcRateLimits;
+  /** Where guiBrowse shows its cards: the learner's open tabs. */
+  live?: LiveEvents | undefined;
 }
 
 /** An action's failure: its error as the tool reads it. */
@@ -198,7 +201,7 @@ async function ownerOf(
 
 /** An action on the key owner's cards, answered by the cards service. */
 async function act(
-  { services }: Options,
+  { services, live }: Options,
   req: Request,
   session: SessionInfo,
   action: string,
@@ -226,6 +229,13 @@ async function act(
     throw new ActionFailed(SERVICE_TROUBLE);
   }
   const result: unknown = JSON.parse(response.resultJson);
+  if (action === 'guiBrowse' && live) {
+    await live
+      .browse(session.caller.userId, typeof params.query === 'string' ? params.query : '')
+      .catch((error: unknown) => {
+        req.log.warn({ err: error }, 'guiBrowse could not reach the open tabs');
+      });
+  }
   if (action === 'retrieveMediaFile' && typeof result === 'string') return fileAsBase64(services, session, result);
   return result;
 }

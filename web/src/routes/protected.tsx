@@ -4,6 +4,7 @@
 import { createRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AppHeader } from '../components/app-header';
+import { LiveEvents } from '../components/live-events';
 import { SiteFooter } from '../components/site-footer';
 import { LoadingScreen } from '../components/status-screens';
 import { verificationDone } from '../features/auth/pending-verification';
@@ -38,6 +39,7 @@ function ProtectedLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <AppHeader user={session.user} impersonated={Boolean(session.session.impersonatedBy)} />
+      <LiveEvents />
       <div className="flex-1">
         <Outlet />
       </div>
