@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { grpcFailure } from '@engram/testkit/grpc';
 import { status } from '@grpc/grpc-js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsHarness, startCardsHarness } from '../harness.js';
 
@@ -247,5 +248,21 @@ describe('saved searches and duplicates', () => {
       ['the', ['thé', '<i>The</i>', 'the']],
       ['cafe', ['**Café**', 'cafe']],
     ]);
+  });
+
+  it('keeps the first-side key of a front changed by SQL from any schema, as an operator would change it', async () => {
+    const l = learner();
+    const a = await card(l, 'before');
+    const url = new URL(cards.databaseUrl);
+    const schema = url.searchParams.get('schema') ?? 'public';
+    url.searchParams.delete('schema');
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query(`UPDATE "${schema}".cards SET front = 'Après' WHERE id = $1`, [a.id]);
+    } finally {
+      await client.end();
+    }
+    expect((await cards.db.card.findUniqueOrThrow({ where: { id: a.id } })).firstKey).toBe('apres');
   });
 });
