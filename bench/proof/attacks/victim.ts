@@ -25,6 +25,9 @@ export interface Victim extends SignedUp {
   /** A preset of theirs for the cards of their tag. */
   tagPresetId: string;
   optimizationId: string;
+  /** A bulk edit of theirs (a tag added to their card), which Browse could undo. */
+  undoId: string;
+  savedSearchId: string;
 }
 
 export interface Attacker extends SignedUp {
@@ -105,6 +108,13 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
   }
   const presetId = (await t.call(me, 'settings.get', undefined)).presets[0].id as string;
   const tagPreset = await t.call(me, 'settings.createPreset', { name: `${secret} preset`, tagIds: [tag.id] });
+  const extra = await t.call(me, 'cards.createTag', { name: `${secret}-extra` });
+  const { undoId } = await t.call(me, 'browse.bulkEdit', {
+    action: 'add_tags',
+    cardIds: [card.id],
+    tagIds: [extra.id],
+  });
+  const saved = await t.call(me, 'browse.saveSearch', { name: `${secret} search`, query: `tag:${secret}-tag` });
   return {
     ...me,
     secrets: [
@@ -125,6 +135,8 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
       presetId,
       tagPreset.id,
       optimizationId,
+      undoId,
+      saved.id,
     ],
     cardId: card.id,
     dueItemId,
@@ -144,6 +156,8 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
     presetId,
     tagPresetId: tagPreset.id,
     optimizationId,
+    undoId,
+    savedSearchId: saved.id,
   };
 }
 
@@ -163,6 +177,8 @@ export async function victimsView(t: Session, victim: Victim): Promise<Json> {
     ['media.list', undefined],
     ['imports.list', undefined],
     ['exports.list', undefined],
+    ['browse.savedSearches', undefined],
+    ['browse.search', { query: '' }],
   ];
   const seen: Json[] = [];
   for (const [path, input] of views) seen.push((await t.send(victim, path, input)).body);

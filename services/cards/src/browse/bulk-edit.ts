@@ -189,6 +189,8 @@ async function targetCards(stores: Stores, client: pg.PoolClient, ownerId: strin
       'SELECT id FROM cards WHERE owner_id = $1 AND id = ANY($2::uuid[]) FOR UPDATE',
       [ownerId, [...new Set(input.cardIds.map((id) => id.toLowerCase()))]],
     );
+    // None of them the learner's (another's ids, or all deleted meanwhile): refused as a single card's edit is.
+    if (rows.length === 0) throw new NotFound('Card not found.', 'CARD_NOT_FOUND');
     return rows.map((row) => row.id);
   }
   const { where, params } = await searchedCards(stores, ownerId, input.query ?? '');

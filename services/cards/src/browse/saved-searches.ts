@@ -1,7 +1,7 @@
 // A learner's saved searches of the Browse screen: a name (unique regardless of case; saving it again replaces its
 // search) and a search in Anki's syntax, at most SAVED_SEARCHES_MAX of them.
 import { deleteSavedSearchInput, SAVED_SEARCHES_MAX, saveSearchInput } from '@engram/contracts/browse';
-import { FailedPrecondition } from '@engram/kit/errors';
+import { FailedPrecondition, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type * as Proto from '@engram/proto/cards/v1/browse';
@@ -56,7 +56,8 @@ export function deleteSavedSearch({ db }: Stores) {
     ctx: CallContext,
   ): Promise<Proto.DeleteSavedSearchResponse> => {
     const { id } = parseInput(deleteSavedSearchInput, request);
-    await db.savedSearch.deleteMany({ where: { id, ownerId: ctx.caller.userId } });
+    const { count } = await db.savedSearch.deleteMany({ where: { id, ownerId: ctx.caller.userId } });
+    if (count === 0) throw new NotFound('Saved search not found.', 'SAVED_SEARCH_NOT_FOUND');
     return {};
   };
 }

@@ -204,8 +204,7 @@ describe('bulk edits, each undone', () => {
     const bob = learner();
     const aliceTag = await tag(alice, 'mine');
     const a = await card(alice, 'private', { tagIds: [aliceTag] });
-    const edit = await bob.as.bulkEdit({ action: 'delete', cardIds: [a.id] });
-    expect(edit).toEqual({ undoId: '', changed: 0 });
+    expect((await grpcFailure(bob.as.bulkEdit({ action: 'delete', cardIds: [a.id] }))).code).toBe(status.NOT_FOUND);
     const bobCard = await card(bob, 'bob');
     expect(
       (await grpcFailure(bob.as.bulkEdit({ action: 'add_tags', cardIds: [bobCard.id], tagIds: [aliceTag] }))).code,
@@ -230,6 +229,8 @@ describe('saved searches and duplicates', () => {
     expect((await grpcFailure(l.as.saveSearch({ name: 'x', query: '(' }))).message).toBe(
       'This parenthesis is not closed.',
     );
+    // Another learner cannot delete it.
+    expect((await grpcFailure(learner().as.deleteSavedSearch({ id: saved.search!.id }))).code).toBe(status.NOT_FOUND);
     await l.as.deleteSavedSearch({ id: saved.search!.id });
     expect((await l.as.listSavedSearches()).items.map(({ name }) => name)).toEqual(['Leeches']);
     expect((await learner().as.listSavedSearches()).items).toEqual([]);
