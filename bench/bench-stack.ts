@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_KEY_HEADER } from '@engram/contracts/auth-features';
 import { serviceDatabaseUrl } from '@engram/local/components';
 import { migrateAll } from '@engram/local/migrations';
 import { freePorts } from '@engram/local/ports';
@@ -26,6 +27,11 @@ export interface BenchStack {
   /** The garbage-collection pauses each component began between two Date.now() readings. */
   gcPauses(from: number, to: number): Record<string, GcPause[]>;
   signUp(name: string): Promise<{ cookie: string; userId: string }>;
+  /**
+   * A new API key (read and write) of the learner signed in with `cookie`, made as on the API keys page, with its
+   * rate limit (600 requests a minute) lifted in identity's schema as an operator would: a benchmark sends more.
+   */
+  apiKey(cookie: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +95,24 @@ export async function startBenchStack(adminUrl: string, extraEnv: Record<string,
       const verified = await politely(() => fetch(link, { redirect: 'manual' }));
       return { cookie: cookieFrom(verified), userId: user.id };
     },
+    async apiKey(cookie) {
+      const created = await politely(() =>
+        fetch(`${url}/api/auth/api-key/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: url, cookie },
+          body: JSON.stringify({ name: 'bench' }),
+        }),
+      );
+      const { key, id } = (await created.json()) as { key: string; id: string };
+      const identity = new pg.Client({ connectionString: databaseUrl });
+      await identity.connect();
+      try {
+        await identity.query('UPDATE identity.api_keys SET rate_limit_enabled = false WHERE id = $1', [id]);
+      } finally {
+        await identity.end();
+      }
+      return key;
+    },
     async stop() {
       await stack.stop();
       rmSync(gcDir, { recursive: true, force: true });
@@ -140,8 +164,22 @@ export function request(url: string, method: string, headers: Record<string, str
 }
 
 /** A tRPC call as the web app makes it. */
-export async function trpc(url: string, cookie: string, path: string, input?: unknown, method: 'GET' | 'POST' = 'GET') {
-  const headers = { 'content-type': 'application/json', origin: url, cookie };
+export function trpc(url: string, cookie: string, path: string, input?: unknown, method: 'GET' | 'POST' = 'GET') {
+  return trpcWith(url, { 'content-type': 'application/json', origin: url, cookie }, path, input, method);
+}
+
+/** A tRPC call as a script makes it: an API key in header x-api-key, no cookie, no origin. */
+export function trpcByKey(url: string, key: string, path: string, input?: unknown, method: 'GET' | 'POST' = 'GET') {
+  return trpcWith(url, { 'content-type': 'application/json', [API_KEY_HEADER]: key }, path, input, method);
+}
+
+async function trpcWith(
+  url: string,
+  headers: Record<string, string>,
+  path: string,
+  input: unknown,
+  method: 'GET' | 'POST',
+) {
   const query = method === 'GET' && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : '';
   const { status, text } = await request(
     `${url}/api/trpc/${path}${query}`,

@@ -80,6 +80,17 @@ export async function throughput(total: number, concurrency: number, operation: 
   return (await measure(total, concurrency, operation)).perSecond;
 }
 
+/** Milliseconds `work` took. */
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** The middle of `values` (the upper one of an even count). */
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
 /** A latency for the printout: two decimals below 1 ms (a PostgreSQL round trip), one above. */
 export const ms = (value: number) => `${value.toFixed(value < 1 ? 2 : 1)} ms`;
 

@@ -2,6 +2,9 @@
 // and real PostgreSQL, Redis and NATS (DATABASE_URL, REDIS_URL, NATS_URL, else the local defaults). Each
 // prints its own ratio or latencies against a baseline measured in the same run, so results compare
 // across machines without absolute thresholds. `node bench/run.ts <name>...` runs only those named.
+import { ankiAddNote } from './anki-add-note.ts';
+import { browseSearch } from './browse-search.ts';
+import { bulkTagChange } from './bulk-tags.ts';
 import { cardCreation } from './cards-create.ts';
 import { collectionTransfer } from './collection.ts';
 import { dashboardLoad } from './dashboard-load.ts';
@@ -19,6 +22,9 @@ const benchmarks: Record<string, (url: string) => Promise<void>> = {
   collection: collectionTransfer,
   optimizer: optimizerFit,
   'heavy-work': heavyWork,
+  'browse-search': browseSearch,
+  'bulk-tags': bulkTagChange,
+  'anki-add-note': ankiAddNote,
 };
 const chosen = process.argv.slice(2);
 if (chosen.includes('--help')) {
@@ -40,7 +46,13 @@ ts-fsrs replays them, simulates 10,000 cards over 365 days at three desired rete
 the recommended retention for them (ten simulations) in <= 2 s; heavy-work answers settings.simulate for 10,000
 cards at the worst allowed settings in <= 2 s through the gateway, and other learners' review p99 while heavy
 learners flood cards with simulations is <= 2 x their idle p99; sync-late syncs 50 reviews of a card dated
-before its 50 others in <= 2 x the time 50 dated after them take.`);
+before its 50 others in <= 2 x the time 50 dated after them take; browse-search's Browse searches (a tag and
+is:due, a phrase, -is:new prop:ivl>10, every card newest first and by due) over a learner's 50,000 of 1,000,000
+cards have a p99 <= 3 x that of their first page of cards.list (50 cards), the slowest of them printed with the
+verdict; bulk-tags adds a tag to 5,000 cards (browse.bulkEdit) in <= 5 x the time one UPDATE of those rows takes
+straight on PostgreSQL (medians of 7 rounds); anki-add-note's AnkiConnect addNote has a p99 <= 3 x cards.create's,
+both through the gateway with the same API key. browse-search and bulk-tags need a superuser DATABASE_URL (their
+seed turns triggers off while it loads).`);
   process.exit(0);
 }
 const unknown = chosen.filter((name) => !(name in benchmarks));

@@ -11,7 +11,7 @@ import { createPool } from '@engram/kit/db';
 import { applyMigrations } from '@engram/kit/migrate';
 import type pg from 'pg';
 import { withDatabase } from './bench-database.ts';
-import { ms, ratioAgainst } from './measure.ts';
+import { median, ms, ratioAgainst, timed } from './measure.ts';
 
 const REVIEWS = 50;
 const ROUNDS = 7;
@@ -47,15 +47,6 @@ const reviewsOf = (itemId: string, from: number) =>
       reviewedAt: new Date(from + n * HOUR),
     })),
   });
-
-/** Milliseconds `work` took. */
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** One round: two cards with the same 50 reviews, then 50 more synced after them on one and before them on the other. */
 async function round(pool: pg.Pool): Promise<{ inOrder: number; late: number }> {
