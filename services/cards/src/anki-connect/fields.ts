@@ -12,10 +12,20 @@ import { isSoundName, mediaIdsIn } from '@engram/contracts/media';
 import type { Db } from '../db.js';
 import { changeContent } from '../domain/card-writes.js';
 import { type FileForCard, withFileUrls } from '../imports/anki-media.js';
+import { ankiError } from './anki-error.js';
 import { filesNamed } from './media-files.js';
+
+/**
+ * The longest field converted, in characters of HTML: the conversion runs in the process that serves every call,
+ * and a card side holds at most 2,000 characters of Markdown anyway.
+ */
+export const FIELD_HTML_MAX_LENGTH = 64 * 1024;
 
 /** Fields as Anki's HTML, as Markdown of the learner's card, with its files. */
 export async function sidesToMarkdown(db: Db, ownerId: string, fields: readonly string[]): Promise<string[]> {
+  if (fields.some((field) => field.length > FIELD_HTML_MAX_LENGTH)) {
+    throw ankiError(`a field is at most ${FIELD_HTML_MAX_LENGTH / 1024} KB of HTML`);
+  }
   const converted = fields.map((field) => htmlToMarkdown(field));
   const files = await filesNamed(
     { db },

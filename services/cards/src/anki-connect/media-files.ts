@@ -2,7 +2,7 @@
 // checked and re-encoded as an uploaded card file is (in a child process: keepFileApart), kept within the
 // learner's storage quota, and known by the name the tool gave it (anki_media_names), which its notes then
 // use: `<img src="name">`, `[sound:name]`.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isUuid } from '@engram/contracts/ids';
 import {
   extensionOf,
@@ -12,15 +12,12 @@ import {
   MEDIA_TYPES,
   mediaPath,
 } from '@engram/contracts/media';
-import { isUniqueViolation } from '@engram/kit/db';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { fetchOutside, OutsideFetchFailed } from '@engram/kit/outside-fetch';
-import type { MediaFile } from '../generated/prisma/client.js';
 import type { FileForCard } from '../imports/anki-media.js';
 import { keepFileApart } from '../media/keep-file-apart.js';
 import type { MediaDeps } from '../media/media-deps.js';
-import { mediaKey } from '../media/media-json.js';
-import { assertRoomFor, lockStorage } from '../media/quota.js';
+import { readAtMost, storeKeptFile } from '../media/store-kept-file.js';
 import { ankiError } from './anki-error.js';
 import { resolvePendingMedia } from './fields.js';
 
@@ -78,7 +75,7 @@ export async function storeAnkiMedia(
   }
   if (request.bytes.length === 0) throw ankiError(`${request.name} is empty`);
   const kept = await keepFileApart(deps.fileChecks, ownerId, request.bytes, claimedType, ctx.signal);
-  const media = await keptMedia(deps, ctx, request.name, kept);
+  const { media } = await storeKeptFile(deps, ctx, { file: kept, name: request.name });
   let name = request.name;
   const named = await deps.db.ankiMediaName.findUnique({ where: { ownerId_name: { ownerId, name } } });
   if (named && named.mediaId !== media.id && !request.deleteExisting) {
@@ -96,46 +93,6 @@ export async function storeAnkiMedia(
   return { name, file };
 }
 
-/** The learner's file with these kept bytes: the one they have, or a new one within their quota. */
-async function keptMedia(
-  { db, store, quotaOf }: MediaDeps,
-  ctx: CallContext,
-  name: string,
-  kept: Awaited<ReturnType<typeof keepFileApart>>,
-): Promise<MediaFile> {
-  const ownerId = ctx.caller.userId;
-  const existing = await db.mediaFile.findUnique({ where: { ownerId_sha256: { ownerId, sha256: kept.sha256 } } });
-  if (existing) return existing;
-  const quota = await quotaOf(ctx);
-  const id = randomUUID();
-  const objectKey = mediaKey(ownerId, id, kept.extension);
-  await store.putObject(objectKey, kept.bytes, { contentType: kept.contentType, contentLength: kept.bytes.length });
-  const extension = extensionOf(name);
-  const shownName = `${name.slice(0, name.length - extension.length)}${kept.extension}`;
-  try {
-    return await db.$transaction(async (tx) => {
-      await lockStorage(tx, ownerId);
-      await assertRoomFor(tx, ownerId, kept.bytes.length, quota);
-      return tx.mediaFile.create({
-        data: {
-          id,
-          ownerId,
-          name: shownName,
-          kind: kept.kind,
-          contentType: kept.contentType,
-          size: BigInt(kept.bytes.length),
-          sha256: kept.sha256,
-          objectKey,
-        },
-      });
-    });
-  } catch (error) {
-    await store.deleteObject(objectKey);
-    if (!isUniqueViolation(error)) throw error;
-    return db.mediaFile.findUniqueOrThrow({ where: { ownerId_sha256: { ownerId, sha256: kept.sha256 } } });
-  }
-}
-
 /**
  * The bytes of a file the gateway sent to the store for an AnkiConnect request (an upload of the learner's, for a
  * card), read once: the upload and its object go at once, whatever becomes of the file.
@@ -149,14 +106,9 @@ export async function bytesOfUpload({ db, store }: MediaDeps, ownerId: string, u
   try {
     if (!object) throw ankiError('the file was not received: send it again');
     const limit = upload.contentType.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_AUDIO_BYTES;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of object.body) {
-      size += chunk.length;
-      if (size > limit) throw ankiError(`${upload.name} is larger than it said`);
-      chunks.push(Buffer.from(chunk));
-    }
-    return Buffer.concat(chunks);
+    const bytes = await readAtMost(object.body, limit);
+    if (!bytes) throw ankiError(`${upload.name} is larger than it said`);
+    return bytes;
   } finally {
     await store.deleteObject(upload.objectKey);
     await db.upload.deleteMany({ where: { id: upload.id } });

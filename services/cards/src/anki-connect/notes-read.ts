@@ -1,10 +1,8 @@
 // What Anki's tools read: notes and cards by search (findNotes, findCards) and by id (notesInfo, cardsInfo),
 // whether cards are suspended. A note is one of the learner's cards, its id the card's number; an Anki card one
 // of its review items. Every read names the owner first: another learner's numbers find nothing.
-import { CardSearchError, parseCardSearch } from '@engram/contracts/card-search';
 import type { Stores } from '../db.js';
-import { learnerDay } from '../learner/learner-day.js';
-import { searchSql } from '../search/card-search-sql.js';
+import { learnerSearch } from '../search/learner-search.js';
 import { ankiError } from './anki-error.js';
 import { DECK_OF_CARD } from './decks.js';
 import { sidesToHtml } from './fields.js';
@@ -19,15 +17,10 @@ export async function findNumbers(
   query: unknown,
   what: 'notes' | 'cards',
 ): Promise<number[]> {
-  let search: ReturnType<typeof parseCardSearch>;
-  try {
-    search = parseCardSearch(typeof query === 'string' ? query : '');
-  } catch (error) {
-    if (error instanceof CardSearchError) throw ankiError(`Invalid search: ${error.message}`);
-    throw error;
-  }
-  const day = await learnerDay(stores, ownerId);
-  const { where, params } = searchSql(search, day);
+  const search = await learnerSearch(stores, ownerId, typeof query === 'string' ? query : '', (error) =>
+    ankiError(`Invalid search: ${error.message}`),
+  );
+  const { where, params } = search ?? { where: 'TRUE', params: [] };
   const column = what === 'notes' ? 'c.number' : 'ri.number';
   const { rows } = await stores.pool.query<{ number: string }>(
     `SELECT DISTINCT ${column} AS number FROM review_items ri JOIN cards c ON c.id = ri.card_id
@@ -37,9 +30,17 @@ export async function findNumbers(
   return rows.map((row) => Number(row.number));
 }
 
+/**
+ * The most notes or cards notesInfo and cardsInfo render at once: each is rendered to Anki's HTML in the process that
+ * serves everyone's calls, so a tool asks for a large collection a part at a time.
+ */
+export const INFO_MAX_IDS = 2_000;
+
 /** Whole numbers from a list of ids as the tools send them (numbers, or strings of digits); others are left out. */
-export function numbersOf(ids: unknown): string[] {
+export function numbersOf(ids: unknown, max = Number.POSITIVE_INFINITY): string[] {
   if (!Array.isArray(ids)) throw ankiError('a list of ids is needed');
+  if (ids.length > max)
+    throw ankiError(`at most ${max.toLocaleString('en')} ids at once: ask for the rest in another call`);
   return ids.flatMap((id) => (/^\d{1,18}$/.test(String(id)) ? [String(id)] : []));
 }
 
@@ -55,7 +56,7 @@ interface NoteRow {
 
 /** notesInfo: each note asked for, in order, or `{}` for one the learner does not have. */
 export async function notesInfo(stores: Stores, ownerId: string, ids: unknown) {
-  const numbers = numbersOf(ids);
+  const numbers = numbersOf(ids, INFO_MAX_IDS);
   const { rows } = await stores.pool.query<NoteRow>(
     `SELECT c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,
        ARRAY(SELECT t.name FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
@@ -119,7 +120,7 @@ function dueOf(row: CardRow): number {
 
 /** cardsInfo: each card asked for, in order, or `{}` for one the learner does not have. */
 export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
-  const numbers = numbersOf(ids);
+  const numbers = numbersOf(ids, INFO_MAX_IDS);
   const { rows } = await stores.pool.query<CardRow>(
     `SELECT ri.number AS item, ri.ordinal, ri.state, ri.due, ri.scheduled_days, ri.reps, ri.lapses, ri.archived,
        ri.difficulty, c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,

@@ -4,32 +4,27 @@
 // matching card's review items. Pages follow an offset cursor (sorts by aggregates have no keyset to follow).
 
 import { browseInput, countInput } from '@engram/contracts/browse';
-import { CardSearchError, parseCardSearch } from '@engram/contracts/card-search';
 import { Invalid } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type * as Proto from '@engram/proto/cards/v1/browse';
 import type { Stores } from '../db.js';
-import { learnerDay } from '../learner/learner-day.js';
-import { searchSql } from '../search/card-search-sql.js';
+import { learnerSearch } from '../search/learner-search.js';
 
 export const CARD_SEARCH_INVALID = 'CARD_SEARCH_INVALID';
 
 /** The condition of `query` on `c` (a card) for `ownerId` ($1), its parameters from $2 on. */
 export async function searchedCards(stores: Stores, ownerId: string, query: string) {
-  let search: ReturnType<typeof parseCardSearch>;
-  try {
-    search = parseCardSearch(query);
-  } catch (error) {
-    if (error instanceof CardSearchError) throw new Invalid(error.message, CARD_SEARCH_INVALID);
-    throw error;
-  }
+  const search = await learnerSearch(
+    stores,
+    ownerId,
+    query,
+    (error) => new Invalid(error.message, CARD_SEARCH_INVALID),
+  );
   if (!search) return { where: 'c.owner_id = $1', params: [] as unknown[] };
-  const day = await learnerDay(stores, ownerId);
-  const { where, params } = searchSql(search, day);
   return {
-    where: `c.owner_id = $1 AND EXISTS (SELECT 1 FROM review_items ri WHERE ri.card_id = c.id AND ri.owner_id = $1 AND (${where}))`,
-    params,
+    where: `c.owner_id = $1 AND EXISTS (SELECT 1 FROM review_items ri WHERE ri.card_id = c.id AND ri.owner_id = $1 AND (${search.where}))`,
+    params: search.params,
   };
 }
 

@@ -20,10 +20,10 @@ import {
 } from '@engram/contracts/media';
 import type { ObjectStore } from '@engram/kit/storage';
 import type pg from 'pg';
-import { renamed } from '../handlers/finish-upload.js';
 import { type KeptFile, keepFile } from '../media/keep-file.js';
 import { mediaKey } from '../media/media-json.js';
 import { megabytes } from '../media/quota.js';
+import { renamed } from '../media/store-kept-file.js';
 import { derivedId } from './derived-id.js';
 import { ImportFailed } from './import-failed.js';
 import { drawOcclusion } from './occlusion-picture.js';

@@ -209,6 +209,13 @@ describe('adding a word as a dictionary pop-up does', () => {
     expect(await errorOf(anki('addNote', { note: basic('x'.repeat(3000)) }))).toBe(
       'Front must be at most 2000 characters.',
     );
+    // Bounded work for the process that serves everyone: a field far past a card side, too many notes at once.
+    expect(await errorOf(anki('addNote', { note: basic('x', 'y'.repeat(70_000)) }))).toBe(
+      'a field is at most 64 KB of HTML',
+    );
+    expect(await errorOf(anki('notesInfo', { notes: Array.from({ length: 2_001 }, (_, i) => i + 1) }))).toBe(
+      'at most 2,000 ids at once: ask for the rest in another call',
+    );
     expect(await errorOf(anki('guiEditNote', { note: 1 }))).toBe('unsupported action');
     expect(await errorOf(anki('loadProfile', { name: 'x' }))).toBe('unsupported action');
   });
