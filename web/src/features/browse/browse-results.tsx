@@ -18,9 +18,9 @@ export function plainText(markdown: string): string {
 
 const DAY_MS = 86_400_000;
 
+/** When a learned card is due; a new or archived card has no due day (its state says which). */
 function dueText(card: BrowseCard): string {
-  if (card.archived) return m.browse_state_suspended();
-  if (!card.due) return m.browse_state_new();
+  if (card.archived || !card.due) return '—';
   const days = Math.round((new Date(card.due).getTime() - Date.now()) / DAY_MS);
   return new Intl.RelativeTimeFormat(getLocale(), { numeric: 'auto' }).format(days, 'day');
 }
@@ -208,7 +208,9 @@ export function BrowseResults({ cards, selected, onToggle, onToggleAll, sort, as
                 <p className="font-medium break-words text-slate-900">{plainText(card.front)}</p>
                 <p className="line-clamp-1 text-xs break-words text-slate-500">{plainText(card.back)}</p>
                 <p className="mt-1 text-xs text-slate-600">
-                  {stateText(card)} · {dueText(card)} · {m.browse_days({ count: card.intervalDays })}
+                  {card.due && !card.archived
+                    ? `${stateText(card)} · ${dueText(card)} · ${m.browse_days({ count: card.intervalDays })}`
+                    : stateText(card)}
                 </p>
                 <Tags card={card} />
               </div>

@@ -15,7 +15,7 @@ import { BrowseResults } from './browse-results';
 import { BulkBar, type Selection } from './bulk-bar';
 import { DuplicateGroups } from './duplicate-groups';
 import { SavedSearches } from './saved-searches';
-import { SearchBox } from './search-box';
+import { problemOf, SearchBox } from './search-box';
 
 const browseRoute = getRouteApi('/protected/browse');
 
@@ -37,8 +37,10 @@ export function BrowseScreen() {
   const duplicatesView = search.view === 'duplicates';
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
-  const list = useInfiniteQuery({ ...browseOptions(query, sort, ascending), enabled: !duplicatesView });
-  const count = useQuery({ ...countOptions(query), enabled: !duplicatesView });
+  // A malformed search in the address (typed into it, or an old link) is pointed at by the search box, not sent.
+  const readable = !problemOf(query);
+  const list = useInfiniteQuery({ ...browseOptions(query, sort, ascending), enabled: !duplicatesView && readable });
+  const count = useQuery({ ...countOptions(query), enabled: !duplicatesView && readable });
   const cards = list.data?.pages.flatMap((page) => page.items) ?? [];
   const total = count.data?.count;
 
@@ -176,7 +178,7 @@ export function BrowseScreen() {
             </p>
           )}
           <div className="mt-3">
-            {list.isPending ? (
+            {!readable ? null : list.isPending ? (
               <InlineLoading label={m.browse_loading()} />
             ) : list.isError ? (
               <InlineError message={m.browse_error()} onRetry={() => void list.refetch()} />

@@ -10,7 +10,8 @@ import { problemText } from './search-problems';
 
 const SEARCH_DELAY_MS = 400;
 
-function problemOf(query: string): CardSearchError | undefined {
+/** What is wrong with a search, or undefined when it reads well. */
+export function problemOf(query: string): CardSearchError | undefined {
   try {
     parseCardSearch(query);
     return undefined;
