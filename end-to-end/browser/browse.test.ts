@@ -102,8 +102,8 @@ describe('Browse in English on a laptop', () => {
       .getByRole('button', { name: 'Add tags' })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Add tags to 2 cards' });
-    await dialog.getByLabel('Tags').fill('irregular');
-    await dialog.getByLabel('Tags').press('Enter');
+    await dialog.getByRole('textbox', { name: 'Tags' }).fill('irregular');
+    await dialog.getByRole('textbox', { name: 'Tags' }).press('Enter');
     await dialog.getByRole('button', { name: 'Remove tag irregular' }).waitFor();
     await dialog.getByRole('button', { name: 'Add tags' }).click();
     await page.locator('[data-sonner-toast]').filter({ hasText: 'Tags added to 2 cards.' }).waitFor();

@@ -46,7 +46,10 @@ const inFlight = new WeakMap<Page, Set<Request>>();
 function trackRequests(page: Page) {
   const pending = new Set<Request>();
   inFlight.set(page, pending);
-  page.on('request', (request) => pending.add(request));
+  page.on('request', (request) => {
+    // A stream held open for as long as the page lives (the tab's live events) never settles, by design.
+    if (request.resourceType() !== 'eventsource') pending.add(request);
+  });
   page.on('requestfinished', (request) => pending.delete(request));
   page.on('requestfailed', (request) => pending.delete(request));
 }
@@ -54,8 +57,8 @@ function trackRequests(page: Page) {
 /**
  * Resolves once `page` (opened by openTestPage) has loaded and had no request in flight for `quietMs`: its data
  * is in and no request is left to fail as the test moves on. Playwright's 'networkidle' asks for 500 ms of
- * quiet, which every visit of every browser test would spend waiting. Fails after `timeoutMs` naming what is
- * still in flight.
+ * quiet, which every visit of every browser test would spend waiting, and counts the tab's event stream, which
+ * stays open. Fails after `timeoutMs` naming what is still in flight.
  */
 export async function networkSettled(page: Page, { quietMs = 100, timeoutMs = 15_000 } = {}): Promise<void> {
   const pending = inFlight.get(page);

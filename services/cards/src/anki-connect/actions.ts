@@ -6,7 +6,8 @@
 import type { CallContext } from '@engram/kit/grpc/server';
 import { ankiError, UNSUPPORTED_ACTION } from './anki-error.js';
 import { decksOf } from './decks.js';
-import { ankiMediaId, ankiMediaName, storeAnkiMedia } from './media-files.js';
+import { ankiMediaName, storeAnkiMedia } from './media-files.js';
+import { ankiMediaId } from './media-names.js';
 import { NOTE_TYPES, noteTypeNamed } from './note-types.js';
 import { type AnkiConnectDeps, addNote, canAdd, mediaBytes } from './notes-add.js';
 import {

@@ -13,7 +13,7 @@ import type { Db } from '../db.js';
 import { changeContent } from '../domain/card-writes.js';
 import { type FileForCard, withFileUrls } from '../imports/anki-media.js';
 import { ankiError } from './anki-error.js';
-import { filesNamed } from './media-files.js';
+import { filesNamed } from './media-names.js';
 
 /**
  * The longest field converted, in characters of HTML: the conversion runs in the process that serves every call,

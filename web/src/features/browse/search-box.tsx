@@ -77,12 +77,12 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (query
           <details id={`${id}-hint`} className="text-xs text-slate-600">
             <summary className="cursor-pointer">{m.browse_syntax_title()}</summary>
             <ul className="mt-1 grid gap-0.5 font-mono sm:grid-cols-2">
-              <li>dog cat · "a phrase" · -dog · dog or cat</li>
-              <li>tag:spanish::verbs · deck:japanese</li>
-              <li>is:due · is:new · is:learn · is:review · is:suspended</li>
-              <li>added:7 · rated:1 · rated:7:1</li>
-              <li>prop:ivl&gt;30 · prop:due&lt;3 · prop:lapses&gt;3</li>
-              <li>front:hola · nid:123 · cid:456 · card:2</li>
+              <li>{m.browse_syntax_words()}</li>
+              <li>{m.browse_syntax_tags()}</li>
+              <li>{m.browse_syntax_states()}</li>
+              <li>{m.browse_syntax_dates()}</li>
+              <li>{m.browse_syntax_props()}</li>
+              <li>{m.browse_syntax_ids()}</li>
             </ul>
           </details>
         )}
