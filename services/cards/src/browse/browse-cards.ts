@@ -1,7 +1,7 @@
 // BrowseCards and CountCards: the learner's cards a search in Anki's syntax finds (a card when any of its review
 // items matches: search/card-search-sql.ts), sorted, a page at a time. Sorted by when they were added (the default),
-// a page reads the owner's cards newest first and stops once it is full; the other sorts read an aggregate of each
-// matching card's review items. Pages follow an offset cursor (sorts by aggregates have no keyset to follow).
+// by due (cards.due, kept by triggers on review items) or by front, a page reads an index of the owner's cards in
+// that order and stops once it is full; the other sorts read an aggregate of each matching card's review items. Pages follow an offset cursor (sorts by aggregates have no keyset to follow).
 
 import { browseInput, countInput } from '@engram/contracts/browse';
 import { Invalid } from '@engram/kit/errors';
@@ -22,16 +22,20 @@ export async function searchedCards(stores: Stores, ownerId: string, query: stri
     (error) => new Invalid(error.message, CARD_SEARCH_INVALID),
   );
   if (!search) return { where: 'c.owner_id = $1', params: [] as unknown[] };
-  return {
-    where: `c.owner_id = $1 AND EXISTS (SELECT 1 FROM review_items ri WHERE ri.card_id = c.id AND ri.owner_id = $1 AND (${search.where}))`,
-    params: search.params,
-  };
+  const items = search.itemWhere
+    ? ` AND EXISTS (SELECT 1 FROM review_items ri WHERE ri.card_id = c.id AND ri.owner_id = $1 AND ${search.itemWhere})`
+    : '';
+  return { where: `c.owner_id = $1 AND ${search.cardWhere}${items}`, params: search.params };
 }
 
-/** Each sort's key, newest, soonest or largest first unless ascending. */
+/**
+ * Each sort's key, newest, latest or largest first unless ascending. Descending is ascending reversed: cards with no
+ * due (all new) come last when soonest is first, and first when latest is. Added, due and front read an index of the
+ * owner's cards, so a page stops once full; the others add up each matching card's review items.
+ */
 const SORT_KEYS: Record<string, string> = {
   added: 'c.created_at',
-  due: '(SELECT min(i.due) FROM review_items i WHERE i.card_id = c.id AND i.state <> 0)',
+  due: 'c.due',
   interval: '(SELECT max(i.scheduled_days) FROM review_items i WHERE i.card_id = c.id)',
   front: 'c.first_key',
   reps: '(SELECT sum(i.reps) FROM review_items i WHERE i.card_id = c.id)',
@@ -61,7 +65,7 @@ export async function browseRows(stores: Stores, ownerId: string, ids: string[])
   if (ids.length === 0) return [];
   const { rows } = await stores.pool.query<BrowseRow>(
     `SELECT c.id, c.number, c.type, c.front, c.back, c.archived, c.created_at,
-       (SELECT min(i.due) FROM review_items i WHERE i.card_id = c.id AND i.state <> 0) AS due,
+       c.due,
        (SELECT max(i.scheduled_days) FROM review_items i WHERE i.card_id = c.id) AS interval_days,
        (SELECT sum(i.reps)::int FROM review_items i WHERE i.card_id = c.id) AS reps,
        (SELECT sum(i.lapses)::int FROM review_items i WHERE i.card_id = c.id) AS lapses,
@@ -119,7 +123,7 @@ export function browseCards(stores: Stores) {
     const skip = `$${params.length + 3}`;
     const { rows } = await stores.pool.query<{ id: string }>(
       `SELECT c.id FROM cards c WHERE ${where}
-       ORDER BY ${SORT_KEYS[input.sort]} ${direction} NULLS LAST, c.id ${direction}
+       ORDER BY ${SORT_KEYS[input.sort]} ${direction}, c.id ${direction}
        LIMIT ${limit} OFFSET ${skip}`,
       [ownerId, ...params, input.pageSize + 1, offset],
     );

@@ -14,7 +14,7 @@ import { toProtoCard, WITH_TAGS } from '../domain/to-proto.js';
 /**
  * $1 owner, $2 archived, $3 tag ids every card must carry (or null), $4 the LIKE pattern's text (escaped),
  * $5/$6 the cursor's created_at and id (or null), $7 how many. search_fold is the migration's accent- and
- * case-folding function.
+ * case-folding function; a card keeps its sides folded by it (front_key, back_key).
  */
 const SEARCH_PAGE = `
 SELECT c.id FROM cards c
@@ -23,10 +23,10 @@ WHERE c.owner_id = $1 AND c.archived = $2
     SELECT 1 FROM unnest($3::uuid[]) AS wanted(tag_id)
     WHERE NOT EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id AND ct.tag_id = wanted.tag_id)))
   AND ($5::timestamptz IS NULL OR c.created_at < $5 OR (c.created_at = $5 AND c.id < $6::uuid))
-  AND (search_fold(c.front) LIKE '%' || search_fold($4) || '%'
-    OR search_fold(c.back) LIKE '%' || search_fold($4) || '%'
+  AND (c.front_key LIKE '%' || search_fold($4) || '%'
+    OR c.back_key LIKE '%' || search_fold($4) || '%'
     OR EXISTS (SELECT 1 FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
-               WHERE ct.card_id = c.id AND search_fold(t.name) LIKE '%' || search_fold($4) || '%'))
+               WHERE ct.card_id = c.id AND t.owner_id = c.owner_id AND search_fold(t.name) LIKE '%' || search_fold($4) || '%'))
 ORDER BY c.created_at DESC, c.id DESC
 LIMIT $7`;
 

@@ -4,8 +4,9 @@
 // the search's (the caller puts `ri.owner_id = $1` first). Every value the learner typed is a parameter.
 //
 // How Anki's terms read Engram's cards:
-// - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does; a card's
-//   fields are its note type's: Front and Back (Basic, Basic and reversed), Text and Back Extra (Cloze);
+// - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does, against
+//   each side's folded text the card keeps (cards.front_key, back_key); a card's fields are its note type's:
+//   Front and Back (Basic, Basic and reversed), Text and Back Extra (Cloze);
 // - `tag:` and `deck:` both read the learner's tags (decks are tags, as the Anki import makes them), a tag and
 //   its `::` children, in any case; `deck:Default` also finds cards with no tag (Anki's default deck);
 // - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's cN is card N;
@@ -26,8 +27,37 @@ export interface SearchDay {
 
 /** A condition and its parameters, numbered from `firstParam`. */
 export interface SearchSql {
+  /** The whole condition, on `ri` and `c`. */
   where: string;
+  /**
+   * The same condition in two parts, `where` being `cardWhere AND itemWhere`: what reads the card alone (its
+   * sides, tags, when it was added, whether archived), and what reads its review items (null when nothing does).
+   * A search of cards tests the first on each card and looks for a matching item only for the second, so that a
+   * page of cards newest first stops once it is full instead of joining every item of the learner.
+   */
+  cardWhere: string;
+  itemWhere: string | null;
   params: unknown[];
+}
+
+/** Whether `node` reads a review item (`ri`) rather than only its card. */
+function readsItems(node: CardSearch): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.searches.some(readsItems);
+    case 'not':
+      return readsItems(node.search);
+    case 'state':
+      return node.state !== 'suspended' && node.state !== 'buried';
+    case 'card':
+    case 'rated':
+    case 'prop':
+    case 'cardIds':
+      return true;
+    default:
+      return false;
+  }
 }
 
 const DAY_MS = 86_400_000;
@@ -86,11 +116,12 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
     return `${end}::timestamptz`;
   };
   const daysBack = (days: number) => `${param(new Date(day.start.getTime() - (days - 1) * DAY_MS))}::timestamptz`;
-  const folded = (column: string, like: string) => `search_fold(${column}) LIKE search_fold(${param(like)})`;
+  const folded = (side: 'front' | 'back', like: string) => `c.${side}_key LIKE search_fold(${param(like)})`;
   const tagged = (like: string) => {
     const name = param(like);
     return `EXISTS (SELECT 1 FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
-      WHERE ct.card_id = c.id AND (t.name_key LIKE lower(${name}) OR t.name_key LIKE lower(${name}) || '::%'))`;
+      WHERE ct.card_id = c.id AND t.owner_id = c.owner_id
+        AND (t.name_key LIKE lower(${name}) OR t.name_key LIKE lower(${name}) || '::%'))`;
   };
 
   const sql = (node: CardSearch): string => {
@@ -103,12 +134,12 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
         return `NOT COALESCE(${sql(node.search)}, FALSE)`;
       case 'text': {
         const like = param(node.like);
-        return `(search_fold(c.front) LIKE search_fold(${like}) OR search_fold(c.back) LIKE search_fold(${like}))`;
+        return `(c.front_key LIKE search_fold(${like}) OR c.back_key LIKE search_fold(${like}))`;
       }
       case 'field': {
         const field = FIELDS[node.field.toLowerCase()];
         if (!field) return 'FALSE';
-        return `(c.type ${field.cloze ? '=' : '<>'} 'cloze' AND ${folded(`c.${field.side}`, node.like)})`;
+        return `(c.type ${field.cloze ? '=' : '<>'} 'cloze' AND ${folded(field.side, node.like)})`;
       }
       case 'tag':
         return tagged(node.like);
@@ -153,5 +184,11 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
     return found.length > 0 ? `(${found.join(' OR ')})` : 'FALSE';
   };
 
-  return { where: search ? sql(search) : 'TRUE', params };
+  if (!search) return { where: 'TRUE', cardWhere: 'TRUE', itemWhere: null, params };
+  const parts = search.kind === 'and' ? search.searches : [search];
+  const cardParts = parts.filter((part) => !readsItems(part)).map(sql);
+  const itemParts = parts.filter(readsItems).map(sql);
+  const cardWhere = cardParts.length > 0 ? `(${cardParts.join(' AND ')})` : 'TRUE';
+  const itemWhere = itemParts.length > 0 ? `(${itemParts.join(' AND ')})` : null;
+  return { where: itemWhere ? `${cardWhere} AND ${itemWhere}` : cardWhere, cardWhere, itemWhere, params };
 }

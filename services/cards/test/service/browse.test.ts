@@ -76,6 +76,47 @@ describe('searching and sorting', () => {
     expect((await fronts(l, '', { sort: 'due', ascending: true }))[0]).toBe('banana');
   });
 
+  it('keeps each card’s due, the soonest of its learned directions, whoever changes its review items', async () => {
+    const l = learner();
+    const perro = await card(l, 'perro', { back: 'dog', type: 'reversed' });
+    await card(l, 'gato');
+    const dueOfPerro = async () => (await l.as.browseCards({ query: 'perro', pageSize: 10 })).items[0]?.due;
+    const itemsOfPerro = () =>
+      cards.db.reviewItem.findMany({ where: { cardId: perro.id }, orderBy: { ordinal: 'asc' } });
+    expect(await dueOfPerro()).toBeUndefined();
+
+    const [forward, backward] = await itemsOfPerro();
+    await l.as.review({ id: forward!.id, rating: 'easy', reviewId: randomUUID(), durationMs: 1000 });
+    expect(await dueOfPerro()).toEqual((await itemsOfPerro())[0]!.due);
+    await l.as.review({ id: backward!.id, rating: 'again', reviewId: randomUUID(), durationMs: 1000 });
+    const [easy, again] = await itemsOfPerro();
+    expect(again!.due.getTime()).toBeLessThan(easy!.due.getTime());
+    expect(await dueOfPerro()).toEqual(again!.due);
+    // Soonest first puts the cards with no due (all new) last; latest first is its reverse.
+    expect(await fronts(l, '', { sort: 'due', ascending: true })).toEqual(['perro', 'gato']);
+    expect(await fronts(l, '', { sort: 'due' })).toEqual(['gato', 'perro']);
+
+    // An import or an operator writes review items straight: the card follows.
+    const later = new Date(Date.now() + 100 * 86_400_000);
+    await cards.db.$executeRaw`UPDATE review_items SET due = ${later}, state = 2 WHERE card_id = ${perro.id}::uuid`;
+    expect(await dueOfPerro()).toEqual(later);
+
+    const forgotten = await l.as.bulkEdit({ action: 'forget', query: 'perro' });
+    expect(await dueOfPerro()).toBeUndefined();
+    await l.as.undoBulkEdit({ undoId: forgotten.undoId });
+    expect(await dueOfPerro()).toEqual(later);
+  });
+
+  it('finds a card by its sides as they are now, not as they were', async () => {
+    const l = learner();
+    const edited = await card(l, 'Qué hora es', { back: 'What time is it' });
+    expect(await fronts(l, 'que')).toEqual(['Qué hora es']);
+    await l.as.updateCard({ id: edited.id, fields: ['front', 'back'], front: 'Dónde está', back: 'Where is it' });
+    expect(await fronts(l, 'que or time')).toEqual([]);
+    expect(await fronts(l, 'DONDE where')).toEqual(['Dónde está']);
+    expect(await fronts(l, 'back:"where is*"')).toEqual(['Dónde está']);
+  });
+
   it('refuses a malformed search with the problem', async () => {
     const { as } = learner();
     const error = await grpcFailure(as.browseCards({ query: '(dog' }));
