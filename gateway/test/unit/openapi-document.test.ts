@@ -40,7 +40,7 @@ describe('the OpenAPI document', () => {
   it("takes each input's JSON Schema from the contracts, with its limits", () => {
     const create = document.paths['/api/trpc/cards.create'].post.requestBody.content['application/json'].schema;
     expect(create.properties.front).toMatchObject({ type: 'string', maxLength: 2000 });
-    expect(create.properties.type.enum).toEqual(['basic', 'reversed', 'cloze']);
+    expect(create.properties.type.enum).toEqual(['basic', 'reversed', 'cloze', 'typed']);
     const list = document.paths['/api/trpc/cards.list'].get.parameters[0];
     expect(list).toMatchObject({ name: 'input', in: 'query' });
     expect(list.content['application/json'].schema.properties.pageSize).toMatchObject({

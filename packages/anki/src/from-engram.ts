@@ -3,8 +3,9 @@
 // written to a temp SQLite collection at once (in batched transactions), never all held in memory; media
 // files go into the zip one by one as they are added. The mapping, so that importing the package again
 // gives back the same cards:
-// - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", cloze → "Cloze" (front in Text,
-//   back in Back Extra), with Anki's stock fields and templates; Markdown becomes HTML (markdown-to-html.ts).
+// - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", typed → "Basic (type in the answer)",
+//   cloze → "Cloze" (front in Text, back in Back Extra), with Anki's stock fields and templates; Markdown becomes
+//   HTML (markdown-to-html.ts).
 // - Deck: the Anki deck the card was imported from, while it keeps that tag; else its first tag that is a deck
 //   path (`Parent::Child`, every level non-empty); else "Default". Parent decks are made too. Every tag is also a note tag, spaces turned to `_` (Anki splits tags on
 //   spaces), except the deck's own tag when it has a space: its deck carries it exactly, and an underscored
@@ -155,6 +156,22 @@ export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
     originalStockKind: 'cloze',
     fields: ['Text', 'Back Extra'],
     templates: [{ ord: 0, name: 'Cloze', qfmt: '{{cloze:Text}}', afmt: '{{cloze:Text}}<br>\n{{Back Extra}}' }],
+  },
+  // As Anki writes its stock one: its answer repeats {{Front}} where the others have {{FrontSide}}.
+  typed: {
+    id: 1_000_000_000_004,
+    name: 'Basic (type in the answer)',
+    kind: 'standard',
+    originalStockKind: 'basicTyping',
+    fields: ['Front', 'Back'],
+    templates: [
+      {
+        ord: 0,
+        name: 'Card 1',
+        qfmt: '{{Front}}\n\n{{type:Back}}',
+        afmt: '{{Front}}\n\n<hr id=answer>\n\n{{type:Back}}',
+      },
+    ],
   },
 };
 
@@ -321,7 +338,7 @@ function deckTagOf(card: EngramExportCard): string | undefined {
 /** The Anki card ordinals a note has: its items', and each direction or cloze number its type has. */
 function ordinalsOf(card: EngramExportCard, items: Map<number, EngramExportItem>): number[] {
   const ordinals = new Set(items.keys());
-  if (card.type === 'basic' || card.type === 'reversed') ordinals.add(0);
+  if (card.type !== 'cloze') ordinals.add(0);
   if (card.type === 'reversed') ordinals.add(1);
   if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
   return [...ordinals].filter((ord) => ord >= 0).sort((a, b) => a - b);

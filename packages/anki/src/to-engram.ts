@@ -1,5 +1,5 @@
 // One Anki note (with its cards and their review logs) as Engram cards. Stock note types keep their
-// meaning: Basic (and Basic (type in the answer)) → basic, Basic (and reversed card) and Basic (optional
+// meaning: Basic → basic, Basic (type in the answer) → typed, Basic (and reversed card) and Basic (optional
 // reversed card) → reversed (a note without its reverse card → basic), Cloze and every cloze-kind type →
 // cloze with its deletions; any other note type → one basic card per card Anki made, rendered from its
 // templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
@@ -90,12 +90,16 @@ const sizeText = (bytes: number) =>
     ? `${(bytes / 1024 ** 2).toLocaleString('en', { maximumFractionDigits: 1 })} MB`
     : `${Math.ceil(bytes / 1024).toLocaleString('en')} KB`;
 
-type Shape = 'basic' | 'reversed' | 'cloze' | 'custom';
+type Shape = 'basic' | 'typed' | 'reversed' | 'cloze' | 'custom';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const squash = (template: string) => template.replace(/\s+/g, '');
 /** A question template without its typed-answer box (`{{type:Back}}` asks the same as a plain back). */
 const asked = (template: string) => squash(template).replace(/\{\{type:[^{}]*\}\}/g, '');
+
+/** Whether a template has a box to type `field` into: `{{type:Back}}`, or `{{type:nc:Back}}` (accents ignored). */
+const hasTypeBox = (template: string, field: string) =>
+  new RegExp(`\\{\\{type:(?:nc:)?${escapeRegExp(field)}\\}\\}`).test(squash(template));
 
 /** The fields a template shows (not those it only tests in a `{{#Section}}`), by name. */
 const shownFields = (template: string) =>
@@ -107,8 +111,10 @@ export function shapeOf(type: AnkiNoteType): Shape {
   const [first, second] = type.fields;
   const templates = type.templates;
   const stock = type.originalStockKind;
+  // A one-card type asks its first field; with a box to type its second into, that answer is typed.
+  const basicOrTyped = () => (second && hasTypeBox(templates[0]?.qfmt ?? '', second) ? 'typed' : 'basic');
   if ((stock === 'basic' || stock === 'basicTyping') && templates.length === 1 && type.fields.length >= 2)
-    return 'basic';
+    return basicOrTyped();
   if ((stock === 'basicAndReversed' || stock === 'basicOptionalReversed') && templates.length === 2) return 'reversed';
   if (type.fields.length < 2 || !first || !second) return 'custom';
   // A type made of its first two fields (others only tested, as Basic (optional reversed card)'s "Add Reverse").
@@ -123,9 +129,9 @@ export function shapeOf(type: AnkiNoteType): Shape {
     );
   const answers = (index: number, field: string) => {
     const answer = squash(templates[index]?.afmt ?? '');
-    return answer.includes(`{{${field}}}`) || answer.includes(`{{type:${field}}}`);
+    return answer.includes(`{{${field}}}`) || hasTypeBox(answer, field);
   };
-  if (templates.length === 1 && asks(0, first) && answers(0, second)) return 'basic';
+  if (templates.length === 1 && asks(0, first) && answers(0, second)) return basicOrTyped();
   if (templates.length === 2 && asks(0, first) && answers(0, second) && asksIfFilled(1, second) && answers(1, first)) {
     return 'reversed';
   }
@@ -214,9 +220,9 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
 
   if (isImageOcclusion(type)) {
     mapOcclusions(bundle, fieldMap, type, draft);
-  } else if (shape === 'basic' || shape === 'reversed') {
+  } else if (shape === 'basic' || shape === 'typed' || shape === 'reversed') {
     const hasReverse = bundle.cards.some(({ card }) => card.ordinal === 1);
-    const cardType = shape === 'reversed' && hasReverse ? 'reversed' : 'basic';
+    const cardType = shape === 'reversed' ? (hasReverse ? 'reversed' : 'basic') : shape;
     const items = bundle.cards
       .filter(({ card }) => card.ordinal === 0 || (cardType === 'reversed' && card.ordinal === 1))
       .map((c) => source(c, c.card.ordinal));

@@ -1,9 +1,13 @@
 // Card generation's shared shapes and limits: the web app's Generate form, the gateway's ai procedures
 // and the ai service's own checks read them, so each limit is written once.
 
-import { cardType } from './cards.ts';
-import { CARD_TYPES } from './learning.ts';
+import type { CardType } from './learning.ts';
 import { z } from './zod.ts';
+
+/** The card types generation proposes (a learner may turn a proposal into a typed-answer card before saving it). */
+export const GENERATED_CARD_TYPES = ['basic', 'reversed', 'cloze'] as const satisfies readonly CardType[];
+export type GeneratedCardType = (typeof GENERATED_CARD_TYPES)[number];
+const generatedType = z.enum(GENERATED_CARD_TYPES, 'Card type must be basic, reversed or cloze.');
 
 /** The most cards one generation may propose, and how many it proposes when not told. */
 export const GENERATE_COUNT_MAX = 50;
@@ -60,7 +64,7 @@ export const generateInput = z
       .min(1, 'Ask for at least 1 card.')
       .max(GENERATE_COUNT_MAX, `Ask for at most ${GENERATE_COUNT_MAX} cards.`)
       .optional(),
-    types: z.array(cardType).max(CARD_TYPES.length).optional(),
+    types: z.array(generatedType).max(GENERATED_CARD_TYPES.length).optional(),
     language: language.optional(),
     focus: z.string().trim().max(FOCUS_MAX_LENGTH, `Focus must be at most ${FOCUS_MAX_LENGTH} characters.`).optional(),
   })

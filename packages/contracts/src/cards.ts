@@ -26,7 +26,7 @@ export const cardSide = (label: string) =>
 /** The back of a cloze card is optional extra text; other cards need one. */
 const backOf = z.string().trim().max(CARD_SIDE_MAX_LENGTH, `Back must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
 
-export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed or cloze.');
+export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed, cloze or typed.');
 
 const newCardFields = {
   front: cardSide('Front'),

@@ -237,7 +237,7 @@ export function reviewItem(type: CardType, ordinal: number, front: string, back:
 
 /** The ordinals of a card's review items: 0 (and 1 when reversed) or its cloze numbers. */
 export function reviewOrdinals(type: CardType, front: string): number[] {
-  if (type === 'basic') return [0];
+  if (type === 'basic' || type === 'typed') return [0];
   if (type === 'reversed') return [0, 1];
   return clozeNumbers(front);
 }

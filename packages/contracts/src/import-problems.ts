@@ -43,7 +43,7 @@ const packageProblems = () =>
 /** Each reason's English wording, from its values (all strings; numbers as digits). */
 export const IMPORT_PROBLEMS = {
   // A CSV row or an Anki note that cannot be a card.
-  typeUnknown: ({ type }: { type: string }) => `The type "${type}" is not basic, reversed or cloze.`,
+  typeUnknown: ({ type }: { type: string }) => `The type "${type}" is not basic, reversed, cloze or typed.`,
   frontEmpty: () => 'The front is empty.',
   backEmpty: () => 'The back is empty.',
   backEmptySplit: () => 'The back is empty: with no back column, a line of --- parts the front from the back.',

@@ -101,6 +101,18 @@ const CARDS: EngramExportCard[] = [
     items: [item(0, { due: new Date(NOW.getTime() - 3 * DAY) })],
     reviews: [review(0, 4, 3, 60_000, 0)],
   },
+  {
+    id: '55555555-5555-4555-8555-555555555555',
+    type: 'typed',
+    front: 'Capital of *Peru*?',
+    back: 'Lima',
+    tags: ['geo'],
+    archived: false,
+    createdAt: new Date(T0 + 3000),
+    updatedAt: new Date(T0 + 3000),
+    items: [item(0)],
+    reviews: [review(0, 6, 3, 5000, 0), review(0, 8, 2, 9000, 2)],
+  },
 ];
 
 /** What an import gives back for an exported side: the documented normalisation. */
@@ -168,7 +180,7 @@ describe('export → import round trip', () => {
     }
     await expect(exported.addMedia('cat.png', join(dir, `file-${CAT}`))).rejects.toThrow(/already/);
     const summary = await exported.finish();
-    expect(summary).toEqual({ notes: 4, cards: 6, revlog: 9, media: 3, skippedReviews: 0 });
+    expect(summary).toEqual({ notes: 5, cards: 7, revlog: 11, media: 3, skippedReviews: 0 });
 
     const reader = await openPackage(file);
     try {
@@ -178,6 +190,7 @@ describe('export → import round trip', () => {
         ['Basic', 'basic'],
         ['Basic (and reversed card)', 'reversed'],
         ['Cloze', 'cloze'],
+        ['Basic (type in the answer)', 'typed'],
       ]);
       expect(reader.decks().map((deck) => deck.name)).toEqual([
         'Default',
@@ -194,7 +207,7 @@ describe('export → import round trip', () => {
       );
       // Revlog ids are unique: the clash moved on by a millisecond.
       const revlogIds = [...reader.revlog()].flat().map((entry) => entry.id);
-      expect(new Set(revlogIds).size).toBe(9);
+      expect(new Set(revlogIds).size).toBe(11);
       expect(revlogIds).toContain(T0 + 3 * DAY + 1);
 
       const context = mappingContext(reader);
@@ -266,6 +279,41 @@ describe('export → import round trip', () => {
           }
         }
       }
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a typed card is a note of Anki’s own "Basic (type in the answer)", which reads back as a typed card', async () => {
+    const file = join(dir, 'typed.apkg');
+    const exported = await createExport(file, { now: NOW });
+    const typed = CARDS.find((card) => card.type === 'typed')!;
+    exported.addCard(typed);
+    expect(await exported.finish()).toMatchObject({ notes: 1, cards: 1, revlog: 2 });
+    const reader = await openPackage(file);
+    try {
+      const [bundle] = [...reader.bundles()].flat();
+      const noteType = reader.noteTypes().find((type) => type.id === bundle!.note.noteTypeId);
+      expect(noteType).toEqual({
+        id: expect.any(Number),
+        name: 'Basic (type in the answer)',
+        kind: 'standard',
+        originalStockKind: 'basicTyping',
+        fields: ['Front', 'Back'],
+        templates: [
+          {
+            ord: 0,
+            name: 'Card 1',
+            qfmt: '{{Front}}\n\n{{type:Back}}',
+            afmt: '{{Front}}\n\n<hr id=answer>\n\n{{type:Back}}',
+          },
+        ],
+      });
+      expect(new Set(reader.noteTypes().map((type) => type.id)).size).toBe(4);
+      expect(bundle!.note.fields).toEqual(['Capital of <em>Peru</em>?', 'Lima']);
+      const { cards } = toEngram(bundle!, mappingContext(reader));
+      expect(cards).toMatchObject([{ type: 'typed', front: 'Capital of *Peru*?', back: 'Lima', tags: ['geo'] }]);
+      expect(cards[0]!.items.map((each) => [each.ordinal, each.revlog.length])).toEqual([[0, 2]]);
     } finally {
       reader.close();
     }

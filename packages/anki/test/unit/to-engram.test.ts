@@ -195,8 +195,8 @@ describe('stock note types are recognised by kind and structure, not by name', (
     fields: ['Vorne', 'Hinten'],
     templates: [],
   };
+  const t = (qfmt: string, afmt: string, ord = 0) => ({ ord, name: `t${ord}`, qfmt, afmt });
   it('basic, reversed, optional reversed, cloze, custom', () => {
-    const t = (qfmt: string, afmt: string, ord = 0) => ({ ord, name: `t${ord}`, qfmt, afmt });
     expect(shapeOf({ ...base, templates: [t('{{Vorne}}', '{{FrontSide}}<hr id=answer>{{Hinten}}')] })).toBe('basic');
     expect(
       shapeOf({
@@ -209,6 +209,32 @@ describe('stock note types are recognised by kind and structure, not by name', (
     expect(shapeOf({ ...base, originalStockKind: 'basicAndReversed', templates: [t('a', 'b'), t('c', 'd', 1)] })).toBe(
       'reversed',
     );
+  });
+
+  it('typed: one card asking the first field with a box to type the second, as Basic (type in the answer)', () => {
+    const typing = t('{{Vorne}}\n\n{{type:Hinten}}', '{{Vorne}}\n\n<hr id=answer>\n\n{{type:Hinten}}');
+    expect(shapeOf({ ...base, templates: [typing] })).toBe('typed');
+    expect(shapeOf({ ...base, originalStockKind: 'basicTyping', templates: [typing] })).toBe('typed');
+    // A learner's copy of Basic with a box added, or one that ignores accents (`nc:`), is typed too.
+    expect(shapeOf({ ...base, originalStockKind: 'basic', templates: [typing] })).toBe('typed');
+    expect(
+      shapeOf({ ...base, templates: [t('{{Vorne}} {{type:nc:Hinten}}', '{{Vorne}}<hr id=answer>{{type:nc:Hinten}}')] }),
+    ).toBe('typed');
+  });
+
+  it('a type-in-the-answer type whose box was taken out asks as basic; a box only on the answer is no typing', () => {
+    const plain = t('{{Vorne}}', '{{Vorne}}<hr id=answer>{{type:Hinten}}');
+    expect(shapeOf({ ...base, originalStockKind: 'basicTyping', templates: [plain] })).toBe('basic');
+    expect(shapeOf({ ...base, templates: [plain] })).toBe('basic');
+  });
+
+  it('a reversed type with a box to type the answer stays reversed', () => {
+    const templates = [
+      t('{{Vorne}} {{type:Hinten}}', '{{FrontSide}}<hr id=answer>{{type:Hinten}}'),
+      t('{{Hinten}} {{type:Vorne}}', '{{FrontSide}}<hr id=answer>{{type:Vorne}}', 1),
+    ];
+    expect(shapeOf({ ...base, templates })).toBe('reversed');
+    expect(shapeOf({ ...base, originalStockKind: 'basicAndReversed', templates })).toBe('reversed');
   });
 });
 
@@ -458,9 +484,13 @@ describe('stock note types as Anki itself writes them (without the stock kind, a
     expect(map(1, ['Haus', 'house', ''], [0]).cards).toMatchObject([{ type: 'basic', front: 'Haus', back: 'house' }]);
   });
 
-  it('a typed-answer note keeps its answer', () => {
-    const typed = map(2, ['Capital of France?', 'Paris'], [0]);
-    expect(typed.cards).toMatchObject([{ type: 'basic', front: 'Capital of France?', back: 'Paris' }]);
+  it('a Basic (type in the answer) note is a typed card: its front asked, its back typed, its history kept', () => {
+    const typed = map(2, ['Capital of <b>France</b>?', 'Paris'], [0]);
+    expect(typed.skipped).toEqual([]);
+    expect(typed.cards).toMatchObject([
+      { guid: 'n2', type: 'typed', front: 'Capital of **France**?', back: 'Paris', tags: ['Languages::German'] },
+    ]);
+    expect(typed.cards[0]!.items.map((item) => [item.ordinal, item.card.id])).toEqual([[0, 20]]);
   });
 
   it('a cloze note without a deletion comes in as a basic card with its extra, and says so', () => {

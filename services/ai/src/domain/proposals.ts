@@ -3,12 +3,13 @@
 // cleaned; and no two cards asking the same thing, nor a card the learner already has. Pure: the generators' raw output comes in, proposals or a reason go out.
 import {
   GENERATED_BACK_MAX_LENGTH,
+  GENERATED_CARD_TYPES,
   GENERATED_FRONT_MAX_LENGTH,
   GENERATED_TAGS_MAX,
   SOURCE_QUOTE_MAX_LENGTH,
 } from '@engram/contracts/ai';
 import { CLOZE_PROBLEMS, cardContentProblem, clozePlainText } from '@engram/contracts/cloze';
-import { CARD_TYPES, type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+import { type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { z } from 'zod';
 
 export interface Proposal {
@@ -22,7 +23,7 @@ export interface Proposal {
 const FRONT_MIN_LENGTH = 3;
 
 const rawCard = z.object({
-  type: z.enum(CARD_TYPES),
+  type: z.enum(GENERATED_CARD_TYPES),
   front: z.string().trim().min(FRONT_MIN_LENGTH).max(GENERATED_FRONT_MAX_LENGTH),
   back: z.string().trim().max(GENERATED_BACK_MAX_LENGTH).default(''),
   tags: z.array(z.string()).default([]),

@@ -1,12 +1,12 @@
 // What Bedrock is asked: the instructions, the notes, and the tool whose JSON schema the cards must fit.
 import {
   GENERATED_BACK_MAX_LENGTH,
+  GENERATED_CARD_TYPES,
   GENERATED_FRONT_MAX_LENGTH,
   GENERATED_TAGS_MAX,
   SOURCE_QUOTE_MAX_LENGTH,
 } from '@engram/contracts/ai';
 import { clozeDeletion } from '@engram/contracts/cloze';
-import { CARD_TYPES } from '@engram/contracts/learning';
 import type { GenerationRequest } from './generator.js';
 
 export const TOOL_NAME = 'propose_cards';
@@ -19,7 +19,7 @@ export const CARDS_SCHEMA = {
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string', enum: CARD_TYPES },
+          type: { type: 'string', enum: GENERATED_CARD_TYPES },
           front: { type: 'string', maxLength: GENERATED_FRONT_MAX_LENGTH },
           back: { type: 'string', maxLength: GENERATED_BACK_MAX_LENGTH },
           tags: { type: 'array', items: { type: 'string' }, maxItems: GENERATED_TAGS_MAX },

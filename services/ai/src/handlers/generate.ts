@@ -5,8 +5,7 @@
 // then settles to the cards delivered — nothing is charged when none were, and a stream that broke off
 // keeps (and charges) the cards already delivered, saying what happened.
 import { randomUUID } from 'node:crypto';
-import { AI_REASONS, GENERATE_COUNT_DEFAULT, generateInput } from '@engram/contracts/ai';
-import { CARD_TYPES } from '@engram/contracts/learning';
+import { AI_REASONS, GENERATE_COUNT_DEFAULT, GENERATED_CARD_TYPES, generateInput } from '@engram/contracts/ai';
 import { NotFound, Unavailable } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -42,7 +41,7 @@ async function notesOf(deps: AiDeps, request: GenerateRequest, ctx: CallContext)
   return {
     notes,
     count: input.count ?? GENERATE_COUNT_DEFAULT,
-    types: [...new Set(input.types ?? CARD_TYPES)],
+    types: [...new Set(input.types ?? GENERATED_CARD_TYPES)],
     language: input.language,
     focus: input.focus,
   };

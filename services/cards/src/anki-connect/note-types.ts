@@ -1,5 +1,6 @@
-// Anki's stock note types as Engram's card types: Basic and "Basic (and reversed card)" with the fields Front
-// and Back, Cloze with Text and Back Extra. A note's first field is the card's front, its second the back.
+// Anki's stock note types as Engram's card types: Basic, "Basic (and reversed card)" and "Basic (type in the
+// answer)" with the fields Front and Back, Cloze with Text and Back Extra. A note's first field is the card's
+// front, its second the back.
 import type { CardType } from '@engram/contracts/learning';
 import { modelNotFound } from './anki-error.js';
 
@@ -22,6 +23,8 @@ export const NOTE_TYPES: readonly NoteType[] = [
     fields: ['Front', 'Back'],
     templates: ['Card 1', 'Card 2'],
   },
+  // Anki lists note types by name, so it comes before Cloze; the older ids stay as tools may have stored them.
+  { id: 4, name: 'Basic (type in the answer)', type: 'typed', fields: ['Front', 'Back'], templates: ['Card 1'] },
   { id: 3, name: 'Cloze', type: 'cloze', fields: ['Text', 'Back Extra'], templates: ['Cloze'] },
 ];
 

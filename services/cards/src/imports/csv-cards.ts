@@ -1,10 +1,10 @@
 // One CSV row as an Engram card, by the learner's column mapping: the front and back (Markdown as typed),
 // tags (separated by spaces, commas or semicolons, Anki's "Parent::Child" kept), and the type (basic,
-// reversed or cloze; a front with a {{c1::…}} deletion is a cloze when no column says). Without a back column,
-// the front column holds both sides split at a line of three dashes, as Mochi writes a card ("Question\n---\n
-// Answer"). A cell marked as text for spreadsheets (an apostrophe before a leading =, +, -, @, tab or carriage
-// return, as Engram's CSV export and other careful exporters write it) is read without the mark. A row that
-// cannot be a card is a problem with its line number and the reason in the card rules' own words.
+// reversed, cloze or typed, or Anki's note type names; a front with a {{c1::…}} deletion is a cloze when no column
+// says). Without a back column, the front column holds both sides split at a line of three dashes, as Mochi writes
+// a card ("Question\n---\nAnswer"). A cell marked as text for spreadsheets (an apostrophe before a leading =, +,
+// -, @, tab or carriage return, as Engram's CSV export and other careful exporters write it) is read without the
+// mark. A row that cannot be a card is a problem with its line number and the reason in the card rules' own words.
 import { findDeletions } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
@@ -33,6 +33,7 @@ function typeOf(text: string): CardType | undefined {
   if ((CARD_TYPES as readonly string[]).includes(word)) return word as CardType;
   if (word.startsWith('basic (and reversed') || word.startsWith('basic (optional reversed') || word === 'reverse')
     return 'reversed';
+  if (word.startsWith('basic (type in the answer')) return 'typed';
   if (word.startsWith('basic')) return 'basic';
   return word.startsWith('cloze') ? 'cloze' : undefined;
 }

@@ -6,7 +6,7 @@
 // How Anki's terms read Engram's cards:
 // - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does, against
 //   each side's folded text the card keeps (cards.front_key, back_key); a card's fields are its note type's:
-//   Front and Back (Basic, Basic and reversed), Text and Back Extra (Cloze);
+//   Front and Back (Basic, Basic and reversed, Basic (type in the answer)), Text and Back Extra (Cloze);
 // - `tag:` and `deck:` both read the learner's tags (decks are tags, as the Anki import makes them), a tag and
 //   its `::` children, in any case; `deck:Default` also finds cards with no tag (Anki's default deck);
 // - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's cN is card N;

@@ -77,13 +77,57 @@ describe('decks and note types', () => {
 
   it('offers the stock note types with their fields, and names the one it cannot find', async () => {
     const { anki } = learner();
-    expect(await anki('modelNames')).toEqual(['Basic', 'Basic (and reversed card)', 'Cloze']);
+    expect(await anki('modelNames')).toEqual([
+      'Basic',
+      'Basic (and reversed card)',
+      'Basic (type in the answer)',
+      'Cloze',
+    ]);
     expect(await anki('modelFieldNames', { modelName: 'Cloze' })).toEqual(['Text', 'Back Extra']);
     expect(await anki('modelFieldNames', { modelName: 'basic' })).toEqual(['Front', 'Back']);
+    expect(await anki('modelFieldNames', { modelName: 'Basic (type in the answer)' })).toEqual(['Front', 'Back']);
     expect(await errorOf(anki('modelFieldNames', { modelName: 'Japanese (recognition)' }))).toBe(
       'model was not found: Japanese (recognition)',
     );
-    expect(Object.keys((await anki('modelNamesAndIds')) as object)).toHaveLength(3);
+    const ids = (await anki('modelNamesAndIds')) as Record<string, number>;
+    expect(Object.keys(ids)).toHaveLength(4);
+    expect(new Set(Object.values(ids)).size).toBe(4);
+  });
+});
+
+describe('a note of Basic (type in the answer)', () => {
+  it('is a typed card, asked by its front with its back to type, and reads back as that note type', async () => {
+    const { id, anki } = learner();
+    const typing = (front: string, back: string) => ({
+      ...basic(front, back),
+      modelName: 'Basic (type in the answer)',
+    });
+    const noteId = (await anki('addNote', { note: typing('Capital of <i>Peru</i>?', 'Lima') })) as number;
+    const [second] = (await anki('addNotes', { notes: [typing('Capital of Chile?', 'Santiago')] })) as number[];
+
+    const added = await cards.db.card.findMany({
+      where: { ownerId: id },
+      include: { items: true },
+      orderBy: { number: 'asc' },
+    });
+    expect(added.map((card) => [Number(card.number), card.type, card.front, card.back])).toEqual([
+      [noteId, 'typed', 'Capital of *Peru*?', 'Lima'],
+      [second, 'typed', 'Capital of Chile?', 'Santiago'],
+    ]);
+    expect(added.map((card) => card.items.map((item) => item.ordinal))).toEqual([[0], [0]]);
+
+    const [note] = (await anki('notesInfo', { notes: [noteId] })) as {
+      modelName: string;
+      fields: Record<string, { value: string; order: number }>;
+      cards: number[];
+    }[];
+    expect(note?.modelName).toBe('Basic (type in the answer)');
+    expect(note?.fields).toEqual({
+      Front: { value: 'Capital of <em>Peru</em>?', order: 0 },
+      Back: { value: 'Lima', order: 1 },
+    });
+    const [card] = (await anki('cardsInfo', { cards: note?.cards ?? [] })) as Record<string, unknown>[];
+    expect(card).toMatchObject({ modelName: 'Basic (type in the answer)', template: 'Card 1', ord: 0 });
   });
 });
 

@@ -171,6 +171,7 @@ describe('an Anki export imported again', () => {
       tagIds: [biology.id],
     });
     await cards.as(ann).createCard({ front: 'gato', back: 'cat', type: 'reversed' });
+    await cards.as(ann).createCard({ front: 'Capital of Peru?', back: 'Lima', type: 'typed' });
     for (const item of (await cards.as(ann).listDue({})).items.slice(0, 3)) {
       await cards.as(ann).review({ id: item.id, rating: 'good', reviewId: randomUUID(), durationMs: 3_000 });
     }
@@ -190,7 +191,7 @@ describe('an Anki export imported again', () => {
     );
     expect(imported).toMatchObject({
       status: 'done',
-      counts: { notes: 3, cards: 3, reviews: 3, media: 1, skipped: 0 },
+      counts: { notes: 4, cards: 4, reviews: 3, media: 1, skipped: 0 },
     });
 
     const shape = async (userId: string) => {

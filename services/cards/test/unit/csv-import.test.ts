@@ -113,6 +113,18 @@ describe('a row as a card', () => {
     expect(cardOfRow(['say {{c1::x}}', 'y', '', 'basic'], mapping)).toMatchObject({ card: { type: 'basic' } });
   });
 
+  it('makes a typed-answer card of a row whose type is typed, or Anki’s "Basic (type in the answer)"', () => {
+    expect(cardOfRow(['Capital of France', 'Paris', '', 'typed'], mapping)).toEqual({
+      card: { type: 'typed', front: 'Capital of France', back: 'Paris', tags: [] },
+    });
+    expect(cardOfRow(['Capital of Spain', 'Madrid', '', 'Basic (type in the answer)'], mapping)).toMatchObject({
+      card: { type: 'typed' },
+    });
+    expect(cardOfRow(['Capital of Italy', '', '', 'typed'], mapping)).toEqual({
+      problem: { reason: 'backEmpty', values: {}, message: 'The back is empty.' },
+    });
+  });
+
   it('names what is wrong with a row that cannot be a card', () => {
     expect(cardOfRow(['', 'Paris', '', ''], mapping)).toEqual({
       problem: { reason: 'frontEmpty', values: {}, message: 'The front is empty.' },
@@ -127,7 +139,7 @@ describe('a row as a card', () => {
       problem: {
         reason: 'typeUnknown',
         values: { type: 'image occlusion' },
-        message: 'The type "image occlusion" is not basic, reversed or cloze.',
+        message: 'The type "image occlusion" is not basic, reversed, cloze or typed.',
       },
     });
     expect(cardOfRow(['x'.repeat(2001), 'b', '', ''], mapping)).toEqual({

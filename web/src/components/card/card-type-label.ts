@@ -7,6 +7,7 @@ const LABELS: Record<CardType, () => string> = {
   basic: m.cards_type_basic,
   reversed: m.cards_type_reversed,
   cloze: m.cards_type_cloze,
+  typed: m.cards_type_typed,
 };
 
 export const cardTypeLabel = (type: CardType) => LABELS[type]();

@@ -38,7 +38,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
     <div className="space-y-4">
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">{m.cards_type()}</legend>
-        <div className="mt-1.5 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1">
+        <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-4">
           {CARD_TYPES.map((type) => (
             <label
               key={type}
@@ -74,7 +74,9 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
             ? m.cards_cloze_hint({ example: CLOZE_EXAMPLE })
             : draft.type === 'reversed'
               ? m.cards_reversed_hint()
-              : m.cards_markdown_hint()
+              : draft.type === 'typed'
+                ? m.cards_typed_hint()
+                : m.cards_markdown_hint()
         }
         value={draft.front}
         onChange={(value) => set('front', value)}

@@ -1,6 +1,6 @@
 // The Generate screen's state, pure: drafts made from streamed proposals, how the generation began and
 // ended, a draft's tags as clean names, and the state as it is kept across a reload and read back.
-import { GENERATE_COUNT_MAX } from '@engram/contracts/ai';
+import { GENERATE_COUNT_MAX, GENERATED_CARD_TYPES, type GeneratedCardType } from '@engram/contracts/ai';
 import { CARD_TYPES, type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import type { GenerationEvent } from '@engram/gateway/router';
 
@@ -112,7 +112,13 @@ export function fromStored(stored: unknown): GenerationState {
 }
 
 /** The form as kept between visits: the pasted notes and the choices beside them (never a file: its upload expires). */
-export type NotesDraft = { notes: string; count: string; types: CardType[]; language: string; focus: string };
+export type NotesDraft = {
+  notes: string;
+  count: string;
+  types: GeneratedCardType[];
+  language: string;
+  focus: string;
+};
 
 /** What to store of the form, or null when it holds no notes (nothing worth keeping). */
 export const toStoredNotes = ({ notes, count, types, language, focus }: NotesDraft) =>
@@ -122,7 +128,7 @@ export const toStoredNotes = ({ notes, count, types, language, focus }: NotesDra
 export function notesFromStored(stored: unknown): Partial<NotesDraft> {
   if (!isObject(stored) || !isText(stored.notes)) return {};
   const types = Array.isArray(stored.types)
-    ? CARD_TYPES.filter((type) => (stored.types as unknown[]).includes(type))
+    ? GENERATED_CARD_TYPES.filter((type) => (stored.types as unknown[]).includes(type))
     : [];
   return {
     notes: stored.notes,

@@ -3,8 +3,14 @@
 // of cards outside them shows a message under the field instead of being sent (or quietly changed). The notes
 // and choices are kept for the learner like the proposals (entities/generation/draft-store.ts): leaving the page,
 // a reload or a closed tab loses nothing typed.
-import { GENERATE_COUNT_DEFAULT, GENERATE_COUNT_MAX, type GenerateInput, NOTES_MIN_LENGTH } from '@engram/contracts/ai';
-import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import {
+  GENERATE_COUNT_DEFAULT,
+  GENERATE_COUNT_MAX,
+  GENERATED_CARD_TYPES,
+  type GeneratedCardType,
+  type GenerateInput,
+  NOTES_MIN_LENGTH,
+} from '@engram/contracts/ai';
 import { useEffect } from 'react';
 import { Button } from '../../components/button';
 import { cardTypeLabel } from '../../components/card/card-type-label';
@@ -26,7 +32,7 @@ type Draft = {
   notes: string;
   file: UploadedFile | undefined;
   count: string;
-  types: CardType[];
+  types: GeneratedCardType[];
   language: string;
   focus: string;
 };
@@ -35,7 +41,7 @@ const INITIAL: Draft = {
   notes: '',
   file: undefined,
   count: String(GENERATE_COUNT_DEFAULT),
-  types: [...CARD_TYPES],
+  types: [...GENERATED_CARD_TYPES],
   language: '',
   focus: '',
 };
@@ -75,11 +81,11 @@ export function GenerateForm({ userId, running, onGenerate, onStop }: GenerateFo
     else clearNotesDraft(userId);
   }, [userId, notes, count, types, language, focus]);
 
-  const toggle = (type: CardType, on: boolean) =>
+  const toggle = (type: GeneratedCardType, on: boolean) =>
     setDraft((current) => ({
       ...current,
       types: on
-        ? CARD_TYPES.filter((t) => t === type || current.types.includes(t))
+        ? GENERATED_CARD_TYPES.filter((t) => t === type || current.types.includes(t))
         : current.types.filter((t) => t !== type),
     }));
 
@@ -125,7 +131,7 @@ export function GenerateForm({ userId, running, onGenerate, onStop }: GenerateFo
       <fieldset aria-describedby={errors.types ? 'generate-types-error' : undefined}>
         <legend className="text-sm font-medium text-slate-700">{m.generate_types_label()}</legend>
         <div className="mt-1.5 flex flex-wrap gap-4">
-          {CARD_TYPES.map((type) => (
+          {GENERATED_CARD_TYPES.map((type) => (
             <label key={type} className="inline-flex items-center gap-2 text-sm text-slate-700">
               <input
                 type="checkbox"

@@ -20,6 +20,8 @@ import { PracticeSession, type SavedSession, type SessionItem, type SessionSnaps
 import { practiceKeyAction } from './shortcuts';
 import { playSounds } from './sounds';
 import { practiceTransport } from './transport';
+import { answerToType, compareTypedAnswer, suggestedRating, type TypedComparison } from './typed-answer';
+import { TypedAnswerCompared, TypedAnswerField } from './typed-answer-view';
 
 /** How long the end of a session waits for its reviews to reach the server before moving on anyway. */
 const SETTLE_WAIT_MS = 3_000;
@@ -150,16 +152,30 @@ export function Session({
     if (state.done && state.reviewed > 0) finish();
   }, [state, finish]);
 
+  const typed = useTypedAnswer(state.current, state.revealed);
+
   if (state.done || leaving) return <InlineLoading label={m.practice_saving()} />;
   const current = state.current;
   if (!current) return null;
   return (
     <div>
       <SessionBar session={session} state={state} onEnd={finish} />
-      <CardShown session={session} state={state} card={card} front={current.front} back={current.back} />
+      <CardShown
+        session={session}
+        state={state}
+        card={card}
+        front={current.front}
+        back={current.back}
+        typed={current.type === 'typed' ? typed : undefined}
+      />
       <div className="mt-6">
         {state.revealed ? (
-          <RatingButtons session={session} state={state} keyboard={keyboard} />
+          <RatingButtons
+            session={session}
+            state={state}
+            keyboard={keyboard}
+            suggested={typed.comparison ? suggestedRating(typed.comparison) : undefined}
+          />
         ) : (
           <Button
             className="min-h-12 w-full py-3 text-base sm:text-sm"
@@ -176,6 +192,23 @@ export function Session({
       </div>
     </div>
   );
+}
+
+interface TypedAnswer {
+  text: string;
+  setText: (text: string) => void;
+  /** Once the answer shows: what was typed compared with it. */
+  comparison: TypedComparison | undefined;
+}
+
+/** What the learner types for the current card (a typed-answer card), emptied for each card. */
+function useTypedAnswer(current: SessionItem | undefined, revealed: boolean): TypedAnswer {
+  const [typed, setTyped] = useState({ id: current?.id, text: '' });
+  const text = typed.id === current?.id ? typed.text : '';
+  const setText = useCallback((next: string) => setTyped({ id: current?.id, text: next }), [current?.id]);
+  const comparison =
+    revealed && current?.type === 'typed' ? compareTypedAnswer(answerToType(current.back), text) : undefined;
+  return { text, setText, comparison };
 }
 
 /**
@@ -241,12 +274,15 @@ function CardShown({
   card,
   front,
   back,
+  typed,
 }: {
   session: PracticeSession<SessionItem>;
   state: SessionSnapshot<SessionItem>;
   card: RefObject<HTMLElement | null>;
   front: string;
   back: string;
+  /** A typed-answer card's field, then its comparison. */
+  typed?: TypedAnswer;
 }) {
   return (
     // A tap anywhere on the question shows the answer (a link in it still opens); "Show answer" below is the same
@@ -261,8 +297,17 @@ function CardShown({
       }}
     >
       <CardFace markdown={front} label={m.practice_front_label()} side="front" />
+      {typed && !state.revealed && (
+        <TypedAnswerField
+          key={state.current?.id}
+          value={typed.text}
+          onChange={typed.setText}
+          onSubmit={() => session.reveal()}
+        />
+      )}
       {state.revealed && (
         <div className="border-t border-dashed border-slate-200">
+          {typed?.comparison && <TypedAnswerCompared comparison={typed.comparison} />}
           <CardFace markdown={back} label={m.practice_back_label()} side="back" />
         </div>
       )}
@@ -270,27 +315,44 @@ function CardShown({
   );
 }
 
-/** The four ratings, each with the interval it gives and, with a keyboard, its key. */
+/**
+ * The four ratings, each with the interval it gives and, with a keyboard, its key. After a typed answer, the rating
+ * its comparison suggests is marked and has the focus (Enter takes it), but any may be chosen.
+ */
 function RatingButtons({
   session,
   state,
   keyboard,
+  suggested,
 }: {
   session: PracticeSession<SessionItem>;
   state: SessionSnapshot<SessionItem>;
   keyboard: boolean;
+  suggested?: RatingName;
 }) {
+  const suggestedButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (suggested) suggestedButton.current?.focus();
+  }, [suggested]);
   return (
     <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       <legend className="sr-only">{m.practice_rate_label()}</legend>
       {RATINGS.map((rating, index) => (
         <button
           key={rating}
+          ref={rating === suggested ? suggestedButton : undefined}
           type="button"
           onClick={() => session.rate(rating)}
           aria-keyshortcuts={String(index + 1)}
-          className={`min-h-12 rounded-xl px-4 py-3 text-base font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:text-sm ${RATING_STYLES[rating]}`}
+          aria-description={rating === suggested ? m.practice_typed_suggested() : undefined}
+          data-suggested={rating === suggested || undefined}
+          className={`min-h-12 rounded-xl px-4 py-3 text-base font-semibold ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:text-sm ${RATING_STYLES[rating]} ${rating === suggested ? 'ring-2 ring-current' : ''}`}
         >
+          {rating === suggested && (
+            <span aria-hidden="true" className="mr-1">
+              ★
+            </span>
+          )}
           {RATING_LABELS[rating]()}
           {state.intervals && (
             <span className="ml-2 font-normal tabular-nums" data-testid={`interval-${rating}`}>

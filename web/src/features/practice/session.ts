@@ -18,6 +18,8 @@ export type Intervals = Record<RatingName, number>;
 export interface SessionItem {
   id: string;
   cardId: string;
+  /** The card's type: a typed-answer card (typed) asks for the answer to be typed. */
+  type?: string;
   front: string;
   back: string;
   /** What each rating would give this item now; absent or null when the server did not say. */
