@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { clientsOf, closeServices, createServices } from './clients.js';
 import { readConfig } from './config.js';
+import { closeAnkiConnectBodies } from './http/anki-connect-bodies.js';
 import { liveEvents } from './http/live-events.js';
 import { createMediaRateLimits, createTrpcRateLimits } from './rate-limit.js';
 import { firstConnection } from './redis-connection.js';
@@ -117,6 +118,7 @@ onShutdown(logger, [
   { name: 'live events', run: () => live.close() },
   // Every request that reached the gateway is answered; keep-alive connections close after their answer.
   { name: 'http', run: () => draining.drain() },
+  { name: 'AnkiConnect bodies', run: () => closeAnkiConnectBodies() },
   { name: 'clients', run: () => closeServices(services) },
   { name: 'revocations', run: () => revocations.close() },
   { name: 'redis', run: () => redis.quit().then(() => undefined) },

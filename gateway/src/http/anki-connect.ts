@@ -25,7 +25,9 @@ import express from 'express';
 import { AUDIENCES, type Services } from '../clients.js';
 import type { TrpcRateLimits } from '../rate-limit.js';
 import { resolveApiKey, type SessionInfo } from '../session.js';
-import { FileRefused, fileAsBase64, handOffFiles } from './anki-connect-files.js';
+import { BodyWorkFailed, readAnkiConnectBody, writeAnkiConnectReply } from './anki-connect-bodies.js';
+import { FileRefused, fileBytes, handOffFiles } from './anki-connect-files.js';
+import { FILE_MARK } from './anki-connect-media.js';
 import type { LiveEvents } from './live-events.js';
 
 export const ANKI_CONNECT_PATH = '/api/anki-connect';
@@ -44,6 +46,11 @@ const ACTION_TIMEOUT_MS = 60_000;
 export const INVALID_KEY = 'valid api key must be provided';
 const UNSUPPORTED_ACTION = 'unsupported action';
 const SERVICE_TROUBLE = 'Engram could not answer just now; try again.';
+const BUSY_READING = 'Engram is busy reading other large files just now; try again.';
+
+/** Whether a body holds nothing but white space (AnkiConnect answers its version to an empty request). */
+const isBlank = (body: Uint8Array) =>
+  body.every((byte) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09);
 export const ANKI_TOOLS_SCOPES =
   'This API key cannot be used by Anki tools: give it the read and write scopes on the API keys page.';
 
@@ -58,6 +65,13 @@ interface Options {
 
 /** An action's failure: its error as the tool reads it. */
 class ActionFailed extends Error {}
+
+/** One request's state: the keys it named, the files taken out of it, the files its reply carries. */
+interface Exchange {
+  keys: Map<string, Promise<SessionInfo>>;
+  files: Uint8Array[];
+  replyFiles: Uint8Array[];
+}
 
 const versionOf = (request: Record<string, unknown>) =>
   typeof request.version === 'number' && Number.isFinite(request.version) ? request.version : 4;
@@ -83,23 +97,39 @@ export function ankiConnectRoute(options: Options): express.Router {
   });
   router.all(
     ANKI_CONNECT_PATH,
-    express.text({ type: () => true, limit: ANKI_CONNECT_BODY_MAX_BYTES }),
+    express.raw({ type: () => true, limit: ANKI_CONNECT_BODY_MAX_BYTES }),
     async (req: Request, res: Response) => {
-      const body = typeof req.body === 'string' ? req.body : '';
+      const body: Uint8Array = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       res.setHeader('cache-control', 'no-store');
-      if (body.trim() === '') {
+      if (isBlank(body)) {
         res.type('text/plain').send(`AnkiConnect v.${ANKI_CONNECT_VERSION}`);
         return;
       }
-      let request: unknown;
+      let read: Awaited<ReturnType<typeof readAnkiConnectBody>>;
       try {
-        request = JSON.parse(body);
-      } catch {
+        read = await readAnkiConnectBody(body);
+      } catch (error) {
+        if (!(error instanceof BodyWorkFailed)) throw error;
+        req.log.warn({ err: error, contentLength: body.byteLength }, 'AnkiConnect request could not be read');
+        res.json(failure(BUSY_READING));
+        return;
+      }
+      if ('invalid' in read) {
         res.json(failure('the request is not JSON'));
         return;
       }
-      const keys = new Map<string, Promise<SessionInfo>>();
-      res.json(await handle(options, req, request, keys, undefined));
+      const exchange: Exchange = { keys: new Map(), files: read.files, replyFiles: [] };
+      const reply = await handle(options, req, read.request, exchange, undefined);
+      let written: Uint8Array;
+      try {
+        written = await writeAnkiConnectReply(reply, exchange.replyFiles);
+      } catch (error) {
+        if (!(error instanceof BodyWorkFailed)) throw error;
+        req.log.warn({ err: error }, 'AnkiConnect reply could not be written');
+        res.json(failure(BUSY_READING));
+        return;
+      }
+      res.type('application/json').send(Buffer.from(written.buffer, written.byteOffset, written.byteLength));
     },
   );
   // A body over the limit: the protocol's error, not an HTML page.
@@ -119,7 +149,7 @@ async function handle(
   options: Options,
   req: Request,
   request: unknown,
-  keys: Map<string, Promise<SessionInfo>>,
+  exchange: Exchange,
   outerKey: string | undefined,
 ): Promise<Reply> {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) {
@@ -143,7 +173,7 @@ async function handle(
       });
     }
     const key = typeof fields.key === 'string' && fields.key !== '' ? fields.key : outerKey;
-    const session = await ownerOf(options, req, key, keys, action);
+    const session = await ownerOf(options, req, key, exchange.keys, action);
     if (action === 'version') return success(version, ANKI_CONNECT_VERSION);
     if (action === 'multi') {
       const actions = Array.isArray(params.actions) ? params.actions : null;
@@ -153,10 +183,10 @@ async function handle(
       }
       const replies: Reply[] = [];
       // One at a time, in order, as AnkiConnect runs them: a later action may read what an earlier one wrote.
-      for (const entry of actions) replies.push(await handle(options, req, entry, keys, key));
+      for (const entry of actions) replies.push(await handle(options, req, entry, exchange, key));
       return success(version, replies);
     }
-    return success(version, await act(options, req, session, action, params));
+    return success(version, await act(options, req, session, action, params, exchange));
   } catch (error) {
     if (error instanceof ActionFailed) return failure(error.message);
     req.log.error({ err: error, action }, 'AnkiConnect action failed');
@@ -206,11 +236,12 @@ async function act(
   session: SessionInfo,
   action: string,
   params: Record<string, unknown>,
+  exchange: Exchange,
 ): Promise<unknown> {
   if (action === '') throw new ActionFailed(UNSUPPORTED_ACTION);
   let response: ActResponse;
   try {
-    await handOffFiles(services, session, action, params);
+    await handOffFiles(services, session, action, params, exchange.files);
   } catch (error) {
     if (error instanceof FileRefused) throw new ActionFailed(error.message);
     throw error;
@@ -236,6 +267,12 @@ async function act(
         req.log.warn({ err: error }, 'guiBrowse could not reach the open tabs');
       });
   }
-  if (action === 'retrieveMediaFile' && typeof result === 'string') return fileAsBase64(services, session, result);
+  if (action === 'retrieveMediaFile' && typeof result === 'string') {
+    // The file's bytes go beside the reply, which writes them in base64 (in the worker when large).
+    const bytes = await fileBytes(services, session, result);
+    if (!bytes) return false;
+    exchange.replyFiles.push(bytes);
+    return { [FILE_MARK]: exchange.replyFiles.length - 1 };
+  }
   return result;
 }
