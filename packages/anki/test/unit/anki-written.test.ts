@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { isReview, memoryState } from '../../src/memory-state.ts';
 import { openPackage } from '../../src/open-package.ts';
 import { mappingContext, toEngram } from '../../src/to-engram.ts';
+import type { AnkiNoteType } from '../../src/types.ts';
 
 const decodeName = (name: string) => {
   try {
@@ -22,6 +23,17 @@ const decodeName = (name: string) => {
 };
 
 const ANKI_WRITTEN = ankiWrittenPackages();
+
+/**
+ * A note type of Anki's stock "Basic (type in the answer)": by its stock kind where the package says it (Anki 2.1.50+
+ * collections), else by its one template asking its first field with a box for its second, as the stock one does.
+ */
+function isStockTyping(type: AnkiNoteType): boolean {
+  if (type.originalStockKind === 'basicTyping') return true;
+  const [first, second] = type.fields;
+  const question = type.templates.length === 1 ? type.templates[0]!.qfmt.replace(/\s+/g, '') : '';
+  return question === `{{${first}}}{{type:${second}}}`;
+}
 
 /** What a package holds by Anki's count, and what the mapping made of it. */
 async function mapWhole(path: string) {
@@ -37,6 +49,9 @@ async function mapWhole(path: string) {
       logs: 0,
       skipped: [] as string[],
       lost: [] as string[],
+      /** Notes of Anki's stock "Basic (type in the answer)", and those of them not made typed cards. */
+      typing: 0,
+      typingNotTyped: [] as string[],
     };
     for (const batch of reader.bundles(100)) {
       for (const bundle of batch) {
@@ -44,6 +59,13 @@ async function mapWhole(path: string) {
         found.cards += bundle.cards.length;
         found.reviews += bundle.cards.reduce((sum, { revlog }) => sum + revlog.filter(isReview).length, 0);
         const mapped = toEngram(bundle, context);
+        const noteType = context.noteTypes.get(bundle.note.noteTypeId);
+        if (noteType && isStockTyping(noteType)) {
+          found.typing++;
+          for (const draft of mapped.cards) {
+            if (draft.type !== 'typed') found.typingNotTyped.push(`${bundle.note.id}: ${draft.type}`);
+          }
+        }
         const shown = new Set<string>();
         found.skipped.push(...mapped.skipped.map((note) => `${note.noteId}: ${note.problem.message}`));
         for (const draft of mapped.cards) {
@@ -89,6 +111,8 @@ describe('packages written by Anki itself import whole', () => {
       expect(found.items).toBe(found.cards);
       expect(found.logs).toBe(found.reviews);
       expect(found.lost).toEqual([]);
+      // Anki's typed-answer notes come in as typed cards (anki-apkg-parser's new_deck.apkg holds one, with reviews).
+      expect(found.typingNotTyped).toEqual([]);
     });
   }
 
