@@ -82,6 +82,8 @@ describe('typed answers', () => {
     // Rated Hard, it comes back later in the session (a learning step), asking afresh.
     await expect.poll(() => page.getByTestId('session-progress').textContent()).toMatch(/^1 answered/);
     expect(await page.getByRole('button', { name: /^Hard/ }).count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Type the answer' }).inputValue()).toBe('');
+    await expect.poll(() => focusedName(page)).toBe('Type the answer');
   });
 
   it('are practised by touch on a phone in Portuguese, case and accents shown, any rating chosen', async () => {

@@ -152,7 +152,7 @@ export function Session({
     if (state.done && state.reviewed > 0) finish();
   }, [state, finish]);
 
-  const typed = useTypedAnswer(state.current, state.revealed);
+  const typed = useTypedAnswer(state.current, state.revealed, state.reviewed);
 
   if (state.done || leaving) return <InlineLoading label={m.practice_saving()} />;
   const current = state.current;
@@ -195,20 +195,23 @@ export function Session({
 }
 
 interface TypedAnswer {
+  /** This showing of the card: a card that comes back later in the session (a learning step) asks afresh. */
+  showing: string;
   text: string;
   setText: (text: string) => void;
   /** Once the answer shows: what was typed compared with it. */
   comparison: TypedComparison | undefined;
 }
 
-/** What the learner types for the current card (a typed-answer card), emptied for each card. */
-function useTypedAnswer(current: SessionItem | undefined, revealed: boolean): TypedAnswer {
-  const [typed, setTyped] = useState({ id: current?.id, text: '' });
-  const text = typed.id === current?.id ? typed.text : '';
-  const setText = useCallback((next: string) => setTyped({ id: current?.id, text: next }), [current?.id]);
+/** What the learner types for the current card (a typed-answer card), emptied for each card and each showing. */
+function useTypedAnswer(current: SessionItem | undefined, revealed: boolean, answered: number): TypedAnswer {
+  const showing = `${current?.id}:${answered}`;
+  const [typed, setTyped] = useState({ showing, text: '' });
+  const text = typed.showing === showing ? typed.text : '';
+  const setText = useCallback((next: string) => setTyped({ showing, text: next }), [showing]);
   const comparison =
     revealed && current?.type === 'typed' ? compareTypedAnswer(answerToType(current.back), text) : undefined;
-  return { text, setText, comparison };
+  return { showing, text, setText, comparison };
 }
 
 /**
@@ -299,7 +302,7 @@ function CardShown({
       <CardFace markdown={front} label={m.practice_front_label()} side="front" />
       {typed && !state.revealed && (
         <TypedAnswerField
-          key={state.current?.id}
+          key={typed.showing}
           value={typed.text}
           onChange={typed.setText}
           onSubmit={() => session.reveal()}
