@@ -3,12 +3,12 @@
 // malformed one is pointed at where it goes wrong, columns sort, chosen cards take every bulk action and each is
 // undone from its toast, a search is saved and run again, and duplicates are grouped.
 import { randomBytes } from 'node:crypto';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
-import { useSessionCookie } from './support/auth.ts';
+import { openSignedIn } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { sticksOut } from './support/layout.ts';
 import { LAPTOP, PHONE } from './support/screens.ts';
@@ -38,12 +38,8 @@ async function newLearner(label: string) {
   return { cookie, api };
 }
 
-async function openAs(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
-  const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
-  page.setDefaultTimeout(15_000);
-  await useSessionCookie(page, env.stack.url, cookie);
-  return page;
-}
+const openAs = (name: string, screen: BrowserContextOptions, locale: string, cookie: string) =>
+  openSignedIn(env, name, screen, locale, cookie);
 
 /** Types a search as a learner does and waits for its count. */
 async function search(page: Page, label: string, query: string, count: string) {

@@ -5,12 +5,12 @@
 // names, and lives in the URL; a malformed search param is corrected, never an error screen; the dashboard
 // names both counts (cards, and the review items of reversed and cloze cards) in English and Portuguese.
 import { randomBytes } from 'node:crypto';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
-import { useSessionCookie } from './support/auth.ts';
+import { openSignedIn } from './support/auth.ts';
 import { LAPTOP, PHONE } from './support/screens.ts';
 
 const env = useBrowserStack();
@@ -42,12 +42,8 @@ async function newLearner(label: string, cards: { type?: string; front: string; 
   return { cookie, api };
 }
 
-async function openAs(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
-  const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
-  page.setDefaultTimeout(15_000);
-  await useSessionCookie(page, env.stack.url, cookie);
-  return page;
-}
+const openAs = (name: string, screen: BrowserContextOptions, locale: string, cookie: string) =>
+  openSignedIn(env, name, screen, locale, cookie);
 
 const proposals = (page: Page) => page.getByTestId('proposal');
 const fronts = async (page: Page) =>

@@ -6,13 +6,13 @@
 // collection declines to recommend and speaks in seconds. Nothing sticks out; practice passes the accessibility checks.
 import { randomBytes } from 'node:crypto';
 import { RECOMMENDATION_MIN_CARDS } from '@engram/contracts/scheduling';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { useBrowserStack } from '@engram/testkit/browser';
 import { recordedFile } from '@engram/testkit/media-files';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
-import { useSessionCookie } from './support/auth.ts';
+import { openSignedIn } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { addCardFile, picture } from './support/card-files.ts';
 import { sticksOut } from './support/layout.ts';
@@ -103,13 +103,8 @@ async function newLearner(label: string) {
   return { cookie, rendering, listening, cards: 4 };
 }
 
-async function openAs(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
-  // The accessibility checker is a script the app's Content-Security-Policy would rightly refuse.
-  const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
-  page.setDefaultTimeout(15_000);
-  await useSessionCookie(page, env.stack.url, cookie);
-  return page;
-}
+const openAs = (name: string, screen: BrowserContextOptions, locale: string, cookie: string) =>
+  openSignedIn(env, name, screen, locale, cookie);
 
 const sessionOf = (tagId: string) =>
   `${env.stack.url}/practice/session?tags=${encodeURIComponent(JSON.stringify([tagId]))}`;

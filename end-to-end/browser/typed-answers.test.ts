@@ -3,12 +3,12 @@
 // wrong, what is missing), and rates with the rating the comparison suggests or another; in English on a laptop
 // with the keyboard alone, in Portuguese on a phone by touch.
 import { randomBytes } from 'node:crypto';
-import { openTestPage, useBrowserStack } from '@engram/testkit/browser';
+import { useBrowserStack } from '@engram/testkit/browser';
 import { signUpThroughGateway } from '@engram/testkit/stack';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { trpcClient } from '../support/trpc-client.ts';
-import { useSessionCookie } from './support/auth.ts';
+import { openSignedIn } from './support/auth.ts';
 import { accessibilityViolations } from './support/axe.ts';
 import { sticksOut } from './support/layout.ts';
 import { LAPTOP, PHONE } from './support/screens.ts';
@@ -23,12 +23,8 @@ async function newLearner(label: string) {
   return { cookie, api };
 }
 
-async function openAs(name: string, screen: BrowserContextOptions, locale: string, cookie: string) {
-  const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
-  page.setDefaultTimeout(15_000);
-  await useSessionCookie(page, env.stack.url, cookie);
-  return page;
-}
+const openAs = (name: string, screen: BrowserContextOptions, locale: string, cookie: string) =>
+  openSignedIn(env, name, screen, locale, cookie);
 
 /** The accessible name of the element that has the focus. */
 const focusedName = (page: Page) =>

@@ -1,8 +1,8 @@
 // A person's way through the auth screens in the browser: signing up (and opening the verification mail
 // from the dev mailbox), onboarding, and signing in with an email or a username.
 import { randomBytes } from 'node:crypto';
-import { followVerificationMail } from '@engram/testkit/browser';
-import type { Page } from 'playwright-core';
+import { followVerificationMail, openTestPage } from '@engram/testkit/browser';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 export interface TestUser {
   name: string;
@@ -62,6 +62,24 @@ export async function useSessionCookie(page: Page, url: string, cookie: string):
       return { name, value: value.join('='), url };
     }),
   );
+}
+
+/**
+ * A page of its own for a learner signed up through the gateway (their session `cookie`), on `screen` in `locale`,
+ * with the page's Content-Security-Policy bypassed for the accessibility checker's script, which it would rightly
+ * refuse.
+ */
+export async function openSignedIn(
+  env: { browser: Browser; stack: { url: string } },
+  name: string,
+  screen: BrowserContextOptions,
+  locale: string,
+  cookie: string,
+): Promise<Page> {
+  const page = await openTestPage(env.browser, name, { ...screen, locale, bypassCSP: true });
+  page.setDefaultTimeout(15_000);
+  await useSessionCookie(page, env.stack.url, cookie);
+  return page;
 }
 
 /** Safari on an iPhone, as it names itself. */

@@ -73,7 +73,8 @@ export function readBody(body: Uint8Array): ReadBody {
       if (typeof media.data !== 'string' || media.data.length <= INLINE_FILE_MAX_BYTES) continue;
       // A file Engram keeps no kind of stays in the call: cards refuses it in the protocol's words.
       if (!contentTypeOf(typeof media.filename === 'string' ? media.filename : '')) continue;
-      files.push(Buffer.from(media.data.replace(/\s+/g, ''), 'base64'));
+      // Node's base64 decoder passes over the line breaks and spaces some tools wrap base64 in.
+      files.push(Buffer.from(media.data, 'base64'));
       media.data = { [FILE_MARK]: files.length - 1 };
     }
   }

@@ -2,19 +2,11 @@
 // which way it sorts: aria-sort), a list on a phone; each with its checkbox, and one for every card shown.
 import type { BrowseSortName } from '@engram/contracts/search';
 import { getLocale, m } from '../../lib/i18n';
+import { markdownText } from '../../lib/markdown-text';
 import type { BrowseCard } from './browse-calls';
 
 /** A card's Markdown as a line of text: pictures and sounds by their names, links by their words, marks left out. */
-export function plainText(markdown: string): string {
-  return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, (_, alt: string) => (alt ? `[${alt}]` : '[•]'))
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\{\{c\d+::([^}]*?)(?:::[^}]*)?\}\}/g, '$1')
-    .replace(/<[^>]*>/g, '')
-    .replace(/[*_`~#>$\\]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export const plainText = (markdown: string) => markdownText(markdown, { media: 'named' });
 
 const DAY_MS = 86_400_000;
 

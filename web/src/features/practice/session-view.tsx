@@ -3,7 +3,7 @@
 // interval it gives. Each part below is a hook or a component of its own.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useNavigate } from '@tanstack/react-router';
-import { type RefObject, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type RefObject, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
 import { InlineLoading } from '../../components/query-states';
 import { deviceOf } from '../../entities/offline/device';
@@ -209,8 +209,12 @@ function useTypedAnswer(current: SessionItem | undefined, revealed: boolean, ans
   const [typed, setTyped] = useState({ showing, text: '' });
   const text = typed.showing === showing ? typed.text : '';
   const setText = useCallback((next: string) => setTyped({ showing, text: next }), [showing]);
-  const comparison =
-    revealed && current?.type === 'typed' ? compareTypedAnswer(answerToType(current.back), text) : undefined;
+  // Worked out once per answer shown, not on every render of the session after it.
+  const asked = revealed && current?.type === 'typed' ? current.back : undefined;
+  const comparison = useMemo(
+    () => (asked === undefined ? undefined : compareTypedAnswer(answerToType(asked), text)),
+    [asked, text],
+  );
   return { showing, text, setText, comparison };
 }
 

@@ -5,6 +5,7 @@
 // right (good) and what was not (missing). From the comparison Engram suggests a rating; the learner chooses.
 import type { RatingName } from '@engram/contracts/learning';
 import { SequenceMatcher } from 'difflib';
+import { markdownText } from '../../lib/markdown-text';
 
 export type TypedTokenKind = 'good' | 'bad' | 'missing';
 
@@ -31,18 +32,7 @@ export interface TypedComparison {
  * pictures, sounds, links' addresses, markup or line breaks (Anki types a field with its HTML stripped, its
  * line breaks as spaces).
  */
-export function answerToType(markdown: string): string {
-  return markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[sound\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]*>/g, '')
-    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
-    .replace(/\\([\\`*_{}[\]()#+\-.!~|])/g, '$1')
-    .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
-}
+export const answerToType = (markdown: string) => markdownText(markdown, { media: 'left out' });
 
 const characters = (text: string) => [...text.normalize('NFC')];
 
