@@ -36,9 +36,11 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
 
   return (
     <div className="space-y-4">
-      <fieldset>
+      {/* The form stands in the dashboard's narrow column as well as in wider places: the four types go on one row
+          only where the form itself has room for them (a container query), two by two otherwise. */}
+      <fieldset className="@container">
         <legend className="text-sm font-medium text-slate-700">{m.cards_type()}</legend>
-        <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-4">
+        <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 @md:grid-cols-4">
           {CARD_TYPES.map((type) => (
             <label
               key={type}
