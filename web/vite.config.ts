@@ -79,11 +79,15 @@ export default defineConfig({
         // end-to-end/browser/first-practice.test.ts): every module the entry imports statically is one chunk with it
         // (Rolldown otherwise splits React, its JSX runtime and a dozen small modules the lazy routes share into
         // chunks of their own, each one more request on every first visit), and the practice screens' words are one
-        // chunk (each message two screens shared was a chunk of 200 bytes).
+        // chunk (each message two screens shared was a chunk of 200 bytes), with the card-as-text function practice
+        // (typed answers) and Browse share (else a chunk of its own, 0.4 KB).
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
-            { name: 'practice-words', test: /paraglide[\\/]messages[\\/](practice|rating)_/ },
+            {
+              name: 'practice-words',
+              test: /paraglide[\\/]messages[\\/](practice|rating)_|src[\\/]lib[\\/]markdown-text/,
+            },
           ],
         },
       },
