@@ -194,3 +194,13 @@ export const reviewItemsDueIn = (stack: TestStack, userId: string, days: number[
         [row.id, days[n] ?? 0],
       );
   });
+
+/** The review items of `userId`'s cards: their id, ordinal and how often each was reviewed, by card and ordinal. */
+export const reviewItemsOf = (stack: TestStack, userId: string) =>
+  withDatabase(stack, async (client) => {
+    const { rows } = await client.query<{ id: string; card_id: string; ordinal: number; reps: number }>(
+      'select id, card_id, ordinal, reps from cards.review_items where owner_id = $1 order by card_id, ordinal',
+      [userId],
+    );
+    return rows;
+  });

@@ -4,8 +4,9 @@
 // files go into the zip one by one as they are added. The mapping, so that importing the package again
 // gives back the same cards:
 // - basic → Anki's stock "Basic", reversed → "Basic (and reversed card)", typed → "Basic (type in the answer)",
-//   cloze → "Cloze" (front in Text, back in Back Extra), with Anki's stock fields and templates; Markdown becomes
-//   HTML (markdown-to-html.ts).
+//   cloze → "Cloze" (front in Text, back in Back Extra), occlusion → "Image Occlusion" (its shapes in Occlusion as
+//   Anki writes them, its picture in Image, the Markdown around them in Header, back in Back Extra), with Anki's
+//   stock fields and templates; Markdown becomes HTML (markdown-to-html.ts).
 // - Deck: the Anki deck the card was imported from, while it keeps that tag; else its first tag that is a deck
 //   path (`Parent::Child`, every level non-empty); else "Default". Parent decks are made too. Every tag is also a note tag, spaces turned to `_` (Anki splits tags on
 //   spaces), except the deck's own tag when it has a space: its deck carries it exactly, and an underscored
@@ -25,9 +26,10 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pipeline } from 'node:stream/promises';
-import { clozeNumbers } from '@engram/contracts/cloze';
+import { clozeNumbers, reviewOrdinals } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
-import { safeMediaName } from '@engram/contracts/media';
+import { parseMediaPath, safeMediaName } from '@engram/contracts/media';
+import { occlusionShapeText, parseOcclusion } from '@engram/contracts/occlusion';
 import yazl from 'yazl';
 import { markdownToHtml } from './markdown-to-html.ts';
 import { LEGACY_CONF, legacyDeckConfig, legacyDecks, legacyModels, SCHEMA11_INDEXES, SCHEMA11_SQL } from './schema.ts';
@@ -128,6 +130,39 @@ const MAX_REVIEW_TIME_MS = 60_000;
 const DEFAULT_DECK: AnkiDeck = { id: 1, name: 'Default' };
 
 const BACK = '{{FrontSide}}\n\n<hr id=answer>\n\n';
+
+// Anki's stock Image Occlusion template (both sides draw the shapes of {{cloze:Occlusion}} on the canvas over the
+// picture with Anki's own script), and its styling: the colours of the masks.
+const OCCLUSION_SIDE = `{{#Header}}<div>{{Header}}</div>{{/Header}}
+<div style="display: none">{{cloze:Occlusion}}</div>
+<div id="err"></div>
+<div id="image-occlusion-container">
+    {{Image}}
+    <canvas id="image-occlusion-canvas"></canvas>
+</div>
+<script>
+try {
+    anki.imageOcclusion.setup();
+} catch (exc) {
+    document.getElementById("err").innerHTML = \`Error loading image occlusion. Is your Anki version up to date?<br><br>\${exc}\`;
+}
+</script>
+`;
+const OCCLUSION_CSS = `#image-occlusion-canvas {
+    --inactive-shape-color: #ffeba2;
+    --active-shape-color: #ff8e8e;
+    --inactive-shape-border: 1px #212121;
+    --active-shape-border: 1px #212121;
+}
+
+.card {
+    font-family: arial;
+    font-size: 20px;
+    text-align: center;
+    color: black;
+    background-color: white;
+}
+`;
 /** Anki's stock note types, as a fresh Anki makes them (their ids are this export's own). */
 export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
   basic: {
@@ -173,6 +208,22 @@ export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
       },
     ],
   },
+  occlusion: {
+    id: 1_000_000_000_005,
+    name: 'Image Occlusion',
+    kind: 'cloze',
+    originalStockKind: 'imageOcclusion',
+    fields: ['Occlusion', 'Image', 'Header', 'Back Extra', 'Comments'],
+    templates: [
+      {
+        ord: 0,
+        name: 'Image Occlusion',
+        qfmt: OCCLUSION_SIDE,
+        afmt: `${OCCLUSION_SIDE}\n<div><button id="toggle">Toggle Masks</button></div>\n{{#Back Extra}}<div>{{Back Extra}}</div>{{/Back Extra}}\n`,
+      },
+    ],
+    css: OCCLUSION_CSS,
+  },
 };
 
 const GUID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_`{|}~';
@@ -206,9 +257,35 @@ const revlogType = (stateBefore: number) => (stateBefore === 2 ? 1 : stateBefore
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** An item's Anki card ordinal: its template's (0, 1), or for a cloze its deletion number less one. */
+/** Whether Anki numbers a type's cards by their cloze number (a cloze's deletions, an occlusion's shapes). */
+const numbersCards = (type: CardType) => type === 'cloze' || type === 'occlusion';
+
+/** An item's Anki card ordinal: its template's (0, 1), or for a cloze or an occlusion its number less one. */
 function ankiOrdinal(type: CardType, itemOrdinal: number): number {
-  return type === 'cloze' ? itemOrdinal - 1 : itemOrdinal;
+  return numbersCards(type) ? itemOrdinal - 1 : itemOrdinal;
+}
+
+const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * An occlusion card's note fields as Anki's Image Occlusion note holds them: the shapes (a `<br>` between two, as
+ * Anki writes them), the picture as an `<img>` of its name in the package, the Markdown around the shapes as the
+ * header, the back as Back Extra, no comments.
+ */
+function occlusionFields(front: string, back: string, mediaName: (id: string, name: string) => string): string[] {
+  const occlusion = parseOcclusion(front);
+  const file = occlusion?.picture && parseMediaPath(occlusion.picture.src);
+  let image = '';
+  if (file) {
+    let name = file.name;
+    try {
+      name = decodeURIComponent(file.name);
+    } catch {}
+    image = `<img src="${html(mediaName(file.id, name)).replaceAll('"', '&quot;')}">`;
+  }
+  const shapes = (occlusion?.shapes ?? []).map((shape) => html(occlusionShapeText(shape))).join('<br>');
+  const header = [occlusion?.before, occlusion?.after].filter(Boolean).join('\n\n');
+  return [shapes, image, markdownToHtml(header, mediaName), markdownToHtml(back, mediaName), ''];
 }
 
 /**
@@ -338,9 +415,10 @@ function deckTagOf(card: EngramExportCard): string | undefined {
 /** The Anki card ordinals a note has: its items', and each direction or cloze number its type has. */
 function ordinalsOf(card: EngramExportCard, items: Map<number, EngramExportItem>): number[] {
   const ordinals = new Set(items.keys());
-  if (card.type !== 'cloze') ordinals.add(0);
+  if (!numbersCards(card.type)) ordinals.add(0);
   if (card.type === 'reversed') ordinals.add(1);
   if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
+  if (card.type === 'occlusion') for (const n of reviewOrdinals('occlusion', card.front)) ordinals.add(n - 1);
   return [...ordinals].filter((ord) => ord >= 0).sort((a, b) => a - b);
 }
 
@@ -429,19 +507,22 @@ class PackageWriter implements AnkiExport {
 
   readonly addCard = (card: EngramExportCard): void => {
     this.assertOpen();
-    const front = markdownToHtml(card.front, this.mediaName);
-    const back = markdownToHtml(card.back, this.mediaName);
+    const fields =
+      card.type === 'occlusion'
+        ? occlusionFields(card.front, card.back, this.mediaName)
+        : [markdownToHtml(card.front, this.mediaName), markdownToHtml(card.back, this.mediaName)];
     const deckTag = deckTagOf(card);
     const deckPath = deckTag === undefined ? undefined : (deckPathOf(deckTag) ?? deckTag.trim());
     const did = deckPath === undefined ? DEFAULT_DECK.id : this.decks.deckId(deckPath);
-    const noteId = this.writeNote(card, front, back, deckTag);
+    const noteId = this.writeNote(card, fields, deckTag);
     const cardIds = this.writeCards(card, noteId, did);
     const logged = this.writeReviews(card, cardIds);
     this.collection.wrote(1 + cardIds.size + logged);
   };
 
   /** The card's note; returns its id. */
-  private writeNote(card: EngramExportCard, front: string, back: string, deckTag: string | undefined): number {
+  private writeNote(card: EngramExportCard, fields: string[], deckTag: string | undefined): number {
+    const first = fields[0] ?? '';
     const noteTags = [
       ...new Set(card.tags.filter((tag) => !(tag === deckTag && /\s/.test(tag.trim()))).map(ankiTag)),
     ].filter(Boolean);
@@ -450,9 +531,9 @@ class PackageWriter implements AnkiExport {
       STOCK_NOTE_TYPES[card.type].id,
       seconds(card.updatedAt),
       noteTags.length ? ` ${noteTags.join(' ')} ` : '',
-      `${front}\x1f${back}`,
-      stripHtml(front),
-      fieldChecksum(front),
+      fields.join('\x1f'),
+      stripHtml(first),
+      fieldChecksum(first),
       '',
     ]);
     this.summary.notes++;

@@ -93,7 +93,7 @@ export function legacyModels(noteTypes: AnkiNoteType[], deckId: number, now: num
         bsize: 0,
       })),
       flds: type.fields.map((name, ord) => ({ name, ord, sticky: false, rtl: false, font: 'Arial', size: 20 })),
-      css: CSS,
+      css: type.css ?? CSS,
       latexPre: '\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\begin{document}\n',
       latexPost: '\\end{document}',
       latexsvg: false,

@@ -1,15 +1,16 @@
 // One Anki note (with its cards and their review logs) as Engram cards. Stock note types keep their
 // meaning: Basic → basic, Basic (type in the answer) → typed, Basic (and reversed card) and Basic (optional
 // reversed card) → reversed (a note without its reverse card → basic), Cloze and every cloze-kind type →
-// cloze with its deletions; any other note type → one basic card per card Anki made, rendered from its
+// cloze with its deletions, Image Occlusion → occlusion with its picture and shapes; any other note type → one basic card per card Anki made, rendered from its
 // templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
 // (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
 // whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
 import { clozeNumbers } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
 import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
-import { htmlToMarkdown } from './html-to-markdown.ts';
-import { isImageOcclusion, type OcclusionShape, occlusionShapes } from './image-occlusion.ts';
+import { occlusionFront } from '@engram/contracts/occlusion';
+import { htmlToMarkdown, mediaUrl } from './html-to-markdown.ts';
+import { isImageOcclusion, occlusionShapes, pictureOf } from './image-occlusion.ts';
 import type { AnkiReader } from './reader.ts';
 import { renderTemplate } from './templates.ts';
 import type { AnkiCard, AnkiNoteBundle, AnkiNoteType, AnkiRevlog } from './types.ts';
@@ -37,20 +38,7 @@ export interface EngramCardDraft {
   archived: boolean;
   /** Media names referenced as `media:<encoded name>` in front or back. */
   media: string[];
-  /** The pictures of an Image Occlusion card, to be drawn from the package's picture (among `media`). */
-  occlusions: OcclusionPicture[];
   items: EngramItemSource[];
-}
-
-/** One picture of an Image Occlusion card: the package's `image` with the shapes drawn for cloze `asked`. */
-export interface OcclusionPicture {
-  /** The name the card's Markdown shows it by (`media:<name>`). */
-  name: string;
-  /** The package's picture it is drawn on. */
-  image: string;
-  shapes: OcclusionShape[];
-  asked: number;
-  side: 'question' | 'answer';
 }
 
 export interface SkippedNote {
@@ -183,17 +171,17 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   }
   const field = (index: number) => note.fields[index] ?? '';
   const fieldMap = Object.fromEntries(type.fields.map((name, index) => [name, field(index)]));
-  /** Adds the card, or the reason it cannot be one; answers whether it was added. */
+  /** Adds the card (its sides in HTML, or in Markdown already), or the reason it cannot be one; answers whether it
+   * was added. */
   const draft = (
     guid: string,
     cardType: CardType,
-    frontHtml: string,
-    backHtml: string,
+    frontHtml: string | Converted,
+    backHtml: string | Converted,
     items: EngramItemSource[],
-    occlusions: OcclusionPicture[] = [],
   ) => {
-    const front = htmlToMarkdown(frontHtml);
-    const back = htmlToMarkdown(backHtml);
+    const front = typeof frontHtml === 'string' ? htmlToMarkdown(frontHtml) : frontHtml;
+    const back = typeof backHtml === 'string' ? htmlToMarkdown(backHtml) : backHtml;
     const problem = sidesProblem(cardType, front.markdown, back.markdown);
     if (problem) {
       result.skipped.push({ guid, noteId: note.id, problem });
@@ -210,7 +198,6 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
       deck,
       archived,
       media,
-      occlusions,
       items,
     });
     return true;
@@ -277,61 +264,54 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
   return result;
 }
 
-/** The package's picture a field shows (its first `<img>`). */
-const pictureOf = (html: string) => {
-  const src = /<img[^>]*?\ssrc=["']?([^"'>]+)/i.exec(html)?.[1];
-  if (!src) return undefined;
-  try {
-    return decodeURIComponent(src.replaceAll('&amp;', '&'));
-  } catch {
-    return src;
-  }
-};
+/** A side already in Markdown, with the package's files it shows. */
+interface Converted {
+  markdown: string;
+  media: string[];
+}
+
+/** The entities an Anki field's text may hold, as the characters they stand for. */
+const fieldText = (html: string) =>
+  html
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /**
- * An Image Occlusion note: a card for each of Anki's cards (each with its history), asking its shapes on the
- * picture drawn as Anki draws it (image-occlusion.ts), the header above, the extra fields below the answer.
+ * An Image Occlusion note: one Engram occlusion card asking each of Anki's cards (each with its history, by its
+ * card number), its picture the note's Image, its shapes the Occlusion field's as Anki wrote them, the header
+ * above, the Back Extra (and Comments) below the answer.
  */
 function mapOcclusions(
   bundle: AnkiNoteBundle,
   fields: Record<string, string>,
   type: AnkiNoteType,
-  draft: (
-    guid: string,
-    cardType: CardType,
-    frontHtml: string,
-    backHtml: string,
-    items: EngramItemSource[],
-    occlusions: OcclusionPicture[],
-  ) => boolean,
+  draft: (guid: string, cardType: CardType, front: Converted, back: string, items: EngramItemSource[]) => boolean,
 ) {
   const [occlusion = '', image = '', header = '', ...extra] = type.fields;
-  const shapes = occlusionShapes(fields[occlusion] ?? '');
+  const shapes = occlusionShapes(fieldText(fields[occlusion] ?? ''));
   const picture = pictureOf(fields[image] ?? '');
-  const stem = (picture ?? 'picture').replace(/\.[^.]+$/, '');
-  const headerHtml = (fields[header] ?? '').trim();
-  const extraHtml = extra.map((name) => fields[name] ?? '').filter((html) => html.trim());
-  for (const entry of bundle.cards) {
-    const asked = entry.card.ordinal + 1;
-    const drawn = (side: 'question' | 'answer'): OcclusionPicture => ({
-      name: `${stem} (occlusion ${asked}, ${side}).png`,
-      image: picture ?? '',
-      shapes,
-      asked,
-      side,
-    });
-    const question = drawn('question');
-    const answer = drawn('answer');
-    const img = (p: OcclusionPicture) => (picture ? `<img src="${p.name.replaceAll('"', '&quot;')}">` : '');
-    const front = [headerHtml, img(question)].filter(Boolean).join('<br>');
-    const back = [img(answer), ...extraHtml].filter(Boolean).join('<br>');
-    draft(
-      `${bundle.note.guid}/${entry.card.ordinal}`,
-      'basic',
-      front,
-      back,
-      [{ ordinal: 0, ...entry }],
-      picture ? [question, answer] : [],
-    );
-  }
+  const headerMarkdown = htmlToMarkdown(fields[header] ?? '');
+  const front = picture
+    ? occlusionFront({ header: headerMarkdown.markdown, picture: { alt: '', src: mediaUrl(picture) }, shapes })
+    : headerMarkdown.markdown;
+  const extraHtml = extra
+    .map((name) => fields[name] ?? '')
+    .filter((html) => html.trim())
+    .join('<br><br>');
+  // A card whose shapes the note no longer has (Anki keeps it until "Empty Cards") asks nothing here.
+  const asked = new Set(shapes.map((shape) => shape.ordinal));
+  const items = bundle.cards
+    .filter((entry) => asked.has(entry.card.ordinal + 1))
+    .map((entry) => ({ ordinal: entry.card.ordinal + 1, ...entry }));
+  draft(
+    bundle.note.guid,
+    'occlusion',
+    { markdown: front, media: [...new Set([...(picture ? [picture] : []), ...headerMarkdown.media])] },
+    extraHtml,
+    items,
+  );
 }

@@ -27,6 +27,8 @@ export interface AnkiNoteType {
   originalStockKind: StockKind | undefined;
   fields: string[];
   templates: AnkiTemplate[];
+  /** Its styling, when a writer gives it its own (else the writer's default). */
+  css?: string;
 }
 
 export interface AnkiDeck {

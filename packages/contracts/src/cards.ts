@@ -1,7 +1,16 @@
 // The cards domain's input shapes and limits, shared by the web app's forms, the gateway's procedures
 // and the cards service's own checks, so a limit is written once.
 
-import { CARD_TYPES, CREATE_MANY_MAX, SEARCH_QUERY_MAX_LENGTH, tagIds, tagName, uuid } from './learning.ts';
+import {
+  CARD_TYPES,
+  type CardType,
+  CREATE_MANY_MAX,
+  SEARCH_QUERY_MAX_LENGTH,
+  tagIds,
+  tagName,
+  uuid,
+} from './learning.ts';
+import { OCCLUSION_FRONT_MAX_LENGTH } from './occlusion.ts';
 import { z } from './zod.ts';
 
 /** The longest front or back of a card, in characters. */
@@ -15,32 +24,53 @@ export const MAX_PAGE_SIZE = 100;
 /** Cursors are opaque to clients; anything longer is not one of ours. */
 export const CURSOR_MAX_LENGTH = 512;
 
-/** A card side: trimmed, required, at most CARD_SIDE_MAX_LENGTH characters. */
-export const cardSide = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(CARD_SIDE_MAX_LENGTH, `${label} must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
+/** The longest front a card of `type` may have: an occlusion card writes out its shapes (a polygon's points). */
+export const frontMaxLength = (type: CardType) =>
+  type === 'occlusion' ? OCCLUSION_FRONT_MAX_LENGTH : CARD_SIDE_MAX_LENGTH;
 
-/** The back of a cloze card is optional extra text; other cards need one. */
+/** The back of a cloze or an occlusion card is optional extra text below its answer; other cards need one. */
+export const backIsOptional = (type: CardType) => type === 'cloze' || type === 'occlusion';
+
+/** A front: its length checked for its type by frontFitsType, as the type is another field. */
+const frontOf = z
+  .string()
+  .trim()
+  .min(1, 'Front is required.')
+  .max(OCCLUSION_FRONT_MAX_LENGTH, `Front must be at most ${OCCLUSION_FRONT_MAX_LENGTH} characters.`)
+  .describe(
+    `Markdown, at most ${CARD_SIDE_MAX_LENGTH} characters; an occlusion card's (its picture and shapes) at most ${OCCLUSION_FRONT_MAX_LENGTH}.`,
+  );
+
 const backOf = z.string().trim().max(CARD_SIDE_MAX_LENGTH, `Back must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
 
-export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed, cloze or typed.');
+export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed, cloze, typed or occlusion.');
 
 const newCardFields = {
-  front: cardSide('Front'),
+  front: frontOf,
   back: backOf,
   type: cardType.default('basic'),
   tagIds: tagIds.default([]),
 };
 
-const backUnlessCloze: [(card: { type: string; back: string }) => boolean, { message: string; path: string[] }] = [
-  (card) => card.type === 'cloze' || card.back.length > 0,
+type Refinement = [
+  (card: { type: CardType; front: string; back: string }) => boolean,
+  { message: string; path: string[] },
+];
+
+const backUnlessCloze: Refinement = [
+  (card) => backIsOptional(card.type) || card.back.length > 0,
   { message: 'Back is required.', path: ['back'] },
 ];
 
-export const newCard = z.object(newCardFields).refine(...backUnlessCloze);
+const frontFitsType: Refinement = [
+  (card) => card.front.length <= frontMaxLength(card.type),
+  { message: `Front must be at most ${CARD_SIDE_MAX_LENGTH} characters.`, path: ['front'] },
+];
+
+export const newCard = z
+  .object(newCardFields)
+  .refine(...backUnlessCloze)
+  .refine(...frontFitsType);
 export type NewCard = z.infer<typeof newCard>;
 
 /** The longest idempotency key a client may choose (a UUID is 36 characters). */
@@ -59,11 +89,15 @@ export const idempotencyKey = z
 /** cards.create: the key is optional (the gateway makes one when the client sends none). */
 export const createCardInput = z
   .object({ ...newCardFields, idempotencyKey: idempotencyKey.optional() })
-  .refine(...backUnlessCloze);
+  .refine(...backUnlessCloze)
+  .refine(...frontFitsType);
 export type CreateCardInput = z.infer<typeof createCardInput>;
 
 /** CreateCard in the cards service: the key is required, so every create can be retried safely. */
-export const createCardCommand = z.object({ ...newCardFields, idempotencyKey }).refine(...backUnlessCloze);
+export const createCardCommand = z
+  .object({ ...newCardFields, idempotencyKey })
+  .refine(...backUnlessCloze)
+  .refine(...frontFitsType);
 
 const cardBatch = z
   .array(newCard)
@@ -79,7 +113,7 @@ export const createManyCommand = z.object({ cards: cardBatch, idempotencyKey });
 export const updateCardInput = z
   .object({
     id: uuid('Card id'),
-    front: cardSide('Front').optional(),
+    front: frontOf.optional(),
     back: backOf.optional(),
     type: cardType.optional(),
     tagIds: tagIds.optional(),

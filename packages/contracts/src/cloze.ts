@@ -6,6 +6,7 @@
 // and its answer **bold**; in maths ($…$, $$…$$) valid TeX, `\boxed{?}` and `\boxed{answer}`; in code the
 // plain text, since code cannot be marked.
 import type { CardType } from './learning.js';
+import { OCCLUSION_PROBLEMS, occlusionOrdinals, occlusionProblem, occlusionSide } from './occlusion.ts';
 
 /** The most deletion numbers one cloze card may have. */
 export const MAX_CLOZE_DELETIONS = 50;
@@ -154,9 +155,14 @@ export const CLOZE_PROBLEMS = {
 } as const;
 export type ClozeProblem = keyof typeof CLOZE_PROBLEMS;
 
-/** Why a card's front cannot be stored as a card of `type`, or undefined when it can. Only a cloze card's
- * front has a syntax; the sides' lengths and the back are the schemas' (cards.ts). */
-export function cardContentProblem(type: CardType, front: string): ClozeProblem | undefined {
+/** Why a card's front cannot be stored as its type: a cloze's deletions, an occlusion's picture and shapes. */
+export const CARD_CONTENT_PROBLEMS = { ...CLOZE_PROBLEMS, ...OCCLUSION_PROBLEMS } as const;
+export type CardContentProblem = keyof typeof CARD_CONTENT_PROBLEMS;
+
+/** Why a card's front cannot be stored as a card of `type`, or undefined when it can. Only a cloze card's and
+ * an occlusion card's fronts have a syntax; the sides' lengths and the back are the schemas' (cards.ts). */
+export function cardContentProblem(type: CardType, front: string): CardContentProblem | undefined {
+  if (type === 'occlusion') return occlusionProblem(front);
   if (type !== 'cloze') return undefined;
   const deletions = findDeletions(front);
   if (deletions.length === 0) return 'noDeletion';
@@ -228,6 +234,12 @@ const withExtra = (revealedText: string, back: string) =>
 /** The prompt and the answer of one review item, in Markdown. */
 export function reviewItem(type: CardType, ordinal: number, front: string, back: string) {
   if (type === 'reversed' && ordinal === 1) return { prompt: back, answer: front };
+  if (type === 'occlusion') {
+    return {
+      prompt: occlusionSide(front, ordinal, 'question'),
+      answer: withExtra(occlusionSide(front, ordinal, 'answer'), back),
+    };
+  }
   if (type !== 'cloze') return { prompt: front, answer: back };
   return {
     prompt: clozeSide(front, ordinal, 'question'),
@@ -235,10 +247,11 @@ export function reviewItem(type: CardType, ordinal: number, front: string, back:
   };
 }
 
-/** The ordinals of a card's review items: 0 (and 1 when reversed) or its cloze numbers. */
+/** The ordinals of a card's review items: 0 (and 1 when reversed), its cloze numbers, or its occlusions'. */
 export function reviewOrdinals(type: CardType, front: string): number[] {
   if (type === 'basic' || type === 'typed') return [0];
   if (type === 'reversed') return [0, 1];
+  if (type === 'occlusion') return occlusionOrdinals(front);
   return clozeNumbers(front);
 }
 

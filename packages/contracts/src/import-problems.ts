@@ -2,9 +2,10 @@
 // language (the web app's messages `import_problem_<reason>`); the English wording here is what the API's
 // `message` carries beside them, for readers without the reason. One catalogue for CSV rows, Anki notes and
 // their files, and the refusals of a whole file.
-import { CARD_SIDE_MAX_LENGTH } from './cards.ts';
-import { CLOZE_PROBLEMS, type ClozeProblem, cardContentProblem } from './cloze.ts';
+import { backIsOptional, CARD_SIDE_MAX_LENGTH, frontMaxLength } from './cards.ts';
+import { CARD_CONTENT_PROBLEMS, type CardContentProblem, CLOZE_PROBLEMS, cardContentProblem } from './cloze.ts';
 import type { CardType } from './learning.ts';
+import { OCCLUSION_PROBLEMS } from './occlusion.ts';
 
 const count = (value: string) => Number(value).toLocaleString('en');
 
@@ -43,7 +44,7 @@ const packageProblems = () =>
 /** Each reason's English wording, from its values (all strings; numbers as digits). */
 export const IMPORT_PROBLEMS = {
   // A CSV row or an Anki note that cannot be a card.
-  typeUnknown: ({ type }: { type: string }) => `The type "${type}" is not basic, reversed, cloze or typed.`,
+  typeUnknown: ({ type }: { type: string }) => `The type "${type}" is not basic, reversed, cloze, typed or occlusion.`,
   frontEmpty: () => 'The front is empty.',
   backEmpty: () => 'The back is empty.',
   backEmptySplit: () => 'The back is empty: with no back column, a line of --- parts the front from the back.',
@@ -53,6 +54,11 @@ export const IMPORT_PROBLEMS = {
   clozeNumberZero: () => CLOZE_PROBLEMS.numberZero,
   clozeEmptyDeletion: () => CLOZE_PROBLEMS.emptyDeletion,
   clozeTooManyDeletions: () => CLOZE_PROBLEMS.tooManyDeletions,
+  occlusionMissing: () => OCCLUSION_PROBLEMS.noOcclusion,
+  occlusionNoPicture: () => OCCLUSION_PROBLEMS.noPicture,
+  occlusionNoShape: () => OCCLUSION_PROBLEMS.noShape,
+  occlusionTooManyCards: () => OCCLUSION_PROBLEMS.tooManyCards,
+  occlusionTooManyShapes: () => OCCLUSION_PROBLEMS.tooManyShapes,
   noteTypeMissing: () => 'Its note type is missing from the package.',
   frontTooLongLinked: ({ max }: { max: string }) =>
     `Its front is longer than ${count(max)} characters once its files are linked.`,
@@ -115,20 +121,27 @@ export function importProblem<R extends ImportProblemReason>(
 export const isImportProblemReason = (reason: string): reason is ImportProblemReason =>
   Object.hasOwn(IMPORT_PROBLEMS, reason);
 
-const CLOZE_REASONS: Record<ClozeProblem, ImportProblemReason> = {
+const CONTENT_REASONS: Record<CardContentProblem, ImportProblemReason> = {
   noDeletion: 'clozeNoDeletion',
   numberZero: 'clozeNumberZero',
   emptyDeletion: 'clozeEmptyDeletion',
   tooManyDeletions: 'clozeTooManyDeletions',
+  noOcclusion: 'occlusionMissing',
+  noPicture: 'occlusionNoPicture',
+  noShape: 'occlusionNoShape',
+  tooManyCards: 'occlusionTooManyCards',
+  tooManyShapes: 'occlusionTooManyShapes',
 };
 
 /** Why a card of `type` with these sides cannot be one of Engram's (empty, too long, a cloze without deletions). */
 export function sidesProblem(type: CardType, front: string, back: string): ImportProblemWords | undefined {
   const max = String(CARD_SIDE_MAX_LENGTH);
   if (front.trim() === '') return importProblem('frontEmpty');
-  if (type !== 'cloze' && back.trim() === '') return importProblem('backEmpty');
-  if (front.length > CARD_SIDE_MAX_LENGTH) return importProblem('frontTooLong', { max });
+  if (!backIsOptional(type) && back.trim() === '') return importProblem('backEmpty');
+  if (front.length > frontMaxLength(type)) return importProblem('frontTooLong', { max: String(frontMaxLength(type)) });
   if (back.length > CARD_SIDE_MAX_LENGTH) return importProblem('backTooLong', { max });
-  const cloze = cardContentProblem(type, front);
-  return cloze ? { reason: CLOZE_REASONS[cloze], values: {}, message: CLOZE_PROBLEMS[cloze] } : undefined;
+  const content = cardContentProblem(type, front);
+  return content
+    ? { reason: CONTENT_REASONS[content], values: {}, message: CARD_CONTENT_PROBLEMS[content] }
+    : undefined;
 }

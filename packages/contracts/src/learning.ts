@@ -2,8 +2,9 @@
 // scheduling settings. The web app's forms, the gateway's procedures and the cards service all read them.
 import { z } from './zod.ts';
 
-/** typed: a basic card whose back the learner types before it is shown (Anki's "Basic (type in the answer)"). */
-export const CARD_TYPES = ['basic', 'reversed', 'cloze', 'typed'] as const;
+/** typed: a basic card whose back the learner types before it is shown (Anki's "Basic (type in the answer)");
+ * occlusion: a picture with shapes hiding its parts, one review item per group of shapes (occlusion.ts). */
+export const CARD_TYPES = ['basic', 'reversed', 'cloze', 'typed', 'occlusion'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
 
 /** Review ratings, in the order FSRS numbers them (1–4). */

@@ -2,7 +2,7 @@
 // names cards among its audiences): what a deck shares when it is published or synced. A card the cloze
 // rule refuses (one saved before the rule was as strict) is named, so the publisher can edit it, rather than
 // sent to subscribers whose copies would refuse it.
-import { CLOZE_PROBLEMS, cardContentProblem } from '@engram/contracts/cloze';
+import { CARD_CONTENT_PROBLEMS, cardContentProblem } from '@engram/contracts/cloze';
 import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
 import { DECK_CARD_LIMIT, SHARED_DECK_REASONS } from '@engram/contracts/shared-decks';
 import { FailedPrecondition, Invalid } from '@engram/kit/errors';
@@ -40,7 +40,7 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
       const problem = cardContentProblem(type, card.front);
       if (problem) {
         const excerpt = card.front.length > 60 ? `${card.front.slice(0, 59)}…` : card.front;
-        throw new Invalid(`The card “${excerpt}” cannot be shared: ${CLOZE_PROBLEMS[problem]}`, 'INVALID_CARD');
+        throw new Invalid(`The card “${excerpt}” cannot be shared: ${CARD_CONTENT_PROBLEMS[problem]}`, 'INVALID_CARD');
       }
       found.push({ originCardId: card.id, type, front: card.front, back: card.back });
     }

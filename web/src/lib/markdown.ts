@@ -6,7 +6,9 @@
 // (`featuresLoaded`), or all at once with markdown-everything.ts (practice fetches it as a session opens).
 import { CARD_MARKDOWN_OPTIONS, CARD_MATH_OPTIONS } from '@engram/contracts/card-markdown';
 import { isSoundName, parseMediaPath } from '@engram/contracts/media-files';
+import { isOcclusionInfo } from '@engram/contracts/occlusion';
 import MarkdownIt from 'markdown-it';
+import { renderOcclusion } from './markdown-occlusion';
 
 type Highlighter = (code: string, language: string) => string;
 let highlighter: Highlighter | undefined;
@@ -32,7 +34,8 @@ export function installHighlighter(highlight: Highlighter) {
 }
 
 const NEEDS_MATH = /\$/;
-const NEEDS_HIGHLIGHTING = /^ {0,3}(`{3,}|~{3,})[ \t]*[^\s`~]/m;
+// An occlusion block is a fence too, but drawn, not highlighted.
+const NEEDS_HIGHLIGHTING = /^ {0,3}(`{3,}|~{3,})[ \t]*(?!occlusion\b)[^\s`~]/m;
 let mathLoading: Promise<void> | undefined;
 let codeLoading: Promise<void> | undefined;
 let bothLoading: Promise<void> | undefined;
@@ -77,6 +80,21 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   if (!token || isOwnAddress(src)) return defaultImage(tokens, idx, options, env, self);
   const href = markdown.utils.escapeHtml(src);
   return `<a href="${href}" target="_blank" rel="noopener noreferrer">${markdown.utils.escapeHtml(alt || src)}</a>`;
+};
+
+// An occlusion block (```occlusion, its picture and shapes: @engram/contracts/occlusion) is drawn as the picture
+// with its shapes over it (markdown-occlusion.ts); its picture follows the rule of any card picture: Engram's own
+// or not shown (its alt text stands in).
+const defaultFence =
+  markdown.renderer.rules.fence ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+markdown.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  if (!token || !isOcclusionInfo(token.info)) return defaultFence(tokens, idx, options, env, self);
+  return renderOcclusion(token.info, token.content, (src, alt) => {
+    const text = markdown.utils.escapeHtml(alt);
+    if (!isOwnAddress(src) || /^\s*javascript:/i.test(src)) return `<span class="occlusion-missing">${text}</span>`;
+    return `<img class="occlusion-picture" src="${markdown.utils.escapeHtml(src)}" alt="${text}">`;
+  });
 };
 
 /** A card file that is a sound, by its name's extension: /media/<id>/<name>.mp3. */

@@ -18,4 +18,16 @@ describe('a card as a line of text', () => {
     );
     expect(named('1. one\n2. two \\* three <b>four</b>')).toBe('one two * three four');
   });
+
+  it('reads an occlusion card as its header, its picture and the labels of its shapes', () => {
+    const front = [
+      'The heart',
+      '```occlusion',
+      '![Heart](/media/0b6b3a58-2f8e-4a53-9e1f-3b1e43d2c0aa/heart.png)',
+      '{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.1:label=Ratio 1\\:2:oi=1}}',
+      '{{c2::image-occlusion:ellipse:left=.5:top=.5:rx=.1:ry=.05:oi=1}}',
+      '```',
+    ].join('\n');
+    expect(markdownText(front, { media: 'named' })).toBe('The heart [Heart] Ratio 1:2');
+  });
 });

@@ -165,3 +165,58 @@ describe('rendering a cloze card as practice asks it', () => {
     }
   });
 });
+
+describe('rendering an occlusion card', () => {
+  const PICTURE = '/media/0b6b3a58-2f8e-4a53-9e1f-3b1e43d2c0aa/heart.png';
+  const FRONT = [
+    'The heart',
+    '',
+    '```occlusion',
+    `![Heart](${PICTURE})`,
+    '{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.1:label=Left <b>atrium</b>:oi=1}}',
+    '{{c2::image-occlusion:ellipse:left=.5:top=.5:rx=.1:ry=.05:oi=1}}',
+    '{{c0::image-occlusion:text:left=.05:top=.9:fill=#000000:text=Heart & lungs:scale=1.:fs=.05:oi=1}}',
+    '```',
+  ].join('\n');
+  const masks = (html: string) =>
+    [...html.matchAll(/<(rect|ellipse|polygon) [^>]*fill="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+
+  it('masks the asked shape on the question and, as the card hides all, the others in Anki’s colours', () => {
+    const html = renderMarkdown(reviewItem('occlusion', 1, FRONT, '').prompt);
+    expect(html).toContain('<p>The heart</p>');
+    expect(html).toContain(`<img class="occlusion-picture" src="${PICTURE}" alt="Heart">`);
+    expect(masks(html)).toEqual([
+      ['rect', '#ff8e8e'],
+      ['ellipse', '#ffeba2'],
+    ]);
+    expect(html).toContain('<rect x="100.0" y="200.0" width="300.0" height="100.0"');
+    // The text label on every side; the asked shape's label never on its question.
+    expect(html).toContain('>Heart &amp; lungs</span>');
+    expect(html).not.toContain('atrium');
+    expect(html).toContain('<figcaption class="sr-only">');
+  });
+
+  it('outlines the asked shape on the answer with its label, the others still masked, the back below', () => {
+    const { answer } = reviewItem('occlusion', 1, FRONT, 'Four chambers');
+    const html = renderMarkdown(answer);
+    expect(masks(html)).toEqual([
+      ['rect', 'none'],
+      ['ellipse', '#ffeba2'],
+    ]);
+    expect(html).toContain('>Left &lt;b&gt;atrium&lt;/b&gt;</span>');
+    expect(html).toContain('Four chambers');
+  });
+
+  it('masks only the asked shape of a card that hides one', () => {
+    const html = renderMarkdown(reviewItem('occlusion', 2, FRONT.replaceAll(':oi=1', ''), '').prompt);
+    expect(masks(html)).toEqual([['ellipse', '#ff8e8e']]);
+  });
+
+  it('outlines every shape in the card list, and never loads a picture from another site', () => {
+    expect(masks(renderMarkdown(FRONT)).map(([kind]) => kind)).toEqual(['rect', 'ellipse']);
+    const elsewhere = renderMarkdown(FRONT.replace(PICTURE, 'https://tracker.example/pixel.png'));
+    expect(elsewhere).not.toContain('tracker.example');
+    expect(elsewhere).toContain('<span class="occlusion-missing">Heart</span>');
+    expect(renderMarkdown(FRONT.replace(PICTURE, 'javascript:alert(1)'))).not.toContain('javascript');
+  });
+});

@@ -2,6 +2,7 @@
 // through the mapping whole. The invariants hold for any package Anki writes, so a witness added to the folder
 // is checked without a line of test to change.
 import { join } from 'node:path';
+import { parseOcclusion } from '@engram/contracts/occlusion';
 import {
   ankiWrittenPackages,
   COMMITTED_WITNESSES,
@@ -9,6 +10,7 @@ import {
   packagesIn,
 } from '@engram/testkit/anki-witnesses';
 import { describe, expect, it } from 'vitest';
+import { isImageOcclusion, occlusionShapes } from '../../src/image-occlusion.ts';
 import { isReview, memoryState } from '../../src/memory-state.ts';
 import { openPackage } from '../../src/open-package.ts';
 import { mappingContext, toEngram } from '../../src/to-engram.ts';
@@ -52,6 +54,9 @@ async function mapWhole(path: string) {
       /** Notes of Anki's stock "Basic (type in the answer)", and those of them not made typed cards. */
       typing: 0,
       typingNotTyped: [] as string[],
+      /** Image Occlusion notes, and those not made one occlusion card with the note's shapes and all its cards. */
+      occlusion: 0,
+      occlusionNotKept: [] as string[],
     };
     for (const batch of reader.bundles(100)) {
       for (const bundle of batch) {
@@ -66,6 +71,17 @@ async function mapWhole(path: string) {
             if (draft.type !== 'typed') found.typingNotTyped.push(`${bundle.note.id}: ${draft.type}`);
           }
         }
+        if (noteType && isImageOcclusion(noteType)) {
+          found.occlusion++;
+          const [draft, ...more] = mapped.cards;
+          const shapes = occlusionShapes(bundle.note.fields[0] ?? '');
+          const kept = draft && parseOcclusion(draft.front);
+          if (!draft || more.length > 0 || draft.type !== 'occlusion' || kept?.shapes.length !== shapes.length) {
+            found.occlusionNotKept.push(`${bundle.note.id}: ${mapped.cards.map((card) => card.type).join(', ')}`);
+          } else if (draft.items.length !== bundle.cards.length) {
+            found.occlusionNotKept.push(`${bundle.note.id}: ${draft.items.length} of ${bundle.cards.length} cards`);
+          }
+        }
         const shown = new Set<string>();
         found.skipped.push(...mapped.skipped.map((note) => `${note.noteId}: ${note.problem.message}`));
         for (const draft of mapped.cards) {
@@ -74,8 +90,6 @@ async function mapWhole(path: string) {
             found.logs += memoryState(item.card, item.revlog, { created: reader.created }).logs.length;
           }
           for (const name of draft.media) shown.add(name);
-          // An Image Occlusion card shows its picture drawn with its shapes.
-          for (const picture of draft.occlusions) shown.add(picture.image);
         }
         // The package's files its note shows (a package exported without its media holds none of them).
         const fields = bundle.note.fields.join(' ');
@@ -113,6 +127,9 @@ describe('packages written by Anki itself import whole', () => {
       expect(found.lost).toEqual([]);
       // Anki's typed-answer notes come in as typed cards (anki-apkg-parser's new_deck.apkg holds one, with reviews).
       expect(found.typingNotTyped).toEqual([]);
+      // Anki's Image Occlusion notes come in as one occlusion card each, every shape and card kept (srs-converter's
+      // mixed-legacy-2.apkg holds one: a rectangle, an ellipse, a polygon and a text, three cards with reviews).
+      expect(found.occlusionNotKept).toEqual([]);
     });
   }
 

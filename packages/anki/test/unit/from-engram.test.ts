@@ -191,6 +191,7 @@ describe('export → import round trip', () => {
         ['Basic (and reversed card)', 'reversed'],
         ['Cloze', 'cloze'],
         ['Basic (type in the answer)', 'typed'],
+        ['Image Occlusion', 'cloze'],
       ]);
       expect(reader.decks().map((deck) => deck.name)).toEqual([
         'Default',
@@ -309,11 +310,99 @@ describe('export → import round trip', () => {
           },
         ],
       });
-      expect(new Set(reader.noteTypes().map((type) => type.id)).size).toBe(4);
+      expect(new Set(reader.noteTypes().map((type) => type.id)).size).toBe(5);
       expect(bundle!.note.fields).toEqual(['Capital of <em>Peru</em>?', 'Lima']);
       const { cards } = toEngram(bundle!, mappingContext(reader));
       expect(cards).toMatchObject([{ type: 'typed', front: 'Capital of *Peru*?', back: 'Lima', tags: ['geo'] }]);
       expect(cards[0]!.items.map((each) => [each.ordinal, each.revlog.length])).toEqual([[0, 2]]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('an occlusion card is a note of Anki’s own "Image Occlusion", which reads back with its shapes and history', async () => {
+    const file = join(dir, 'occlusion.apkg');
+    const exported = await createExport(file, { now: NOW });
+    const shapes = [
+      '{{c1::image-occlusion:rect:left=.1167:top=.1115:width=.1619:height=.1967:label=Left atrium:oi=1}}',
+      '{{c2::image-occlusion:ellipse:left=.4542:top=.2832:rx=.1093:ry=.1442:oi=1}}',
+      '{{c0::image-occlusion:text:left=.0286:top=.8483:fill=#000000:text=Heart & lungs:scale=1.:fs=.1013:oi=1}}',
+    ];
+    const front = ['The *heart*', '', '```occlusion', `![](/media/${CAT}/cat.png)`, ...shapes, '```'].join('\n');
+    exported.addCard({
+      id: '66666666-6666-4666-8666-666666666666',
+      type: 'occlusion',
+      front,
+      back: 'Four chambers',
+      tags: ['anatomy'],
+      archived: false,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      items: [item(1), item(2, { state: 0 })],
+      reviews: [review(1, 2, 3, 4000, 0)],
+    });
+    const name = exported.mediaName(CAT, 'cat.png');
+    writeFileSync(join(dir, 'heart-picture'), 'picture bytes');
+    await exported.addMedia(name, join(dir, 'heart-picture'));
+    expect(await exported.finish()).toMatchObject({ notes: 1, cards: 2, revlog: 1, media: 1 });
+    const reader = await openPackage(file);
+    try {
+      const [bundle] = [...reader.bundles()].flat();
+      const noteType = reader.noteTypes().find((type) => type.id === bundle!.note.noteTypeId);
+      // As Anki 25 wrote its stock note type in srs-converter's mixed-legacy-2.apkg (anki-written/SOURCES.md).
+      const side = [
+        '{{#Header}}<div>{{Header}}</div>{{/Header}}',
+        '<div style="display: none">{{cloze:Occlusion}}</div>',
+        '<div id="err"></div>',
+        '<div id="image-occlusion-container">',
+        '    {{Image}}',
+        '    <canvas id="image-occlusion-canvas"></canvas>',
+        '</div>',
+        '<script>',
+        'try {',
+        '    anki.imageOcclusion.setup();',
+        '} catch (exc) {',
+        '    document.getElementById("err").innerHTML = `Error loading image occlusion. Is your Anki version up to date?<br><br>${exc}`;',
+        '}',
+        '</script>',
+        '',
+      ].join('\n');
+      expect(noteType).toEqual({
+        id: expect.any(Number),
+        name: 'Image Occlusion',
+        kind: 'cloze',
+        originalStockKind: 'imageOcclusion',
+        fields: ['Occlusion', 'Image', 'Header', 'Back Extra', 'Comments'],
+        templates: [
+          {
+            ord: 0,
+            name: 'Image Occlusion',
+            qfmt: side,
+            afmt: `${side}\n<div><button id="toggle">Toggle Masks</button></div>\n{{#Back Extra}}<div>{{Back Extra}}</div>{{/Back Extra}}\n`,
+          },
+        ],
+      });
+      // The shapes as Anki writes them, a <br> between two (the text's & as HTML); the picture by its name.
+      expect(bundle!.note.fields).toEqual([
+        shapes.map((shape) => shape.replace('&', '&amp;')).join('<br>'),
+        '<img src="cat.png">',
+        'The <em>heart</em>',
+        'Four chambers',
+        '',
+      ]);
+      // Anki's cards are numbered by their shapes' numbers: c1 is ord 0, c2 ord 1.
+      expect(bundle!.cards.map(({ card, revlog }) => [card.ordinal, card.type, revlog.length])).toEqual([
+        [0, 2, 1],
+        [1, 0, 0],
+      ]);
+      const { cards } = toEngram(bundle!, mappingContext(reader));
+      expect(cards).toHaveLength(1);
+      expect(cards[0]).toMatchObject({ type: 'occlusion', back: 'Four chambers', media: ['cat.png'] });
+      expect(cards[0]!.front).toBe(front.replace(`/media/${CAT}/cat.png`, 'media:cat.png'));
+      expect(cards[0]!.items.map((each) => [each.ordinal, each.revlog.length])).toEqual([
+        [1, 1],
+        [2, 0],
+      ]);
     } finally {
       reader.close();
     }

@@ -8,7 +8,7 @@ import {
   GENERATED_TAGS_MAX,
   SOURCE_QUOTE_MAX_LENGTH,
 } from '@engram/contracts/ai';
-import { CLOZE_PROBLEMS, cardContentProblem, clozePlainText } from '@engram/contracts/cloze';
+import { CARD_CONTENT_PROBLEMS, cardContentProblem, clozePlainText } from '@engram/contracts/cloze';
 import { type CardType, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { z } from 'zod';
 
@@ -49,7 +49,7 @@ export function acceptCard(raw: unknown, allowed: readonly CardType[]): Proposal
   const card = parsed.data;
   if (!allowed.includes(card.type)) return { rejected: 'type not asked for' };
   const problem = cardContentProblem(card.type, card.front);
-  if (problem) return { rejected: CLOZE_PROBLEMS[problem] };
+  if (problem) return { rejected: CARD_CONTENT_PROBLEMS[problem] };
   if (card.type !== 'cloze' && card.back.length === 0) return { rejected: 'no answer' };
   if (card.type !== 'cloze' && sameQuestion(card.front, card.back)) return { rejected: 'answer repeats the question' };
   const tags = [...new Set(card.tags.map(cleanTag).filter((tag) => tag.length > 0))].slice(0, GENERATED_TAGS_MAX);

@@ -1,6 +1,7 @@
 // Anki's stock note types as Engram's card types: Basic, "Basic (and reversed card)" and "Basic (type in the
-// answer)" with the fields Front and Back, Cloze with Text and Back Extra. A note's first field is the card's
-// front, its second the back.
+// answer)" with the fields Front and Back, Cloze with Text and Back Extra, Image Occlusion with Occlusion (the
+// card's front: its header, picture and shapes, @engram/contracts/occlusion) and Back Extra. A note's first field is
+// the card's front, its second the back.
 import type { CardType } from '@engram/contracts/learning';
 import { modelNotFound } from './anki-error.js';
 
@@ -26,7 +27,17 @@ export const NOTE_TYPES: readonly NoteType[] = [
   // Anki lists note types by name, so it comes before Cloze; the older ids stay as tools may have stored them.
   { id: 4, name: 'Basic (type in the answer)', type: 'typed', fields: ['Front', 'Back'], templates: ['Card 1'] },
   { id: 3, name: 'Cloze', type: 'cloze', fields: ['Text', 'Back Extra'], templates: ['Cloze'] },
+  {
+    id: 5,
+    name: 'Image Occlusion',
+    type: 'occlusion',
+    fields: ['Occlusion', 'Back Extra'],
+    templates: ['Image Occlusion'],
+  },
 ];
+
+/** Whether Anki makes one card of the type per cloze number (a cloze's deletions, an occlusion's shapes). */
+const numbered = (noteType: NoteType) => noteType.type === 'cloze' || noteType.type === 'occlusion';
 
 /** The note type called `name` (as written, else in any case); refused with AnkiConnect's words otherwise. */
 export function noteTypeNamed(name: unknown): NoteType {
@@ -47,10 +58,9 @@ export function sideOf(noteType: NoteType, field: string): 0 | 1 | undefined {
   return index === -1 ? undefined : (index as 0 | 1);
 }
 
-/** A review item's template name: Card 1 / Card 2, or Cloze. */
+/** A review item's template name: Card 1 / Card 2, Cloze, or Image Occlusion. */
 export const templateOf = (noteType: NoteType, ordinal: number) =>
-  noteType.type === 'cloze' ? 'Cloze' : (noteType.templates[ordinal] ?? 'Card 1');
+  numbered(noteType) ? (noteType.templates[0] ?? 'Cloze') : (noteType.templates[ordinal] ?? 'Card 1');
 
-/** Anki's `ord` of a review item: a cloze's cN is ord N-1, as Anki numbers its cloze cards. */
-export const ordOf = (noteType: NoteType, ordinal: number) =>
-  noteType.type === 'cloze' ? Math.max(0, ordinal - 1) : ordinal;
+/** Anki's `ord` of a review item: a cloze's (or an occlusion's) cN is ord N-1, as Anki numbers its cloze cards. */
+export const ordOf = (noteType: NoteType, ordinal: number) => (numbered(noteType) ? Math.max(0, ordinal - 1) : ordinal);

@@ -3,7 +3,8 @@
 // edited cloze keeps the FSRS state of every deletion it still has), and archiving, which the items follow.
 // Each write also links the card to the files its text shows (linkMedia).
 import type { NewCard } from '@engram/contracts/cards';
-import { CLOZE_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
+import { frontMaxLength } from '@engram/contracts/cards';
+import { CARD_CONTENT_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
 import { isUuid } from '@engram/contracts/ids';
 import type { CardType } from '@engram/contracts/learning';
 import { mediaIdsIn } from '@engram/contracts/media';
@@ -24,8 +25,10 @@ export interface DeckOrigin {
 }
 
 export function assertContent(type: CardType, front: string): void {
+  const max = frontMaxLength(type);
+  if (front.length > max) throw new Invalid(`Front must be at most ${max} characters.`, 'INVALID_CARD');
   const problem = cardContentProblem(type, front);
-  if (problem) throw new Invalid(CLOZE_PROBLEMS[problem], 'INVALID_CARD');
+  if (problem) throw new Invalid(CARD_CONTENT_PROBLEMS[problem], 'INVALID_CARD');
 }
 
 export async function insertCard(

@@ -1,6 +1,6 @@
 // UpdateCard: changes the named fields of one of the caller's cards. Review items follow the card's type
 // and cloze deletions; those that remain keep their progress.
-import { updateCardInput } from '@engram/contracts/cards';
+import { backIsOptional, updateCardInput } from '@engram/contracts/cards';
 import { Invalid, NotFound } from '@engram/kit/errors';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
@@ -31,7 +31,7 @@ export function updateCard({ db }: Stores) {
       // The content is checked when the edit changes it: a card saved before a stricter rule keeps its tags
       // and its back editable until its front or type is edited.
       if (type !== current.type || front !== current.front) assertContent(type, front);
-      if (type !== 'cloze' && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
+      if (!backIsOptional(type) && back === '') throw new Invalid('Back is required.', 'INVALID_CARD');
       if (input.tagIds) await assertOwnTags(tx, ownerId, input.tagIds);
       await changeContent(tx, current, { type, front, back }, new Date());
       if (input.tagIds) {

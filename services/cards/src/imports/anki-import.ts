@@ -20,13 +20,7 @@ import { setImmediate } from 'node:timers/promises';
 import { isReview, memoryState } from '@engram/anki/memory-state';
 import { openPackage } from '@engram/anki/open-package';
 import type { AnkiReader } from '@engram/anki/reader';
-import {
-  type EngramCardDraft,
-  type MappingContext,
-  mappingContext,
-  type OcclusionPicture,
-  toEngram,
-} from '@engram/anki/to-engram';
+import { type EngramCardDraft, type MappingContext, mappingContext, toEngram } from '@engram/anki/to-engram';
 import type { AnkiNoteBundle } from '@engram/anki/types';
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
 import { reviewOrdinals } from '@engram/contracts/cloze';
@@ -116,7 +110,6 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
   const { counts, problem, media } = run;
   const drafts: { draft: EngramCardDraft; line: number }[] = [];
   const firstShown = new Map<string, number>();
-  const pictures: OcclusionPicture[] = [];
   for (const [index, bundle] of bundles.entries()) {
     await breathe(index);
     const line = position + index;
@@ -130,10 +123,9 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
     for (const draft of mapped.cards) {
       drafts.push({ draft, line });
       for (const name of draft.media) if (!firstShown.has(name)) firstShown.set(name, line);
-      pictures.push(...draft.occlusions);
     }
   }
-  for (const left of await media.keep(firstShown.keys(), pictures)) {
+  for (const left of await media.keep(firstShown.keys())) {
     counts.skipped++;
     problem({ line: firstShown.get(left.name)!, ...left.problem });
   }

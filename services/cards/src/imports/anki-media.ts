@@ -6,7 +6,6 @@
 // import. The notes' `media:<name>` placeholders then become the files' same-origin URLs.
 
 import { readFile } from 'node:fs/promises';
-import type { OcclusionPicture } from '@engram/anki/to-engram';
 import type { AnkiMedia } from '@engram/anki/types';
 import { type ImportProblemWords, importProblem } from '@engram/contracts/import-problems';
 import type { MediaKind } from '@engram/contracts/media';
@@ -26,7 +25,6 @@ import { megabytes } from '../media/quota.js';
 import { renamed } from '../media/store-kept-file.js';
 import { derivedId } from './derived-id.js';
 import { ImportFailed } from './import-failed.js';
-import { drawOcclusion } from './occlusion-picture.js';
 
 export interface FileForCard {
   id: string;
@@ -66,28 +64,7 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
   const stored: string[] = [];
   let added = 0;
 
-  /** The pictures Image Occlusion cards show, drawn from the package's pictures, by the name cards show them by. */
-  const occlusions = new Map<string, OcclusionPicture>();
-
-  async function drawn(picture: OcclusionPicture): Promise<{ problem: ImportProblemWords } | { kept: KeptFile }> {
-    const file = byName.get(picture.image) ?? byName.get(picture.image.normalize('NFC'));
-    if (!file) return { problem: importProblem('fileMissing', { name: picture.image }) };
-    const type = typeOfName(picture.image);
-    if (type?.[1].kind !== 'image') return { problem: importProblem('fileNotMedia', { name: picture.image }) };
-    if (file.size > MAX_IMAGE_BYTES) {
-      return { problem: importProblem('fileTooLarge', { name: picture.image, limit: megabytes(MAX_IMAGE_BYTES) }) };
-    }
-    try {
-      const { bytes, type: drawnType } = await drawOcclusion(await readFile(file.path), picture);
-      return { kept: await keepFile(bytes, drawnType) };
-    } catch {
-      return { problem: importProblem('fileUnreadable', { name: picture.image }) };
-    }
-  }
-
   async function checked(name: string): Promise<{ problem: ImportProblemWords } | { kept: KeptFile }> {
-    const picture = occlusions.get(name);
-    if (picture) return drawn(picture);
     const file = byName.get(name) ?? byName.get(name.normalize('NFC'));
     if (!file) return { problem: importProblem('fileMissing', { name }) };
     const type = typeOfName(name);
@@ -137,15 +114,8 @@ export function packageMedia({ tx, store, ownerId, media, quotaBytes, usedBytes 
   }
 
   return {
-    /**
-     * Keeps the files of `names` not seen before (an Image Occlusion card's pictures among them, drawn from
-     * `pictures`); the outcome of each is then `outcome(name)`.
-     */
-    async keep(
-      names: Iterable<string>,
-      pictures: Iterable<OcclusionPicture> = [],
-    ): Promise<{ name: string; problem: ImportProblemWords }[]> {
-      for (const picture of pictures) occlusions.set(picture.name, picture);
+    /** Keeps the files of `names` not seen before; the outcome of each is then `outcome(name)`. */
+    async keep(names: Iterable<string>): Promise<{ name: string; problem: ImportProblemWords }[]> {
       const fresh = [...new Set(names)].filter((name) => !outcomes.has(name));
       const problems: { name: string; problem: ImportProblemWords }[] = [];
       for (let at = 0; at < fresh.length; at += KEEP_AT_ONCE) {

@@ -1,6 +1,6 @@
 // One CSV row as an Engram card, by the learner's column mapping: the front and back (Markdown as typed),
 // tags (separated by spaces, commas or semicolons, Anki's "Parent::Child" kept), and the type (basic,
-// reversed, cloze or typed, or Anki's note type names; a front with a {{c1::…}} deletion is a cloze when no column
+// reversed, cloze, typed or occlusion, or Anki's note type names; a front with a {{c1::…}} deletion is a cloze when no column
 // says). Without a back column, the front column holds both sides split at a line of three dashes, as Mochi writes
 // a card ("Question\n---\nAnswer"). A cell marked as text for spreadsheets (an apostrophe before a leading =, +,
 // -, @, tab or carriage return, as Engram's CSV export and other careful exporters write it) is read without the
@@ -34,6 +34,7 @@ function typeOf(text: string): CardType | undefined {
   if (word.startsWith('basic (and reversed') || word.startsWith('basic (optional reversed') || word === 'reverse')
     return 'reversed';
   if (word.startsWith('basic (type in the answer')) return 'typed';
+  if (word === 'image occlusion') return 'occlusion';
   if (word.startsWith('basic')) return 'basic';
   return word.startsWith('cloze') ? 'cloze' : undefined;
 }

@@ -6,10 +6,12 @@
 // How Anki's terms read Engram's cards:
 // - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does, against
 //   each side's folded text the card keeps (cards.front_key, back_key); a card's fields are its note type's:
-//   Front and Back (Basic, Basic and reversed, Basic (type in the answer)), Text and Back Extra (Cloze);
+//   Front and Back (Basic, Basic and reversed, Basic (type in the answer)), Text and Back Extra (Cloze), Header
+//   and Back Extra (Image Occlusion);
 // - `tag:` and `deck:` both read the learner's tags (decks are tags, as the Anki import makes them), a tag and
 //   its `::` children, in any case; `deck:Default` also finds cards with no tag (Anki's default deck);
-// - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's cN is card N;
+// - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's (or an occlusion's) cN
+//   is card N;
 // - `is:learn` is learning or relearning, `is:review` review or relearning (as in Anki), `is:due` a learned
 //   card due by the end of the learner's day, `is:suspended` archived; Engram buries nothing;
 // - `added:N`, `rated:N` count N study days back from today's (1: today), in the learner's time zone;
@@ -63,11 +65,13 @@ function readsItems(node: CardSearch): boolean {
 const DAY_MS = 86_400_000;
 
 /** The note types' fields, by their names in lower case: which side of which types each reads. */
-const FIELDS: Record<string, { side: 'front' | 'back'; cloze: boolean }> = {
-  front: { side: 'front', cloze: false },
-  back: { side: 'back', cloze: false },
-  text: { side: 'front', cloze: true },
-  'back extra': { side: 'back', cloze: true },
+const FIELDS: Record<string, { side: 'front' | 'back'; types: string }> = {
+  front: { side: 'front', types: "NOT IN ('cloze', 'occlusion')" },
+  back: { side: 'back', types: "NOT IN ('cloze', 'occlusion')" },
+  text: { side: 'front', types: "= 'cloze'" },
+  'back extra': { side: 'back', types: "IN ('cloze', 'occlusion')" },
+  // An occlusion card's front holds its header with its picture and shapes.
+  header: { side: 'front', types: "= 'occlusion'" },
 };
 
 const STATES: Record<CardState, string> = {
@@ -90,9 +94,10 @@ const PROPERTIES = {
 
 /** Template names as Anki's stock note types call them. */
 const TEMPLATE_NAMES: Record<string, string> = {
-  'card 1': "c.type <> 'cloze' AND ri.ordinal = 0",
+  'card 1': "c.type NOT IN ('cloze', 'occlusion') AND ri.ordinal = 0",
   'card 2': "c.type = 'reversed' AND ri.ordinal = 1",
   cloze: "c.type = 'cloze'",
+  'image occlusion': "c.type = 'occlusion'",
 };
 
 /**
@@ -139,7 +144,7 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
       case 'field': {
         const field = FIELDS[node.field.toLowerCase()];
         if (!field) return 'FALSE';
-        return `(c.type ${field.cloze ? '=' : '<>'} 'cloze' AND ${folded(field.side, node.like)})`;
+        return `(c.type ${field.types} AND ${folded(field.side, node.like)})`;
       }
       case 'tag':
         return tagged(node.like);
@@ -150,8 +155,8 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
       }
       case 'card':
         if (typeof node.template === 'string') return `(${TEMPLATE_NAMES[node.template.toLowerCase()] ?? 'FALSE'})`;
-        return `((c.type = 'cloze' AND ri.ordinal = ${param(node.template)}::int)
-          OR (c.type <> 'cloze' AND ri.ordinal = ${param(node.template - 1)}::int))`;
+        return `((c.type IN ('cloze', 'occlusion') AND ri.ordinal = ${param(node.template)}::int)
+          OR (c.type NOT IN ('cloze', 'occlusion') AND ri.ordinal = ${param(node.template - 1)}::int))`;
       case 'state':
         return `(${STATES[node.state].replace('$end', () => dayEnd())})`;
       case 'added':

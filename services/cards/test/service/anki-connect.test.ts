@@ -82,16 +82,18 @@ describe('decks and note types', () => {
       'Basic (and reversed card)',
       'Basic (type in the answer)',
       'Cloze',
+      'Image Occlusion',
     ]);
     expect(await anki('modelFieldNames', { modelName: 'Cloze' })).toEqual(['Text', 'Back Extra']);
+    expect(await anki('modelFieldNames', { modelName: 'Image Occlusion' })).toEqual(['Occlusion', 'Back Extra']);
     expect(await anki('modelFieldNames', { modelName: 'basic' })).toEqual(['Front', 'Back']);
     expect(await anki('modelFieldNames', { modelName: 'Basic (type in the answer)' })).toEqual(['Front', 'Back']);
     expect(await errorOf(anki('modelFieldNames', { modelName: 'Japanese (recognition)' }))).toBe(
       'model was not found: Japanese (recognition)',
     );
     const ids = (await anki('modelNamesAndIds')) as Record<string, number>;
-    expect(Object.keys(ids)).toHaveLength(4);
-    expect(new Set(Object.values(ids)).size).toBe(4);
+    expect(Object.keys(ids)).toHaveLength(5);
+    expect(new Set(Object.values(ids)).size).toBe(5);
   });
 });
 

@@ -135,11 +135,19 @@ describe('a row as a card', () => {
     expect(cardOfRow(['{{c0::x}}', '', '', 'cloze'], mapping)).toEqual({
       problem: { reason: 'clozeNumberZero', values: {}, message: expect.stringContaining('{{c0::') },
     });
-    expect(cardOfRow(['a', 'b', '', 'image occlusion'], mapping)).toEqual({
+    expect(cardOfRow(['a', 'b', '', 'mind map'], mapping)).toEqual({
       problem: {
         reason: 'typeUnknown',
-        values: { type: 'image occlusion' },
-        message: 'The type "image occlusion" is not basic, reversed, cloze or typed.',
+        values: { type: 'mind map' },
+        message: 'The type "mind map" is not basic, reversed, cloze, typed or occlusion.',
+      },
+    });
+    // An occlusion row (as Engram's own CSV export writes one) needs its picture and shapes.
+    expect(cardOfRow(['a', 'b', '', 'image occlusion'], mapping)).toEqual({
+      problem: {
+        reason: 'occlusionMissing',
+        values: {},
+        message: 'An occlusion card needs its picture and shapes in an occlusion block.',
       },
     });
     expect(cardOfRow(['x'.repeat(2001), 'b', '', ''], mapping)).toEqual({

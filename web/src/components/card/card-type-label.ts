@@ -8,6 +8,7 @@ const LABELS: Record<CardType, () => string> = {
   reversed: m.cards_type_reversed,
   cloze: m.cards_type_cloze,
   typed: m.cards_type_typed,
+  occlusion: m.cards_type_occlusion,
 };
 
 export const cardTypeLabel = (type: CardType) => LABELS[type]();

@@ -1,7 +1,7 @@
 // The fields of a card, shared by the new-card form and the editor: type, front, back, tags, and a
 // preview of how it will be practised (its renderer loads only when asked for). The draft they edit and
 // its checks are card-draft.ts.
-import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
+import { backIsOptional, CARD_SIDE_MAX_LENGTH, frontMaxLength } from '@engram/contracts/cards';
 import { clozeDeletion } from '@engram/contracts/cloze';
 import { CARD_TYPES } from '@engram/contracts/learning';
 import { useId, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import { TextField } from '../../components/text-field';
 import { m } from '../../lib/i18n';
 import type { CardDraft, CardDraftErrors } from './card-draft';
 import { AddFileButton, SideFiles, useCardFiles, withFile } from './card-files';
+import { OcclusionEditor } from './occlusion-editor';
 import { withoutFile } from './side-files';
 import { TagPicker } from './tag-picker';
 
@@ -36,11 +37,11 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
 
   return (
     <div className="space-y-4">
-      {/* The form stands in the dashboard's narrow column as well as in wider places: the four types go on one row
-          only where the form itself has room for them (a container query), two by two otherwise. */}
+      {/* The form stands in the dashboard's narrow column as well as in wider places: the five types go on one row
+          only where the form itself has room for them (a container query), else three or two to a row. */}
       <fieldset className="@container">
         <legend className="text-sm font-medium text-slate-700">{m.cards_type()}</legend>
-        <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 @md:grid-cols-4">
+        <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 @md:grid-cols-3 @3xl:grid-cols-5">
           {CARD_TYPES.map((type) => (
             <label
               key={type}
@@ -61,44 +62,55 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
           ))}
         </div>
       </fieldset>
+      {draft.type === 'occlusion' ? (
+        <OcclusionEditor
+          front={draft.front}
+          onChange={(front) => onChange({ ...latest.current, front })}
+          error={errors.front}
+          headerRef={frontRef}
+        />
+      ) : (
+        <>
+          <TextField
+            label={draft.type === 'cloze' ? m.cards_cloze_text() : m.new_card_front()}
+            name="front"
+            multiline
+            rows={3}
+            placeholder={
+              draft.type === 'cloze'
+                ? m.cards_cloze_placeholder({ example: CLOZE_EXAMPLE })
+                : m.new_card_front_placeholder()
+            }
+            hint={
+              draft.type === 'cloze'
+                ? m.cards_cloze_hint({ example: CLOZE_EXAMPLE })
+                : draft.type === 'reversed'
+                  ? m.cards_reversed_hint()
+                  : draft.type === 'typed'
+                    ? m.cards_typed_hint()
+                    : m.cards_markdown_hint()
+            }
+            value={draft.front}
+            onChange={(value) => set('front', value)}
+            error={errors.front}
+            maxLength={frontMaxLength(draft.type)}
+            ref={frontRef}
+            {...files.handlers('front')}
+          />
+          <SideFiles
+            side="front"
+            text={draft.front}
+            onRemove={(address) => set('front', withoutFile(draft.front, address))}
+          />
+          <AddFileButton side="front" onFiles={(chosen) => void files.add('front', chosen)} />
+        </>
+      )}
       <TextField
-        label={draft.type === 'cloze' ? m.cards_cloze_text() : m.new_card_front()}
-        name="front"
-        multiline
-        rows={3}
-        placeholder={
-          draft.type === 'cloze'
-            ? m.cards_cloze_placeholder({ example: CLOZE_EXAMPLE })
-            : m.new_card_front_placeholder()
-        }
-        hint={
-          draft.type === 'cloze'
-            ? m.cards_cloze_hint({ example: CLOZE_EXAMPLE })
-            : draft.type === 'reversed'
-              ? m.cards_reversed_hint()
-              : draft.type === 'typed'
-                ? m.cards_typed_hint()
-                : m.cards_markdown_hint()
-        }
-        value={draft.front}
-        onChange={(value) => set('front', value)}
-        error={errors.front}
-        maxLength={CARD_SIDE_MAX_LENGTH}
-        ref={frontRef}
-        {...files.handlers('front')}
-      />
-      <SideFiles
-        side="front"
-        text={draft.front}
-        onRemove={(address) => set('front', withoutFile(draft.front, address))}
-      />
-      <AddFileButton side="front" onFiles={(chosen) => void files.add('front', chosen)} />
-      <TextField
-        label={draft.type === 'cloze' ? m.cards_cloze_extra() : m.new_card_back()}
+        label={backIsOptional(draft.type) ? m.cards_cloze_extra() : m.new_card_back()}
         name="back"
         multiline
         rows={3}
-        placeholder={draft.type === 'cloze' ? '' : m.new_card_back_placeholder()}
+        placeholder={backIsOptional(draft.type) ? '' : m.new_card_back_placeholder()}
         hint={m.new_card_hint({ max: CARD_SIDE_MAX_LENGTH })}
         value={draft.back}
         onChange={(value) => set('back', value)}

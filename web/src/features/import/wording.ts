@@ -4,7 +4,7 @@
 import type { ImportProblemReason } from '@engram/contracts/import-problems';
 import type { ImportJson } from '@engram/gateway/router';
 import { getLocale, m } from '../../lib/i18n';
-import { clozeProblemText } from '../../lib/validation';
+import { contentProblemText } from '../../lib/validation';
 
 /** A whole number as the reader writes it: "4,000" in English, "4.000" in Portuguese. */
 export const formatCount = (count: number, locale: string = getLocale()) => new Intl.NumberFormat(locale).format(count);
@@ -44,10 +44,15 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   backEmptySplit: () => m.import_problem_backEmptySplit(),
   frontTooLong: ({ max }) => m.import_problem_frontTooLong({ max: count(max) }),
   backTooLong: ({ max }) => m.import_problem_backTooLong({ max: count(max) }),
-  clozeNoDeletion: () => clozeProblemText('noDeletion'),
-  clozeNumberZero: () => clozeProblemText('numberZero'),
-  clozeEmptyDeletion: () => clozeProblemText('emptyDeletion'),
-  clozeTooManyDeletions: () => clozeProblemText('tooManyDeletions'),
+  clozeNoDeletion: () => contentProblemText('noDeletion'),
+  clozeNumberZero: () => contentProblemText('numberZero'),
+  clozeEmptyDeletion: () => contentProblemText('emptyDeletion'),
+  clozeTooManyDeletions: () => contentProblemText('tooManyDeletions'),
+  occlusionMissing: () => contentProblemText('noOcclusion'),
+  occlusionNoPicture: () => contentProblemText('noPicture'),
+  occlusionNoShape: () => contentProblemText('noShape'),
+  occlusionTooManyCards: () => contentProblemText('tooManyCards'),
+  occlusionTooManyShapes: () => contentProblemText('tooManyShapes'),
   noteTypeMissing: () => m.import_problem_noteTypeMissing(),
   frontTooLongLinked: ({ max }) => m.import_problem_frontTooLongLinked({ max: count(max) }),
   backTooLongLinked: ({ max }) => m.import_problem_backTooLongLinked({ max: count(max) }),
