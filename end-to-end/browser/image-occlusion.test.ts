@@ -38,6 +38,25 @@ const diagram = () =>
     .png()
     .toBuffer();
 
+/** A labelled diagram of 640 × 480: a grey organ, and two labels of dark strokes (as letters stand). */
+const labelledDiagram = () =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background: '#fafafa' } })
+    .composite([
+      { input: { create: { width: 220, height: 200, channels: 3, background: '#d8d8d8' } }, left: 210, top: 140 },
+      ...[
+        [40, 60, 5],
+        [430, 380, 9],
+      ].flatMap(([x = 0, y = 0, letters = 0]) =>
+        Array.from({ length: letters }, (_, n) => ({
+          input: { create: { width: 5, height: 14, channels: 3 as const, background: '#111' } },
+          left: x + n * 8,
+          top: y,
+        })),
+      ),
+    ])
+    .png()
+    .toBuffer();
+
 /** Two groups to ask, hide all: the left atrium (a rectangle) and the aorta (an ellipse); a text label on both. */
 const ATRIUM = {
   kind: 'rect',
@@ -448,5 +467,44 @@ describe('image occlusion cards', () => {
       ['rect', 1, 'Aorta', true],
     ]);
     expect(roundedBox(shapes[0])).toEqual({ left: 0.55, top: 0.15, width: 0.35, height: 0.35 });
+  });
+
+  it('are proposed over a labelled diagram by the generator, for the learner to name and correct before saving', async () => {
+    const cookie = await signUpThroughGateway(
+      env.stack.url,
+      'Olu Adeyemi',
+      `occlusion-suggest-${randomBytes(4).toString('hex')}@example.com`,
+    );
+    const api = trpcClient(env.stack.url, cookie);
+    await api.mutate('settings.completeOnboarding', { timezone: 'UTC' });
+    const page = await openSignedIn(env, 'occlusion-suggest', LAPTOP, 'en-US', cookie);
+    await page.goto(`${env.stack.url}/`);
+    const newCard = page.getByRole('region', { name: 'New card' });
+    await newCard.getByText('Image occlusion', { exact: true }).click();
+    await newCard.getByLabel('Choose a picture', { exact: true }).setInputFiles({
+      name: 'heart-labelled.png',
+      mimeType: 'image/png',
+      buffer: await labelledDiagram(),
+    });
+    await newCard.getByRole('application', { name: 'The picture: draw the shapes that hide its parts' }).waitFor();
+    await newCard.getByRole('button', { name: 'Suggest shapes' }).click();
+    await page.getByText('2 shapes proposed: check each one, name it and correct it before adding the card.').waitFor();
+    // Proposed unnamed, each its own question: named, one dropped, then saved.
+    expect(await newCard.getByRole('textbox', { name: 'Label of shape 1' }).inputValue()).toBe('');
+    await newCard.getByRole('textbox', { name: 'Label of shape 1' }).fill('Aorta');
+    await newCard.getByRole('button', { name: 'Remove shape 2' }).click();
+    await newCard.getByRole('button', { name: 'Add card' }).click();
+    await page.getByText('Card added').waitFor();
+    const [shape, ...more] = await storedShapes(api);
+    expect(more).toEqual([]);
+    expect(shape).toMatchObject({ kind: 'rect', ordinal: 1, label: 'Aorta', hideAll: true });
+    // Over the top-left label (x 40–77, y 60–74 of 640 × 480).
+    const box = roundedBox(shape)!;
+    expect(box.left).toBeLessThanOrEqual(0.07);
+    expect(box.left + box.width).toBeGreaterThanOrEqual(0.12);
+    expect(box.top).toBeLessThanOrEqual(0.13);
+    expect(box.top + box.height).toBeGreaterThanOrEqual(0.15);
+    // Counted as generated cards: two proposed.
+    expect(await api.query('cards.generationUsage')).toMatchObject({ used: 2 });
   });
 });

@@ -62,7 +62,8 @@ export interface AppOptions {
 }
 
 const ALLOWED: RateDecision = { allowed: true };
-const UPLOAD_PATH = '/ai.upload';
+/** The procedures that take a file (form data), each body within the upload limit. */
+const UPLOAD_PATHS = new Set(['/ai.upload', '/ai.proposeOcclusions']);
 
 /**
  * Signing out (or any change to an account) through this replica: the credentials it carried are asked of
@@ -174,14 +175,15 @@ function trpcWithin(options: AppOptions, maxBodySize: number) {
 
 /** tRPC at /api/trpc, each body within its limit. */
 function mountTrpc(app: express.Express, options: AppOptions): void {
-  // An upload (ai.upload, never batched by the web app) may be larger than any other body: its own limit.
+  // A file (ai.upload's notes, ai.proposeOcclusions' picture; never batched by the web app) may be larger than any
+  // other body: its own limit.
   const uploadMaxBytes = Math.max(options.trpcMaxBodyBytes, UPLOAD_BODY_MAX_BYTES);
   const trpc = trpcWithin(options, options.trpcMaxBodyBytes);
   const trpcUpload = trpcWithin(options, uploadMaxBytes);
   const limitTrpc = bodyLimit(options.trpcMaxBodyBytes);
   const limitUpload = bodyLimit(uploadMaxBytes);
   app.use('/api/trpc', (req, res, next) =>
-    req.path === UPLOAD_PATH
+    UPLOAD_PATHS.has(req.path)
       ? limitUpload(req, res, () => trpcUpload(req, res, next))
       : limitTrpc(req, res, () => trpc(req, res, next)),
   );

@@ -11,8 +11,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 export const COSTLY_PROCEDURES = {
   // Each reaches Stripe, whose API rate limit is the whole company's.
   stripe: ['billing.checkout', 'billing.checkoutSession', 'billing.portal'],
-  // The model (Bedrock) and a usage reservation for every generation.
-  generate: ['ai.generate'],
+  // The model (Bedrock) and a usage reservation for every generation (and every occlusion proposal).
+  generate: ['ai.generate', 'ai.proposeOcclusions'],
   // Up to 3 MB read, parsed (PDF) and stored per call.
   upload: ['ai.upload'],
   // Seconds of CPU in a child process of cards per call: the learner's cards simulated over a year, or their

@@ -22,7 +22,7 @@ const SCOPE_NEEDS = {
 /** Procedures open to anyone (no session, no key). */
 const PUBLIC_PROCEDURES = new Set(['billing.plans']);
 /** Procedures whose body is not JSON: a file sent as FormData. */
-const FORM_PROCEDURES = new Set(['ai.upload']);
+const FORM_PROCEDURES = new Set(['ai.upload', 'ai.proposeOcclusions']);
 
 /** The JSON Schema of a zod schema as a request takes it, without the `$schema` line (OpenAPI names its dialect). */
 function schemaOf(input: z.ZodType): Json {

@@ -5,6 +5,7 @@
 export const SUMMARIES: Record<string, string> = {
   'ai.upload': 'Send a file of notes (PDF, text, Markdown) to generate cards from.',
   'ai.generate': 'Generate card proposals from notes or an uploaded file (streamed).',
+  'ai.proposeOcclusions': "Propose an image occlusion card's shapes over a picture (form data: picture, language).",
   'billing.plans': 'The plans, their prices and limits.',
   'billing.customer': "The caller's plan and subscription.",
   'billing.checkout': 'Start a checkout for a plan.',

@@ -95,3 +95,22 @@ export interface GenerationUsage {
   plan: string;
   generator: GeneratorName;
 }
+
+/** Occlusion proposals: the most shapes one picture gets, and the largest picture sent (the web app sends it
+ * scaled to OCCLUSION_PICTURE_MAX_SIDE pixels at most, as a JPEG). Each proposal counts as this many cards. */
+export const OCCLUSION_PROPOSALS_MAX = 20;
+export const OCCLUSION_PICTURE_MAX_BYTES = 2 * 1024 * 1024;
+export const OCCLUSION_PICTURE_MAX_SIDE = 1024;
+
+/** One shape proposed over a picture: a box in fractions of the picture, and what it hides (may be empty). */
+export const proposedShape = z.object({
+  label: z.string().trim().max(100),
+  left: z.number().min(0).max(1),
+  top: z.number().min(0).max(1),
+  width: z.number().gt(0).max(1),
+  height: z.number().gt(0).max(1),
+});
+export type ProposedShape = z.infer<typeof proposedShape>;
+
+/** The language of the labels an occlusion proposal writes, when the learner says. */
+export const proposeOcclusionsInput = z.object({ language: language.optional() });

@@ -162,6 +162,13 @@ export async function startAiHarness(options: AiHarnessOptions) {
           // As long as the gateway gives an upload: reading a file takes a process of its own.
           { token: await token(), timeoutMs: 30_000 },
         ),
+      proposeOcclusions: async (picture: Uint8Array, language = '') =>
+        unary(
+          client,
+          client.proposeOcclusions,
+          { picture: Buffer.from(picture), mediaType: 'image/png', language },
+          { token: await token(), timeoutMs: 30_000 },
+        ),
       /** Every event of one generation, in order; a failure is thrown after the events before it. */
       async generate(
         request: Partial<aiProto.GenerateRequest>,

@@ -12,7 +12,13 @@ import {
 import type { Logger } from '@engram/kit/logger';
 import type { BedrockSettings } from '../config.js';
 import { CardStreamParser } from './card-stream.js';
-import { type CardGenerator, type GenerationRequest, type GeneratorEvent, GeneratorFailure } from './generator.js';
+import {
+  type CardGenerator,
+  type GenerationRequest,
+  type GeneratorEvent,
+  GeneratorFailure,
+  type ShapeRequest,
+} from './generator.js';
 import { CARDS_SCHEMA, systemPrompt, TOOL_NAME, userMessage } from './prompt.js';
 
 const RETRYABLE_ERRORS = new Set([
@@ -79,6 +85,67 @@ function converseInput(modelId: string, request: GenerationRequest): ConverseCom
   };
 }
 
+const SHAPES_TOOL = 'propose_occlusion_shapes';
+const SHAPES_SCHEMA = {
+  type: 'object',
+  properties: {
+    shapes: {
+      type: 'array',
+      description: 'Boxes over the parts of the picture worth asking, most often its text labels.',
+      items: {
+        type: 'object',
+        properties: {
+          label: { type: 'string', description: 'What the box hides, as the picture says it (its label text).' },
+          left: { type: 'number', description: "The box's left edge, as a fraction of the picture's width (0–1)." },
+          top: { type: 'number', description: "The box's top edge, as a fraction of the picture's height (0–1)." },
+          width: { type: 'number', description: "The box's width, as a fraction of the picture's width." },
+          height: { type: 'number', description: "The box's height, as a fraction of the picture's height." },
+        },
+        required: ['label', 'left', 'top', 'width', 'height'],
+      },
+    },
+  },
+  required: ['shapes'],
+} as const;
+
+/** The Converse call proposing an occlusion card's shapes: the picture, and the one tool the model answers with. */
+function shapesInput(modelId: string, request: ShapeRequest, maxShapes: number): ConverseCommandInput {
+  const language = request.language ? ` Write the labels in ${request.language}.` : '';
+  return {
+    modelId,
+    system: [
+      {
+        text:
+          'You make image occlusion flashcards. Given a picture (a diagram, a map, a labelled figure), propose boxes ' +
+          'that hide its parts worth recalling, most often its text labels, each box tight around one label, with ' +
+          `what it hides as its label. At most ${maxShapes} boxes; none overlapping; no box over the whole picture.`,
+      },
+    ],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { image: { format: request.format, source: { bytes: request.picture } } },
+          { text: `Propose the boxes for this picture.${language}` },
+        ],
+      },
+    ],
+    toolConfig: {
+      tools: [
+        {
+          toolSpec: {
+            name: SHAPES_TOOL,
+            description: 'Proposes the boxes of an image occlusion card over the picture.',
+            inputSchema: { json: SHAPES_SCHEMA as never },
+          },
+        },
+      ],
+      toolChoice: { tool: { name: SHAPES_TOOL } },
+    },
+    inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
+  };
+}
+
 /** The usage event of an answer: its tokens, and its latency as Bedrock measured it (ours, since `started`, without). */
 function usageEvent(
   usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined,
@@ -134,6 +201,9 @@ async function* single(
   yield usageEvent(response.usage, response.metrics?.latencyMs, started);
 }
 
+/** The most shapes the model is asked for (the handler keeps at most this many). */
+export const MAX_PROPOSED_SHAPES = 20;
+
 export function createBedrockGenerator(settings: BedrockSettings, logger: Logger): CardGenerator {
   const client = new BedrockRuntimeClient({
     region: settings.region,
@@ -169,6 +239,44 @@ export function createBedrockGenerator(settings: BedrockSettings, logger: Logger
           const reason = timedOut ? 'the model took too long to answer' : describe(error);
           if (delivered > 0)
             throw new GeneratorFailure(`the model's answer broke off (${reason})`, false, { cause: error });
+          if (!retryable || Date.now() + backoff >= request.deadline.getTime()) {
+            throw new GeneratorFailure(reason, retryable, { cause: error });
+          }
+          logger.warn(
+            { attempt: attempt + 1, backoffMs: Math.round(backoff), err: reason },
+            'Bedrock call failed; trying again',
+          );
+          await sleep(backoff, signal);
+        }
+      }
+    },
+    // One Converse call with the picture, tried again as a generation's first call is (throttled, timed out).
+    async proposeShapes(request, signal) {
+      for (let attempt = 0; ; attempt++) {
+        const remaining = request.deadline.getTime() - Date.now();
+        const call = AbortSignal.any([
+          signal,
+          AbortSignal.timeout(Math.max(1, Math.min(settings.callTimeoutMs, remaining))),
+        ]);
+        const started = performance.now();
+        try {
+          const response = await client.send(
+            new ConverseCommand(shapesInput(settings.modelId, request, MAX_PROPOSED_SHAPES)),
+            { abortSignal: call },
+          );
+          const toolUse = response.output?.message?.content?.find((block) => block.toolUse?.name === SHAPES_TOOL);
+          const shapes = (toolUse?.toolUse?.input as { shapes?: unknown } | undefined)?.shapes;
+          const usage = usageEvent(response.usage, response.metrics?.latencyMs, started);
+          return {
+            shapes: Array.isArray(shapes) ? shapes : [],
+            usage: usage.kind === 'usage' ? usage : { inputTokens: 0, outputTokens: 0, latencyMs: 0 },
+          };
+        } catch (error) {
+          if (signal.aborted) throw error;
+          const timedOut = call.aborted;
+          const retryable = timedOut || isRetryable(error);
+          const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+          const reason = timedOut ? 'the model took too long to answer' : describe(error);
           if (!retryable || Date.now() + backoff >= request.deadline.getTime()) {
             throw new GeneratorFailure(reason, retryable, { cause: error });
           }

@@ -19,10 +19,28 @@ export type GeneratorEvent =
   | { kind: 'card'; card: unknown }
   | { kind: 'usage'; inputTokens: number; outputTokens: number; latencyMs: number };
 
+/** A picture to propose an occlusion card's shapes over. */
+export interface ShapeRequest {
+  picture: Uint8Array;
+  format: 'jpeg' | 'png' | 'webp';
+  /** A BCP 47 tag for the labels; undefined means the picture's own language. */
+  language: string | undefined;
+  deadline: Date;
+  /** The regions of the picture that look like its labels, found in a reader process (the offline generator's). */
+  regions: () => Promise<{ left: number; top: number; width: number; height: number }[]>;
+}
+
+/** The raw shapes proposed (checked after, as cards are) and what the proposal cost. */
+export interface ShapeAnswer {
+  shapes: unknown[];
+  usage: { inputTokens: number; outputTokens: number; latencyMs: number };
+}
+
 export interface CardGenerator {
   readonly name: GeneratorName;
   readonly model: string;
   generate(request: GenerationRequest, signal: AbortSignal): AsyncIterable<GeneratorEvent>;
+  proposeShapes(request: ShapeRequest, signal: AbortSignal): Promise<ShapeAnswer>;
 }
 
 /** The model could not be reached or broke off; `retryable` when trying again may work (throttled, timed out). */

@@ -1,5 +1,5 @@
 // The offline generator: the embedded default without AWS settings (never in production). No network and
-// no model: it reads the notes' own structure — definitions ("X is Y", "X: Y"), key terms (the defined
+// no model (an occlusion card's shapes: the regions of its picture that look like labels, unnamed): it reads the notes' own structure — definitions ("X is Y", "X: Y"), key terms (the defined
 // term, or **bold** text) as cloze deletions, and lists under a heading or a line ending in ":" — and
 // proposes cards from them, in the order they appear (those touching the focus first). One card per fact, its
 // type taking turns among those asked for, with a question that keeps the notes' own article and verb ("What is
@@ -7,7 +7,7 @@
 // defines ("In the light reactions, water is split") asks nothing.
 import { clozeDeletion } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
-import type { CardGenerator, GenerationRequest, GeneratorEvent } from './generator.js';
+import type { CardGenerator, GenerationRequest, GeneratorEvent, ShapeRequest } from './generator.js';
 
 interface Candidate {
   type: CardType;
@@ -267,6 +267,16 @@ export function createOfflineGenerator(): CardGenerator {
         inputTokens: 0,
         outputTokens: 0,
         latencyMs: Math.round(performance.now() - started),
+      };
+    },
+    // Without a model nothing reads what a picture's labels say: the regions that look like labels are proposed
+    // unnamed (picture-regions.ts), for the learner to name.
+    async proposeShapes(request: ShapeRequest) {
+      const started = performance.now();
+      const regions = await request.regions();
+      return {
+        shapes: regions.map((region) => ({ label: '', ...region })),
+        usage: { inputTokens: 0, outputTokens: 0, latencyMs: Math.round(performance.now() - started) },
       };
     },
   };

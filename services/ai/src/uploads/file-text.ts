@@ -20,13 +20,15 @@ export interface FileText {
 }
 
 /** The learner's words for a reading that gave no text. */
-function refusal(outcome: Exclude<ReadOutcome, { ok: true }>, limits: ReaderLimits): Invalid {
+export function refusal(outcome: Exclude<ReadOutcome, { ok: true }>, limits: ReaderLimits): Invalid {
   const { unsupportedFile, fileTooLarge, fileTooComplex } = AI_REASONS;
   switch (outcome.refusal) {
     case 'not-text':
       return new Invalid('The file is not UTF-8 text.', unsupportedFile);
     case 'not-pdf':
       return new Invalid('The file is not a PDF.', unsupportedFile);
+    case 'not-picture':
+      return new Invalid('The picture could not be read as a JPEG, PNG or WebP image.', unsupportedFile);
     case 'unreadable':
     case 'crashed':
     case 'cancelled':
@@ -87,6 +89,7 @@ export async function fileText(
     signal,
   );
   if (!outcome.ok) throw refusal(outcome, reader.limits);
+  if (!('text' in outcome)) throw new Invalid('The file could not be read.', AI_REASONS.unsupportedFile);
   const text = outcome.text.trim();
   if (text.length < NOTES_MIN_LENGTH) {
     throw new Invalid(

@@ -6,14 +6,14 @@ import { flateBomb, nestedFlateBomb } from '@engram/testkit/hostile-files';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { createReaderPool, READS_PER_USER, type ReaderLimits } from '../../src/uploads/reader-pool.js';
-import type { ReadRequest } from '../../src/uploads/reader-process.js';
+import type { ReadRequest, TextRequest } from '../../src/uploads/reader-process.js';
 
 const MB = 1024 * 1024;
 const logger = createLogger({ service: 'ai-test', level: 'silent' });
 const limits: ReaderLimits = { parsers: 2, memoryBytes: 160 * MB, timeoutMs: 60_000, maxInflatedBytes: 100 * MB };
 const never = new AbortController().signal;
 
-function request(content: Uint8Array, kind: ReadRequest['kind'] = 'pdf'): ReadRequest {
+function request(content: Uint8Array, kind: TextRequest['kind'] = 'pdf'): ReadRequest {
   return { kind, content, maxPages: 50, maxTextLength: 60_000, maxInflatedBytes: limits.maxInflatedBytes };
 }
 const text = (words: string) => request(Buffer.from(words), 'text');

@@ -6,6 +6,7 @@
 // chosen moves by dragging or with the arrow keys, and Delete removes it. Moving a shape or relabelling it keeps
 // its question's number, so the question keeps its history; a question whose shapes all go is removed with them.
 // The front is written in the contracts' occlusion block (@engram/contracts/occlusion), Anki's own format.
+import { OCCLUSION_PICTURE_MAX_SIDE } from '@engram/contracts/ai';
 import {
   MAX_OCCLUSION_CARDS,
   OCCLUSION_LABEL_MAX_LENGTH,
@@ -28,7 +29,9 @@ import { FieldError } from '../../components/field-error';
 import { TextField } from '../../components/text-field';
 import { keepCardFile } from '../../entities/media/upload';
 import { toastError } from '../../lib/errors';
-import { m } from '../../lib/i18n';
+import { getLocale, m } from '../../lib/i18n';
+import { toast } from '../../lib/toast';
+import { trpcClient } from '../../lib/trpc';
 
 type Tool = 'rect' | 'ellipse' | 'polygon' | 'move';
 type Point = [number, number];
@@ -50,6 +53,29 @@ const STEP = 0.005;
 
 const clamp = (value: number) => Math.min(Math.max(value, 0), 1);
 const at = (fraction: number) => fraction * SCALE;
+
+/** The picture as the proposer reads it: a JPEG at most OCCLUSION_PICTURE_MAX_SIDE pixels across and down. */
+async function pictureToPropose(src: string): Promise<Blob> {
+  const bitmap = await createImageBitmap(await (await fetch(src)).blob());
+  const scale = Math.min(1, OCCLUSION_PICTURE_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('No canvas to read the picture with.');
+  // A transparent picture on white, as it shows on a card.
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  return new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('The picture could not be read.'))),
+      'image/jpeg',
+      0.85,
+    ),
+  );
+}
 
 /** The shape moved by (dx, dy), kept on the picture. */
 function moved(shape: OcclusionShape, dx: number, dy: number): OcclusionShape {
@@ -173,6 +199,37 @@ export function OcclusionEditor({ front, onChange, error, headerRef }: Props) {
     write({ shapes: shapes.filter((_, at) => at !== index) });
     setChosen(undefined);
   };
+
+  const [suggesting, setSuggesting] = useState(false);
+  /** Asks the generator for shapes over the picture; they join the drawn ones, each its own question, to correct. */
+  async function suggest() {
+    if (!picture) return;
+    setSuggesting(true);
+    try {
+      const form = new FormData();
+      form.set('picture', await pictureToPropose(picture.src), 'picture.jpg');
+      form.set('language', getLocale());
+      const { shapes: proposed } = await trpcClient.ai.proposeOcclusions.mutate(form);
+      let group = nextGroup;
+      const added: OcclusionShape[] = proposed.map((shape) => ({
+        kind: 'rect',
+        ordinal: Math.min(group++, MAX_OCCLUSION_CARDS),
+        hideAll,
+        left: shape.left,
+        top: shape.top,
+        width: shape.width,
+        height: shape.height,
+        ...(shape.label && { label: shape.label }),
+      }));
+      write({ shapes: [...shapes, ...added] });
+      if (added.length === 0) toast.message(m.occlusion_suggested_none());
+      else toast.success(m.occlusion_suggested({ count: added.length }));
+    } catch (failure) {
+      toastError(failure);
+    } finally {
+      setSuggesting(false);
+    }
+  }
 
   async function choose(files: readonly File[]) {
     const file = files.find((each) => each.type.startsWith('image/'));
@@ -443,6 +500,14 @@ export function OcclusionEditor({ front, onChange, error, headerRef }: Props) {
               ))}
             </div>
           </fieldset>
+          <button
+            type="button"
+            onClick={() => void suggest()}
+            disabled={suggesting}
+            className="rounded-md border border-brand-600 px-3 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50 disabled:opacity-60"
+          >
+            {suggesting ? m.occlusion_suggesting() : m.occlusion_suggest()}
+          </button>
           <ShapeList
             shapes={shapes}
             chosen={chosen}
