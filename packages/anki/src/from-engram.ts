@@ -295,13 +295,13 @@ function occlusionFields(front: string, back: string, mediaName: (id: string, na
  * never walks past every id taken before it.
  */
 function idAllocator() {
-  const taken = new Map<StatementSync, Map<number, number>>();
-  /** Runs `statement` with the first free id from `id` on, then `values`; returns the id used. */
-  return (statement: StatementSync, id: number, values: (string | number)[]): number => {
-    let links = taken.get(statement);
+  const taken = new Map<RowWriter, Map<number, number>>();
+  /** Writes a row of `table` with the first free id from `id` on, then `values`; returns the id used. */
+  return (table: RowWriter, id: number, values: (string | number)[]): number => {
+    let links = taken.get(table);
     if (!links) {
       links = new Map();
-      taken.set(statement, links);
+      taken.set(table, links);
     }
     let at = id;
     const path: number[] = [];
@@ -311,10 +311,45 @@ function idAllocator() {
     }
     for (const passed of path) links.set(passed, at);
     links.set(at, at + 1);
-    statement.run(at, ...values);
+    table.add(at, values);
     return at;
   };
 }
+
+/** Rows written at once by one statement: a call into SQLite costs about what a row does, so rows go in hundreds. */
+const ROWS_PER_INSERT = 100;
+
+/** The rows of one table, gathered and written ROWS_PER_INSERT at a time (`row` is one row's VALUES tuple). */
+function rowWriter(db: DatabaseSync, insert: string, row: string) {
+  const values: (string | number)[] = [];
+  let rows = 0;
+  const statements = new Map<number, StatementSync>();
+  const statement = (count: number) => {
+    let prepared = statements.get(count);
+    if (!prepared) {
+      prepared = db.prepare(`${insert} VALUES ${Array.from({ length: count }, () => row).join(', ')}`);
+      statements.set(count, prepared);
+    }
+    return prepared;
+  };
+  const flush = () => {
+    if (rows === 0) return;
+    statement(rows).run(...values);
+    values.length = 0;
+    rows = 0;
+  };
+  return {
+    /** Adds a row (its id, then its other values), written with the rows after it or at the next flush. */
+    add(id: number, rowValues: (string | number)[]) {
+      values.push(id);
+      for (const value of rowValues) values.push(value);
+      rows++;
+      if (rows === ROWS_PER_INSERT) flush();
+    },
+    flush,
+  };
+}
+type RowWriter = ReturnType<typeof rowWriter>;
 
 /** The package's decks: Default, and each deck path's levels made as they are first named. */
 function deckRegistry(created: number) {
@@ -432,21 +467,39 @@ function revlogInterval(review: EngramExportReview): number {
 /** The temp collection an export writes into, with its statements, in transactions of about `batchSize` rows. */
 function openCollection(path: string, batchSize: number) {
   const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
+  // A scratch file written once (a failed export throws it away): no journal, and a page cache that holds the
+  // collection's tables as they grow (rows arrive in card order, not id order, so they land all over them).
+  db.exec(
+    'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096; PRAGMA cache_size = -65536; ' +
+      'PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY;',
+  );
   db.exec(SCHEMA11_SQL);
   db.exec('BEGIN');
   let pending = 0;
+  const insertNote = rowWriter(db, 'INSERT OR IGNORE INTO notes', '(?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)');
+  const insertCard = rowWriter(
+    db,
+    'INSERT OR IGNORE INTO cards',
+    '(?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
+  );
+  const insertRevlog = rowWriter(db, 'INSERT OR IGNORE INTO revlog', '(?, ?, -1, ?, ?, ?, ?, ?, ?)');
+  /** Writes every row still gathered. */
+  const flush = () => {
+    insertNote.flush();
+    insertCard.flush();
+    insertRevlog.flush();
+  };
   return {
     db,
-    insertNote: db.prepare('INSERT OR IGNORE INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)'),
-    insertCard: db.prepare(
-      'INSERT OR IGNORE INTO cards VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
-    ),
-    insertRevlog: db.prepare('INSERT OR IGNORE INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)'),
+    insertNote,
+    insertCard,
+    insertRevlog,
+    flush,
     /** Counts rows written, committing every `batchSize`. */
     wrote(rows: number) {
       pending += rows;
       if (pending >= batchSize) {
+        flush();
         db.exec('COMMIT; BEGIN');
         pending = 0;
       }
@@ -636,6 +689,7 @@ class PackageWriter implements AnkiExport {
     this.state = 'finished';
     const { db } = this.collection;
     try {
+      this.collection.flush();
       db.exec('COMMIT');
       this.writeCollectionRow();
       db.exec(SCHEMA11_INDEXES);

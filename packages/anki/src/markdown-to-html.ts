@@ -68,8 +68,22 @@ markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   return `<a href="${html(src)}">${html(alt || src)}</a>`;
 };
 
+/**
+ * Text that Markdown shows exactly as written: letters, digits, spaces and marks that start no Markdown (no
+ * emphasis, code, link, picture, maths, HTML or escape), make no link (linkify reads a link in "a.b", "x@y" and
+ * "a:b"), need no escaping in HTML (& < > "), and, at its start, open no block (a list's "-", "+" or "1)"), on
+ * one line with no space around it. Most of a collection's fields are such text; markdown-it is skipped for them.
+ */
+const PLAIN = /^(?![-+]|\d{1,9}\))[\p{L}\p{N},;?!'()%+\-/= ]*$/u;
+
 /** The Anki field HTML of one card side. */
 export function markdownToHtml(text: string, media: MediaResolver): string {
+  if (PLAIN.test(text) && text === text.trim() && !text.includes('  ')) return text;
+  return renderedHtml(text, media);
+}
+
+/** The Anki field HTML of one card side through markdown-it, whatever it holds (markdownToHtml's slow path). */
+export function renderedHtml(text: string, media: MediaResolver): string {
   const source = text.replace(SOUND_LINK, (link, label: string, path: string) =>
     isSoundName(path) ? `![${label}](${path})` : link,
   );

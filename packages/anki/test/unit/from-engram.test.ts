@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExport, deckPathOf, type EngramExportCard, guidOf } from '../../src/from-engram.ts';
-import { markdownToHtml } from '../../src/markdown-to-html.ts';
+import { markdownToHtml, renderedHtml } from '../../src/markdown-to-html.ts';
 import { memoryState } from '../../src/memory-state.ts';
 import { openPackage } from '../../src/open-package.ts';
 import { mappingContext, shapeOf, toEngram } from '../../src/to-engram.ts';
@@ -129,6 +129,66 @@ function normalised(markdown: string, names: Record<string, string>): string {
 }
 
 describe('markdownToHtml', () => {
+  it('gives text of words and plain marks the same HTML as markdown-it, without asking it', () => {
+    const pieces = [
+      'word',
+      'Ação',
+      '42',
+      ' ',
+      '  ',
+      '-',
+      '+',
+      '1)',
+      ')',
+      '(',
+      '?',
+      '!',
+      '%',
+      '/',
+      '=',
+      ',',
+      ';',
+      "'",
+      '.',
+      ':',
+      '@',
+      '#',
+      '*',
+      '_',
+      '`',
+      '~',
+      '|',
+      '$',
+      '\\',
+      '<',
+      '>',
+      '&',
+      '"',
+      '[',
+      ']',
+      '{',
+      '}',
+      '\n',
+      '\t',
+      'www',
+      'http',
+      '😀',
+    ];
+    let state = 7;
+    const random = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const media = (id: string, name: string) => `${id}-${name}`;
+    for (let n = 0; n < 5000; n++) {
+      const length = Math.floor(random() * 8);
+      const text = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      expect(markdownToHtml(text, media), JSON.stringify(text)).toBe(renderedHtml(text, media));
+    }
+    for (const text of ['What is 42 + 1?', '- a', '+ b', '1) one', 'a - b', 'see example/path', '= x', 'x ='])
+      expect(markdownToHtml(text, media), text).toBe(renderedHtml(text, media));
+  });
+
   it('renders Markdown as the web app does, media as Anki names them, deletions whole', () => {
     const media = (id: string, name: string) => `${id.slice(0, 2)}-${name}`;
     expect(markdownToHtml('**a** {{c1::*b*::hint}} `c`', media)).toBe(

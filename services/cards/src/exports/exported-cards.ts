@@ -132,9 +132,16 @@ export async function* exportedCards(
       scope.tagIds,
       scope.cardIds,
     ]);
+    // The next page is asked for before this one is handed out: PostgreSQL works it out while the export writes
+    // this one (the connection runs its queries in turn, so a ROLLBACK after an early stop waits for it).
+    const fetchPage = () => client.query<PageRow>(`FETCH ${PAGE} FROM exported_cards`);
+    let next = fetchPage();
     for (;;) {
-      const { rows } = await client.query<PageRow>(`FETCH ${PAGE} FROM exported_cards`);
+      const { rows } = await next;
       if (rows.length === 0) break;
+      next = fetchPage();
+      // Left unawaited when the export stops early: its failure is the ROLLBACK's to handle.
+      next.catch(() => undefined);
       yield rows.map(exportedCard);
     }
     await client.query('COMMIT');
