@@ -118,7 +118,7 @@ export async function fuzzedInput(t: Session, runs: number): Promise<string[]> {
   const breaches: string[] = [];
   const statuses = new Map<number, number>();
   for (const { path } of procedures()) {
-    if (path === 'ai.upload') continue; // its body is a file: fuzzed below
+    if (path === 'ai.upload' || path === 'ai.proposeOcclusions') continue; // their bodies are files: fuzzed below
     await fc.assert(
       fc.asyncProperty(fuzzedInputOf(path), async (input) => {
         const before = await ownView(t, fuzzer);
@@ -133,20 +133,24 @@ export async function fuzzedInput(t: Session, runs: number): Promise<string[]> {
       { numRuns: runs, seed: 24 },
     );
   }
-  for (const body of [
-    randomBytes(512),
-    '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\n\u0000\r\n--x--',
-    'not a form',
-  ]) {
-    const answer = await t.fetch([
-      `${t.url}/api/trpc/ai.upload`,
-      {
-        method: 'POST',
-        headers: { origin: t.url, cookie: fuzzer.cookie, 'content-type': 'multipart/form-data; boundary=x' },
-        body,
-      },
-    ]);
-    if (answer.status >= 500) breaches.push(`ai.upload with a broken form: ${answer.status}`);
+  for (const path of ['ai.upload', 'ai.proposeOcclusions']) {
+    const field = path === 'ai.upload' ? 'file' : 'picture';
+    for (const body of [
+      randomBytes(512),
+      `--x\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n\u0000\r\n--x--`,
+      `--x\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\n\u0000\u0000\r\n--x--`,
+      'not a form',
+    ]) {
+      const answer = await t.fetch([
+        `${t.url}/api/trpc/${path}`,
+        {
+          method: 'POST',
+          headers: { origin: t.url, cookie: fuzzer.cookie, 'content-type': 'multipart/form-data; boundary=x' },
+          body,
+        },
+      ]);
+      if (answer.status >= 500) breaches.push(`${path} with a broken form: ${answer.status}`);
+    }
   }
   // The inputs reached the procedures: most were refused as invalid, some went through.
   if ((statuses.get(400) ?? 0) < procedures().length)

@@ -11,6 +11,8 @@ import { type Attacker, type Victim, victimsView } from './victim.ts';
 export const attacksOn = (victim: Victim, attacker: Attacker): Record<string, unknown[]> => ({
   'ai.upload': [],
   'ai.generate': [{ fileId: victim.fileId, count: 1 }],
+  // The picture is the caller's own bytes (form data): no one else's id to aim at.
+  'ai.proposeOcclusions': [],
   'billing.plans': [undefined],
   'browse.search': [{ query: `nid:${victim.cardId}` }, { query: 'victim-secret' }, { query: '', sort: 'due' }],
   'browse.count': [{ query: `nid:${victim.cardId}` }],
@@ -120,6 +122,7 @@ export const attacksOn = (victim: Victim, attacker: Attacker): Record<string, un
 /** Procedures that only ever act for the caller and take no one else's id: nothing to aim at the victim. */
 export const OWN_DATA_ONLY = new Set([
   'ai.upload',
+  'ai.proposeOcclusions',
   'billing.checkout',
   'billing.portal',
   'browse.saveSearch',
