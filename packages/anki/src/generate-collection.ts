@@ -1,9 +1,10 @@
 // A synthetic Anki collection for tests and benchmarks, in any of the three layouts: Basic, Basic (and
-// reversed card), Cloze and a custom note type, with decks, tags, suspended cards, review history (with
+// reversed card), Cloze and a custom note type (and, if asked, Image Occlusion notes), with decks, tags, suspended cards, review history (with
 // manual and filtered-deck entries among the reviews), FSRS memory state if asked, images and sounds.
 // Deterministic: the same options give the same collection. Rows are produced lazily, so 40,000 notes
 // with 200,000 review log entries are written in seconds without being held in memory.
 import { crc32, deflateSync } from 'node:zlib';
+import { STOCK_NOTE_TYPES } from './from-engram.ts';
 import type { AnkiCard, AnkiDeck, AnkiLayout, AnkiNote, AnkiNoteType, AnkiRevlog } from './types.ts';
 import { type MediaInput, writePackage } from './write-package.ts';
 
@@ -18,6 +19,8 @@ export interface GenerateOptions {
   withFsrsState?: boolean;
   /** Every n-th note has all its cards suspended (0: none). */
   suspendEvery?: number;
+  /** Every n-th note is an Image Occlusion note of three shapes (three cards) on the first picture (0: none). */
+  occlusionEvery?: number;
   tempDir?: string;
 }
 
@@ -71,6 +74,13 @@ export const GENERATED_NOTE_TYPES: AnkiNoteType[] = [
   },
 ];
 
+/** Anki's stock Image Occlusion note type, for the Image Occlusion notes a collection asks for. */
+export const GENERATED_OCCLUSION_TYPE: AnkiNoteType = { ...STOCK_NOTE_TYPES.occlusion, id: 1_700_000_000_005 };
+
+/** Whether note `i` is an Image Occlusion note. */
+const isOcclusionNote = (i: number, occlusionEvery: number) =>
+  occlusionEvery > 0 && i % occlusionEvery === occlusionEvery - 1;
+
 export const GENERATED_DECKS: AnkiDeck[] = [
   { id: 1, name: 'Default' },
   { id: 1_700_000_001_001, name: 'Languages' },
@@ -116,8 +126,34 @@ export const generatedKind = (i: number) => i % 4;
 export const generatedNoteId = (i: number) => 1_710_000_000_000 + i;
 export const generatedGuid = (i: number) => `g${i.toString(36).padStart(8, '0')}`;
 
+/** A file in a note's field, as Anki writes an image or a sound. */
+const mediaTag = (name: string) => (/\.png$/.test(name) ? `<img src="${encodeURI(name)}">` : `[sound:${name}]`);
+
 /** Note `i` as the generator writes it. */
-export function generatedNote(i: number, mediaCount: number): AnkiNote {
+export function generatedNote(i: number, mediaCount: number, occlusionEvery = 0): AnkiNote {
+  if (isOcclusionNote(i, occlusionEvery)) {
+    // Three shapes as Anki writes them (a rectangle, an ellipse, a polygon), hide all, on the first picture.
+    const shapes = [
+      `{{c1::image-occlusion:rect:left=.1:top=.${(i % 7) + 1}:width=.2:height=.05:oi=1}}`,
+      '{{c2::image-occlusion:ellipse:left=.5:top=.2:rx=.1:ry=.05:oi=1}}',
+      '{{c3::image-occlusion:polygon:left=.6:top=.6:points=.6,.6 .8,.6 .7,.8:oi=1}}',
+    ].join('<br>');
+    return {
+      id: generatedNoteId(i),
+      guid: generatedGuid(i),
+      noteTypeId: GENERATED_OCCLUSION_TYPE.id,
+      // Its own file in its header, as every note before the media count shows one.
+      fields: [
+        shapes,
+        mediaCount > 0 ? `<img src="${generatedMediaName(0)}">` : '',
+        `Diagram ${i}${i < mediaCount ? mediaTag(generatedMediaName(i)) : ''}`,
+        '',
+        '',
+      ],
+      tags: [`batch${i % 5}`],
+      modified: GENERATED_CREATED + i,
+    };
+  }
   const kind = generatedKind(i);
   const media = i < mediaCount ? generatedMediaName(i) : undefined;
   // Each note before the media count shows its file: images in basic and cloze notes, sounds in the others.
@@ -141,8 +177,9 @@ export function generatedNote(i: number, mediaCount: number): AnkiNote {
   };
 }
 
-/** How many cards note `i` has: one per template, one per cloze number. */
-export const generatedCardCount = (i: number) => [1, 2, 2, 2][generatedKind(i)]!;
+/** How many cards note `i` has: one per template, one per cloze number (or occlusion shape). */
+export const generatedCardCount = (i: number, occlusionEvery = 0) =>
+  isOcclusionNote(i, occlusionEvery) ? 3 : [1, 2, 2, 2][generatedKind(i)]!;
 
 interface Generated {
   notes: Iterable<AnkiNote>;
@@ -166,6 +203,7 @@ function rows(options: GenerateOptions): Generated {
   const mediaCount = options.media ?? 0;
   const reviewsPerCard = options.reviewsPerCard ?? 0;
   const suspendEvery = options.suspendEvery ?? 10;
+  const occlusionEvery = options.occlusionEvery ?? 0;
   const decks = GENERATED_DECKS;
 
   function* cardsAndLogs(): Generator<{ card: AnkiCard; revlog: AnkiRevlog[] }> {
@@ -175,7 +213,7 @@ function rows(options: GenerateOptions): Generated {
     let owed = 0;
     for (let i = 0; i < count; i++) {
       const suspended = suspendEvery > 0 && i % suspendEvery === suspendEvery - 1;
-      for (let ord = 0; ord < generatedCardCount(i); ord++) {
+      for (let ord = 0; ord < generatedCardCount(i, occlusionEvery); ord++) {
         const id = 1_720_000_000_000 + i * 4 + ord;
         owed += reviewsPerCard;
         const reviews = Math.floor(owed);
@@ -242,7 +280,7 @@ function rows(options: GenerateOptions): Generated {
 
   return {
     notes: (function* () {
-      for (let i = 0; i < count; i++) yield generatedNote(i, mediaCount);
+      for (let i = 0; i < count; i++) yield generatedNote(i, mediaCount, occlusionEvery);
     })(),
     cards: (function* () {
       for (const { card } of cardsAndLogs()) yield card;
@@ -265,7 +303,7 @@ export async function generateCollection(outPath: string, options: GenerateOptio
     outPath,
     {
       created: GENERATED_CREATED,
-      noteTypes: GENERATED_NOTE_TYPES,
+      noteTypes: options.occlusionEvery ? [...GENERATED_NOTE_TYPES, GENERATED_OCCLUSION_TYPE] : GENERATED_NOTE_TYPES,
       decks: GENERATED_DECKS,
       notes,
       cards,
