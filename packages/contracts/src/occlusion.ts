@@ -165,6 +165,23 @@ export function occlusionShapeText(shape: OcclusionShape): string {
   return `{{c${shape.ordinal}::image-occlusion:${parts.join(':')}}}`;
 }
 
+/** The box a shape covers, in fractions of the picture (a text label's: its first line's height). */
+export function occlusionBox(shape: OcclusionShape): { left: number; top: number; right: number; bottom: number } {
+  switch (shape.kind) {
+    case 'rect':
+      return { left: shape.left, top: shape.top, right: shape.left + shape.width, bottom: shape.top + shape.height };
+    case 'ellipse':
+      return { left: shape.left, top: shape.top, right: shape.left + 2 * shape.rx, bottom: shape.top + 2 * shape.ry };
+    case 'polygon': {
+      const xs = shape.points.map(([x]) => x);
+      const ys = shape.points.map(([, y]) => y);
+      return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+    }
+    case 'text':
+      return { left: shape.left, top: shape.top, right: shape.left, bottom: shape.top + shape.fontSize };
+  }
+}
+
 /** Where an occlusion block stands in a card's front: the fence lines and what they hold. */
 interface OcclusionBlock {
   /** The start of its opening fence line and just past its closing one (or the text's end). */

@@ -6,7 +6,7 @@
 // every asked shape outlined. Text labels (c0) are drawn on every side, their size a fraction of the picture's
 // height (the frame learns the picture's proportions once it has loaded: markdown-body.tsx). A screen reader hears
 // what is asked or revealed, in words.
-import { type OcclusionShape, occlusionAsked, parseOcclusionBody } from '@engram/contracts/occlusion';
+import { type OcclusionShape, occlusionAsked, occlusionBox, parseOcclusionBody } from '@engram/contracts/occlusion';
 import { m } from './i18n';
 
 const QUESTION = '#ff8e8e';
@@ -20,27 +20,9 @@ const escaped = (text: string) =>
 const at = (fraction: number) => (fraction * SCALE).toFixed(1);
 const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 
-/** The box a shape covers, in fractions of the picture. */
-function boxOf(shape: OcclusionShape): { left: number; top: number; right: number; bottom: number } {
-  switch (shape.kind) {
-    case 'rect':
-      return { left: shape.left, top: shape.top, right: shape.left + shape.width, bottom: shape.top + shape.height };
-    case 'ellipse':
-      return { left: shape.left, top: shape.top, right: shape.left + 2 * shape.rx, bottom: shape.top + 2 * shape.ry };
-    case 'polygon': {
-      const xs = shape.points.map(([x]) => x);
-      const ys = shape.points.map(([, y]) => y);
-      return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
-    }
-    case 'text':
-      return { left: shape.left, top: shape.top, right: shape.left, bottom: shape.top + shape.fontSize };
-  }
-}
-
 function drawn(shape: OcclusionShape, paint: string): string {
-  const turn = shape.angle
-    ? ` transform="rotate(${shape.angle} ${at(boxOf(shape).left)} ${at(boxOf(shape).top)})"`
-    : '';
+  const box = occlusionBox(shape);
+  const turn = shape.angle ? ` transform="rotate(${shape.angle} ${at(box.left)} ${at(box.top)})"` : '';
   const common = `${paint} vector-effect="non-scaling-stroke" data-card="${shape.ordinal}"${turn}`;
   switch (shape.kind) {
     case 'rect':
@@ -79,7 +61,7 @@ export function renderOcclusion(info: string, body: string, picture: (src: strin
         `<span class="occlusion-text" aria-hidden="true" style="left:${percent(shape.left)};top:${percent(shape.top)};--occlusion-font:${shape.fontSize};color:${shape.fill ?? '#000'}">${escaped(shape.text)}</span>`,
     ),
     ...labelled.map((shape) => {
-      const box = boxOf(shape);
+      const box = occlusionBox(shape);
       return `<span class="occlusion-label" aria-hidden="true" style="left:${percent(box.left)};top:${percent(Math.min(box.bottom, 0.95))}">${escaped(shape.label ?? '')}</span>`;
     }),
   ];

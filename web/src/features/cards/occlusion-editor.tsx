@@ -11,6 +11,7 @@ import {
   MAX_OCCLUSION_CARDS,
   OCCLUSION_LABEL_MAX_LENGTH,
   type OcclusionShape,
+  occlusionBox,
   occlusionFront,
   parseOcclusion,
 } from '@engram/contracts/occlusion';
@@ -79,7 +80,7 @@ async function pictureToPropose(src: string): Promise<Blob> {
 
 /** The shape moved by (dx, dy), kept on the picture. */
 function moved(shape: OcclusionShape, dx: number, dy: number): OcclusionShape {
-  const box = boxOf(shape);
+  const box = occlusionBox(shape);
   const x = Math.min(Math.max(dx, -box.left), 1 - box.right);
   const y = Math.min(Math.max(dy, -box.top), 1 - box.bottom);
   if (shape.kind === 'polygon') {
@@ -91,22 +92,6 @@ function moved(shape: OcclusionShape, dx: number, dy: number): OcclusionShape {
     };
   }
   return { ...shape, left: shape.left + x, top: shape.top + y };
-}
-
-function boxOf(shape: OcclusionShape) {
-  switch (shape.kind) {
-    case 'rect':
-      return { left: shape.left, top: shape.top, right: shape.left + shape.width, bottom: shape.top + shape.height };
-    case 'ellipse':
-      return { left: shape.left, top: shape.top, right: shape.left + 2 * shape.rx, bottom: shape.top + 2 * shape.ry };
-    case 'polygon': {
-      const xs = shape.points.map(([x]) => x);
-      const ys = shape.points.map(([, y]) => y);
-      return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
-    }
-    case 'text':
-      return { left: shape.left, top: shape.top, right: shape.left, bottom: shape.top };
-  }
 }
 
 /** A rectangle or an ellipse across the box from `a` to `b`. */
@@ -282,7 +267,7 @@ export function OcclusionEditor({ front, onChange, error, headerRef }: Props) {
   const onPointerUp = () => {
     if (drag && (tool === 'rect' || tool === 'ellipse')) {
       const shape = dragged(tool, drag.from, drag.to, nextGroup, hideAll);
-      const box = boxOf(shape);
+      const box = occlusionBox(shape);
       if (box.right - box.left >= SMALLEST && box.bottom - box.top >= SMALLEST) add(shape);
     }
     setDrag(undefined);
@@ -462,7 +447,7 @@ export function OcclusionEditor({ front, onChange, error, headerRef }: Props) {
                   key={index}
                   aria-hidden="true"
                   className="pointer-events-none absolute rounded bg-white/90 px-1 text-xs font-semibold text-slate-900"
-                  style={{ left: `${boxOf(shape).left * 100}%`, top: `${boxOf(shape).top * 100}%` }}
+                  style={{ left: `${occlusionBox(shape).left * 100}%`, top: `${occlusionBox(shape).top * 100}%` }}
                 >
                   {shape.ordinal}
                 </span>
