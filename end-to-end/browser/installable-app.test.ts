@@ -125,8 +125,8 @@ describe('the installable app', () => {
 
     // A session kept on the device that has expired since opens nothing either.
     const other = await open('offline-expired');
-    // (Changed on a page that keeps no session, so the dashboard's own keeping, which may still be under way after
-    // the service worker's reload, cannot write it back.)
+    // (Changed on a page that keeps no session, so the dashboard's own keeping, which may still be under way, cannot
+    // write it back.)
     await other.goto(`${env.stack.url}/help`);
     await other.evaluate(`{
       const kept = JSON.parse(localStorage.getItem('engram.last-session'));

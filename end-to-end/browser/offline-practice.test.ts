@@ -431,3 +431,29 @@ describe('more than one device, and more than one account', () => {
     expect(await page.getByText('This page needs the network', { exact: false }).count()).toBe(0);
   });
 });
+
+describe("a card's pictures kept for offline practice", () => {
+  it('keeps a picture whose first fetch failed: the device tries again a moment later', async () => {
+    const { cookie, userId, api } = await learner('mediaretry', 1);
+    const file = await addCardFile(env.stack.url, cookie, 'retry.png', 'image/png', await picture());
+    await api.mutate('cards.createMany', { cards: [{ front: `Which picture?\n\n![retry](${file})`, back: 'This' }] });
+    await cardsMadeEarlier(env.stack, userId, 1);
+    const page = await openTestPage(env.browser, 'media-retry', { serviceWorkers: 'allow', locale: 'en-US' });
+    // The server is busy the first time the service worker fetches the picture to keep it.
+    let refused = 0;
+    await page.context().route(
+      (url) => url.pathname === file,
+      (route) => {
+        if (refused > 0 || !route.request().serviceWorker()) return route.fallback();
+        refused += 1;
+        return route.fulfill({ status: 503, body: 'busy' });
+      },
+    );
+    await useSessionCookie(page, env.stack.url, cookie);
+    await page.goto(`${env.stack.url}/dashboard`);
+    await underServiceWorker(page);
+    await expect.poll(() => keptItems(page, userId)).toBe(2);
+    await expect.poll(() => keptFiles(page)).toBe(1);
+    expect(refused).toBe(1);
+  });
+});

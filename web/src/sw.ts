@@ -9,7 +9,10 @@
 //   of the cards it keeps); a sound's range requests are answered from the kept file.
 // - A new version installs in the background and waits: it takes over when every tab of the app has closed, on the
 //   next start, never in the middle of a session (the page announces it, lib/service-worker.ts).
+// - The first version a browser installs takes over the open tabs at once (there is no older one to wait for), so
+//   the visit that installed it already keeps the cards' files for offline practice.
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { RangeRequestsPlugin } from 'workbox-range-requests';
@@ -21,6 +24,9 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url:
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+// Claims on activating: a new version activates only once no tab runs an older one, so only uncontrolled tabs are
+// taken (the first visit's).
+clientsClaim();
 
 /** Every page is the same app: the one key its shell is kept under, whichever page brought it. */
 const SHELL_KEY = '/offline-shell';

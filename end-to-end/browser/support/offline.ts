@@ -23,10 +23,12 @@ export async function goOnline(page: Page): Promise<void> {
   await page.evaluate("window.dispatchEvent(new Event('online'))");
 }
 
-/** Waits until the app's service worker is active and controls `page` (a reload after its first install). */
+/**
+ * Waits until the app's service worker is active and controls `page`: the first one a browser installs takes over the
+ * page that installed it, with no reload.
+ */
 export async function underServiceWorker(page: Page): Promise<void> {
   await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-  if (!(await page.evaluate('navigator.serviceWorker.controller !== null'))) await page.reload();
   // (Polled through page.evaluate: the app's policy refuses the eval that waitForFunction polls a string with.)
   await expect.poll(() => page.evaluate('navigator.serviceWorker.controller !== null')).toBe(true);
 }

@@ -90,6 +90,10 @@ class Device {
   private again = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
+  private keeping: Promise<void> | undefined;
+  private keepAgain = false;
+  private mediaRetryTimer: ReturnType<typeof setTimeout> | undefined;
+  private mediaFailures = 0;
   /** Closed (another account in use, or none): it touches its database no more. */
   private stopped = false;
 
@@ -223,22 +227,63 @@ class Device {
 
   close(): void {
     clearTimeout(this.retryTimer);
+    clearTimeout(this.mediaRetryTimer);
     this.store.close();
   }
 
-  /** Fetches the kept cards' files not yet kept, so the service worker keeps them for offline practice. */
-  private async keepMedia(): Promise<void> {
+  /**
+   * Fetches the kept cards' files not yet kept, so the service worker keeps them for offline practice. A file that
+   * could not be fetched (the network failing, the server busy) is tried again after a growing wait, as a sync is;
+   * one run at a time, and a run asked for meanwhile runs once this one ends.
+   */
+  private keepMedia(): Promise<void> {
+    if (this.keeping) {
+      this.keepAgain = true;
+      return this.keeping;
+    }
+    clearTimeout(this.mediaRetryTimer);
+    this.keeping = (async () => {
+      let missed = 0;
+      try {
+        missed = await this.fetchMissingMedia();
+      } catch {
+        missed = 1;
+      } finally {
+        this.keeping = undefined;
+      }
+      if (this.stopped) return;
+      if (this.keepAgain) {
+        this.keepAgain = false;
+        return this.keepMedia();
+      }
+      this.mediaFailures = missed > 0 ? this.mediaFailures + 1 : 0;
+      if (missed > 0)
+        this.mediaRetryTimer = setTimeout(
+          () => void this.keepMedia(),
+          Math.min(MAX_RETRY_MS, 1000 * 2 ** this.mediaFailures),
+        );
+    })();
+    return this.keeping;
+  }
+
+  /** One pass over the kept cards' files: fetches each one the media cache lacks; answers how many it still lacks. */
+  private async fetchMissingMedia(): Promise<number> {
     const state = await this.store.state();
-    // Only a service worker keeps what is fetched here (sw.ts); without one this would fetch them for nothing.
-    if (!state || typeof caches === 'undefined' || !navigator.serviceWorker?.controller) return;
+    // Only a service worker keeps what is fetched here (sw.ts); without one this would fetch them for nothing. The
+    // worker a first visit installs takes the page over once active, and this runs again then (start()).
+    if (!state || typeof caches === 'undefined' || !navigator.serviceWorker?.controller) return 0;
     const cache = await caches.open(MEDIA_CACHE);
     const urls = new Set(state.set.items.flatMap((item) => mediaAddressesIn(`${item.front}\n${item.back}`)));
+    let missed = 0;
     for (const url of urls) {
       // Closed meanwhile (signing out): its files are being forgotten, none is fetched again.
-      if (this.stopped) return;
+      if (this.stopped) return 0;
       if (await cache.match(url)) continue;
-      await fetch(url, { credentials: 'same-origin' }).catch(() => undefined);
+      const response = await fetch(url, { credentials: 'same-origin' }).catch(() => undefined);
+      // A file gone from the server (404) is not asked for again and again; a failure to reach it is.
+      if (!response || response.status >= 500 || response.status === 429) missed += 1;
     }
+    return missed;
   }
 
   /** Works the status out again; `known` is the device's state when the caller has just read or written it. */
@@ -274,17 +319,22 @@ class Device {
   async start(): Promise<void> {
     await this.update();
     window.addEventListener('online', this.onOnline);
+    navigator.serviceWorker?.addEventListener('controllerchange', this.onController);
     void this.sync();
   }
 
   stop(): void {
     this.stopped = true;
     window.removeEventListener('online', this.onOnline);
+    navigator.serviceWorker?.removeEventListener('controllerchange', this.onController);
     this.close();
   }
 
   // Back online: the session is fetched again (offline it could not be), then the queue goes.
   private onOnline = () => void refreshSession().then(() => this.sync());
+
+  // The service worker has taken this page over (the first visit's, once installed): the files can be kept now.
+  private onController = () => void this.keepMedia();
 }
 
 /** What the learner reads of a review the server did not keep: its card gone or archived, or its time refused. */
