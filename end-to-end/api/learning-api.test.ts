@@ -181,6 +181,46 @@ describe('the learning loop through the gateway', () => {
   });
 });
 
+describe("a learner's note types through the gateway", () => {
+  it('makes a note of their own type, asks each of its templates, and keeps the type theirs', async () => {
+    const api = client(await signUp('note-types'));
+    await api.mutate('settings.completeOnboarding', { timezone: 'Europe/Lisbon' });
+    const type = await api.mutate('cards.createNoteType', {
+      name: 'Spelling',
+      fields: ['Word', 'Meaning'],
+      templates: [
+        { name: 'Recognise', front: '{{Word}}', back: '{{Meaning}}' },
+        { name: 'Spell', front: '{{Meaning}}\n\n{{type:Word}}', back: '{{type:Word}}' },
+      ],
+    });
+    const card = await api.mutate('cards.create', { noteTypeId: type.id, fields: ['fenêtre', 'window'] });
+    expect(card).toMatchObject({ type: 'note', noteTypeId: type.id, fields: ['fenêtre', 'window'], front: 'fenêtre' });
+    const { items } = await api.query('cards.listDue', {});
+    const byTemplate = items.sort((a: Json, b: Json) => a.ordinal - b.ordinal);
+    expect(byTemplate.map((item: Json) => [item.front, item.back, item.typed ?? null])).toEqual([
+      ['fenêtre', 'window', null],
+      ['window', 'fenêtre', { expected: 'fenêtre', ignoreAccents: false }],
+    ]);
+    const listed = (await api.query('cards.noteTypes')).items;
+    expect(listed.at(-1)).toMatchObject({ id: type.id, name: 'Spelling', stock: false, notes: 1 });
+    // Another learner cannot make a note of it.
+    const other = client(await signUp('note-types-other'));
+    await expect(other.mutate('cards.create', { noteTypeId: type.id, fields: ['a', 'b'] })).rejects.toMatchObject({
+      data: { code: 'NOT_FOUND' },
+    });
+    // A template that names no field of the type is refused with the reason.
+    await expect(
+      api.mutate('cards.createNoteType', {
+        name: 'Broken',
+        fields: ['Word'],
+        templates: [{ name: 'C', front: '{{Wrod}}', back: '' }],
+      }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining('A template names a field this note type does not have.'),
+    });
+  });
+});
+
 describe('practising on a device without the network', () => {
   const HOUR = 3_600_000;
   const RATINGS = ['again', 'hard', 'good', 'easy'] as const;

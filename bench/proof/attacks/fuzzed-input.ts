@@ -54,6 +54,16 @@ export const wellFormed = (): Record<string, Record<string, unknown>> => ({
   'exports.get': { exportId: randomUUID() },
   'cards.renameTag': { id: randomUUID(), name: 'renamed' },
   'cards.deleteTag': { id: randomUUID() },
+  'cards.createNoteType': {
+    name: 'Fuzzed words',
+    fields: ['Word', 'Meaning'],
+    templates: [{ name: 'Recognise', front: '{{Word}}', back: '{{Meaning}}' }],
+  },
+  'cards.updateNoteType': {
+    id: randomUUID(),
+    type: { name: 'Fuzzed', fields: ['Word'], templates: [{ name: 'C', front: '{{Word}}', back: '' }] },
+  },
+  'cards.deleteNoteType': { id: randomUUID() },
   'cards.listDue': { tagIds: [] },
   'cards.review': { id: randomUUID(), rating: 'good', reviewId: randomUUID(), durationMs: 100 },
   'cards.undoReview': { reviewId: randomUUID() },

@@ -31,7 +31,10 @@ export const attacksOn = (victim: Victim, attacker: Attacker): Record<string, un
   'billing.checkoutSession': [{ sessionId: victim.checkoutSessionId }],
   'billing.portal': [],
   'cards.list': [{ tagIds: [victim.tagId] }, { query: 'victim-secret' }],
-  'cards.create': [{ front: 'pinned to their tag', back: 'x', tagIds: [victim.tagId] }],
+  'cards.create': [
+    { front: 'pinned to their tag', back: 'x', tagIds: [victim.tagId] },
+    { noteTypeId: victim.noteTypeId, fields: ['of their note type', 'x'] },
+  ],
   'cards.createMany': [{ cards: [{ front: 'pinned', back: 'x', tagIds: [victim.tagId] }] }],
   'cards.update': [
     { id: victim.cardId, front: 'pwned' },
@@ -43,6 +46,15 @@ export const attacksOn = (victim: Victim, attacker: Attacker): Record<string, un
   'cards.createTag': [],
   'cards.renameTag': [{ id: victim.tagId, name: 'pwned' }],
   'cards.deleteTag': [{ id: victim.tagId }],
+  'cards.noteTypes': [undefined],
+  'cards.createNoteType': [],
+  'cards.updateNoteType': [
+    {
+      id: victim.noteTypeId,
+      type: { name: 'pwned', fields: ['Word', 'Meaning'], templates: [{ name: 'C', front: '{{Word}}', back: '' }] },
+    },
+  ],
+  'cards.deleteNoteType': [{ id: victim.noteTypeId }],
   'cards.listDue': [{ tagIds: [victim.tagId] }],
   'cards.review': [{ id: victim.dueItemId, rating: 'easy', reviewId: randomUUID(), durationMs: 1000 }],
   'cards.undoReview': [{ reviewId: victim.reviewId }],

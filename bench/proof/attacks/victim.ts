@@ -28,6 +28,8 @@ export interface Victim extends SignedUp {
   /** A bulk edit of theirs (a tag added to their card), which Browse could undo. */
   undoId: string;
   savedSearchId: string;
+  /** A note type of theirs, with a note of it. */
+  noteTypeId: string;
 }
 
 export interface Attacker extends SignedUp {
@@ -115,6 +117,12 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
     tagIds: [extra.id],
   });
   const saved = await t.call(me, 'browse.saveSearch', { name: `${secret} search`, query: `tag:${secret}-tag` });
+  const noteType = await t.call(me, 'cards.createNoteType', {
+    name: `${secret} words`,
+    fields: ['Word', 'Meaning'],
+    templates: [{ name: 'Recognise', front: '{{Word}}', back: '{{Meaning}}' }],
+  });
+  await t.call(me, 'cards.create', { noteTypeId: noteType.id, fields: [`${secret} word`, 'meaning'] });
   return {
     ...me,
     secrets: [
@@ -137,6 +145,7 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
       optimizationId,
       undoId,
       saved.id,
+      noteType.id,
     ],
     cardId: card.id,
     dueItemId,
@@ -158,6 +167,7 @@ export async function victimActiveEverywhere(t: Session): Promise<Victim> {
     optimizationId,
     undoId,
     savedSearchId: saved.id,
+    noteTypeId: noteType.id,
   };
 }
 
@@ -167,6 +177,7 @@ export async function victimsView(t: Session, victim: Victim): Promise<Json> {
     ['cards.list', { pageSize: 100, archived: false }],
     ['cards.list', { pageSize: 100, archived: true }],
     ['cards.listTags', { pageSize: 100 }],
+    ['cards.noteTypes', undefined],
     ['cards.listDue', {}],
     ['cards.reviewMetrics', undefined],
     ['settings.get', undefined],

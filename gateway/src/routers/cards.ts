@@ -9,6 +9,15 @@ import { generationUsage } from '../handlers/cards/generation-usage.js';
 import { listCards, listCardsInput } from '../handlers/cards/list.js';
 import { listDue, listDueInput } from '../handlers/cards/list-due.js';
 import { listTags, listTagsInput } from '../handlers/cards/list-tags.js';
+import {
+  createNoteType,
+  createNoteTypeInput,
+  deleteNoteType,
+  deleteNoteTypeInput,
+  noteTypes,
+  updateNoteType,
+  updateNoteTypeInput,
+} from '../handlers/cards/note-types.js';
 import { offlineSet, offlineSetInput } from '../handlers/cards/offline-set.js';
 import { progressMetrics } from '../handlers/cards/progress-metrics.js';
 import { renameTag, renameTagInput } from '../handlers/cards/rename-tag.js';
@@ -31,6 +40,10 @@ export const cardsRouter = router({
   createTag: protectedProcedure.input(createTagInput).mutation(createTag),
   renameTag: protectedProcedure.input(renameTagInput).mutation(renameTag),
   deleteTag: protectedProcedure.input(deleteTagInput).mutation(deleteTag),
+  noteTypes: protectedProcedure.query(noteTypes),
+  createNoteType: protectedProcedure.input(createNoteTypeInput).mutation(createNoteType),
+  updateNoteType: protectedProcedure.input(updateNoteTypeInput).mutation(updateNoteType),
+  deleteNoteType: protectedProcedure.input(deleteNoteTypeInput).mutation(deleteNoteType),
   listDue: protectedProcedure.input(listDueInput).query(listDue),
   review: protectedProcedure.input(reviewInput).mutation(review),
   undoReview: protectedProcedure.input(undoReviewInput).mutation(undoReview),

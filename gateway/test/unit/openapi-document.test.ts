@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
     // The longest front of any type (an occlusion card's); the others' limit is said beside it and refused.
     expect(create.properties.front).toMatchObject({ type: 'string', maxLength: 20000 });
     expect(create.properties.front.description).toContain('at most 2000 characters');
-    expect(create.properties.type.enum).toEqual(['basic', 'reversed', 'cloze', 'typed', 'occlusion']);
+    expect(create.properties.type.enum).toEqual(['basic', 'reversed', 'cloze', 'typed', 'occlusion', 'note']);
     const list = document.paths['/api/trpc/cards.list'].get.parameters[0];
     expect(list).toMatchObject({ name: 'input', in: 'query' });
     expect(list.content['application/json'].schema.properties.pageSize).toMatchObject({

@@ -29,10 +29,12 @@ import { pipeline } from 'node:stream/promises';
 import { clozeNumbers, reviewOrdinals } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
 import { parseMediaPath, safeMediaName } from '@engram/contracts/media';
+import { type NoteTypeShape, noteOrdinals } from '@engram/contracts/note-types';
 import { occlusionShapeText, parseOcclusion } from '@engram/contracts/occlusion';
 import yazl from 'yazl';
 import { markdownToHtml } from './markdown-to-html.ts';
 import { LEGACY_CONF, legacyDeckConfig, legacyDecks, legacyModels, SCHEMA11_INDEXES, SCHEMA11_SQL } from './schema.ts';
+import { type AnkiOriginal, engramNoteType } from './to-engram.ts';
 import type { AnkiDeck, AnkiNoteType } from './types.ts';
 import { fieldChecksum, stripHtml } from './write-package.ts';
 
@@ -88,6 +90,17 @@ export interface EngramExportCard {
   guid?: string | null | undefined;
   items: EngramExportItem[];
   reviews: EngramExportReview[];
+  /** A note (type note): its note type and its fields' values (Markdown, files as `/media/<id>/<name>`). */
+  note?: { type: EngramExportNoteType; fields: string[] } | undefined;
+}
+
+/** A learner's note type as the export takes it. */
+export interface EngramExportNoteType extends NoteTypeShape {
+  /** Its Engram id (a stock type's key, or a UUID). */
+  id: string;
+  css: string;
+  /** What Anki wrote of it, when it was imported: given back as it was while the type is as the import made it. */
+  anki?: AnkiOriginal | null | undefined;
 }
 
 export interface ExportOptions {
@@ -164,7 +177,7 @@ const OCCLUSION_CSS = `#image-occlusion-canvas {
 }
 `;
 /** Anki's stock note types, as a fresh Anki makes them (their ids are this export's own). */
-export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
+export const STOCK_NOTE_TYPES: Record<Exclude<CardType, 'note'>, AnkiNoteType> = {
   basic: {
     id: 1_000_000_000_001,
     name: 'Basic',
@@ -225,6 +238,97 @@ export const STOCK_NOTE_TYPES: Record<CardType, AnkiNoteType> = {
     css: OCCLUSION_CSS,
   },
 };
+
+/** A template tag's stand-in while its template is turned into HTML: letters alone, which Markdown leaves be. */
+const tagStandIn = (n: number) => `engramtag${n}x`;
+
+/** An Engram template (Markdown with Anki's tags) as an Anki one: its Markdown in HTML, its tags as written. */
+function templateHtml(markdown: string): string {
+  const tags: string[] = [];
+  const text = markdown.replace(/\{\{[\s\S]*?\}\}/g, (tag) => {
+    tags.push(tag);
+    return tagStandIn(tags.length - 1);
+  });
+  const html = markdownToHtml(text, (_id, name) => name);
+  return html.replace(/engramtag(\d+)x/g, (_, n: string) => tags[Number(n)] ?? '');
+}
+
+/** Anki's default styling of a note type, which an Engram type's own safe rules follow. */
+const NOTE_TYPE_CSS = `.card {
+    font-family: arial;
+    font-size: 20px;
+    text-align: center;
+    color: black;
+    background-color: white;
+}
+`;
+
+/** Whether an imported note type is still as the import made it from what Anki wrote (not edited in Engram). */
+function unchanged(type: EngramExportNoteType, anki: AnkiOriginal): boolean {
+  const imported = engramNoteType({
+    id: anki.id,
+    name: type.name,
+    kind: 'standard',
+    originalStockKind: undefined,
+    fields: anki.fields,
+    templates: anki.templates.map((template, ord) => ({ ord, ...template })),
+    css: anki.css,
+  });
+  if (!imported || imported.fields.join('\u001f') !== type.fields.join('\u001f')) return false;
+  return JSON.stringify(imported.templates) === JSON.stringify(type.templates);
+}
+
+/**
+ * The Anki note types of the learners' own note types an export writes, made once each: an imported one that was
+ * not edited as Anki wrote it (its id, templates and styling), any other from its Engram templates (in HTML, each
+ * answer showing the question above its own part, as Anki's stock ones do) and its safe styling.
+ */
+function noteTypeRegistry() {
+  const models = new Map<string, AnkiNoteType>();
+  const usedIds = new Set(Object.values(STOCK_NOTE_TYPES).map((type) => type.id));
+  const freeId = (wanted: number) => {
+    let id = wanted;
+    while (usedIds.has(id)) id++;
+    usedIds.add(id);
+    return id;
+  };
+  return {
+    modelOf(type: EngramExportNoteType): AnkiNoteType {
+      const known = models.get(type.id);
+      if (known) return known;
+      const anki = type.anki && unchanged(type, type.anki) ? type.anki : undefined;
+      const derived =
+        1_100_000_000_000 + createHash('sha1').update(`engram-note-type:${type.id}`).digest().readUInt32BE(0);
+      const model: AnkiNoteType = anki
+        ? {
+            id: freeId(anki.id),
+            name: type.name,
+            kind: type.kind,
+            originalStockKind: undefined,
+            fields: anki.fields,
+            templates: anki.templates.map((template, ord) => ({ ord, ...template })),
+            css: anki.css || undefined,
+          }
+        : {
+            id: freeId(type.anki?.id ?? derived),
+            name: type.name,
+            kind: type.kind,
+            originalStockKind: undefined,
+            fields: type.fields,
+            templates: type.templates.map((template, ord) => ({
+              ord,
+              name: template.name,
+              qfmt: templateHtml(template.front),
+              afmt: `${BACK}${templateHtml(template.back)}`,
+            })),
+            css: type.css ? `${NOTE_TYPE_CSS}\n${type.css}\n` : NOTE_TYPE_CSS,
+          };
+      models.set(type.id, model);
+      return model;
+    },
+    all: () => [...models.values()],
+  };
+}
 
 const GUID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_`{|}~';
 
@@ -450,6 +554,10 @@ function deckTagOf(card: EngramExportCard): string | undefined {
 /** The Anki card ordinals a note has: its items', and each direction or cloze number its type has. */
 function ordinalsOf(card: EngramExportCard, items: Map<number, EngramExportItem>): number[] {
   const ordinals = new Set(items.keys());
+  if (card.note) {
+    for (const ord of noteOrdinals(card.note.type, card.note.fields)) ordinals.add(ord);
+    return [...ordinals].filter((ord) => ord >= 0 && ord < card.note!.type.templates.length).sort((a, b) => a - b);
+  }
   if (!numbersCards(card.type)) ordinals.add(0);
   if (card.type === 'reversed') ordinals.add(1);
   if (card.type === 'cloze') for (const n of clozeNumbers(card.front)) ordinals.add(n - 1);
@@ -525,6 +633,7 @@ class PackageWriter implements AnkiExport {
   private readonly scheduling: { desiredRetention: number; created: number; nextNewPosition: () => number };
   private newPosition = 0;
   private state: 'open' | 'finished' | 'aborted' = 'open';
+  private readonly noteTypes = noteTypeRegistry();
 
   private readonly paths: ExportPaths;
   private readonly collection: ReturnType<typeof openCollection>;
@@ -560,8 +669,9 @@ class PackageWriter implements AnkiExport {
 
   readonly addCard = (card: EngramExportCard): void => {
     this.assertOpen();
-    const fields =
-      card.type === 'occlusion'
+    const fields = card.note
+      ? card.note.fields.map((field) => markdownToHtml(field, this.mediaName))
+      : card.type === 'occlusion'
         ? occlusionFields(card.front, card.back, this.mediaName)
         : [markdownToHtml(card.front, this.mediaName), markdownToHtml(card.back, this.mediaName)];
     const deckTag = deckTagOf(card);
@@ -581,7 +691,9 @@ class PackageWriter implements AnkiExport {
     ].filter(Boolean);
     const noteId = this.insertAt(this.collection.insertNote, card.createdAt.getTime(), [
       card.guid || guidOf(card.id),
-      STOCK_NOTE_TYPES[card.type].id,
+      card.note
+        ? this.noteTypes.modelOf(card.note.type).id
+        : STOCK_NOTE_TYPES[card.type === 'note' ? 'basic' : card.type].id,
       seconds(card.updatedAt),
       noteTags.length ? ` ${noteTags.join(' ')} ` : '',
       fields.join('\x1f'),
@@ -677,7 +789,7 @@ class PackageWriter implements AnkiExport {
         mod * 1000,
         mod * 1000,
         LEGACY_CONF,
-        legacyModels(Object.values(STOCK_NOTE_TYPES), DEFAULT_DECK.id, mod),
+        legacyModels([...Object.values(STOCK_NOTE_TYPES), ...this.noteTypes.all()], DEFAULT_DECK.id, mod),
         legacyDecks(this.decks.all(), mod),
         legacyDeckConfig(mod),
         '{}',

@@ -65,8 +65,22 @@ const schema = {
   strip: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math'],
 };
 
+/** What the HTML hides with its own inline style (`display: none`) stays hidden: it is left out. */
+const HIDDEN = /(^|;)\s*display\s*:\s*none\s*(!important\s*)?(;|$)/i;
+function dropHidden() {
+  const prune = (node: Root | Root['children'][number]) => {
+    if (!('children' in node)) return;
+    node.children = node.children.filter(
+      (child) => !(child.type === 'element' && HIDDEN.test(String(child.properties?.style ?? ''))),
+    ) as typeof node.children;
+    for (const child of node.children) prune(child);
+  };
+  return (tree: Root) => prune(tree);
+}
+
 const processor = unified()
   .use(rehypeParse, { fragment: true })
+  .use(dropHidden)
   .use(rehypeSanitize, schema)
   .use(rehypeRemark)
   .use(remarkGfm)
@@ -177,4 +191,22 @@ function visit(node: Nodes, media: Set<string>): void {
     node.alt = node.alt ?? '';
   }
   if ('children' in node) for (const child of node.children) visit(child, media);
+}
+
+/** A template tag's stand-in while its template is converted: letters alone, which no step of it changes. */
+const tagStandIn = (n: number) => `engramtag${n}x`;
+
+/**
+ * Converts an Anki card template to an Engram one: its HTML sanitised and turned into Markdown as a field is (its
+ * scripts, styles and comments gone), its `{{…}}` tags kept as they were, wherever they stand.
+ */
+export function templateToMarkdown(html: string): Converted {
+  const tags: string[] = [];
+  const text = html.replace(/\{\{[\s\S]*?\}\}/g, (tag) => {
+    tags.push(tag);
+    return tagStandIn(tags.length - 1);
+  });
+  const converted = htmlToMarkdown(text);
+  const markdown = converted.markdown.replace(/engramtag(\d+)x/g, (_, n: string) => tags[Number(n)] ?? '');
+  return { ...converted, markdown };
 }

@@ -69,6 +69,16 @@ export const stockKindOf = (n: number): StockKind | undefined =>
 const CSS = '.card { font-family: arial; font-size: 20px; text-align: center; color: black; background-color: white; }';
 
 /** The `models` JSON of a schema-11 `col` row. */
+/** The positions of the fields a question template names (any one filled makes the card), else the first. */
+function requiredFields(fields: string[], qfmt: string, cloze: boolean): number[] {
+  if (cloze) return [0];
+  const named = new Set(
+    [...qfmt.matchAll(/\{\{[#^]?([^{}]*)\}\}/g)].map((match) => match[1]!.split(':').at(-1)!.trim()),
+  );
+  const positions = fields.flatMap((name, index) => (named.has(name) ? [index] : []));
+  return positions.length ? positions : [0];
+}
+
 export function legacyModels(noteTypes: AnkiNoteType[], deckId: number, now: number): string {
   const models: Record<string, unknown> = {};
   for (const type of noteTypes) {
@@ -97,8 +107,8 @@ export function legacyModels(noteTypes: AnkiNoteType[], deckId: number, now: num
       latexPre: '\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\begin{document}\n',
       latexPost: '\\end{document}',
       latexsvg: false,
-      // Which fields each template needs (Anki recomputes this on import).
-      req: type.templates.map((_, ord) => [ord, 'any', [cloze ? 0 : ord === 1 ? 1 : 0]]),
+      // Which fields each template needs (Anki recomputes this on import): those its question names.
+      req: type.templates.map((template, ord) => [ord, 'any', requiredFields(type.fields, template.qfmt, cloze)]),
       tags: [],
       vers: [],
       ...(type.originalStockKind && { originalStockKind: STOCK_KIND_NUMBERS[type.originalStockKind] }),

@@ -1,15 +1,23 @@
 // One Anki note (with its cards and their review logs) as Engram cards. Stock note types keep their
 // meaning: Basic → basic, Basic (type in the answer) → typed, Basic (and reversed card) and Basic (optional
 // reversed card) → reversed (a note without its reverse card → basic), Cloze and every cloze-kind type →
-// cloze with its deletions, Image Occlusion → occlusion with its picture and shapes; any other note type → one basic card per card Anki made, rendered from its
-// templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
+// cloze with its deletions, Image Occlusion → occlusion with its picture and shapes; any other note type becomes an
+// Engram note type of its own (engramNoteType: its fields, its templates in Markdown, its styling made safe) and the
+// note a note of it, each Anki card a review item of its template; a type whose templates Engram cannot read as
+// its own (a front showing no field) → one basic card per card Anki made, rendered from its templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
 // (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
 // whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
 import { clozeNumbers } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
-import { type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+import {
+  CARD_SIDE_MAX_LENGTH,
+  type CardType,
+  MAX_TAGS_PER_CARD,
+  TAG_NAME_MAX_LENGTH,
+} from '@engram/contracts/learning';
+import { type NoteTypeShape, noteOrdinals, noteSides, noteTypeProblem, safeCss } from '@engram/contracts/note-types';
 import { occlusionFront } from '@engram/contracts/occlusion';
-import { htmlToMarkdown, mediaUrl } from './html-to-markdown.ts';
+import { htmlToMarkdown, mediaUrl, templateToMarkdown } from './html-to-markdown.ts';
 import { isImageOcclusion, occlusionShapes, pictureOf } from './image-occlusion.ts';
 import type { AnkiReader } from './reader.ts';
 import { renderTemplate } from './templates.ts';
@@ -36,9 +44,29 @@ export interface EngramCardDraft {
   deck: string | undefined;
   /** Every Anki card of it was suspended. */
   archived: boolean;
-  /** Media names referenced as `media:<encoded name>` in front or back. */
+  /** Media names referenced as `media:<encoded name>` in front or back (or a note's fields). */
   media: string[];
   items: EngramItemSource[];
+  /** A note of a custom note type (type `note`): the Anki note type's id and its fields in Markdown, in order. */
+  note?: { noteTypeId: number; fields: string[] };
+}
+
+/** An Anki note type as an Engram note type: what an import makes of a type that is none of the stock ones. */
+export interface EngramNoteTypeDraft extends NoteTypeShape {
+  ankiId: number;
+  css: string;
+  /** Files its templates show, as `media:<encoded name>` in them. */
+  media: string[];
+  /** The type as Anki wrote it, for an export to give it back unchanged while it is not edited. */
+  anki: AnkiOriginal;
+}
+
+/** A note type as Anki wrote it (what an import keeps of it). */
+export interface AnkiOriginal {
+  id: number;
+  fields: string[];
+  css: string;
+  templates: { name: string; qfmt: string; afmt: string }[];
 }
 
 export interface SkippedNote {
@@ -59,14 +87,18 @@ export interface MappedNote {
 
 export interface MappingContext {
   noteTypes: Map<number, AnkiNoteType>;
+  /** The custom note types that are Engram note types, by Anki id (engramNoteTypes). */
+  engramNoteTypes: Map<number, EngramNoteTypeDraft>;
   deckNames: Map<number, string>;
   /** The reader's limit on a note, which a note left out for its size is told. */
   maxNoteBytes: number;
 }
 
 export function mappingContext(reader: AnkiReader): MappingContext {
+  const noteTypes = reader.noteTypes();
   return {
-    noteTypes: new Map(reader.noteTypes().map((type) => [type.id, type])),
+    noteTypes: new Map(noteTypes.map((type) => [type.id, type])),
+    engramNoteTypes: engramNoteTypes(noteTypes),
     deckNames: new Map(reader.decks().map((deck) => [deck.id, deck.name])),
     maxNoteBytes: reader.maxNoteBytes,
   };
@@ -238,6 +270,8 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
         .map((c) => source(c, c.card.ordinal + 1));
       draft(note.guid, 'cloze', front, back, items);
     }
+  } else if (context.engramNoteTypes.has(type.id)) {
+    mapNote(bundle, context.engramNoteTypes.get(type.id)!, tags, deck, archived, result);
   } else {
     const ordinals = bundle.cards.length
       ? [...new Set(bundle.cards.map(({ card }) => card.ordinal))]
@@ -262,6 +296,96 @@ export function toEngram(bundle: AnkiNoteBundle, context: MappingContext): Mappe
     }
   }
   return result;
+}
+
+/** The note types of a collection that become Engram note types: those of no stock shape whose templates work. */
+export function engramNoteTypes(types: AnkiNoteType[]): Map<number, EngramNoteTypeDraft> {
+  const found = new Map<number, EngramNoteTypeDraft>();
+  for (const type of types) {
+    if (type.kind !== 'standard' || isImageOcclusion(type) || shapeOf(type) !== 'custom') continue;
+    const draft = engramNoteType(type);
+    if (draft) found.set(type.id, draft);
+  }
+  return found;
+}
+
+/**
+ * A custom Anki note type as an Engram note type: its fields, its templates in Markdown (HTML sanitised, scripts
+ * gone, the answer without the question it repeats), its styling made safe; undefined when its templates do not
+ * make an Engram note type (a front that shows no field).
+ */
+export function engramNoteType(type: AnkiNoteType): EngramNoteTypeDraft | undefined {
+  const media = new Set<string>();
+  const markdown = (html: string) => {
+    const converted = templateToMarkdown(html);
+    for (const name of converted.media) media.add(name);
+    return converted.markdown;
+  };
+  const shape: NoteTypeShape = {
+    name: type.name,
+    kind: 'standard',
+    fields: type.fields,
+    templates: [...type.templates]
+      .sort((a, b) => a.ord - b.ord)
+      .map((template) => ({
+        name: template.name,
+        front: markdown(template.qfmt),
+        back: markdown(withoutFrontSide(template.afmt)),
+      })),
+  };
+  if (noteTypeProblem(shape)) return undefined;
+  const css = type.css ?? '';
+  return {
+    ...shape,
+    ankiId: type.id,
+    css: safeCss(css),
+    media: [...media],
+    anki: {
+      id: type.id,
+      fields: type.fields,
+      css,
+      templates: [...type.templates]
+        .sort((a, b) => a.ord - b.ord)
+        .map(({ name, qfmt, afmt }) => ({ name, qfmt, afmt })),
+    },
+  };
+}
+
+/** A note of a custom note type: one Engram note, each of its Anki cards the review item of its template. */
+function mapNote(
+  bundle: AnkiNoteBundle,
+  type: EngramNoteTypeDraft,
+  tags: string[],
+  deck: string | undefined,
+  archived: boolean,
+  result: MappedNote,
+) {
+  const { note } = bundle;
+  const converted = type.fields.map((_, index) => htmlToMarkdown(note.fields[index] ?? ''));
+  const fields = converted.map((field) => field.markdown);
+  const sides = noteSides(fields);
+  const max = String(CARD_SIDE_MAX_LENGTH);
+  const problem =
+    sidesProblem('note', sides.front, '') ??
+    (fields.some((field) => field.length > CARD_SIDE_MAX_LENGTH) ? importProblem('backTooLong', { max }) : undefined) ??
+    (noteOrdinals(type, fields).length === 0 ? importProblem('noteNoCard') : undefined);
+  if (problem) {
+    result.skipped.push({ guid: note.guid, noteId: note.id, problem });
+    return;
+  }
+  result.cards.push({
+    guid: note.guid,
+    noteGuid: note.guid,
+    type: 'note',
+    front: sides.front,
+    back: sides.back,
+    tags,
+    deck,
+    archived,
+    media: [...new Set(converted.flatMap((field) => field.media))],
+    items: bundle.cards.map(({ card, revlog }) => ({ ordinal: card.ordinal, card, revlog })),
+    note: { noteTypeId: type.ankiId, fields },
+  });
 }
 
 /** A side already in Markdown, with the package's files it shows. */

@@ -2,6 +2,7 @@
 // and the cards service's own checks, so a limit is written once.
 
 import {
+  CARD_SIDE_MAX_LENGTH,
   CARD_TYPES,
   type CardType,
   CREATE_MANY_MAX,
@@ -10,11 +11,11 @@ import {
   tagName,
   uuid,
 } from './learning.ts';
+import { isStockNoteTypeId, noteFields, noteSides, noteTypeId, stockNoteType } from './note-types.ts';
 import { OCCLUSION_FRONT_MAX_LENGTH } from './occlusion.ts';
 import { z } from './zod.ts';
 
-/** The longest front or back of a card, in characters. */
-export const CARD_SIDE_MAX_LENGTH = 2000;
+export { CARD_SIDE_MAX_LENGTH };
 /** The dashboard's card list. */
 export const DASHBOARD_PAGE_SIZE = 10;
 /** The tag list on /practice/new. */
@@ -28,8 +29,9 @@ export const CURSOR_MAX_LENGTH = 512;
 export const frontMaxLength = (type: CardType) =>
   type === 'occlusion' ? OCCLUSION_FRONT_MAX_LENGTH : CARD_SIDE_MAX_LENGTH;
 
-/** The back of a cloze or an occlusion card is optional extra text below its answer; other cards need one. */
-export const backIsOptional = (type: CardType) => type === 'cloze' || type === 'occlusion';
+/** The back of a cloze or an occlusion card is optional extra text below its answer; other cards need one. A note's
+ * sides are its fields, which its note type's templates show as they say. */
+export const backIsOptional = (type: CardType) => type === 'cloze' || type === 'occlusion' || type === 'note';
 
 /** A front: its length checked for its type by frontFitsType, as the type is another field. */
 const frontOf = z
@@ -43,14 +45,50 @@ const frontOf = z
 
 const backOf = z.string().trim().max(CARD_SIDE_MAX_LENGTH, `Back must be at most ${CARD_SIDE_MAX_LENGTH} characters.`);
 
-export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed, cloze, typed or occlusion.');
+export const cardType = z.enum(CARD_TYPES, 'Card type must be basic, reversed, cloze, typed, occlusion or note.');
 
 const newCardFields = {
   front: frontOf,
   back: backOf,
   type: cardType.default('basic'),
   tagIds: tagIds.default([]),
+  /** A note: its note type and its fields' values, from which its type, front and back follow (asNote). */
+  noteTypeId: noteTypeId.optional(),
+  fields: noteFields.optional(),
 };
+
+/**
+ * A card given as a note (its note type and fields) is checked as the card it makes: a stock type made of an Engram
+ * card type is that card (its first fields its front and back); any other is a `note` whose front is its first
+ * field. The cards service works front and back out again from the note type it holds.
+ */
+function asNote(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const { noteTypeId: id, fields } = input as { noteTypeId?: unknown; fields?: unknown };
+  // Without both, it is no note (noteComplete says so, or the fields' own checks do).
+  if (typeof id !== 'string' || !Array.isArray(fields)) return input;
+  const values = fields.map((value) => (typeof value === 'string' ? value : ''));
+  const trimmed = id.trim();
+  const stock = isStockNoteTypeId(trimmed) ? stockNoteType(trimmed) : undefined;
+  if (stock && stock.cardType !== 'note') {
+    return { ...input, type: stock.cardType, front: values[0] ?? '', back: values[1] ?? '' };
+  }
+  // (Its back is every other field, which the service joins: each field is held to a side's length, not their sum.)
+  return { ...input, type: 'note', front: noteSides(values).front, back: '' };
+}
+
+const noteComplete: Refinement = [
+  (card) => {
+    const { noteTypeId: id, fields } = card as { noteTypeId?: string; fields?: string[] };
+    return (id === undefined) === (fields === undefined);
+  },
+  { message: 'A note needs both its note type and its fields.', path: ['fields'] },
+];
+
+const noteHasType: Refinement = [
+  (card) => card.type !== 'note' || (card as { noteTypeId?: string }).noteTypeId !== undefined,
+  { message: 'A note needs its note type.', path: ['noteTypeId'] },
+];
 
 type Refinement = [
   (card: { type: CardType; front: string; back: string }) => boolean,
@@ -67,10 +105,16 @@ const frontFitsType: Refinement = [
   { message: `Front must be at most ${CARD_SIDE_MAX_LENGTH} characters.`, path: ['front'] },
 ];
 
-export const newCard = z
-  .object(newCardFields)
-  .refine(...backUnlessCloze)
-  .refine(...frontFitsType);
+const newCardObject = z.object(newCardFields);
+
+export const newCard = z.preprocess(
+  asNote,
+  newCardObject
+    .refine(...backUnlessCloze)
+    .refine(...frontFitsType)
+    .refine(...noteComplete)
+    .refine(...noteHasType),
+);
 export type NewCard = z.infer<typeof newCard>;
 
 /** The longest idempotency key a client may choose (a UUID is 36 characters). */
@@ -87,17 +131,27 @@ export const idempotencyKey = z
   .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Idempotency key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
 
 /** cards.create: the key is optional (the gateway makes one when the client sends none). */
-export const createCardInput = z
-  .object({ ...newCardFields, idempotencyKey: idempotencyKey.optional() })
-  .refine(...backUnlessCloze)
-  .refine(...frontFitsType);
+export const createCardInput = z.preprocess(
+  asNote,
+  newCardObject
+    .extend({ idempotencyKey: idempotencyKey.optional() })
+    .refine(...backUnlessCloze)
+    .refine(...frontFitsType)
+    .refine(...noteComplete)
+    .refine(...noteHasType),
+);
 export type CreateCardInput = z.infer<typeof createCardInput>;
 
 /** CreateCard in the cards service: the key is required, so every create can be retried safely. */
-export const createCardCommand = z
-  .object({ ...newCardFields, idempotencyKey })
-  .refine(...backUnlessCloze)
-  .refine(...frontFitsType);
+export const createCardCommand = z.preprocess(
+  asNote,
+  newCardObject
+    .extend({ idempotencyKey })
+    .refine(...backUnlessCloze)
+    .refine(...frontFitsType)
+    .refine(...noteComplete)
+    .refine(...noteHasType),
+);
 
 const cardBatch = z
   .array(newCard)
@@ -117,9 +171,16 @@ export const updateCardInput = z
     back: backOf.optional(),
     type: cardType.optional(),
     tagIds: tagIds.optional(),
+    /** A note's new field values (and, with them, another note type). */
+    noteTypeId: noteTypeId.optional(),
+    fields: noteFields.optional(),
   })
   .refine((input) => Object.keys(input).some((key) => key !== 'id' && input[key as keyof typeof input] !== undefined), {
     message: 'Give at least one field to change.',
+  })
+  .refine((input) => input.noteTypeId === undefined || input.fields !== undefined, {
+    message: 'A note needs both its note type and its fields.',
+    path: ['fields'],
   });
 export type UpdateCardInput = z.infer<typeof updateCardInput>;
 

@@ -60,6 +60,7 @@ export const IMPORT_PROBLEMS = {
   occlusionTooManyCards: () => OCCLUSION_PROBLEMS.tooManyCards,
   occlusionTooManyShapes: () => OCCLUSION_PROBLEMS.tooManyShapes,
   noteTypeMissing: () => 'Its note type is missing from the package.',
+  noteNoCard: () => "None of its note type's card templates asks any of its fields.",
   frontTooLongLinked: ({ max }: { max: string }) =>
     `Its front is longer than ${count(max)} characters once its files are linked.`,
   backTooLongLinked: ({ max }: { max: string }) =>

@@ -2,10 +2,23 @@
 // scheduling settings. The web app's forms, the gateway's procedures and the cards service all read them.
 import { z } from './zod.ts';
 
+/** The longest front or back of a card (or field of a note), in characters. */
+export const CARD_SIDE_MAX_LENGTH = 2000;
+
 /** typed: a basic card whose back the learner types before it is shown (Anki's "Basic (type in the answer)");
- * occlusion: a picture with shapes hiding its parts, one review item per group of shapes (occlusion.ts). */
-export const CARD_TYPES = ['basic', 'reversed', 'cloze', 'typed', 'occlusion'] as const;
+ * occlusion: a picture with shapes hiding its parts, one review item per group of shapes (occlusion.ts);
+ * note: a note of one of the learner's note types (or of Basic (optional reversed card)), whose fields and card
+ * templates make its review items (note-types.ts). */
+export const CARD_TYPES = ['basic', 'reversed', 'cloze', 'typed', 'occlusion', 'note'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
+/** The types a card is written in front and back as; a note is written in the fields of its note type. */
+export const SIDED_CARD_TYPES = [
+  'basic',
+  'reversed',
+  'cloze',
+  'typed',
+  'occlusion',
+] as const satisfies readonly CardType[];
 
 /** Review ratings, in the order FSRS numbers them (1–4). */
 export const RATINGS = ['again', 'hard', 'good', 'easy'] as const;

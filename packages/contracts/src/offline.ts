@@ -92,6 +92,8 @@ export interface ItemSides {
   front: string;
   back: string;
   tags: { id: string; name: string }[];
+  /** A note's item whose template asks for a typed answer: what is to be typed (a typed card's is its back). */
+  typed?: { expected: string; ignoreAccents: boolean };
 }
 
 /** One item a device keeps: its sides, whole memory state and preset (null: the default). */

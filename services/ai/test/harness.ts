@@ -193,7 +193,14 @@ export async function startAiHarness(options: AiHarnessOptions) {
           cardsClient,
           cardsClient.createCards,
           {
-            cards: fronts.map((front) => ({ front, back: 'an answer', type: 'basic', tagIds: [] })),
+            cards: fronts.map((front) => ({
+              front,
+              back: 'an answer',
+              type: 'basic',
+              tagIds: [],
+              noteTypeId: '',
+              fieldValues: [],
+            })),
             idempotencyKey: randomUUID(),
           },
           { token: await cards.tokenFor(userId) },

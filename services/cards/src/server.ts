@@ -41,6 +41,7 @@ import { listImports } from './handlers/list-imports.js';
 import { listMedia } from './handlers/list-media.js';
 import { listOffline } from './handlers/list-offline.js';
 import { listTags } from './handlers/list-tags.js';
+import { createNoteType, deleteNoteType, listNoteTypes, updateNoteType } from './handlers/note-types.js';
 import { openMedia } from './handlers/open-media.js';
 import { optimize } from './handlers/optimize.js';
 import { createPreset, deletePreset, updatePreset } from './handlers/presets.js';
@@ -101,6 +102,10 @@ export function cardsServices(
           createTag: { handle: createTag(stores) },
           renameTag: { handle: renameTag(stores) },
           deleteTag: { handle: deleteTag(stores) },
+          listNoteTypes: { handle: listNoteTypes(stores) },
+          createNoteType: { handle: createNoteType(stores) },
+          updateNoteType: { handle: updateNoteType(stores) },
+          deleteNoteType: { handle: deleteNoteType(stores) },
         },
         options,
       ),

@@ -23,8 +23,17 @@ export interface Card {
   tags: Tag[];
   /** The shared deck (orgs.*) this card is a copy of; null for the learner's own cards. */
   deckId: string | null;
+  /** A note (type note): its note type and its fields' values; null for any other card. */
+  noteTypeId: string | null;
+  fields: string[] | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A new card as the cards service takes it: a note's note type and fields, or empty (protobuf has no "unset"). */
+export function newCardRequest<T extends { noteTypeId?: string; fields?: string[] }>(card: T) {
+  const { noteTypeId, fields, ...rest } = card;
+  return { ...rest, noteTypeId: noteTypeId ?? '', fieldValues: fields ?? [] };
 }
 
 export interface DueItem extends ItemSides {
@@ -63,6 +72,8 @@ export function cardJson(card: CardMessage | undefined): Card {
     archived: card.archived,
     tags: card.tags.map(tagJson),
     deckId: card.deckId || null,
+    noteTypeId: card.noteTypeId || null,
+    fields: card.noteTypeId ? card.fieldValues : null,
     createdAt: iso(card.createdAt),
     updatedAt: iso(card.updatedAt),
   };
@@ -78,6 +89,7 @@ export function itemSidesJson(item: DueItemMessage): ItemSides {
     front: item.front,
     back: item.back,
     tags: item.tags.map(tagJson),
+    ...(item.typedAnswer && { typed: { expected: item.typedAnswer, ignoreAccents: item.typedIgnoreAccents } }),
   };
 }
 

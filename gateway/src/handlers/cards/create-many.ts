@@ -5,7 +5,7 @@ import { createManyInput } from '@engram/contracts/cards';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
 import type { HandlerArgs } from '../../trpc.js';
-import { type Card, cardJson } from './card-json.js';
+import { type Card, cardJson, newCardRequest } from './card-json.js';
 
 export { createManyInput };
 
@@ -14,7 +14,7 @@ export async function createMany({
   input,
 }: HandlerArgs<z.infer<typeof createManyInput>>): Promise<{ items: Card[] }> {
   const answer = await asUser(ctx).cards.createCards(
-    { cards: input.cards, idempotencyKey: input.idempotencyKey ?? randomUUID() },
+    { cards: input.cards.map(newCardRequest), idempotencyKey: input.idempotencyKey ?? randomUUID() },
     { timeoutMs: 30_000 },
   );
   return { items: answer.cards.map(cardJson) };

@@ -5,13 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { type CreateCardInput, createCardInput } from '@engram/contracts/cards';
 import { asUser } from '../../call.js';
 import type { HandlerArgs } from '../../trpc.js';
-import { type Card, cardJson } from './card-json.js';
+import { type Card, cardJson, newCardRequest } from './card-json.js';
 
 export { createCardInput };
 
 export async function createCard({ ctx, input }: HandlerArgs<CreateCardInput>): Promise<Card> {
   const { card } = await asUser(ctx).cards.createCard({
-    ...input,
+    ...newCardRequest(input),
     idempotencyKey: input.idempotencyKey ?? randomUUID(),
   });
   return cardJson(card);

@@ -12,6 +12,8 @@ export async function updateCard({ ctx, input }: HandlerArgs<UpdateCardInput>): 
     ...(input.back !== undefined ? ['back'] : []),
     ...(input.type !== undefined ? ['type'] : []),
     ...(input.tagIds !== undefined ? ['tag_ids'] : []),
+    ...(input.noteTypeId !== undefined ? ['note_type_id'] : []),
+    ...(input.fields !== undefined ? ['field_values'] : []),
   ];
   const { card } = await asUser(ctx).cards.updateCard({
     id: input.id,
@@ -20,6 +22,8 @@ export async function updateCard({ ctx, input }: HandlerArgs<UpdateCardInput>): 
     back: input.back ?? '',
     type: input.type ?? '',
     tagIds: input.tagIds ?? [],
+    noteTypeId: input.noteTypeId ?? '',
+    fieldValues: input.fields ?? [],
   });
   return cardJson(card);
 }

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { isImageOcclusion, occlusionShapes } from '../../src/image-occlusion.ts';
 import { isReview, memoryState } from '../../src/memory-state.ts';
 import { openPackage } from '../../src/open-package.ts';
-import { mappingContext, toEngram } from '../../src/to-engram.ts';
+import { mappingContext, shapeOf, toEngram } from '../../src/to-engram.ts';
 import type { AnkiNoteType } from '../../src/types.ts';
 
 const decodeName = (name: string) => {
@@ -57,6 +57,9 @@ async function mapWhole(path: string) {
       /** Image Occlusion notes, and those not made one occlusion card with the note's shapes and all its cards. */
       occlusion: 0,
       occlusionNotKept: [] as string[],
+      /** Notes of a note type of the learner's own making, and those not made one note of it with every card. */
+      custom: 0,
+      customNotKept: [] as string[],
     };
     for (const batch of reader.bundles(100)) {
       for (const bundle of batch) {
@@ -80,6 +83,17 @@ async function mapWhole(path: string) {
             found.occlusionNotKept.push(`${bundle.note.id}: ${mapped.cards.map((card) => card.type).join(', ')}`);
           } else if (draft.items.length !== bundle.cards.length) {
             found.occlusionNotKept.push(`${bundle.note.id}: ${draft.items.length} of ${bundle.cards.length} cards`);
+          }
+        }
+        if (noteType && noteType.kind === 'standard' && shapeOf(noteType) === 'custom' && !isImageOcclusion(noteType)) {
+          found.custom++;
+          const [draft, ...more] = mapped.cards;
+          const ordinals = bundle.cards.map(({ card }) => card.ordinal).sort();
+          const kept = draft?.items.map((item) => item.ordinal).sort();
+          if (!draft || more.length > 0 || draft.type !== 'note' || draft.note?.noteTypeId !== noteType.id) {
+            found.customNotKept.push(`${bundle.note.id}: ${mapped.cards.map((card) => card.type).join(', ')}`);
+          } else if (draft.note.fields.length !== noteType.fields.length || `${kept}` !== `${ordinals}`) {
+            found.customNotKept.push(`${bundle.note.id}: fields or cards ${kept} of ${ordinals}`);
           }
         }
         const shown = new Set<string>();
@@ -130,6 +144,10 @@ describe('packages written by Anki itself import whole', () => {
       // Anki's Image Occlusion notes come in as one occlusion card each, every shape and card kept (srs-converter's
       // mixed-legacy-2.apkg holds one: a rectangle, an ellipse, a polygon and a text, three cards with reviews).
       expect(found.occlusionNotKept).toEqual([]);
+      // A note of a note type of the learner's own comes in as one note of that type, each of its Anki cards the
+      // item of its template (anki-apkg-parser's collection_nomedia_new.colpkg holds "Vocabulary": five fields,
+      // two templates, one asking a typed answer; and types with a third field, scripts and hidden parts).
+      expect(found.customNotKept).toEqual([]);
     });
   }
 

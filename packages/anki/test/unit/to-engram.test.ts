@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateCollection, generatedNote, generatedNoteId } from '../../src/generate-collection.ts';
-import { convertHtml, htmlToMarkdown } from '../../src/html-to-markdown.ts';
+import { convertHtml, htmlToMarkdown, templateToMarkdown } from '../../src/html-to-markdown.ts';
 import { markdownToHtml } from '../../src/markdown-to-html.ts';
 import { openPackage } from '../../src/open-package.ts';
 import { renderTemplate } from '../../src/templates.ts';
-import { mappingContext, shapeOf, toEngram } from '../../src/to-engram.ts';
+import { engramNoteType, engramNoteTypes, mappingContext, shapeOf, toEngram } from '../../src/to-engram.ts';
 import type { AnkiLayout, AnkiNoteType } from '../../src/types.ts';
 import { scratchDir } from '../helpers.ts';
 
@@ -186,6 +186,37 @@ describe('renderTemplate', () => {
   });
 });
 
+describe('templateToMarkdown', () => {
+  // The "Vocabulary" note type's card templates, as Anki 23 wrote them in anki-apkg-parser's
+  // test/decks/collection_nomedia_new.colpkg (ISC): HTML with scripts and inline styles around Anki's tags.
+  const forwardQuestion =
+    '<script>qFade=0; if (typeof anki !== \'undefined\') anki.qFade=qFade;</script>\n\n<div class="image"> {{edit:Image}}</div>\n\n<br>\n\n<div id="term">{{Term}}<br>{{Audio}}</div>';
+  const forwardAnswer =
+    '{{#Context}}\n<h1 class="one"><span>CONTEXT</span></h1>\n<div class="context" id="context">{{edit:Context}}</div>\n{{/Context}}\n\n\n<h1 class="one"><span>MEANING</span></h1>\n<div id="definition"> {{edit:Definition}} </div>';
+
+  it('keeps every tag as written, its HTML turned into Markdown and its scripts gone', () => {
+    expect(templateToMarkdown(forwardQuestion).markdown).toBe('{{edit:Image}}\n\n\n\n{{Term}}\\\n{{Audio}}');
+    expect(templateToMarkdown(forwardAnswer).markdown).toBe(
+      '{{#Context}}\n\n# CONTEXT\n\n{{edit:Context}}\n\n{{/Context}}\n\n# MEANING\n\n{{edit:Definition}}',
+    );
+  });
+
+  it('keeps tags whose field names Markdown would read (brackets, underscores, stars) and tags inside links', () => {
+    expect(templateToMarkdown('<b>{{[1]}}</b> {{my_field}} {{*star*}}').markdown).toBe(
+      '**{{[1]}}** {{my_field}} {{*star*}}',
+    );
+    expect(templateToMarkdown('<a href="https://example.com/?q={{Word}}">look up</a>').markdown).toBe(
+      '[look up](https://example.com/?q={{Word}})',
+    );
+  });
+
+  it('leaves out what the template hides with its own inline style', () => {
+    expect(
+      templateToMarkdown("<div>{{Sentence}}</div><div id='get' style='display:none;'>{{Language}}</div>").markdown,
+    ).toBe('{{Sentence}}');
+  });
+});
+
 describe('stock note types are recognised by kind and structure, not by name', () => {
   const base: AnkiNoteType = {
     id: 1,
@@ -302,25 +333,21 @@ describe('every generated note of every layout maps', () => {
             expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([1, 2]);
             expect(cards[0]!.media).toEqual(files);
           } else {
-            const example = i % 8 === 3 ? `\n\n*example ${i}*` : '';
+            // A note type of its own: one note of it, its fields in Markdown, each card the item of its template.
+            const example = i % 8 === 3 ? `example ${i}` : '';
             expect(cards).toEqual([
               expect.objectContaining({
-                guid: `${note.guid}/0`,
-                type: 'basic',
+                guid: note.guid,
+                type: 'note',
                 front: `vocab ${i}${sound}`,
-                back: `meaning ${i}${example}`,
+                back: [`meaning ${i}`, example].filter(Boolean).join('\n\n'),
+                note: { noteTypeId: 1_700_000_000_004, fields: [`vocab ${i}${sound}`, `meaning ${i}`, example] },
                 tags,
                 archived,
-              }),
-              expect.objectContaining({
-                guid: `${note.guid}/1`,
-                type: 'basic',
-                front: `meaning ${i}`,
-                back: `vocab ${i}${sound}`,
-                tags,
-                archived,
+                media: files,
               }),
             ]);
+            expect(cards[0]!.items.map((item) => item.ordinal)).toEqual([0, 1]);
           }
           for (const card of cards) for (const item of card.items) expect(item.revlog).toHaveLength(2);
         }
@@ -341,6 +368,7 @@ describe('every generated note of every layout maps', () => {
     };
     const context = {
       noteTypes: new Map([[1, type]]),
+      engramNoteTypes: new Map(),
       deckNames: new Map<number, string>(),
       maxNoteBytes: 4 * 1024 ** 2,
     };
@@ -443,8 +471,18 @@ describe('stock note types as Anki itself writes them (without the stock kind, a
     ],
     'standard',
   );
+  // A type whose second template names a field it does not have: no Engram note type, each card rendered as Anki
+  // renders it.
+  const BROKEN = typeOf(
+    5,
+    ['Word', 'Meaning', 'Example'],
+    [t(0, '{{Word}}', `{{FrontSide}}${ANSWER}{{Meaning}}<br>{{Example}}`), t(1, '{{Meaning}}', '{{Gone}}')],
+    'standard',
+  );
+  const types = [OPTIONAL_REVERSED, TYPING, CLOZE, VOCABULARY, BROKEN];
   const context = {
-    noteTypes: new Map([OPTIONAL_REVERSED, TYPING, CLOZE, VOCABULARY].map((type) => [type.id, type])),
+    noteTypes: new Map(types.map((type) => [type.id, type])),
+    engramNoteTypes: engramNoteTypes(types),
     deckNames: new Map([[9, 'Languages::German']]),
     maxNoteBytes: 4 * 1024 ** 2,
   };
@@ -500,13 +538,36 @@ describe('stock note types as Anki itself writes them (without the stock kind, a
     expect(plain.notices.map((notice) => notice.problem.reason)).toEqual(['clozeAsBasic']);
   });
 
-  it('a card of a type with several templates whose extra field is empty keeps its answer as Anki shows it', () => {
-    const vocabulary = map(4, ['Baum', 'tree', ''], [0, 1]);
+  it("a note of a type of its own is one note of an Engram note type made from it, each card its template's item", () => {
+    const vocabulary = map(4, ['Baum', 'tree', '<i>ein Baum</i>'], [0, 1]);
     expect(vocabulary.skipped).toEqual([]);
-    expect(vocabulary.cards.map((card) => [card.guid, card.front, card.back])).toEqual([
-      ['n4/0', 'Baum', 'tree'],
+    expect(vocabulary.cards).toMatchObject([
+      { guid: 'n4', type: 'note', front: 'Baum', back: 'tree\n\n*ein Baum*', note: { noteTypeId: 4 } },
+    ]);
+    expect(vocabulary.cards[0]!.note?.fields).toEqual(['Baum', 'tree', '*ein Baum*']);
+    expect(vocabulary.cards[0]!.items.map((item) => [item.ordinal, item.card.id])).toEqual([
+      [0, 40],
+      [1, 41],
+    ]);
+    expect(engramNoteType(VOCABULARY)).toMatchObject({
+      name: 'type 4',
+      fields: ['Word', 'Meaning', 'Example'],
+      // The answers without the question they repeat, as Engram shows the question above the answer anyway.
+      templates: [
+        { name: 'Card 1', front: '{{Word}}', back: '{{Meaning}}\\\n{{Example}}' },
+        { name: 'Card 2', front: '{{Meaning}}', back: '{{Example}}' },
+      ],
+    });
+  });
+
+  it('a card of a type Engram cannot keep whose extra field is empty keeps its answer as Anki shows it', () => {
+    expect(engramNoteType(BROKEN)).toBeUndefined();
+    const broken = map(5, ['Baum', 'tree', ''], [0, 1]);
+    expect(broken.skipped).toEqual([]);
+    expect(broken.cards.map((card) => [card.guid, card.front, card.back])).toEqual([
+      ['n5/0', 'Baum', 'tree'],
       // Its answer adds nothing to the question: the whole answer, the question itself, as Anki shows it.
-      ['n4/1', 'tree', 'tree'],
+      ['n5/1', 'tree', 'tree'],
     ]);
   });
 });

@@ -4,19 +4,51 @@
 // Each write also links the card to the files its text shows (linkMedia).
 import type { NewCard } from '@engram/contracts/cards';
 import { frontMaxLength } from '@engram/contracts/cards';
-import { CARD_CONTENT_PROBLEMS, cardContentProblem, reviewOrdinals } from '@engram/contracts/cloze';
+import { CARD_CONTENT_PROBLEMS, cardContentProblem } from '@engram/contracts/cloze';
 import { isUuid } from '@engram/contracts/ids';
 import type { CardType } from '@engram/contracts/learning';
 import { mediaIdsIn } from '@engram/contracts/media';
+import { cardOrdinals, NOTE_PROBLEMS, type NoteTypeShape, noteAsCard, noteProblem } from '@engram/contracts/note-types';
 import { Invalid } from '@engram/kit/errors';
 import type { Prisma } from '../generated/prisma/client.js';
+import { noteTypeOf } from './note-types.js';
 import { WITH_TAGS } from './to-proto.js';
 
 export interface CardContent {
   type: CardType;
   front: string;
   back: string;
+  /** A note's: its note type's id and shape, and its fields' values (front and back are its fields). */
+  note?: { id: string; type: NoteTypeShape; fields: string[] };
 }
+
+/**
+ * The content a note of note type `noteTypeId` with `fields` makes, checked: a stock type made of an Engram card type
+ * is that card; any other a note. Another learner's note type is NOT_FOUND.
+ */
+export async function noteContent(
+  tx: Prisma.TransactionClient,
+  ownerId: string,
+  noteTypeId: string,
+  fields: string[],
+): Promise<CardContent> {
+  const type = await noteTypeOf(tx, ownerId, noteTypeId);
+  const problem = noteProblem(type, fields);
+  if (problem) throw new Invalid(NOTE_PROBLEMS[problem], 'INVALID_NOTE');
+  const made = noteAsCard(noteTypeId, type, fields);
+  if (made.type !== 'note') return { type: made.type, front: made.front, back: made.back };
+  return { type: 'note', front: made.front, back: made.back, note: { id: noteTypeId, type, fields: made.fields } };
+}
+
+/** What a card's columns hold of its content: a note's note type and fields, null for any other card. */
+const noteColumns = (content: CardContent) => ({
+  noteTypeId: content.note?.id ?? null,
+  fields: content.note?.fields ?? [],
+});
+
+/** The ordinals of the review items `content` makes. */
+const ordinalsOf = (content: CardContent) =>
+  cardOrdinals({ ...content, ...(content.note && { note: { type: content.note.type, fields: content.note.fields } }) });
 
 /** The shared deck card a learner's card is a copy of. */
 export interface DeckOrigin {
@@ -38,19 +70,25 @@ export async function insertCard(
   now: Date,
   origin?: DeckOrigin,
 ) {
-  assertContent(card.type, card.front);
+  const content: CardContent =
+    card.noteTypeId !== undefined
+      ? await noteContent(tx, ownerId, card.noteTypeId, card.fields ?? [])
+      : { type: card.type, front: card.front, back: card.back };
+  if (content.type === 'note' && !content.note) throw new Invalid('A note needs its note type.', 'INVALID_NOTE');
+  if (content.type !== 'note') assertContent(content.type, content.front);
   const archived = card.archived ?? false;
   const created = await tx.card.create({
     data: {
       ownerId,
-      type: card.type,
-      front: card.front,
-      back: card.back,
+      type: content.type,
+      front: content.front,
+      back: content.back,
+      ...noteColumns(content),
       archived,
       ...(card.externalId !== undefined && { externalId: card.externalId }),
       ...(origin && { deckId: origin.deckId, originCardId: origin.originCardId }),
       items: {
-        create: reviewOrdinals(card.type, card.front).map((ordinal) => ({ ownerId, ordinal, due: now, archived })),
+        create: ordinalsOf(content).map((ordinal) => ({ ownerId, ordinal, due: now, archived })),
       },
       tags: { create: [...new Set(card.tagIds)].map((tagId) => ({ tagId })) },
     },
@@ -60,7 +98,7 @@ export async function insertCard(
   return created;
 }
 
-/** Gives a stored card new content; its review items follow when the type or the front changed. */
+/** Gives a stored card new content; its review items follow when the type, the front or a note's fields changed. */
 export async function changeContent(
   tx: Prisma.TransactionClient,
   card: { id: string; ownerId: string; type: CardType; front: string; archived: boolean },
@@ -68,13 +106,13 @@ export async function changeContent(
   now: Date,
 ): Promise<void> {
   // Checked when it changes: a card saved under an older, looser rule keeps its other edits.
-  const changed = next.type !== card.type || next.front !== card.front;
-  if (changed) assertContent(next.type, next.front);
+  const changed = next.type !== card.type || next.front !== card.front || next.note !== undefined;
+  if (changed && next.type !== 'note') assertContent(next.type, next.front);
   const updated = await tx.card.update({
     where: { id: card.id },
-    data: { type: next.type, front: next.front, back: next.back },
+    data: { type: next.type, front: next.front, back: next.back, ...noteColumns(next) },
   });
-  if (changed) await reconcileItems(tx, { ...card, ...next }, now);
+  if (changed) await reconcileItems(tx, card, ordinalsOf(next), now);
   await linkMedia(tx, updated);
 }
 
@@ -109,12 +147,13 @@ export async function linkMedia(
   });
 }
 
-async function reconcileItems(
+/** Brings a card's review items to `wanted`: those that remain keep their progress, new ones start new. */
+export async function reconcileItems(
   tx: Prisma.TransactionClient,
-  card: { id: string; ownerId: string; type: CardType; front: string; archived: boolean },
+  card: { id: string; ownerId: string; archived: boolean },
+  wanted: number[],
   now: Date,
 ): Promise<void> {
-  const wanted = reviewOrdinals(card.type, card.front);
   await tx.reviewItem.deleteMany({ where: { cardId: card.id, ordinal: { notIn: wanted } } });
   await tx.reviewItem.createMany({
     data: wanted.map((ordinal) => ({

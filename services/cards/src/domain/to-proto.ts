@@ -23,5 +23,17 @@ export function toProtoCard(row: CardWithTags): Card {
     type: row.type,
     tags: row.tags.map(({ tag }) => toProtoTag(tag)),
     deckId: row.deckId ?? '',
+    noteTypeId: row.noteTypeId ?? '',
+    fieldValues: row.noteTypeId ? row.fields : [],
+  };
+}
+
+/** A new card as a request gives it: a note's note type and fields when it names one (protobuf has no "unset"). */
+export function newCardOf<T extends { type: string; noteTypeId: string; fieldValues: string[] }>(request: T) {
+  const { noteTypeId, fieldValues, ...rest } = request;
+  return {
+    ...rest,
+    type: request.type || undefined,
+    ...(noteTypeId && { noteTypeId, fields: fieldValues }),
   };
 }

@@ -1,5 +1,5 @@
 // UserDeleted: the account is gone, so everything the cards service kept of the user goes too — cards
-// (with their review items and tags on them, copies of shared decks included), tags, review logs and
+// (with their review items and tags on them, copies of shared decks included), their note types, tags, review logs and
 // their daily counts, settings and presets, the idempotency keys of its creates, their deck subscriptions, and their
 // images, sounds, uploads, imports and exports (the objects queued for the sweeper to remove from the store) — in the
 // consumer's transaction, so a redelivered event finds nothing left to do. The erasure is recorded as a
@@ -17,6 +17,7 @@ export async function eraseUser(tx: Prisma.TransactionClient, userId: string): P
   await tx.reviewLog.deleteMany({ where: { ownerId: userId } });
   await tx.reviewDay.deleteMany({ where: { ownerId: userId } });
   await tx.card.deleteMany({ where: { ownerId: userId } });
+  await tx.noteType.deleteMany({ where: { ownerId: userId } });
   await tx.tag.deleteMany({ where: { ownerId: userId } });
   await tx.learnerSettings.deleteMany({ where: { ownerId: userId } });
   await tx.preset.deleteMany({ where: { ownerId: userId } });

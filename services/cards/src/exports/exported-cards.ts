@@ -1,10 +1,14 @@
 // The learner's cards as an export reads them: a page at a time through a cursor, each with its tag names, its
 // review items and its reviews that were not undone, and the files its text shows; so an export of 40,000 cards
 // holds one page in memory, never the collection. Plain SQL, one query: the same read through Prisma's includes
-// took five queries a page and most of an export's time.
-import type { EngramExportCard } from '@engram/anki/from-engram';
+// took five queries a page and most of an export's time. A note comes with its note type (the learner's note types
+// are read once, in the same snapshot).
+import type { EngramExportCard, EngramExportNoteType } from '@engram/anki/from-engram';
+import type { AnkiOriginal } from '@engram/anki/to-engram';
 import type { CardType } from '@engram/contracts/learning';
+import { isStockNoteTypeId, stockNoteType } from '@engram/contracts/note-types';
 import type pg from 'pg';
+import { shapeOfRow } from '../domain/note-types.js';
 
 const PAGE = 500;
 
@@ -51,6 +55,7 @@ export async function exportedCount(pool: pg.Pool, ownerId: string, scope: Expor
  */
 const CARDS_SQL = `
 SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.updated_at, c.external_id, c.deck_id,
+  c.note_type_id, c.fields,
   COALESCE((SELECT array_agg(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id),
     '{}') AS tags,
   (SELECT min(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id AND t.anki_deck)
@@ -81,6 +86,8 @@ interface PageRow {
   updated_at: Date;
   external_id: string | null;
   deck_id: string | null;
+  note_type_id: string | null;
+  fields: string[] | null;
   tags: string[];
   anki_deck: string | null;
   items: {
@@ -127,6 +134,7 @@ export async function* exportedCards(
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off');
+    const noteTypes = await noteTypesOf(client, ownerId);
     await client.query(`DECLARE exported_cards NO SCROLL CURSOR FOR ${CARDS_SQL}`, [
       ownerId,
       scope.tagIds,
@@ -142,7 +150,7 @@ export async function* exportedCards(
       next = fetchPage();
       // Left unawaited when the export stops early: its failure is the ROLLBACK's to handle.
       next.catch(() => undefined);
-      yield rows.map(exportedCard);
+      yield rows.map((row) => exportedCard(row, noteTypes));
     }
     await client.query('COMMIT');
     finished = true;
@@ -158,8 +166,36 @@ export async function* exportedCards(
   }
 }
 
-function exportedCard(card: PageRow): ExportedCard {
+interface NoteTypeRow {
+  id: string;
+  name: string;
+  kind: string;
+  fields: string[];
+  templates: unknown;
+  css: string;
+  anki: AnkiOriginal | null;
+}
+
+/** The learner's own note types, by id. */
+async function noteTypesOf(client: pg.ClientBase, ownerId: string): Promise<Map<string, EngramExportNoteType>> {
+  const { rows } = await client.query<NoteTypeRow>(
+    'SELECT id::text, name, kind, fields, templates, css, anki FROM note_types WHERE owner_id = $1',
+    [ownerId],
+  );
+  return new Map(rows.map((row) => [row.id, { id: row.id, ...shapeOfRow(row), css: row.css, anki: row.anki }]));
+}
+
+/** A note's note type: a stock one, or one of the learner's own (undefined: not a note). */
+function noteTypeOf(id: string | null, own: Map<string, EngramExportNoteType>): EngramExportNoteType | undefined {
+  if (!id) return undefined;
+  if (isStockNoteTypeId(id)) return { ...stockNoteType(id), id, css: '' };
+  return own.get(id);
+}
+
+function exportedCard(card: PageRow, noteTypes: Map<string, EngramExportNoteType>): ExportedCard {
+  const noteType = noteTypeOf(card.note_type_id, noteTypes);
   return {
+    ...(noteType && { note: { type: noteType, fields: card.fields ?? [] } }),
     id: card.id,
     type: card.type,
     front: card.front,

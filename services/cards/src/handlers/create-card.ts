@@ -11,7 +11,7 @@ import type { Db, Stores } from '../db.js';
 import { insertCard } from '../domain/card-writes.js';
 import { claimCreateRequest, recordCreatedCards, requestDigest } from '../domain/create-requests.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
-import { toProtoCard } from '../domain/to-proto.js';
+import { newCardOf, toProtoCard } from '../domain/to-proto.js';
 import { recordCardCreated } from '../events/card-created.js';
 
 export type CreateCardCommand = z.infer<typeof createCardCommand>;
@@ -35,7 +35,7 @@ export function createCardOnce(db: Db, ownerId: string, command: CreateCardComma
 
 export function createCard({ db }: Stores) {
   return async (request: CreateCardRequest, ctx: CallContext): Promise<CreateCardResponse> => {
-    const command = parseInput(createCardCommand, { ...request, type: request.type || undefined });
+    const command = parseInput(createCardCommand, newCardOf(request));
     const { card, repeated } = await createCardOnce(db, ctx.caller.userId, command);
     ctx.logger.info({ cardId: card.id, repeated }, repeated ? 'card create repeated' : 'card created');
     return { card: toProtoCard(card) };

@@ -9,14 +9,14 @@ import type { Stores } from '../db.js';
 import { insertCard } from '../domain/card-writes.js';
 import { claimCreateRequest, recordCreatedCards, requestDigest } from '../domain/create-requests.js';
 import { assertOwnTags } from '../domain/owned-tags.js';
-import { toProtoCard } from '../domain/to-proto.js';
+import { newCardOf, toProtoCard } from '../domain/to-proto.js';
 import { recordCardCreated } from '../events/card-created.js';
 
 export function createCards({ db }: Stores) {
   return async (request: CreateCardsRequest, ctx: CallContext): Promise<CreateCardsResponse> => {
     const ownerId = ctx.caller.userId;
     const { cards, idempotencyKey } = parseInput(createManyCommand, {
-      cards: request.cards.map((card) => ({ ...card, type: card.type || undefined })),
+      cards: request.cards.map(newCardOf),
       idempotencyKey: request.idempotencyKey,
     });
     const { created, repeated } = await prismaTransaction(

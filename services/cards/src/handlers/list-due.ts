@@ -14,7 +14,7 @@ import { cardPresetId } from '../learner/card-preset.js';
 import { settingsOf } from '../learner/settings.js';
 import { readSettings } from '../learner/settings-store.js';
 import { dailyLimits, presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
-import { cardTagsJson, type DueItemRow, dueItemOf } from '../review/due-item.js';
+import { cardTagsJson, type DueItemRow, dueItemOf, noteColumns } from '../review/due-item.js';
 import { ITEM_COLUMNS, memoryOf } from '../review/item-row.js';
 
 export const DUE_LIMIT = 500;
@@ -56,7 +56,7 @@ WITH due AS (
   ORDER BY rank, due, id
   LIMIT $5
 )
-SELECT d.*, c.type, c.front, c.back,
+SELECT d.*, c.type, c.front, c.back, ${noteColumns('c')},
   CASE WHEN $9 THEN ${cardPresetId('d.card_id', '$1')}::text END AS preset_id,
   ${cardTagsJson('c.id')} AS tags
 FROM due d

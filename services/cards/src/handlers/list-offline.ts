@@ -14,7 +14,7 @@ import { settingsOf } from '../learner/settings.js';
 import { readSettings } from '../learner/settings-store.js';
 import { learnerDayOf } from '../learner/study-days.js';
 import { dailyLimits, presetLimits, scheduledByLimit } from '../presets/daily-limits.js';
-import { cardTagsJson, type DueItemRow, dueItemOf } from '../review/due-item.js';
+import { cardTagsJson, type DueItemRow, dueItemOf, noteColumns } from '../review/due-item.js';
 import { ITEM_COLUMNS, itemState, memoryOf } from '../review/item-row.js';
 
 // $1 owner, $2 the horizon's end, $3 most items; $4–$7 each preset's new items to keep (daily-limits.ts's
@@ -31,7 +31,7 @@ WITH kept AS (
      WHERE i.owner_id = $1 AND NOT i.archived AND i.state = 0 AND ${scheduledByLimit('$7')}
      ORDER BY i.due, i.id LIMIT l.new_left) limited)
 )
-SELECT k.*, c.type, c.front, c.back, ${cardPresetId('k.card_id', '$1')}::text AS preset_id,
+SELECT k.*, c.type, c.front, c.back, ${noteColumns('c')}, ${cardPresetId('k.card_id', '$1')}::text AS preset_id,
   ${cardTagsJson('c.id')} AS tags
 FROM kept k JOIN cards c ON c.id = k.card_id AND c.owner_id = $1
 ORDER BY k.part, k.due, k.id`;

@@ -23,14 +23,15 @@ import type { AnkiReader } from '@engram/anki/reader';
 import { type EngramCardDraft, type MappingContext, mappingContext, toEngram } from '@engram/anki/to-engram';
 import type { AnkiNoteBundle } from '@engram/anki/types';
 import { CARD_SIDE_MAX_LENGTH } from '@engram/contracts/cards';
-import { reviewOrdinals } from '@engram/contracts/cloze';
 import { importProblem } from '@engram/contracts/import-problems';
 import { newMemoryState } from '@engram/contracts/memory-state';
+import { cardOrdinals, noteSides } from '@engram/contracts/note-types';
 import { inTransaction } from '@engram/kit/db';
 import { announceOutbox } from '@engram/kit/events/outbox-announce';
 import { recountReviewDays, settingsLockKey } from '../learner/study-days.js';
 import { usedBytes } from '../media/quota.js';
 import { packageMedia, withFileUrls } from './anki-media.js';
+import { type ImportedNoteType, importNoteTypes } from './anki-note-types.js';
 import { type AnkiCardToImport, ankiBatchWriter, type ItemToImport } from './anki-writes.js';
 import type { ImportCounts, ImportDeps, ImportProblem } from './import-deps.js';
 
@@ -77,8 +78,8 @@ function pastOf(source: CardSource, now: Date): { source: CardSource; leftOut: n
  * The review items of a card: one per ordinal Engram asks, with its Anki card's state and history if any (its
  * reviews dated after `now` left out and counted in `run.futureReviews`).
  */
-function itemsOf(run: Importing, draft: EngramCardDraft, front: string): ItemToImport[] {
-  return reviewOrdinals(draft.type, front).map((ordinal) => {
+function itemsOf(run: Importing, draft: EngramCardDraft, ordinals: number[]): ItemToImport[] {
+  return ordinals.map((ordinal) => {
     const found = draft.items.find((item) => item.ordinal === ordinal);
     if (!found) return { ordinal, memory: newMemoryState(run.now), logs: [] };
     const { source, leftOut } = pastOf(found, run.now);
@@ -99,6 +100,8 @@ interface Importing {
   /** Reviews left out for being dated after the import began. */
   futureReviews: number;
   now: Date;
+  /** The learner's note type for each custom Anki note type, by Anki id. */
+  noteTypes: Map<number, ImportedNoteType>;
 }
 
 /** Lets the event loop send the batch being written on its way (its next statement) every so many notes. */
@@ -136,12 +139,15 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
   for (const [index, { draft, line }] of drafts.entries()) {
     await breathe(index);
     const externalId = `anki:${draft.guid}`;
-    const front = withFileUrls(draft.front, media.outcome);
-    const back = withFileUrls(draft.back, media.outcome);
+    const noteType = draft.note && run.noteTypes.get(draft.note.noteTypeId);
+    const fields = noteType ? draft.note!.fields.map((field) => withFileUrls(field, media.outcome)) : undefined;
+    const sides = fields && noteSides(fields);
+    const front = sides?.front ?? withFileUrls(draft.front, media.outcome);
+    const back = sides?.back ?? withFileUrls(draft.back, media.outcome);
     const tooLong =
       front.length > CARD_SIDE_MAX_LENGTH
         ? 'frontTooLongLinked'
-        : back.length > CARD_SIDE_MAX_LENGTH
+        : (fields ? fields.some((field) => field.length > CARD_SIDE_MAX_LENGTH) : back.length > CARD_SIDE_MAX_LENGTH)
           ? 'backTooLongLinked'
           : undefined;
     if (seen.has(externalId) || tooLong) {
@@ -158,6 +164,12 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
         return outcome && 'file' in outcome ? [outcome.file.id] : [];
       }),
     );
+    const ordinals = cardOrdinals({
+      type: draft.type,
+      front,
+      back,
+      ...(noteType && fields && { note: { type: noteType.shape, fields } }),
+    });
     cards.push({
       externalId,
       type: draft.type,
@@ -167,7 +179,8 @@ async function prepareBatch(run: Importing, bundles: AnkiNoteBundle[], position:
       tags: draft.tags,
       deck: draft.deck,
       mediaIds: [...mediaIds],
-      items: itemsOf(run, draft, front),
+      items: itemsOf(run, draft, ordinals),
+      ...(noteType && fields && { note: { noteTypeId: noteType.id, fields } }),
     });
   }
   return { cards, notes: notes.size };
@@ -214,9 +227,12 @@ export async function importAnki(
           quotaBytes: Number(job.quotaBytes),
           usedBytes: used,
         });
+        const context = mappingContext(reader);
+        const noteTypes = await importNoteTypes(tx, job.ownerId, context.engramNoteTypes.values(), media);
         const run: Importing = {
           reader,
-          context: mappingContext(reader),
+          context,
+          noteTypes,
           media,
           writer: ankiBatchWriter(tx, job.ownerId, now),
           counts,

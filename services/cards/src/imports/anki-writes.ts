@@ -38,6 +38,8 @@ export interface AnkiCardToImport {
   /** The learner's files the card's text shows. */
   mediaIds: string[];
   items: ItemToImport[];
+  /** A note (type note): the learner's note type it is of and its fields' values. */
+  note?: { noteTypeId: string; fields: string[] };
 }
 
 export interface BatchWritten {
@@ -60,14 +62,18 @@ ON CONFLICT (owner_id, name_key) DO UPDATE SET name = tags.name, anki_deck = tag
 RETURNING id::text, name_key`;
 
 // updated_at moves only when something changed, as an edit that changes nothing leaves it.
+// A note's fields come as a JSON array each (an array of arrays of different lengths is no SQL array).
 const UPSERT_CARDS = `
-INSERT INTO cards (id, owner_id, type, front, back, archived, external_id, created_at, updated_at)
-SELECT gen_random_uuid(), $1, type, front, back, archived, external_id, $2, $2
-FROM unnest($3::card_type[], $4::text[], $5::text[], $6::boolean[], $7::text[]) AS c(type, front, back, archived, external_id)
+INSERT INTO cards (id, owner_id, type, front, back, archived, external_id, note_type_id, fields, created_at, updated_at)
+SELECT gen_random_uuid(), $1, type, front, back, archived, external_id, note_type_id,
+  ARRAY(SELECT jsonb_array_elements_text(fields::jsonb)), $2, $2
+FROM unnest($3::card_type[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[])
+  AS c(type, front, back, archived, external_id, note_type_id, fields)
 ON CONFLICT (owner_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET
   type = EXCLUDED.type, front = EXCLUDED.front, back = EXCLUDED.back, archived = EXCLUDED.archived,
-  updated_at = CASE WHEN (cards.type, cards.front, cards.back, cards.archived)
-    IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.front, EXCLUDED.back, EXCLUDED.archived)
+  note_type_id = EXCLUDED.note_type_id, fields = EXCLUDED.fields,
+  updated_at = CASE WHEN (cards.type, cards.front, cards.back, cards.archived, cards.fields)
+    IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.front, EXCLUDED.back, EXCLUDED.archived, EXCLUDED.fields)
     THEN EXCLUDED.updated_at ELSE cards.updated_at END
 RETURNING id::text, external_id, (xmax = 0) AS created, created_at`;
 
@@ -184,6 +190,8 @@ class AnkiBatchWriter {
         cards.map((card) => card.back),
         cards.map((card) => card.archived),
         cards.map((card) => card.externalId),
+        cards.map((card) => card.note?.noteTypeId ?? null),
+        cards.map((card) => JSON.stringify(card.note?.fields ?? [])),
       ])
     ).rows;
     return new Map(rows.map((row) => [row.external_id, row]));

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GENERATED_NOTE_TYPES, generateCollection } from '@engram/anki/generate-collection';
 import { openPackage } from '@engram/anki/open-package';
 import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
@@ -254,6 +255,65 @@ describe('a package Anki wrote, imported and exported again', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+describe('a note type of its own, imported and exported again', () => {
+  /** The note types and notes of an exported package, as Anki reads them. */
+  async function exportedNotes(userId: string) {
+    const { exportId } = await cards.as(userId).startExport({ format: 'apkg' });
+    const path = join(dir, `${exportId}.apkg`);
+    await writeFile(path, await download((await finished(userId, exportId)).url));
+    const reader = await openPackage(path);
+    try {
+      const notes = [...reader.notes()].flat();
+      const cardsOf = [...reader.cards()].flat();
+      return { types: reader.noteTypes(), notes, cards: cardsOf };
+    } finally {
+      reader.close();
+    }
+  }
+
+  it('goes back to Anki as the same note type, as Anki wrote it, each note with its fields and cards', async () => {
+    const ann = learner('ann');
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await generateCollection(file, { layout: 'anki21b', notes: 8, reviewsPerCard: 1 });
+    const uploadId = await cards.uploadToImport(ann, 'vocabulary.apkg', await readFile(file));
+    const { importId } = await cards.as(ann).startImport({ uploadId });
+    await waitUntil(
+      'the import finished',
+      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
+      BACKGROUND_JOB_WAIT_MS,
+    );
+    const original = GENERATED_NOTE_TYPES.find((type) => type.name === 'Vocabulary')!;
+    const exported = await exportedNotes(ann);
+    const vocabulary = exported.types.find((type) => type.name === 'Vocabulary')!;
+    expect(vocabulary).toMatchObject({ id: original.id, fields: original.fields, templates: original.templates });
+    // Notes 3 and 7 are vocabulary notes: their fields as Anki had them, both their cards.
+    const notes = exported.notes.filter((note) => note.noteTypeId === vocabulary.id);
+    expect(notes.map((note) => note.fields[1]).sort()).toEqual(['meaning 3', 'meaning 7']);
+    const ords = exported.cards.filter((card) => notes.some((note) => note.id === card.noteId)).map((c) => c.ordinal);
+    expect(ords.sort()).toEqual([0, 0, 1, 1]);
+
+    // Edited in Engram, it goes out from its Engram templates, the question above each answer as Anki shows it.
+    const type = (await cards.as(ann).listNoteTypes({})).items.find((item) => item.name === 'Vocabulary')!;
+    await cards.as(ann).updateNoteType({
+      id: type.id,
+      name: 'Vocabulary',
+      fields: type.fields,
+      templates: [
+        { name: 'Recognise', front: '**{{Word}}**', back: '{{Meaning}}' },
+        { name: 'Recall', front: '{{Meaning}}', back: '{{Word}}' },
+        { name: 'Use', front: '{{#Example}}{{Example}}{{/Example}}', back: '{{Word}}' },
+      ],
+    });
+    const edited = (await exportedNotes(ann)).types.find((item) => item.name === 'Vocabulary')!;
+    expect(edited.id).toBe(original.id);
+    expect(edited.templates.map(({ name, qfmt, afmt }) => [name, qfmt, afmt])).toEqual([
+      ['Recognise', '<strong>{{Word}}</strong>', '{{FrontSide}}\n\n<hr id=answer>\n\n{{Meaning}}'],
+      ['Recall', '{{Meaning}}', '{{FrontSide}}\n\n<hr id=answer>\n\n{{Word}}'],
+      ['Use', '{{#Example}}{{Example}}{{/Example}}', '{{FrontSide}}\n\n<hr id=answer>\n\n{{Word}}'],
+    ]);
   });
 });
 

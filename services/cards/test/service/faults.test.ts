@@ -141,13 +141,19 @@ describe('the cards service', () => {
     await waitUntil('the outbox row is marked published', async () => (await unpublished()) === 0);
   });
 
-  it("erases a deleted user's cards, tags, review items, review logs, settings, presets and create keys, and nobody else's", async () => {
+  it("erases a deleted user's cards, note types, tags, review items, review logs, settings, presets and create keys, and nobody else's", async () => {
     const gone = `gone-${randomUUID().slice(0, 8)}`;
     const kept = `kept-${randomUUID().slice(0, 8)}`;
     for (const user of [gone, kept]) {
       const learner = cards.as(user);
       const { tag } = await learner.createTag({ name: 'biology' });
       await learner.createCard({ front: `Q of ${user}`, back: 'A', tagIds: [tag!.id] });
+      const words = await learner.createNoteType({
+        name: 'Words',
+        fields: ['Word', 'Meaning'],
+        templates: [{ name: 'Recognise', front: '{{Word}}', back: '{{Meaning}}' }],
+      });
+      await learner.createCard({ noteTypeId: words.id, fieldValues: [`word of ${user}`, 'meaning'] });
       const { items } = await learner.listDue();
       await learner.review({ id: items[0]!.id, rating: 'good', reviewId: randomUUID(), durationMs: 1_000 });
       await learner.updateSettings({ fields: ['timezone'], settings: { timezone: 'Europe/Lisbon' } });
@@ -161,20 +167,22 @@ describe('the cards service', () => {
                 (SELECT count(*) FROM review_logs WHERE owner_id = $1)::int AS review_logs,
                 (SELECT count(*) FROM learner_settings WHERE owner_id = $1)::int AS settings,
                 (SELECT count(*) FROM presets WHERE owner_id = $1)::int AS presets,
-                (SELECT count(*) FROM create_requests WHERE owner_id = $1)::int AS create_requests`,
+                (SELECT count(*) FROM create_requests WHERE owner_id = $1)::int AS create_requests,
+                (SELECT count(*) FROM note_types WHERE owner_id = $1)::int AS note_types`,
         [user],
       );
       return rows[0];
     };
     const everything = {
-      cards: 1,
+      cards: 2,
       tags: 1,
       card_tags: 1,
-      review_items: 1,
+      review_items: 2,
       review_logs: 1,
       settings: 1,
       presets: 1,
-      create_requests: 1,
+      create_requests: 2,
+      note_types: 1,
     };
     expect(await rowsOf(gone)).toEqual(everything);
 
@@ -199,6 +207,7 @@ describe('the cards service', () => {
       settings: 0,
       presets: 0,
       create_requests: 0,
+      note_types: 0,
     });
     expect(await rowsOf(kept)).toEqual(everything);
     // Applied once (the reviews' own events went to the auto-optimize consumer).

@@ -9,6 +9,7 @@ const LABELS: Record<CardType, () => string> = {
   cloze: m.cards_type_cloze,
   typed: m.cards_type_typed,
   occlusion: m.cards_type_occlusion,
+  note: m.cards_type_note,
 };
 
 export const cardTypeLabel = (type: CardType) => LABELS[type]();

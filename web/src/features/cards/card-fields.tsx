@@ -3,7 +3,7 @@
 // its checks are card-draft.ts.
 import { backIsOptional, CARD_SIDE_MAX_LENGTH, frontMaxLength } from '@engram/contracts/cards';
 import { clozeDeletion } from '@engram/contracts/cloze';
-import { CARD_TYPES } from '@engram/contracts/learning';
+import { SIDED_CARD_TYPES } from '@engram/contracts/learning';
 import { useId, useRef, useState } from 'react';
 import { CardPreview } from '../../components/card/card-preview';
 import { cardTypeLabel } from '../../components/card/card-type-label';
@@ -42,7 +42,7 @@ export function CardFields({ draft, errors, onChange, frontRef }: CardFieldsProp
       <fieldset className="@container">
         <legend className="text-sm font-medium text-slate-700">{m.cards_type()}</legend>
         <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 @md:grid-cols-3 @3xl:grid-cols-5">
-          {CARD_TYPES.map((type) => (
+          {SIDED_CARD_TYPES.map((type) => (
             <label
               key={type}
               className={`cursor-pointer rounded-md px-2 py-1.5 text-center text-sm font-medium transition has-focus-visible:outline-2 has-focus-visible:outline-brand-600 ${

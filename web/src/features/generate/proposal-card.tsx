@@ -1,6 +1,6 @@
 // One proposed card: keep it or not, its type, front, back and tags editable, how it will be practised, and the quote of the notes
 // it comes from, so the learner can check it.
-import { CARD_TYPES, type CardType } from '@engram/contracts/learning';
+import { type CardType, SIDED_CARD_TYPES } from '@engram/contracts/learning';
 import { cardTypeLabel } from '../../components/card/card-type-label';
 import { CompactCard } from '../../components/card/card-view';
 import { TextField } from '../../components/text-field';
@@ -31,7 +31,7 @@ export function ProposalCard({ draft, number, onChange }: ProposalCardProps) {
           onChange={(event) => onChange({ type: event.target.value as CardType })}
           className="rounded-md border-0 bg-slate-50 py-1 pr-8 pl-2 text-sm text-slate-800 ring-1 ring-slate-300 ring-inset"
         >
-          {CARD_TYPES.map((type) => (
+          {SIDED_CARD_TYPES.map((type) => (
             <option key={type} value={type}>
               {cardTypeLabel(type)}
             </option>

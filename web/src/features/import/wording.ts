@@ -54,6 +54,7 @@ const PROBLEM_WORDS: Record<ImportProblemReason, (values: Values) => string> = {
   occlusionTooManyCards: () => contentProblemText('tooManyCards'),
   occlusionTooManyShapes: () => contentProblemText('tooManyShapes'),
   noteTypeMissing: () => m.import_problem_noteTypeMissing(),
+  noteNoCard: () => m.import_problem_noteNoCard(),
   frontTooLongLinked: ({ max }) => m.import_problem_frontTooLongLinked({ max: count(max) }),
   backTooLongLinked: ({ max }) => m.import_problem_backTooLongLinked({ max: count(max) }),
   sameNote: () => m.import_problem_sameNote(),
