@@ -665,3 +665,13 @@ export function safeCss(css: string): string {
   }
   return rules.join('\n');
 }
+
+/** A template with field `from` renamed `to` in each of its tags (replacements, filters' and sections'), as Anki does. */
+export function renameFieldInTemplate(template: string, from: string, to: string): string {
+  return template.replace(/\{\{([#^/]?)([^{}]*?)\}\}/g, (tag, mark: string, body: string) => {
+    const parts = body.split(':');
+    const name = parts.pop() ?? '';
+    if (name.trim() !== from) return tag;
+    return `{{${mark}${[...parts, name.replace(from, to)].join(':')}}}`;
+  });
+}

@@ -120,7 +120,7 @@ export const billingPlansSearch = {
 };
 
 /** The sections of /settings, in their order on screen; the first is shown when none is named. */
-export const SETTINGS_SECTIONS = ['day', 'scheduling', 'presets', 'device'] as const;
+export const SETTINGS_SECTIONS = ['day', 'scheduling', 'presets', 'note-types', 'device'] as const;
 export type SettingsSectionName = (typeof SETTINGS_SECTIONS)[number];
 
 export interface SettingsSearch {

@@ -35,7 +35,7 @@ export function installHighlighter(highlight: Highlighter) {
 
 const NEEDS_MATH = /\$/;
 // An occlusion block is a fence too, but drawn, not highlighted.
-const NEEDS_HIGHLIGHTING = /^ {0,3}(`{3,}|~{3,})[ \t]*(?!occlusion\b)[^\s`~]/m;
+const NEEDS_HIGHLIGHTING = /^ {0,3}(`{3,}|~{3,})[ \t]*(?!occlusion\b|hint\b)[^\s`~]/m;
 let mathLoading: Promise<void> | undefined;
 let codeLoading: Promise<void> | undefined;
 let bothLoading: Promise<void> | undefined;
@@ -89,6 +89,12 @@ const defaultFence =
   markdown.renderer.rules.fence ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 markdown.renderer.rules.fence = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
+  // A note's {{hint:Field}} (@engram/contracts/note-types hintBlock): folded away until asked for, its text a card's.
+  const hint = token && HINT_INFO.exec(token.info);
+  if (hint) {
+    const label = markdown.utils.escapeHtml(hint[1] ?? '');
+    return `<details class="card-hint"><summary>${label}</summary>${markdown.render(token.content, env)}</details>\n`;
+  }
   if (!token || !isOcclusionInfo(token.info)) return defaultFence(tokens, idx, options, env, self);
   return renderOcclusion(token.info, token.content, (src, alt) => {
     const text = markdown.utils.escapeHtml(alt);
@@ -96,6 +102,9 @@ markdown.renderer.rules.fence = (tokens, idx, options, env, self) => {
     return `<img class="occlusion-picture" src="${markdown.utils.escapeHtml(src)}" alt="${text}">`;
   });
 };
+
+/** The info of a hint's fence: `hint <field name>`. */
+const HINT_INFO = /^hint(?:\s+(.*))?$/;
 
 /** A card file that is a sound, by its name's extension: /media/<id>/<name>.mp3. */
 function isSoundFile(path: string): boolean {

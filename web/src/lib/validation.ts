@@ -9,6 +9,7 @@ import {
   MAX_CLOZE_DELETIONS,
 } from '@engram/contracts/cloze';
 import type { CardType } from '@engram/contracts/learning';
+import { type NoteProblem, type NoteTypeShape, noteProblem } from '@engram/contracts/note-types';
 import { MAX_OCCLUSION_CARDS, MAX_OCCLUSION_SHAPES } from '@engram/contracts/occlusion';
 import type { FieldErrors } from './form';
 import { m } from './i18n';
@@ -48,12 +49,35 @@ const CONTENT_MESSAGES: Record<CardContentProblem, () => string> = {
 /** Why a cloze or an occlusion card's front cannot be saved, in the current language. */
 export const contentProblemText = (problem: CardContentProblem) => CONTENT_MESSAGES[problem]();
 
-/** A card being written: its type and its two sides as typed. */
-export type CardSides = { type: CardType; front: string; back: string };
+/** A card being written: its type and its two sides as typed; a note, its note type and fields. */
+export type CardSides = {
+  type: CardType;
+  front: string;
+  back: string;
+  note?: { type: NoteTypeShape; fields: string[] } | undefined;
+};
+
+/** The contracts' NOTE_PROBLEMS in the current language. */
+const NOTE_MESSAGES: Record<NoteProblem, () => string> = {
+  noCard: m.cards_note_no_card,
+  tooManyFields: m.cards_note_no_card,
+  firstFieldEmpty: m.cards_note_first_field_empty,
+};
 
 /** Why each side cannot be saved: a side empty or too long, a cloze without a valid deletion, an occlusion without
  * its picture or shapes. A cloze's or an occlusion's back (its extra) may be empty, but not too long. */
-export function cardProblems({ type, front, back }: CardSides): FieldErrors<'front' | 'back'> {
+export function cardProblems({ type, front, back, note }: CardSides): FieldErrors<'front' | 'back'> {
+  if (type === 'note') {
+    // A note's first field shows the problem of the note as a whole (the cards service's words).
+    if (!note) return { front: m.cards_note_choose_type() };
+    const problem = noteProblem(
+      note.type,
+      note.fields.map((field) => field.trim()),
+    );
+    if (problem) return { front: NOTE_MESSAGES[problem]() };
+    const tooLong = note.fields.some((field) => field.trim().length > CARD_SIDE_MAX_LENGTH);
+    return tooLong ? { back: m.cards_note_field_too_long({ max: CARD_SIDE_MAX_LENGTH }) } : {};
+  }
   const problem = cardContentProblem(type, front);
   const errors: FieldErrors<'front' | 'back'> = {};
   const frontError = sideProblem('front', front, frontMaxLength(type)) ?? (problem && CONTENT_MESSAGES[problem]());

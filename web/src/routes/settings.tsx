@@ -1,5 +1,5 @@
 // "/settings": the learner's scheduling settings, linked from the header, in sections (?section=day, scheduling,
-// presets, device; the day when none or another is named).
+// presets, note-types, device; the day when none or another is named).
 import { settingsSearch } from '@engram/contracts/search';
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { queryClient } from '../lib/query-client';

@@ -9,8 +9,10 @@ import {
   noteOrdinals,
   noteTypeProblem,
   noteTypeShape,
+  renameFieldInTemplate,
   rendersNonEmpty,
   STOCK_NOTE_TYPES,
+  safeCss,
   stockNoteType,
   stockNoteTypeOf,
 } from '../../src/note-types.ts';
@@ -205,5 +207,29 @@ describe('a note type that cannot work is refused in words', () => {
     ]);
     expect(refusal(one, { fields: [] })?.[0]).toBe('A note type needs at least one field.');
     expect(refusal([])?.[0]).toBe('A note type needs at least one card template.');
+  });
+});
+
+describe('changing a note type', () => {
+  it('renames a field in every tag of a template that names it, and in no other', () => {
+    expect(
+      renameFieldInTemplate('{{Word}} {{#Word}}({{text:Word}}){{/Word}} {{Wordy}} {{type:nc:Word}}', 'Word', 'Term'),
+    ).toBe('{{Term}} {{#Term}}({{text:Term}}){{/Term}} {{Wordy}} {{type:nc:Term}}');
+  });
+
+  it("keeps of a type's styling only plain rules setting how its text looks", () => {
+    const css = `/* Anki */ .card { font-family: arial; font-size: 20px; position: fixed; background: url(x.png); color: black }
+      @import url("https://fonts.example/f.css");
+      @media (max-width: 600px) { .card { font-size: 16px } }
+      body, html { color: red }
+      .night_mode .card { color: white; background-color: #222 }
+      #answer { border-top: 1px solid gray; behavior: url(x.htc) }`;
+    expect(safeCss(css)).toBe(
+      [
+        '.card { font-family: arial; font-size: 20px; color: black; }',
+        '.night_mode .card { color: white; background-color: #222; }',
+        '#answer { border-top: 1px solid gray; }',
+      ].join('\n'),
+    );
   });
 });

@@ -1,8 +1,8 @@
 // How a card will be practised: each of its review items (one for a basic card, both directions of a
-// reversed card, one per deletion of a cloze card) with its question and its answer, exactly as practice
-// shows them.
-import { reviewItem, reviewOrdinals } from '@engram/contracts/cloze';
+// reversed card, one per deletion of a cloze card, one per template a note fills) with its question and its
+// answer, exactly as practice shows them.
 import type { CardType } from '@engram/contracts/learning';
+import { cardItem, cardOrdinals, type NoteTypeShape } from '@engram/contracts/note-types';
 import { m } from '../../lib/i18n';
 import { RenderedMarkdown } from './card-view';
 
@@ -15,13 +15,22 @@ function Side({ label, markdown }: { label: string; markdown: string }) {
   );
 }
 
-export function CardPreview({ type, front, back }: { type: CardType; front: string; back: string }) {
-  // A cloze text without a deletion yet shows as it stands.
-  const ordinals = reviewOrdinals(type, front).length > 0 ? reviewOrdinals(type, front) : [0];
+type PreviewProps = {
+  type: CardType;
+  front: string;
+  back: string;
+  note?: { type: NoteTypeShape; fields: string[] } | undefined;
+};
+
+export function CardPreview({ type, front, back, note }: PreviewProps) {
+  const source = { type, front, back, ...(note && { note }) };
+  // A cloze text without a deletion yet (a note that fills no template yet) shows as it stands.
+  const found = cardOrdinals(source);
+  const ordinals = found.length > 0 ? found : [0];
   return (
     <div className="mt-2 space-y-2">
       {ordinals.map((ordinal, index) => {
-        const item = reviewItem(type, ordinal, front, back);
+        const item = cardItem(source, ordinal);
         const title = ordinals.length > 1 ? m.cards_preview_item({ number: index + 1, count: ordinals.length }) : '';
         return (
           <section

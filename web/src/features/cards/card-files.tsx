@@ -10,7 +10,8 @@ import { toastError } from '../../lib/errors';
 import { m } from '../../lib/i18n';
 import { filesOf } from './side-files';
 
-export type Side = 'front' | 'back';
+/** Where a file goes: a card's side, or a note's field (by its position). */
+export type Side = 'front' | 'back' | `field-${number}`;
 
 /** What a card file input takes: the types a card holds. */
 export const CARD_FILE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml,audio/*';
@@ -19,10 +20,10 @@ export const CARD_FILE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image
 export const withFile = (text: string, markdown: string) =>
   text === '' ? markdown : `${text}${text.endsWith('\n') ? '' : '\n'}${markdown}`;
 
-export function useCardFiles(insert: (side: Side, markdown: string) => void) {
+export function useCardFiles<S extends Side = Side>(insert: (side: S, markdown: string) => void) {
   const [pending, setPending] = useState(0);
 
-  async function add(side: Side, files: readonly File[]) {
+  async function add(side: S, files: readonly File[]) {
     for (const file of files) {
       setPending((count) => count + 1);
       try {
@@ -36,7 +37,7 @@ export function useCardFiles(insert: (side: Side, markdown: string) => void) {
   }
 
   /** The paste and drop handlers of a side's text area. */
-  const handlers = (side: Side) => ({
+  const handlers = (side: S) => ({
     onPaste: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
       const files = [...event.clipboardData.files];
       if (files.length === 0) return;
@@ -58,7 +59,16 @@ export function useCardFiles(insert: (side: Side, markdown: string) => void) {
 }
 
 /** "Add an image or a sound" under a side: opens the system's file chooser. */
-export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: File[]) => void }) {
+export function AddFileButton({
+  side,
+  onFiles,
+  label,
+}: {
+  side: Side;
+  onFiles: (files: File[]) => void;
+  /** What the button says, when not the side's own words (a note's field names itself). */
+  label?: string;
+}) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -67,7 +77,7 @@ export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: 
         onClick={() => input.current?.click()}
         className="text-xs font-medium text-brand-700 hover:text-brand-800"
       >
-        {side === 'front' ? m.media_add_front() : m.media_add_back()}
+        {label ?? (side === 'front' ? m.media_add_front() : m.media_add_back())}
       </button>
       <input
         ref={input}
@@ -86,11 +96,25 @@ export function AddFileButton({ side, onFiles }: { side: Side; onFiles: (files: 
 }
 
 /** The pictures and sounds a side shows, as thumbnails and small players, each with a button to take it out. */
-export function SideFiles({ side, text, onRemove }: { side: Side; text: string; onRemove: (address: string) => void }) {
+export function SideFiles({
+  side,
+  text,
+  onRemove,
+  label,
+}: {
+  side: Side;
+  text: string;
+  onRemove: (address: string) => void;
+  /** The list's name, when not the side's own (a note's field names itself). */
+  label?: string;
+}) {
   const files = filesOf(text);
   if (files.length === 0) return null;
   return (
-    <ul aria-label={side === 'front' ? m.media_in_front() : m.media_in_back()} className="flex flex-wrap gap-2">
+    <ul
+      aria-label={label ?? (side === 'front' ? m.media_in_front() : m.media_in_back())}
+      className="flex flex-wrap gap-2"
+    >
       {files.map((file) => (
         <li
           key={file.address}

@@ -17,7 +17,21 @@ import { CardFields } from './card-fields';
 
 function CardEditor({ card, onDone }: { card: Card; onDone: () => void }) {
   const form = useContractForm({
-    initial: (): CardDraft => ({ type: card.type, front: card.front, back: card.back, tags: card.tags }),
+    initial: (): CardDraft => ({
+      type: card.type,
+      front: card.front,
+      back: card.back,
+      tags: card.tags,
+      // A note's type is filled in by its fields' editor once the note types are here (note-fields.tsx).
+      ...(card.noteTypeId &&
+        card.fields && {
+          note: {
+            id: card.noteTypeId,
+            type: { name: '', kind: 'standard' as const, fields: [], templates: [] },
+            fields: card.fields,
+          },
+        }),
+    }),
     check: cardProblems,
     input: (draft) => ({ id: card.id, ...draftInput(draft) }),
     mutation: trpc.cards.update.mutationOptions(),

@@ -166,7 +166,7 @@ export function Session({
         card={card}
         front={current.front}
         back={current.back}
-        typed={current.type === 'typed' ? typed : undefined}
+        typed={current.type === 'typed' || current.typed ? typed : undefined}
       />
       <div className="mt-6">
         {state.revealed ? (
@@ -194,6 +194,9 @@ export function Session({
   );
 }
 
+/** What in a card answers a tap itself, instead of showing the answer: a link, a hint, a field, a player. */
+const OWN_TAPS = 'a, details, input, textarea, button, audio';
+
 interface TypedAnswer {
   /** This showing of the card: a card that comes back later in the session (a learning step) asks afresh. */
   showing: string;
@@ -209,11 +212,19 @@ function useTypedAnswer(current: SessionItem | undefined, revealed: boolean, ans
   const [typed, setTyped] = useState({ showing, text: '' });
   const text = typed.showing === showing ? typed.text : '';
   const setText = useCallback((next: string) => setTyped({ showing, text: next }), [showing]);
-  // Worked out once per answer shown, not on every render of the session after it.
-  const asked = revealed && current?.type === 'typed' ? current.back : undefined;
+  // Worked out once per answer shown, not on every render of the session after it. A typed card types its back; a
+  // note's item, what its template's {{type:…}} names.
+  const asked = !revealed
+    ? undefined
+    : current?.typed
+      ? current.typed.expected
+      : current?.type === 'typed'
+        ? answerToType(current.back)
+        : undefined;
+  const ignoreAccents = current?.typed?.ignoreAccents ?? false;
   const comparison = useMemo(
-    () => (asked === undefined ? undefined : compareTypedAnswer(answerToType(asked), text)),
-    [asked, text],
+    () => (asked === undefined ? undefined : compareTypedAnswer(asked, text, { ignoreAccents })),
+    [asked, text, ignoreAccents],
   );
   return { showing, text, setText, comparison };
 }
@@ -292,15 +303,15 @@ function CardShown({
   typed?: TypedAnswer;
 }) {
   return (
-    // A tap anywhere on the question shows the answer (a link in it still opens); "Show answer" below is the same
-    // for keyboards and screen readers.
+    // A tap anywhere on the question shows the answer (a link in it still opens, a note's hint still unfolds);
+    // "Show answer" below is the same for keyboards and screen readers.
     // biome-ignore lint/a11y/useKeyWithClickEvents: Space, Enter and the "Show answer" button do this by keyboard
     <article
       ref={card}
       className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
       aria-live="polite"
       onClick={(event) => {
-        if (!state.revealed && !(event.target as HTMLElement).closest('a')) session.reveal();
+        if (!state.revealed && !(event.target as HTMLElement).closest(OWN_TAPS)) session.reveal();
       }}
     >
       <CardFace markdown={front} label={m.practice_front_label()} side="front" />

@@ -22,6 +22,8 @@ export interface SessionItem {
   type?: string;
   front: string;
   back: string;
+  /** A note's item whose template asks for a typed answer: what is to be typed. */
+  typed?: { expected: string; ignoreAccents: boolean } | undefined;
   /** What each rating would give this item now; absent or null when the server did not say. */
   nextIntervals?: Intervals | null;
 }

@@ -36,10 +36,18 @@ export const answerToType = (markdown: string) => markdownText(markdown, { media
 
 const characters = (text: string) => [...text.normalize('NFC')];
 
-/** Compares what the learner typed with the answer (answerToType's text). */
-export function compareTypedAnswer(expectedText: string, typedText: string): TypedComparison {
-  const expected = expectedText.normalize('NFC');
-  const typed = typedText.trim().normalize('NFC');
+/** A text without its accents (a note's {{type:nc:Field}} does not count them, as Anki's does not). */
+const withoutAccents = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+
+/** Compares what the learner typed with the answer (answerToType's text); `ignoreAccents` compares them without. */
+export function compareTypedAnswer(
+  expectedText: string,
+  typedText: string,
+  { ignoreAccents = false } = {},
+): TypedComparison {
+  const plain = ignoreAccents ? withoutAccents : (text: string) => text;
+  const expected = plain(expectedText.normalize('NFC'));
+  const typed = plain(typedText.trim().normalize('NFC'));
   const base = { typed, expected };
   if (typed === expected) {
     const tokens: TypedToken[] = expected ? [{ kind: 'good', text: expected }] : [];

@@ -1,10 +1,10 @@
-// /settings, in four sections, one shown at a time (?section=, a tab each): the day (timezone, day start, daily
+// /settings, in five sections, one shown at a time (?section=, a tab each): the day (timezone, day start, daily
 // goal) and scheduling (maximum interval, (re)learning steps, fuzz, load balancing, easy days), one form checked with
 // the contract's schema field by field (settings-draft.ts) and saved by settings.update with the one Save of the
 // section shown (a change made in the other section and not yet saved goes with it); the learner's presets, each
 // saved on its own: their options (the desired retention among them), memory model, simulator and rescheduling
-// (presets-section.tsx); and this device: how many days of cards it keeps for practice without the network
-// (offline-section.tsx).
+// (presets-section.tsx); the note types the learner makes notes of (note-types-section.tsx); and this device: how
+// many days of cards it keeps for practice without the network (offline-section.tsx).
 import type { Settings } from '@engram/contracts/learning';
 import { SETTINGS_SECTIONS, type SettingsSectionName } from '@engram/contracts/search';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { m } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { trpc } from '../../lib/trpc';
 import { DaySection } from './day-section';
+import { NoteTypesSection } from './note-types-section';
 import { OfflineSection } from './offline-section';
 import { PresetsSection } from './presets-section';
 import { SchedulingSection } from './scheduling-section';
@@ -52,14 +53,15 @@ const SECTION_LABELS: Record<SettingsSectionName, () => string> = {
   day: m.settings_day_heading,
   scheduling: m.settings_scheduling_heading,
   presets: m.settings_presets_heading,
+  'note-types': m.note_types_heading,
   device: m.settings_section_device,
 };
 
-/** A link per section, the one shown marked; two rows of two on a phone, one row from a tablet on. */
+/** A link per section, the one shown marked; two to a row on a phone, one row from a tablet on. */
 function SectionLinks({ shown }: { shown: SettingsSectionName }) {
   return (
     <nav aria-label={m.settings_sections_label()} className="mb-6">
-      <ul className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-5">
         {SETTINGS_SECTIONS.map((name) => (
           <li key={name}>
             <Link
@@ -101,6 +103,7 @@ export function SettingsScreen() {
             <SettingsForm initial={settings.data} section={shown === 'scheduling' ? 'scheduling' : 'day'} />
           </div>
           {shown === 'presets' && <PresetsSection presets={settings.data.presets} />}
+          {shown === 'note-types' && <NoteTypesSection />}
           {shown === 'device' && <OfflineSection userId={session.user.id} />}
         </>
       )}
