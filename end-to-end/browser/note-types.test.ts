@@ -45,7 +45,10 @@ describe('note types', () => {
     await form.getByRole('button', { name: 'Add a field' }).click();
     await form.getByRole('textbox', { name: 'Field 3' }).fill('Example');
     // The second card asks the word typed, with the example as a hint.
-    await form.getByRole('textbox', { name: 'Front', exact: true }).nth(1).fill('{{Back}}\n\n{{hint:Example}}\n\n{{type:Front}}');
+    await form
+      .getByRole('textbox', { name: 'Front', exact: true })
+      .nth(1)
+      .fill('{{Back}}\n\n{{hint:Example}}\n\n{{type:Front}}');
     await form.getByRole('textbox', { name: 'Back (below the front)' }).nth(1).fill('{{type:Front}}');
     // A template naming a field the type does not have is refused in words before anything is sent.
     await form.getByRole('textbox', { name: 'Back (below the front)' }).nth(0).fill('{{Meanings}}');
