@@ -55,6 +55,10 @@ describe('note types', () => {
     await form.getByRole('button', { name: 'Save note type' }).click();
     await form.getByText('A template names a field this note type does not have.').waitFor();
     await form.getByRole('textbox', { name: 'Back (below the front)' }).nth(0).fill('{{Back}}');
+    // Its styling: kept where safe, on its own cards only (the card's own colours are the app theme's).
+    await form
+      .getByRole('textbox', { name: 'Styling (CSS)' })
+      .fill('.card { font-family: Georgia; color: black; position: fixed } strong { color: rgb(0, 0, 128) }');
     await form.getByRole('button', { name: 'Save note type' }).click();
     await toasted(page, 'Note type saved.');
     // The renamed fields are renamed in the templates, as Anki does.
@@ -83,6 +87,14 @@ describe('note types', () => {
     await toasted(page, 'Card added');
 
     await page.goto(`${env.stack.url}/practice/session`);
+    // (In-page code as a string: this package's TypeScript has no DOM types.)
+    const style = (property: string) =>
+      page.evaluate(
+        `(() => { const card = document.querySelector('article[data-note-type]');
+          return card ? getComputedStyle(card).getPropertyValue(${JSON.stringify(property)}) : ''; })()`,
+      ) as Promise<string>;
+    await expect.poll(() => style('font-family')).toContain('Georgia');
+    expect(await style('position')).not.toBe('fixed');
     let typedAsked = false;
     for (const answered of ['1 answered', '2 answered']) {
       const question = page.getByRole('region', { name: 'Question' });

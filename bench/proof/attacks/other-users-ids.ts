@@ -139,6 +139,7 @@ export const OWN_DATA_ONLY = new Set([
   'billing.portal',
   'browse.saveSearch',
   'cards.createTag',
+  'cards.createNoteType',
   'media.createUpload',
   'settings.update',
   'settings.completeOnboarding',

@@ -4,7 +4,8 @@
 // cloze with its deletions, Image Occlusion → occlusion with its picture and shapes; any other note type becomes an
 // Engram note type of its own (engramNoteType: its fields, its templates in Markdown, its styling made safe) and the
 // note a note of it, each Anki card a review item of its template; a type whose templates Engram cannot read as
-// its own (a front showing no field) → one basic card per card Anki made, rendered from its templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
+// its own (a template naming a field the type lacks) → one basic card per card Anki made, rendered from its
+// templates. A type is recognised by the stock kind Anki recorded, else by its structure, never by its
 // (translatable) name. Tags are the note's plus its cards' deck names (`Parent::Child` verbatim). A note
 // whose cards cannot fit Engram's limits (docs/product.md) is reported as skipped with the reason.
 import { clozeNumbers } from '@engram/contracts/cloze';

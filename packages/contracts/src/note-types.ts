@@ -675,3 +675,44 @@ export function renameFieldInTemplate(template: string, from: string, to: string
     return `{{${mark}${[...parts, name.replace(from, to)].join(':')}}}`;
   });
 }
+
+/** Anki's night mode classes, on an ancestor of the card there: Engram's dark theme here. */
+const NIGHT_MODE = /\.(?:nightMode|night_mode)\b\s*/g;
+
+/** One selector of a note type's styling within `scope`: `.card` is the card itself, anything else inside it. */
+function scopedSelector(selector: string, scope: string): string {
+  const dark = NIGHT_MODE.test(selector);
+  NIGHT_MODE.lastIndex = 0;
+  const rest = selector.replace(NIGHT_MODE, '').trim();
+  const inside = /\.card\b/.test(rest) ? rest.replace(/\.card\b/g, scope) : `${scope} ${rest}`.trim();
+  return dark ? `:root[data-theme="dark"] ${inside}` : inside;
+}
+
+/**
+ * A note type's styling for the page: its safe rules (safeCss) each scoped to `scope` (the element a card of the
+ * type is drawn in). The card's own colours (`.card { color; background-color }`, Anki's default black on white)
+ * are left to the app's light and dark themes; the colours of what is inside it stay.
+ */
+export function scopedCss(css: string, scope: string): string {
+  return safeCss(css)
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((rule) => {
+      const open = rule.indexOf('{');
+      const selectors = rule
+        .slice(0, open)
+        .split(',')
+        .map((part) => part.trim());
+      let body = rule.slice(open + 1, rule.lastIndexOf('}'));
+      if (selectors.every((part) => part === '.card')) {
+        body = body
+          .split(';')
+          .filter((declaration) => !/^\s*(color|background-color)\s*:/.test(declaration))
+          .join(';');
+      }
+      if (body.replace(/[\s;]/g, '') === '') return [];
+      const scoped = selectors.map((part) => scopedSelector(part, scope)).join(', ');
+      return [`${scoped} {${body.trimEnd()} }`];
+    })
+    .join('\n');
+}

@@ -94,6 +94,8 @@ export interface ItemSides {
   tags: { id: string; name: string }[];
   /** A note's item whose template asks for a typed answer: what is to be typed (a typed card's is its back). */
   typed?: { expected: string; ignoreAccents: boolean };
+  /** A note's note type, whose styling its cards are drawn with. */
+  noteTypeId?: string;
 }
 
 /** One item a device keeps: its sides, whole memory state and preset (null: the default). */

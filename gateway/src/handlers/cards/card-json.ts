@@ -90,6 +90,7 @@ export function itemSidesJson(item: DueItemMessage): ItemSides {
     back: item.back,
     tags: item.tags.map(tagJson),
     ...(item.typedAnswer && { typed: { expected: item.typedAnswer, ignoreAccents: item.typedIgnoreAccents } }),
+    ...(item.noteTypeId && { noteTypeId: item.noteTypeId }),
   };
 }
 

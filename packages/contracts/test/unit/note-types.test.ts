@@ -13,6 +13,7 @@ import {
   rendersNonEmpty,
   STOCK_NOTE_TYPES,
   safeCss,
+  scopedCss,
   stockNoteType,
   stockNoteTypeOf,
 } from '../../src/note-types.ts';
@@ -229,6 +230,18 @@ describe('changing a note type', () => {
         '.card { font-family: arial; font-size: 20px; color: black; }',
         '.night_mode .card { color: white; background-color: #222; }',
         '#answer { border-top: 1px solid gray; }',
+      ].join('\n'),
+    );
+  });
+
+  it("scopes a type's styling to its cards, night mode to the dark theme, the card's own colours left to the theme", () => {
+    const css =
+      '.card { font-family: Georgia; color: black; background-color: white } .word, .card b { color: navy } .nightMode .card .word { color: skyblue }';
+    expect(scopedCss(css, '[data-note-type="t1"]')).toBe(
+      [
+        '[data-note-type="t1"] { font-family: Georgia; }',
+        '[data-note-type="t1"] .word, [data-note-type="t1"] b { color: navy; }',
+        ':root[data-theme="dark"] [data-note-type="t1"] .word { color: skyblue; }',
       ].join('\n'),
     );
   });

@@ -8,7 +8,7 @@ import { ankiError, UNSUPPORTED_ACTION } from './anki-error.js';
 import { decksOf } from './decks.js';
 import { ankiMediaName, storeAnkiMedia } from './media-files.js';
 import { ankiMediaId } from './media-names.js';
-import { NOTE_TYPES, noteTypeNamed } from './note-types.js';
+import { noteTypeNamed, noteTypesOf } from './note-types.js';
 import { type AnkiConnectDeps, addNote, canAdd, mediaBytes } from './notes-add.js';
 import {
   addTags,
@@ -49,9 +49,12 @@ export const ACTIONS: Record<string, Action> = {
     Object.fromEntries((await decksOf(stores.pool, owner(ctx))).map((deck) => [deck.name, deck.id])),
   createDeck: ({ stores }, ctx, { deck }) => createDeck(stores, owner(ctx), deck),
   changeDeck: ({ stores }, ctx, { cards, deck }) => changeDeck(stores, owner(ctx), cards, deck),
-  modelNames: async () => NOTE_TYPES.map((type) => type.name),
-  modelNamesAndIds: async () => Object.fromEntries(NOTE_TYPES.map((type) => [type.name, type.id])),
-  modelFieldNames: async (_deps, _ctx, { modelName }) => [...noteTypeNamed(modelName).fields],
+  modelNames: async ({ stores }, ctx) => (await noteTypesOf(stores.db, owner(ctx))).map((type) => type.name),
+  modelNamesAndIds: async ({ stores }, ctx) =>
+    Object.fromEntries((await noteTypesOf(stores.db, owner(ctx))).map((type) => [type.name, type.id])),
+  modelFieldNames: async ({ stores }, ctx, { modelName }) => [
+    ...noteTypeNamed(await noteTypesOf(stores.db, owner(ctx)), modelName).fields,
+  ],
   addNote: (deps, ctx, { note }) => addNote(deps, ctx, note),
   addNotes,
   canAddNotes: async (deps, ctx, { notes }) =>

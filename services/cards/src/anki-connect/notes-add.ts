@@ -1,9 +1,10 @@
 // Adding notes as Anki's tools do (addNote, addNotes, canAddNotes, canAddNotesWithErrorDetail), with AnkiConnect's
-// checks in its order: the note type ("model was not found: X"), the deck ("deck was not found: X"), the fields
-// (matched by name in any case; others are ignored), an empty first field ("cannot create note because it is
-// empty"), a duplicate ("cannot create note because it is a duplicate"); then its audio, picture and video are
-// kept as the learner's files and appended to their fields, and the card is made with its review items, its deck
-// and tags (made where missing) and its CardCreated event.
+// checks in its order: the note type ("model was not found: X"; a stock one or the learner's own), the deck ("deck
+// was not found: X"), the fields (matched by name in any case; others are ignored), an empty first field ("cannot
+// create note because it is empty"), a duplicate ("cannot create note because it is a duplicate"); then its audio,
+// picture and video are kept as the learner's files and appended to their fields, and the card is made (a note of
+// the learner's own type with all its fields) with its review items, its deck and tags (made where missing) and
+// its CardCreated event.
 //
 // A duplicate is a card whose first side has the same key (cards.first_key: markup and media left out, accents
 // and case folded) within `duplicateScope`: the whole collection, or with "deck" the deck
@@ -23,7 +24,7 @@ import { ankiError, DUPLICATE_NOTE, deckNotFound, EMPTY_NOTE } from './anki-erro
 import { assertTagCount, checkedTagName, isDefaultDeck, tagIdsFor, tagList } from './decks.js';
 import { sidesToMarkdown } from './fields.js';
 import { type AnkiMediaKind, ankiMediaName, bytesOfBase64, bytesOfUpload, storeAnkiMedia } from './media-files.js';
-import { type NoteType, noteTypeNamed, sideOf } from './note-types.js';
+import { fieldIndexOf, type NoteType, noteTypeNamed, noteTypesOf } from './note-types.js';
 
 export interface AnkiConnectDeps {
   stores: Stores;
@@ -36,8 +37,8 @@ export interface AnkiConnectDeps {
 interface CheckedNote {
   noteType: NoteType;
   deckName: string;
-  /** The sides as the tool sent them (HTML), front and back. */
-  sides: [string, string];
+  /** The fields as the tool sent them (HTML), in the note type's order. */
+  values: string[];
   tags: string[];
   options: {
     allowDuplicate: boolean;
@@ -57,13 +58,13 @@ const objectOf = (value: unknown, what: string): Record<string, unknown> => {
 /** Reads a note, its type and its deck (which must exist), without the duplicate test. */
 async function checkedNote(stores: Stores, ownerId: string, value: unknown): Promise<CheckedNote> {
   const note = objectOf(value, 'note');
-  const noteType = noteTypeNamed(note.modelName);
+  const noteType = noteTypeNamed(await noteTypesOf(stores.db, ownerId), note.modelName);
   const deckName = typeof note.deckName === 'string' ? note.deckName : '';
   if (!(await deckExists(stores, ownerId, deckName))) throw deckNotFound(deckName);
-  const sides: [string, string] = ['', ''];
+  const values = noteType.fields.map(() => '');
   for (const [name, field] of Object.entries(objectOf(note.fields ?? {}, 'fields'))) {
-    const side = sideOf(noteType, name);
-    if (side !== undefined) sides[side] = typeof field === 'string' ? field : String(field ?? '');
+    const index = fieldIndexOf(noteType, name);
+    if (index !== undefined) values[index] = typeof field === 'string' ? field : String(field ?? '');
   }
   const options = objectOf(note.options ?? {}, 'options');
   const scopeOptions = objectOf(options.duplicateScopeOptions ?? {}, 'duplicateScopeOptions');
@@ -72,7 +73,7 @@ async function checkedNote(stores: Stores, ownerId: string, value: unknown): Pro
   return {
     noteType,
     deckName,
-    sides,
+    values,
     tags: tagList(note.tags ?? []),
     options: {
       allowDuplicate: options.allowDuplicate === true,
@@ -97,7 +98,12 @@ async function assertAddable(stores: Stores, ownerId: string, note: CheckedNote,
   if (front.trim() === '') throw ankiError(EMPTY_NOTE);
   if (note.options.allowDuplicate) return;
   const params: unknown[] = [ownerId, front];
-  const types = note.options.allModels ? '' : `AND c.type = $${params.push(note.noteType.type)}::card_type`;
+  const { noteTypeId, type } = note.noteType;
+  const types = note.options.allModels
+    ? ''
+    : noteTypeId
+      ? `AND c.type = 'note' AND c.note_type_id = $${params.push(noteTypeId)}`
+      : `AND c.type = $${params.push(type)}::card_type`;
   let scope = '';
   if (note.options.scope === 'deck') {
     const key = params.push(tagKey(note.options.scopeDeck));
@@ -118,7 +124,7 @@ async function assertAddable(stores: Stores, ownerId: string, note: CheckedNote,
 
 /** The note's first side as it would be stored (its files not yet kept: their names are enough to test it). */
 async function frontOf(stores: Stores, ownerId: string, note: CheckedNote): Promise<string> {
-  const [front = ''] = await sidesToMarkdown(stores.db, ownerId, [note.sides[0]]);
+  const [front = ''] = await sidesToMarkdown(stores.db, ownerId, [note.values[0] ?? '']);
   return front;
 }
 
@@ -142,7 +148,7 @@ export async function addNoteMedia(
   ctx: CallContext,
   noteType: NoteType,
   raw: Record<string, unknown>,
-  sides: [string, string],
+  values: string[],
 ): Promise<void> {
   for (const kind of MEDIA_KINDS) {
     const value = raw[kind];
@@ -165,8 +171,8 @@ export async function addNoteMedia(
           ? [media.fields]
           : [];
       for (const field of fields) {
-        const side = sideOf(noteType, String(field));
-        if (side !== undefined) sides[side] += tag;
+        const index = fieldIndexOf(noteType, String(field));
+        if (index !== undefined) values[index] += tag;
       }
     }
   }
@@ -199,10 +205,15 @@ export async function addNote(deps: AnkiConnectDeps, ctx: CallContext, value: un
   const ownerId = ctx.caller.userId;
   const note = await checkedNote(stores, ownerId, value);
   await assertAddable(stores, ownerId, note, await frontOf(stores, ownerId, note));
-  const sides: [string, string] = [...note.sides];
-  await addNoteMedia(deps, ctx, note.noteType, note.raw, sides);
-  const [front = '', back = ''] = await sidesToMarkdown(stores.db, ownerId, sides);
-  const card = parseInput(newCard, { front, back, type: note.noteType.type, tagIds: [] });
+  const values = [...note.values];
+  await addNoteMedia(deps, ctx, note.noteType, note.raw, values);
+  const markdown = await sidesToMarkdown(stores.db, ownerId, values);
+  const [front = '', back = ''] = markdown;
+  const { noteTypeId } = note.noteType;
+  const card = parseInput(
+    newCard,
+    noteTypeId ? { noteTypeId, fields: markdown, tagIds: [] } : { front, back, type: note.noteType.type, tagIds: [] },
+  );
   const created = await prismaTransaction(stores.db, async (tx) => {
     const tagIds = await tagIdsFor(tx, ownerId, note.tags, [checkedTagName(note.deckName)]);
     assertTagCount(tagIds.length);

@@ -5,12 +5,12 @@ import { newCard } from '@engram/contracts/cards';
 import type { CallContext } from '@engram/kit/grpc/server';
 import { parseInput } from '@engram/kit/validation';
 import type { Stores } from '../db.js';
-import { changeContent, setArchived } from '../domain/card-writes.js';
+import { changeContent, noteContent, setArchived } from '../domain/card-writes.js';
 import { tagKey } from '../domain/tag-name.js';
 import { noteNotFound } from './anki-error.js';
 import { assertTagCount, checkedTagName, DEFAULT_DECK_ID, isDefaultDeck, tagIdsFor, tagList } from './decks.js';
 import { sidesToHtml, sidesToMarkdown } from './fields.js';
-import { noteTypeOf, sideOf } from './note-types.js';
+import { fieldIndexOf, noteTypeOfCard, noteTypesOf, valuesOf } from './note-types.js';
 import { type AnkiConnectDeps, addNoteMedia } from './notes-add.js';
 import { numbersOf } from './notes-read.js';
 
@@ -34,24 +34,34 @@ export async function updateNoteFields(deps: AnkiConnectDeps, ctx: CallContext, 
   const note = (value ?? {}) as Record<string, unknown>;
   const [card] = await cardsNumbered(stores, ownerId, [note.id]);
   if (!card) throw noteNotFound(note.id);
-  const noteType = noteTypeOf(card.type);
-  const [frontHtml = '', backHtml = ''] = await sidesToHtml(stores.db, ownerId, [card.front, card.back]);
-  const sides: [string, string] = [frontHtml, backHtml];
+  const noteType = noteTypeOfCard(await noteTypesOf(stores.db, ownerId), card);
+  const current = valuesOf(card);
+  const values = await sidesToHtml(stores.db, ownerId, current);
   const changed = new Set<number>();
   const fields = note.fields && typeof note.fields === 'object' ? (note.fields as Record<string, unknown>) : {};
   for (const [name, field] of Object.entries(fields)) {
-    const side = sideOf(noteType, name);
-    if (side === undefined) continue;
-    sides[side] = String(field ?? '');
-    changed.add(side);
+    const index = fieldIndexOf(noteType, name);
+    if (index === undefined) continue;
+    values[index] = String(field ?? '');
+    changed.add(index);
   }
-  const before: [string, string] = [...sides];
-  await addNoteMedia(deps, ctx, noteType, note, sides);
-  for (const index of [0, 1] as const) if (sides[index] !== before[index]) changed.add(index);
+  const before = [...values];
+  await addNoteMedia(deps, ctx, noteType, note, values);
+  values.forEach((value, index) => {
+    if (value !== before[index]) changed.add(index);
+  });
   if (changed.size === 0) return null;
-  const converted = await sidesToMarkdown(stores.db, ownerId, sides);
-  const front = changed.has(0) ? (converted[0] ?? '') : card.front;
-  const back = changed.has(1) ? (converted[1] ?? '') : card.back;
+  const converted = await sidesToMarkdown(stores.db, ownerId, values);
+  const next = current.map((value, index) => (changed.has(index) ? (converted[index] ?? '') : value));
+  if (card.type === 'note' && card.noteTypeId) {
+    const noteTypeId = card.noteTypeId;
+    parseInput(newCard, { noteTypeId, fields: next, tagIds: [] });
+    await stores.db.$transaction(async (tx) =>
+      changeContent(tx, card, await noteContent(tx, ownerId, noteTypeId, next), new Date()),
+    );
+    return null;
+  }
+  const [front = '', back = ''] = next;
   parseInput(newCard, { front, back, type: card.type, tagIds: [] });
   await stores.db.$transaction((tx) => changeContent(tx, card, { type: card.type, front, back }, new Date()));
   return null;

@@ -1,12 +1,15 @@
 // What Anki's tools read: notes and cards by search (findNotes, findCards) and by id (notesInfo, cardsInfo),
 // whether cards are suspended. A note is one of the learner's cards, its id the card's number; an Anki card one
 // of its review items. Every read names the owner first: another learner's numbers find nothing.
+
+import { cardItem } from '@engram/contracts/note-types';
 import type { Stores } from '../db.js';
+import { type NoteTypeRow, noteTypeFromRow, noteTypeJson } from '../domain/note-types.js';
 import { learnerSearch } from '../search/learner-search.js';
 import { ankiError } from './anki-error.js';
 import { DECK_OF_CARD } from './decks.js';
 import { sidesToHtml } from './fields.js';
-import { noteTypeOf, ordOf, templateOf } from './note-types.js';
+import { noteTypeOfCard, noteTypesOf, ordOf, templateOf, valuesOf } from './note-types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -49,30 +52,37 @@ interface NoteRow {
   type: string;
   front: string;
   back: string;
+  note_type_id: string | null;
+  fields: string[] | null;
   mod: number;
   tags: string[];
   cards: string[];
+}
+
+/** Each row's values rendered to Anki's HTML, in one pass resolving every file they show. */
+async function valuesToHtml(stores: Stores, ownerId: string, rows: string[][]): Promise<string[][]> {
+  const html = await sidesToHtml(stores.db, ownerId, rows.flat());
+  let at = 0;
+  return rows.map((values) => values.map(() => html[at++] ?? ''));
 }
 
 /** notesInfo: each note asked for, in order, or `{}` for one the learner does not have. */
 export async function notesInfo(stores: Stores, ownerId: string, ids: unknown) {
   const numbers = numbersOf(ids, INFO_MAX_IDS);
   const { rows } = await stores.pool.query<NoteRow>(
-    `SELECT c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,
+    `SELECT c.number, c.type, c.front, c.back, c.note_type_id, c.fields,
+       floor(extract(epoch FROM c.updated_at))::int AS mod,
        ARRAY(SELECT t.name FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
              WHERE ct.card_id = c.id AND NOT t.anki_deck ORDER BY t.name_key) AS tags,
        ARRAY(SELECT ri.number FROM review_items ri WHERE ri.card_id = c.id ORDER BY ri.ordinal) AS cards
      FROM cards c WHERE c.owner_id = $1 AND c.number = ANY($2::bigint[])`,
     [ownerId, numbers],
   );
-  const html = await sidesToHtml(
-    stores.db,
-    ownerId,
-    rows.flatMap((row) => [row.front, row.back]),
-  );
+  const types = await noteTypesOf(stores.db, ownerId);
+  const html = await valuesToHtml(stores, ownerId, rows.map(valuesOf));
   const byNumber = new Map(
     rows.map((row, index) => {
-      const noteType = noteTypeOf(row.type);
+      const noteType = noteTypeOfCard(types, { type: row.type, noteTypeId: row.note_type_id });
       return [
         row.number,
         {
@@ -81,7 +91,7 @@ export async function notesInfo(stores: Stores, ownerId: string, ids: unknown) {
           modelName: noteType.name,
           tags: row.tags,
           fields: Object.fromEntries(
-            noteType.fields.map((field, order) => [field, { value: html[index * 2 + order] ?? '', order }]),
+            noteType.fields.map((field, order) => [field, { value: html[index]?.[order] ?? '', order }]),
           ),
           mod: row.mod,
           cards: row.cards.map(Number),
@@ -93,6 +103,7 @@ export async function notesInfo(stores: Stores, ownerId: string, ids: unknown) {
 }
 
 interface CardRow extends Omit<NoteRow, 'tags' | 'cards'> {
+  note_type: NoteTypeRow | null;
   item: string;
   ordinal: number;
   state: number;
@@ -123,24 +134,41 @@ export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
   const numbers = numbersOf(ids, INFO_MAX_IDS);
   const { rows } = await stores.pool.query<CardRow>(
     `SELECT ri.number AS item, ri.ordinal, ri.state, ri.due, ri.scheduled_days, ri.reps, ri.lapses, ri.archived,
-       ri.difficulty, c.number, c.type, c.front, c.back, floor(extract(epoch FROM c.updated_at))::int AS mod,
+       ri.difficulty, c.number, c.type, c.front, c.back, c.note_type_id, c.fields, ${noteTypeJson('c')} AS note_type,
+       floor(extract(epoch FROM c.updated_at))::int AS mod,
        ${DECK_OF_CARD} AS deck
      FROM review_items ri JOIN cards c ON c.id = ri.card_id
      WHERE ri.owner_id = $1 AND c.owner_id = $1 AND ri.number = ANY($2::bigint[])`,
     [ownerId, numbers],
   );
-  const html = await sidesToHtml(
-    stores.db,
+  const types = await noteTypesOf(stores.db, ownerId);
+  // A note's question and answer are its template's, rendered; another card's are its sides (each way round).
+  const noteItems = rows.map((row) => {
+    const noteType = noteTypeFromRow(row.note_type_id, row.note_type);
+    if (row.type !== 'note' || !noteType) return undefined;
+    const note = { type: noteType, fields: row.fields ?? [] };
+    return cardItem({ type: 'note', front: row.front, back: row.back, note }, row.ordinal);
+  });
+  const html = await valuesToHtml(
+    stores,
     ownerId,
-    rows.flatMap((row) => [row.front, row.back]),
+    rows.map((row, index) => {
+      const item = noteItems[index];
+      return [...valuesOf(row), ...(item ? [item.prompt, item.answer] : [])];
+    }),
   );
   const byNumber = new Map(
     rows.map((row, index) => {
-      const noteType = noteTypeOf(row.type);
-      const [front = '', back = ''] = [html[index * 2], html[index * 2 + 1]];
+      const noteType = noteTypeOfCard(types, { type: row.type, noteTypeId: row.note_type_id });
+      const values = html[index] ?? [];
+      const [front = '', back = ''] = values;
       const ord = ordOf(noteType, row.ordinal);
-      const question = noteType.type === 'reversed' && row.ordinal === 1 ? back : front;
-      const answer = noteType.type === 'reversed' && row.ordinal === 1 ? front : back;
+      const backwards = noteType.type === 'reversed' && row.ordinal === 1;
+      const [question = '', answer = ''] = noteItems[index]
+        ? values.slice(-2)
+        : backwards
+          ? [back, front]
+          : [front, back];
       return [
         row.item,
         {
@@ -152,7 +180,7 @@ export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
           fieldOrder: ord,
           ord,
           fields: Object.fromEntries(
-            noteType.fields.map((field, order) => [field, { value: order === 0 ? front : back, order }]),
+            noteType.fields.map((field, order) => [field, { value: values[order] ?? '', order }]),
           ),
           question,
           answer: `${question}<hr id=answer>${answer}`,

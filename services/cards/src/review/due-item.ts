@@ -50,5 +50,6 @@ export function dueItemOf(row: DueItemRow, nextIntervals?: NextIntervals): DueIt
     nextIntervals,
     typedAnswer: typed?.expected ?? '',
     typedIgnoreAccents: typed?.ignoreAccents ?? false,
+    noteTypeId: row.note_type_id ?? '',
   };
 }

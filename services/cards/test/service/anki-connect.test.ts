@@ -80,6 +80,7 @@ describe('decks and note types', () => {
     expect(await anki('modelNames')).toEqual([
       'Basic',
       'Basic (and reversed card)',
+      'Basic (optional reversed card)',
       'Basic (type in the answer)',
       'Cloze',
       'Image Occlusion',
@@ -91,9 +92,76 @@ describe('decks and note types', () => {
     expect(await errorOf(anki('modelFieldNames', { modelName: 'Japanese (recognition)' }))).toBe(
       'model was not found: Japanese (recognition)',
     );
+    expect(await anki('modelFieldNames', { modelName: 'Basic (optional reversed card)' })).toEqual([
+      'Front',
+      'Back',
+      'Add Reverse',
+    ]);
     const ids = (await anki('modelNamesAndIds')) as Record<string, number>;
-    expect(Object.keys(ids)).toHaveLength(5);
-    expect(new Set(Object.values(ids)).size).toBe(5);
+    expect(Object.keys(ids)).toHaveLength(6);
+    expect(new Set(Object.values(ids)).size).toBe(6);
+  });
+});
+
+describe("the learner's own note types", () => {
+  it('are offered by name with their fields, take notes with every field, and read back and change as those notes', async () => {
+    const { id, anki, as } = learner();
+    const other = learner();
+    const words = await as.createNoteType({
+      name: 'Japanese (recognition)',
+      fields: ['Expression', 'Reading', 'Meaning'],
+      templates: [
+        { name: 'Recognition', front: '{{Expression}}', back: '{{Reading}}\n\n{{Meaning}}' },
+        { name: 'Recall', front: '{{Meaning}}', back: '{{Expression}}' },
+      ],
+    });
+    const names = (await anki('modelNames')) as string[];
+    expect(names.at(-1)).toBe('Japanese (recognition)');
+    expect(await anki('modelFieldNames', { modelName: 'japanese (recognition)' })).toEqual([
+      'Expression',
+      'Reading',
+      'Meaning',
+    ]);
+    const ids = (await anki('modelNamesAndIds')) as Record<string, number>;
+    expect(Number.isSafeInteger(ids['Japanese (recognition)'])).toBe(true);
+    // Another learner's note type is not theirs to see or use.
+    expect(await other.anki('modelNames')).not.toContain('Japanese (recognition)');
+    const note = {
+      deckName: 'Default',
+      modelName: 'Japanese (recognition)',
+      fields: { Expression: '猫', reading: 'ねこ', Meaning: '<b>cat</b>' },
+      tags: ['yomitan'],
+    };
+    expect(await errorOf(other.anki('addNote', { note }))).toBe('model was not found: Japanese (recognition)');
+
+    const noteId = (await anki('addNote', { note })) as number;
+    const card = await cards.db.card.findFirstOrThrow({ where: { ownerId: id }, include: { items: true } });
+    expect(card).toMatchObject({ type: 'note', noteTypeId: words.id, fields: ['猫', 'ねこ', '**cat**'] });
+    expect(card.items.map((item) => item.ordinal).sort()).toEqual([0, 1]);
+    // The same expression again is a duplicate of that note type.
+    expect(await errorOf(anki('addNote', { note }))).toBe('cannot create note because it is a duplicate');
+
+    const [info] = (await anki('notesInfo', { notes: [noteId] })) as {
+      modelName: string;
+      fields: Record<string, { value: string; order: number }>;
+      cards: number[];
+    }[];
+    expect(info?.modelName).toBe('Japanese (recognition)');
+    expect(info?.fields).toEqual({
+      Expression: { value: '猫', order: 0 },
+      Reading: { value: 'ねこ', order: 1 },
+      Meaning: { value: '<strong>cat</strong>', order: 2 },
+    });
+    const cardsInfo = (await anki('cardsInfo', { cards: info?.cards ?? [] })) as Record<string, unknown>[];
+    expect(cardsInfo.map((each) => [each.template, each.ord, each.question])).toEqual([
+      ['Recognition', 0, '猫'],
+      ['Recall', 1, '<strong>cat</strong>'],
+    ]);
+
+    await anki('updateNoteFields', { note: { id: noteId, fields: { Meaning: 'cat (animal)' } } });
+    const changed = await cards.db.card.findFirstOrThrow({ where: { ownerId: id }, include: { items: true } });
+    expect(changed.fields).toEqual(['猫', 'ねこ', 'cat (animal)']);
+    expect(changed.items.map((item) => item.id).sort()).toEqual(card.items.map((item) => item.id).sort());
   });
 });
 

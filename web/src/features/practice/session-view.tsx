@@ -5,6 +5,7 @@ import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useNavigate } from '@tanstack/react-router';
 import { type RefObject, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
+import { NoteTypeStyles } from '../../components/card/note-type-styles';
 import { InlineLoading } from '../../components/query-states';
 import { deviceOf } from '../../entities/offline/device';
 import { toastError } from '../../lib/errors';
@@ -159,6 +160,7 @@ export function Session({
   if (!current) return null;
   return (
     <div>
+      <NoteTypeStyles />
       <SessionBar session={session} state={state} onEnd={finish} />
       <CardShown
         session={session}
@@ -166,6 +168,7 @@ export function Session({
         card={card}
         front={current.front}
         back={current.back}
+        noteTypeId={current.noteTypeId}
         typed={current.type === 'typed' || current.typed ? typed : undefined}
       />
       <div className="mt-6">
@@ -292,12 +295,15 @@ function CardShown({
   card,
   front,
   back,
+  noteTypeId,
   typed,
 }: {
   session: PracticeSession<SessionItem>;
   state: SessionSnapshot<SessionItem>;
   card: RefObject<HTMLElement | null>;
   front: string;
+  /** A note's type: its styling applies within the card (NoteTypeStyles). */
+  noteTypeId?: string | undefined;
   back: string;
   /** A typed-answer card's field, then its comparison. */
   typed?: TypedAnswer;
@@ -309,6 +315,7 @@ function CardShown({
     <article
       ref={card}
       className={`rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 ${state.revealed ? '' : 'cursor-pointer'}`}
+      data-note-type={noteTypeId}
       aria-live="polite"
       onClick={(event) => {
         if (!state.revealed && !(event.target as HTMLElement).closest(OWN_TAPS)) session.reveal();

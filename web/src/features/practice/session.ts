@@ -24,6 +24,8 @@ export interface SessionItem {
   back: string;
   /** A note's item whose template asks for a typed answer: what is to be typed. */
   typed?: { expected: string; ignoreAccents: boolean } | undefined;
+  /** A note's note type, whose styling its card is drawn with (NoteTypeStyles). */
+  noteTypeId?: string | undefined;
   /** What each rating would give this item now; absent or null when the server did not say. */
   nextIntervals?: Intervals | null;
 }
