@@ -162,6 +162,34 @@ describe('a deck shared with a team', () => {
     expect(await copies(owner)).toHaveLength(0);
   });
 
+  it("shares a note of the publisher's own note type as a card of its fields: the note type stays theirs", async () => {
+    const { owner, org, tag } = await academy('share-note');
+    const member = await person('share-note-member');
+    await join(owner, org.id, member);
+    const words = await owner.api.mutate('cards.createNoteType', {
+      name: 'Organelles',
+      fields: ['Organelle', 'Role', 'Picture'],
+      templates: [{ name: 'Role', front: '{{Organelle}}', back: '{{Role}}' }],
+    });
+    await owner.api.mutate('cards.create', {
+      noteTypeId: words.id,
+      fields: ['Golgi apparatus', 'Packs proteins', ''],
+      tagIds: [tag.id],
+    });
+    const deck = await owner.api.mutate('orgs.publishDeck', {
+      organizationId: org.id,
+      name: 'Organelles',
+      tagId: tag.id,
+    });
+    await member.api.mutate('orgs.subscribe', { deckId: deck.id });
+    await untilCopies(member, 4);
+    const copy = (await copies(member)).find((card) => card.front === 'Golgi apparatus');
+    expect(copy).toMatchObject({ type: 'basic', back: 'Packs proteins', noteTypeId: null });
+    expect((await member.api.query('cards.noteTypes')).items.map((type: Json) => type.name)).not.toContain(
+      'Organelles',
+    );
+  });
+
   it('counts what a member learned from reviews synced late from a second device, in the order they were done', async () => {
     const { owner, org, member } = await subscribedMember('devices', 'Two devices');
     const [item] = (await member.api.query('cards.listDue', {})).items;

@@ -36,7 +36,10 @@ export async function tagCards(cards: CardsServiceClient, ctx: CallContext, tagI
         ),
     );
     for (const card of page.items) {
-      const type = (CARD_TYPES as readonly string[]).includes(card.type) ? (card.type as CardType) : 'basic';
+      // A note of the publisher's own note type goes out as a basic card of its first field and the others: the
+      // subscribers have not that note type (it is the publisher's alone).
+      const known = (CARD_TYPES as readonly string[]).includes(card.type) && card.type !== 'note';
+      const type = known ? (card.type as CardType) : 'basic';
       const problem = cardContentProblem(type, card.front);
       if (problem) {
         const excerpt = card.front.length > 60 ? `${card.front.slice(0, 59)}…` : card.front;
