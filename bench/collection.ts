@@ -1,5 +1,6 @@
 // Bringing a collection in and taking it out (issue "bring your collection"): a generated Anki collection of
-// 40,000 notes (70,000 Anki cards; one note in twenty an Image Occlusion note of three shapes, issue 45) with
+// 40,000 notes (70,000 Anki cards; one note in four of a note type of its own, "Vocabulary", which comes in as an
+// Engram note type with two card templates, and one in twenty an Image Occlusion note of three shapes, issue 45) with
 // 200,000 review log entries and 200 media files is imported end to end (the
 // file in the store, the import job as a cards replica runs it) and exported again as an Anki package, each in
 // a process of its own (bench/collection-child.ts), beside the floor in the same process: the same card and

@@ -39,7 +39,8 @@ pauses; it and dashboard-load say how many of their slowest requests (at or over
 The targets are ratios within the run, printed with "met" or "MISSED": review-submit's gateway path
 carries >= 0.40 of the direct-PostgreSQL throughput and, at half that load, has a p99 <= 2.5 x the direct
 path's; dashboard-load's cards.listDue and dashboard batch have a p99 <= 3 x its baseline call's; collection imports
-an Anki collection of 40,000 notes (one in twenty Image Occlusion; 200,000 reviews, 200 files) in <= 3 x the time
+an Anki collection of 40,000 notes (one in four of a note type of its own, one in twenty Image Occlusion; 200,000
+reviews, 200 files) in <= 3 x the time
 COPY writes its card and review rows, with the import's peak memory growing < 1.5 x from 4,000 notes, and exports it in <= 3 x the time
 COPY TO reads them; optimizer fits a learner's FSRS parameters to about 100,000 reviews in <= 20 x the time
 ts-fsrs replays them, simulates 10,000 cards over 365 days at three desired retentions in <= 2 s, and works out
