@@ -136,17 +136,32 @@ export async function writeJson(path: string, job: ExportJob, context: ExportCon
   const { db, pool } = context.stores;
   const file = jsonFile(path);
   const settings = settingsOf(await readSettings(pool, job.ownerId));
-  const [tags, media, imports, subscriptions] = await Promise.all([
+  const [tags, media, imports, subscriptions, noteTypes] = await Promise.all([
     db.tag.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
     db.mediaFile.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
     db.import.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
     db.deckSubscriber.findMany({ where: { userId: job.ownerId } }),
+    db.noteType.findMany({ where: { ownerId: job.ownerId }, orderBy: { createdAt: 'asc' } }),
   ]);
   await file.write(`{"format":"engram-export","version":1,"exportedAt":${json(new Date())}`);
   for (const [service, part] of Object.entries(job.parts)) await file.write(`,${json(service)}:${json(part)}`);
   await file.write(',"cards":{');
   await file.write(`"settings":${json(settings)}`);
   await file.write(`,"tags":${json(tags.map((tag) => ({ id: tag.id, name: tag.name, createdAt: tag.createdAt })))}`);
+  // The learner's own note types; a note names its type by id (a stock type's key, or one of these).
+  await file.write(
+    `,"noteTypes":${json(
+      noteTypes.map((row) => ({
+        id: row.id,
+        name: row.name,
+        kind: row.kind,
+        fields: row.fields,
+        templates: row.templates,
+        css: row.css,
+        createdAt: row.createdAt,
+      })),
+    )}`,
+  );
   await file.write(
     `,"files":${json(
       media.map((row) => ({
@@ -179,8 +194,9 @@ export async function writeJson(path: string, job: ExportJob, context: ExportCon
   await file.write(',"cards":[');
   let first = true;
   await eachPage(pool, job, context, async (card) => {
-    const { files, ...rest } = card;
-    await file.write(`${first ? '' : ','}${json({ ...rest, files: files.map((f) => f.id) })}`);
+    const { files, note, ...rest } = card;
+    const fields = note ? { noteTypeId: note.type.id, fields: note.fields } : {};
+    await file.write(`${first ? '' : ','}${json({ ...rest, ...fields, files: files.map((f) => f.id) })}`);
     first = false;
   });
   await file.write(']}}');

@@ -322,6 +322,14 @@ describe('exporting everything as JSON', () => {
     const ann = learner('ann');
     const card = await tagged(ann, 'Mitochondrion', 'The powerhouse of the cell', ['biology']);
     const { items } = await cards.as(ann).listDue({});
+    const organelles = await cards.as(ann).createNoteType({
+      name: 'Organelles',
+      fields: ['Organelle', 'Role'],
+      templates: [{ name: 'Role', front: '{{Organelle}}', back: '{{Role}}' }],
+    });
+    const { card: note } = await cards
+      .as(ann)
+      .createCard({ noteTypeId: organelles.id, fieldValues: ['Ribosome', 'Makes proteins'] });
     const reviewId = randomUUID();
     await cards.as(ann).review({ id: items[0]!.id, rating: 'easy', reviewId, durationMs: 2_500 });
     const identity = { profile: { name: 'Ann', email: 'ann@example.com' }, sessions: [] };
@@ -335,14 +343,20 @@ describe('exporting everything as JSON', () => {
     expect(data).toMatchObject({ format: 'engram-export', version: 1, identity, billing: { plan: 'free' } });
     expect(data.cards.settings).toMatchObject({ desiredRetention: 0.9 });
     expect(data.cards.tags.map((tag: { name: string }) => tag.name)).toEqual(['biology']);
-    expect(data.cards.cards).toHaveLength(1);
-    expect(data.cards.cards[0]).toMatchObject({
+    expect(data.cards.cards).toHaveLength(2);
+    const exported = (id: string) => data.cards.cards.find((each: { id: string }) => each.id === id);
+    expect(exported(card.id)).toMatchObject({
       id: card.id,
       front: 'Mitochondrion',
       tags: ['biology'],
       reviews: [{ id: reviewId, rating: 4, durationMs: 2_500 }],
     });
-    expect(data.cards.cards[0].items[0].stability).toBeGreaterThan(0);
+    expect(exported(card.id).items[0].stability).toBeGreaterThan(0);
+    // A note with its note type's id and its fields, the type among the learner's own.
+    expect(exported(note!.id)).toMatchObject({ noteTypeId: organelles.id, fields: ['Ribosome', 'Makes proteins'] });
+    expect(data.cards.noteTypes).toMatchObject([
+      { id: organelles.id, name: 'Organelles', fields: ['Organelle', 'Role'], templates: [{ name: 'Role' }] },
+    ]);
   });
 });
 
