@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GENERATED_NOTE_TYPES, generateCollection } from '@engram/anki/generate-collection';
 import { openPackage } from '@engram/anki/open-package';
-import { COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
+import { engramNoteTypes } from '@engram/anki/to-engram';
+import { ankiWrittenPackages, COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
@@ -315,6 +316,60 @@ describe('a note type of its own, imported and exported again', () => {
       ['Use', '{{#Example}}{{Example}}{{/Example}}', '{{FrontSide}}\n\n<hr id=answer>\n\n{{Word}}'],
     ]);
   });
+});
+
+describe("packages Anki wrote with note types of the learner's own, imported and exported again", () => {
+  /** The note types of a package of its own making, each with its notes' fields and their cards' ordinals. */
+  async function ownNoteTypes(path: string) {
+    const reader = await openPackage(path);
+    try {
+      const own = engramNoteTypes(reader.noteTypes());
+      const notes = [...reader.notes()].flat();
+      const cardsOf = [...reader.cards()].flat();
+      return [...own.values()]
+        .map((type) => {
+          const anki = reader.noteTypes().find((each) => each.id === type.ankiId)!;
+          const ofType = notes.filter((note) => note.noteTypeId === anki.id);
+          return {
+            name: anki.name,
+            fields: anki.fields,
+            templates: anki.templates.map(({ name, qfmt, afmt }) => ({ name, qfmt, afmt })),
+            notes: ofType
+              .map((note) => ({
+                first: note.fields[0],
+                ords: cardsOf
+                  .filter((card) => card.noteId === note.id)
+                  .map((card) => card.ordinal)
+                  .sort(),
+              }))
+              .sort((a, b) => String(a.first).localeCompare(String(b.first))),
+          };
+        })
+        .filter((type) => type.notes.length > 0)
+        .sort((a, b) => a.name.localeCompare(b.name));
+    } finally {
+      reader.close();
+    }
+  }
+
+  for (const path of ankiWrittenPackages()) {
+    it(`goes back as Anki wrote it: ${path.split('/').at(-1)}`, async () => {
+      const before = await ownNoteTypes(path);
+      const ann = learner('ann');
+      const uploadId = await cards.uploadToImport(ann, path.split('/').at(-1)!, await readFile(path));
+      const { importId } = await cards.as(ann).startImport({ uploadId });
+      await waitUntil(
+        'the import finished',
+        async () => (await cards.as(ann).getImport({ importId })).status === 'done',
+        BACKGROUND_JOB_WAIT_MS,
+      );
+      const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
+      const exported = join(dir, `${exportId}.apkg`);
+      await writeFile(exported, await download((await finished(ann, exportId)).url));
+      // The same note types with the same fields and templates, each note with the cards it had.
+      expect(await ownNoteTypes(exported)).toEqual(before);
+    });
+  }
 });
 
 describe('exporting everything as JSON', () => {
