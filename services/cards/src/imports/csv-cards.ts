@@ -7,7 +7,7 @@
 // mark. A row that cannot be a card is a problem with its line number and the reason in the card rules' own words.
 import { findDeletions } from '@engram/contracts/cloze';
 import { type ImportProblemWords, importProblem, sidesProblem } from '@engram/contracts/import-problems';
-import { CARD_TYPES, type CardType, MAX_TAGS_PER_CARD, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
+import { type CardType, MAX_TAGS_PER_CARD, SIDED_CARD_TYPES, TAG_NAME_MAX_LENGTH } from '@engram/contracts/learning';
 import { cellText } from '../exports/csv-cells.js';
 
 export interface CsvMapping {
@@ -30,7 +30,8 @@ export type RowOutcome = { card: ImportedCard } | { problem: ImportProblemWords 
 /** A type column's words as Engram's types (Anki's note type names included). */
 function typeOf(text: string): CardType | undefined {
   const word = text.trim().toLowerCase();
-  if ((CARD_TYPES as readonly string[]).includes(word)) return word as CardType;
+  // A note is written in the fields of its note type, which a CSV row has not: "note" is no type of a row.
+  if ((SIDED_CARD_TYPES as readonly string[]).includes(word)) return word as CardType;
   if (word.startsWith('basic (and reversed') || word.startsWith('basic (optional reversed') || word === 'reverse')
     return 'reversed';
   if (word.startsWith('basic (type in the answer')) return 'typed';

@@ -142,6 +142,8 @@ describe('a row as a card', () => {
         message: 'The type "mind map" is not basic, reversed, cloze, typed or occlusion.',
       },
     });
+    // A note is written in its note type's fields, which a row has not.
+    expect(cardOfRow(['a', 'b', '', 'note'], mapping)).toMatchObject({ problem: { reason: 'typeUnknown' } });
     // An occlusion row (as Engram's own CSV export writes one) needs its picture and shapes.
     expect(cardOfRow(['a', 'b', '', 'image occlusion'], mapping)).toEqual({
       problem: {
