@@ -80,13 +80,20 @@ export default defineConfig({
         // (Rolldown otherwise splits React, its JSX runtime and a dozen small modules the lazy routes share into
         // chunks of their own, each one more request on every first visit), and the practice screens' words are one
         // chunk (each message two screens shared was a chunk of 200 bytes), with the card-as-text function practice
-        // (typed answers) and Browse share (else a chunk of its own, 0.4 KB).
+        // (typed answers) and Browse share (else a chunk of its own, 0.4 KB); and the contracts of a card's content
+        // (its schemas, cloze, occlusion and note types, which import each other) are one chunk, not two or three.
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
             {
               name: 'practice-words',
               test: /paraglide[\\/]messages[\\/](practice|rating)_|src[\\/]lib[\\/]markdown-text/,
+            },
+            // (Their own modules alone: zod and the learning contracts stay in the chunks the other pages share.)
+            {
+              name: 'card-contracts',
+              test: /contracts[\\/](src|dist)[\\/](cards|cloze|occlusion|note-types)\.[jt]s$/,
+              includeDependenciesRecursively: false,
             },
           ],
         },

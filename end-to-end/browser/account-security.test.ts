@@ -217,7 +217,10 @@ describe('the API reference', () => {
     await reference.waitForURL(`${env.stack.url}/api/docs`);
     await reference.getByRole('heading', { name: /Engram API/ }).waitFor();
     await reference.getByText('/api/trpc/cards.create').first().waitFor();
-    await reference.getByText('Create a card (basic, reversed or cloze).').first().waitFor();
+    await reference
+      .getByText('Create a card (basic, reversed, cloze, typed, occlusion), or a note of a note type.')
+      .first()
+      .waitFor();
     // Opened, a call says the scope a key needs for it.
     await reference.getByText('/api/trpc/cards.create').first().click();
     await reference

@@ -83,6 +83,13 @@ describe('note types', () => {
     await newCard.getByRole('textbox', { name: 'Example' }).fill('El gato duerme.');
     await newCard.getByRole('button', { name: 'Show preview' }).click();
     await newCard.getByText('Card 2 of 2').waitFor();
+    // The preview draws them with the type's styling, as practice will.
+    const previewFont = () =>
+      page.evaluate(
+        `(() => { const card = document.querySelector('section[data-note-type]');
+          return card ? getComputedStyle(card).fontFamily : ''; })()`,
+      ) as Promise<string>;
+    await expect.poll(previewFont).toContain('Georgia');
     await newCard.getByRole('button', { name: 'Add card' }).click();
     await toasted(page, 'Card added');
 

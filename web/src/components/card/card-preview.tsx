@@ -5,6 +5,7 @@ import type { CardType } from '@engram/contracts/learning';
 import { cardItem, cardOrdinals, type NoteTypeShape } from '@engram/contracts/note-types';
 import { m } from '../../lib/i18n';
 import { RenderedMarkdown } from './card-view';
+import { NoteTypeStyles } from './note-type-styles';
 
 function Side({ label, markdown }: { label: string; markdown: string }) {
   return (
@@ -19,7 +20,8 @@ type PreviewProps = {
   type: CardType;
   front: string;
   back: string;
-  note?: { type: NoteTypeShape; fields: string[] } | undefined;
+  /** A note: its note type (its id, whose styling its cards are drawn with) and its fields. */
+  note?: { id: string; type: NoteTypeShape; fields: string[] } | undefined;
 };
 
 export function CardPreview({ type, front, back, note }: PreviewProps) {
@@ -29,6 +31,7 @@ export function CardPreview({ type, front, back, note }: PreviewProps) {
   const ordinals = found.length > 0 ? found : [0];
   return (
     <div className="mt-2 space-y-2">
+      {note && <NoteTypeStyles />}
       {ordinals.map((ordinal, index) => {
         const item = cardItem(source, ordinal);
         const title = ordinals.length > 1 ? m.cards_preview_item({ number: index + 1, count: ordinals.length }) : '';
@@ -36,6 +39,7 @@ export function CardPreview({ type, front, back, note }: PreviewProps) {
           <section
             key={ordinal}
             aria-label={title || undefined}
+            data-note-type={note?.id}
             className="divide-y divide-dashed divide-slate-200 rounded-lg bg-slate-50 ring-1 ring-slate-200"
           >
             {title && <p className="px-4 pt-2 text-xs font-semibold text-slate-700">{title}</p>}

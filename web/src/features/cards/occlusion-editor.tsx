@@ -264,9 +264,15 @@ export function OcclusionEditor({ front, onChange, error, headerRef }: Props) {
       change(moving.index, moved(moving.shape, x - moving.from[0], y - moving.from[1]));
     }
   };
-  const onPointerUp = () => {
+  // Where the finger or the button was let go is where the shape ends: on a busy phone the last moves may not have
+  // been drawn yet when the pointer comes up (a cancelled pointer ends where it was last drawn).
+  const onPointerUp = (event: PointerEvent<SVGSVGElement>) => {
+    const released = event.type === 'pointerup' ? pointOf(event) : undefined;
+    if (moving && released) {
+      change(moving.index, moved(moving.shape, released[0] - moving.from[0], released[1] - moving.from[1]));
+    }
     if (drag && (tool === 'rect' || tool === 'ellipse')) {
-      const shape = dragged(tool, drag.from, drag.to, nextGroup, hideAll);
+      const shape = dragged(tool, drag.from, released ?? drag.to, nextGroup, hideAll);
       const box = occlusionBox(shape);
       if (box.right - box.left >= SMALLEST && box.bottom - box.top >= SMALLEST) add(shape);
     }

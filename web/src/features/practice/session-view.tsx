@@ -3,9 +3,19 @@
 // interval it gives. Each part below is a hook or a component of its own.
 import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useNavigate } from '@tanstack/react-router';
-import { type RefObject, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  lazy,
+  type RefObject,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { Button } from '../../components/button';
-import { NoteTypeStyles } from '../../components/card/note-type-styles';
+
 import { InlineLoading } from '../../components/query-states';
 import { deviceOf } from '../../entities/offline/device';
 import { toastError } from '../../lib/errors';
@@ -23,6 +33,11 @@ import { playSounds } from './sounds';
 import { practiceTransport } from './transport';
 import { answerToType, compareTypedAnswer, suggestedRating, type TypedComparison } from './typed-answer';
 import { TypedAnswerCompared, TypedAnswerField } from './typed-answer-view';
+
+/** A note type's styling, loaded only for a session that shows a note (a first practice fetches no more code). */
+const NoteTypeStyles = lazy(() =>
+  import('../../components/card/note-type-styles').then((module) => ({ default: module.NoteTypeStyles })),
+);
 
 /** How long the end of a session waits for its reviews to reach the server before moving on anyway. */
 const SETTLE_WAIT_MS = 3_000;
@@ -160,7 +175,11 @@ export function Session({
   if (!current) return null;
   return (
     <div>
-      <NoteTypeStyles />
+      {current.noteTypeId && (
+        <Suspense fallback={null}>
+          <NoteTypeStyles />
+        </Suspense>
+      )}
       <SessionBar session={session} state={state} onEnd={finish} />
       <CardShown
         session={session}
