@@ -188,6 +188,15 @@ describe('API keys', () => {
         body: JSON.stringify({ front: 'by script', back: 'b' }),
       });
     expect((await change()).status).toBe(200);
+    // On a slow network the list comes back a moment after each change: the next change waits for it, and so keeps
+    // the one before (it had been made from the list as it was, sending Write back).
+    await page.route(
+      (url) => url.pathname.endsWith('/api-key/list'),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      },
+    );
     await scope('Write').click();
     await page.getByText('Export script may now: Read.').waitFor();
     expect((await change()).status).toBe(403);

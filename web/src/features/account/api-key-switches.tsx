@@ -27,30 +27,38 @@ export function ApiKeySwitches() {
   const keys = ((data as { apiKeys?: ListedKey[] } | undefined)?.apiKeys ?? []) as ListedKey[];
   const [busy, setBusy] = useState<string | null>(null);
   const nameOf = (key: ListedKey) => key.name ?? key.start ?? '';
+  // A key's switches stay off until the list shows the change just made: a change made from the list as it was
+  // before would undo it (a second scope ticked at once sent the first one back).
 
   const setEnabled = async (key: ListedKey, enabled: boolean) => {
     setBusy(key.id);
-    const { error } = await authClient.apiKey.update({ keyId: key.id, enabled });
-    setBusy(null);
-    if (error) return toastError(error);
-    toast.success(
-      enabled ? m.api_key_switched_on({ name: nameOf(key) }) : m.api_key_switched_off({ name: nameOf(key) }),
-    );
-    await refetch?.();
+    try {
+      const { error } = await authClient.apiKey.update({ keyId: key.id, enabled });
+      if (error) return toastError(error);
+      toast.success(
+        enabled ? m.api_key_switched_on({ name: nameOf(key) }) : m.api_key_switched_off({ name: nameOf(key) }),
+      );
+      await refetch?.();
+    } finally {
+      setBusy(null);
+    }
   };
 
   const setScopes = async (key: ListedKey, scopes: ApiKeyScope[]) => {
     if (scopes.length === 0) return toast.error(m.api_key_scope_last());
     setBusy(key.id);
-    const { error } = await authClient.$fetch('/api-key/set-scopes', {
-      method: 'POST',
-      body: { keyId: key.id, scopes },
-    });
-    setBusy(null);
-    if (error) return toastError(error);
-    const listed = scopes.map((scope) => SCOPE_LABELS[scope]()).join(', ');
-    toast.success(m.api_key_scopes_saved({ name: nameOf(key), scopes: listed }));
-    await refetch?.();
+    try {
+      const { error } = await authClient.$fetch('/api-key/set-scopes', {
+        method: 'POST',
+        body: { keyId: key.id, scopes },
+      });
+      if (error) return toastError(error);
+      const listed = scopes.map((scope) => SCOPE_LABELS[scope]()).join(', ');
+      toast.success(m.api_key_scopes_saved({ name: nameOf(key), scopes: listed }));
+      await refetch?.();
+    } finally {
+      setBusy(null);
+    }
   };
 
   if (keys.length === 0) return null;
