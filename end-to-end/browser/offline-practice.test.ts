@@ -457,3 +457,34 @@ describe("a card's pictures kept for offline practice", () => {
     expect(refused).toBe(1);
   });
 });
+
+describe("a note of the learner's own note type, practised offline", () => {
+  it("is drawn with its note type's styling, as online", async () => {
+    const { cookie, userId, api } = await learner('notestyle', 1);
+    const type = (await api.mutate('cards.createNoteType', {
+      name: 'Slanted',
+      kind: 'standard',
+      fields: ['Word', 'Meaning'],
+      templates: [{ name: 'Card 1', front: '{{Word}}', back: '{{Meaning}}' }],
+      css: '.card { font-style: italic; letter-spacing: 2px; }',
+    })) as { id: string };
+    await api.mutate('cards.create', { noteTypeId: type.id, fields: ['gato', 'cat'] });
+    await cardsMadeEarlier(env.stack, userId, 1);
+    const page = await device('note-style', cookie, userId);
+    await expect.poll(() => keptItems(page, userId)).toBe(2);
+
+    await goOffline(page.context());
+    await page.goto(`${env.stack.url}/practice/session`);
+    await page.getByText('You are offline: practice goes on with the cards kept on this device.').waitFor();
+    const question = page.getByRole('region', { name: 'Question' });
+    await question.waitFor();
+    if (!((await question.textContent()) ?? '').includes('gato')) await rate(page, '3');
+    await question.getByText('gato').waitFor();
+    const drawn = () =>
+      page.evaluate<string[]>(`(() => {
+        const style = getComputedStyle(document.querySelector('[data-note-type="${type.id}"]'));
+        return [style.fontStyle, style.letterSpacing];
+      })()`);
+    await expect.poll(drawn).toEqual(['italic', '2px']);
+  });
+});

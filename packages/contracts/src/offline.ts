@@ -138,4 +138,9 @@ export interface OfflineSet {
   /** The dashboard's progress and streak as of generatedAt (offline-dashboard.ts moves them on offline). */
   progress: Progress;
   streak: Streak;
+  /**
+   * The styling of the learner's own note types whose notes the set holds (each as the type keeps it, scoped when
+   * drawn), so a note practised offline looks as it does online. Absent from sets kept before it was sent.
+   */
+  noteTypeStyles?: { id: string; css: string }[];
 }

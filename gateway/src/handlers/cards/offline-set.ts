@@ -1,5 +1,6 @@
 // cards.offlineSet: what a device keeps to practise the next days without the network (cards' ListOffline), and the
-// dashboard's progress and streak as of it (cards' ProgressMetrics and Streak).
+// dashboard's progress and streak as of it (cards' ProgressMetrics and Streak), and the styling of the note types
+// of the notes it holds (cards' ListNoteTypes, asked only when it holds a note).
 import { type OfflineSet, offlineSetInput } from '@engram/contracts/offline';
 import type { z } from 'zod';
 import { asUser } from '../../call.js';
@@ -16,6 +17,11 @@ export async function offlineSet({ ctx, input }: HandlerArgs<z.infer<typeof offl
     cards.metrics.progressMetrics({}),
     cards.metrics.streak({}),
   ]);
+  const noteTypeIds = new Set(answer.items.map(({ item }) => item?.noteTypeId).filter(Boolean));
+  const styled =
+    noteTypeIds.size === 0
+      ? []
+      : (await cards.cards.listNoteTypes({})).items.filter((type) => noteTypeIds.has(type.id) && type.css.trim());
   return {
     generatedAt: (answer.generatedAt ?? new Date()).toISOString(),
     items: answer.items.map(({ item, memory, presetId }) => {
@@ -35,5 +41,6 @@ export async function offlineSet({ ctx, input }: HandlerArgs<z.infer<typeof offl
     complete: answer.complete,
     progress,
     streak,
+    noteTypeStyles: styled.map(({ id, css }) => ({ id, css })),
   };
 }

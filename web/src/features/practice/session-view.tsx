@@ -177,7 +177,7 @@ export function Session({
     <div>
       {current.noteTypeId && (
         <Suspense fallback={null}>
-          <NoteTypeStyles />
+          <NoteTypeStyles userId={userId} />
         </Suspense>
       )}
       <SessionBar session={session} state={state} onEnd={finish} />
