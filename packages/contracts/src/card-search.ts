@@ -32,6 +32,8 @@ export type CardSearch =
   | { kind: 'tag'; like: LikePattern }
   /** A deck or any of its `::` children. */
   | { kind: 'deck'; like: LikePattern }
+  /** A note type, stock or the learner's own, by its name. */
+  | { kind: 'note'; like: LikePattern }
   /** A card's template: its number from 1, or its name. */
   | { kind: 'card'; template: number | string }
   | { kind: 'state'; state: CardState }
@@ -216,6 +218,7 @@ function searchOf(word: Word): CardSearch {
   switch (name) {
     case 'tag':
     case 'deck':
+    case 'note':
       if (value === '') refuse('missingName', { name });
       return { kind: name, like: likeOf(valueChars) };
     case 'card': {

@@ -66,6 +66,11 @@ describe('reading a search', () => {
     expect(parseCardSearch('tag:ani*')).toEqual({ kind: 'tag', like: 'ani%' });
     expect(parseCardSearch('tag:lang::spanish')).toEqual({ kind: 'tag', like: 'lang::spanish' });
     expect(parseCardSearch('deck:"French Vocab"')).toEqual({ kind: 'deck', like: 'French Vocab' });
+    expect(parseCardSearch('note:Vocab*')).toEqual({ kind: 'note', like: 'Vocab%' });
+    expect(parseCardSearch('"note:Basic (and reversed card)"')).toEqual({
+      kind: 'note',
+      like: 'Basic (and reversed card)',
+    });
     expect(parseCardSearch('card:2')).toEqual({ kind: 'card', template: 2 });
     expect(parseCardSearch('card:Reverse')).toEqual({ kind: 'card', template: 'Reverse' });
     expect(parseCardSearch('front:dog')).toEqual({ kind: 'field', field: 'front', like: 'dog' });
@@ -126,6 +131,7 @@ describe('a malformed search', () => {
     ['nid:1,,2', 'nid: takes ids separated by commas, like nid:123,456.', 'nid:1,,2'],
     ['card:0', 'Card templates are numbered from 1.', 'card:0'],
     ['tag:', 'tag: needs a name after it, like tag:spanish.', 'tag:'],
+    ['note:', 'note: needs a name after it, like note:spanish.', 'note:'],
   ])('%j is refused: %s', (query, message, at) => {
     expect(refusal(query)).toEqual({ message, at });
   });

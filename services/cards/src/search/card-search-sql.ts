@@ -7,7 +7,9 @@
 // - text and `field:` compare accent- and case-folded (search_fold), as the dashboard's search does, against
 //   each side's folded text the card keeps (cards.front_key, back_key); a card's fields are its note type's:
 //   Front and Back (Basic, Basic and reversed, Basic (type in the answer)), Text and Back Extra (Cloze), Header
-//   and Back Extra (Image Occlusion);
+//   and Back Extra (Image Occlusion); a note's are its note type's own, each compared with the note's field;
+// - `note:` is a note type by name, stock or the learner's own; `card:Name` a template by name, stock or of the
+//   note's own type;
 // - `tag:` and `deck:` both read the learner's tags (decks are tags, as the Anki import makes them), a tag and
 //   its `::` children, in any case; `deck:Default` also finds cards with no tag (Anki's default deck);
 // - `card:N` is the Nth template: the reverse side of a reversed card is card 2, a cloze's (or an occlusion's) cN
@@ -19,6 +21,7 @@
 // - `nid:`/`cid:` take card and review item numbers (what AnkiConnect answers) or their ids.
 import type { CardSearch, CardState } from '@engram/contracts/card-search';
 import { isUuid } from '@engram/contracts/ids';
+import { STOCK_NOTE_TYPES } from '@engram/contracts/note-types';
 
 export interface SearchDay {
   /** When the learner's study day began. */
@@ -66,8 +69,8 @@ const DAY_MS = 86_400_000;
 
 /** The note types' fields, by their names in lower case: which side of which types each reads. */
 const FIELDS: Record<string, { side: 'front' | 'back'; types: string }> = {
-  front: { side: 'front', types: "NOT IN ('cloze', 'occlusion')" },
-  back: { side: 'back', types: "NOT IN ('cloze', 'occlusion')" },
+  front: { side: 'front', types: "IN ('basic', 'reversed', 'typed')" },
+  back: { side: 'back', types: "IN ('basic', 'reversed', 'typed')" },
   text: { side: 'front', types: "= 'cloze'" },
   'back extra': { side: 'back', types: "IN ('cloze', 'occlusion')" },
   // An occlusion card's front holds its header with its picture and shapes.
@@ -92,9 +95,25 @@ const PROPERTIES = {
   due: 'floor(extract(epoch FROM ri.due - $start) / 86400)',
 } as const;
 
+/** A constant of ours as a SQL string literal. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The stock note types as rows (name, card type, note type id of a stock type made of templates alone). */
+const STOCK_TYPE_ROWS = `(VALUES ${STOCK_NOTE_TYPES.map(
+  (type) =>
+    `(${literal(type.name)}, ${literal(type.cardType)}, ${type.cardType === 'note' ? literal(type.id) : 'NULL'})`,
+).join(', ')}) AS stock(name, card_type, note_type_id)`;
+
+/** The note's own type (a learner's, never another's) as `nt`, with what `joined` adds, for a condition on it. */
+const ownType = (joined = '') =>
+  `FROM note_types nt${joined} WHERE nt.owner_id = c.owner_id AND nt.id::text = c.note_type_id`;
+
+/** The stock note types made of templates alone (a note of one is a card of type `note` naming it). */
+const STOCK_NOTES = STOCK_NOTE_TYPES.filter((type) => type.cardType === 'note');
+
 /** Template names as Anki's stock note types call them. */
 const TEMPLATE_NAMES: Record<string, string> = {
-  'card 1': "c.type NOT IN ('cloze', 'occlusion') AND ri.ordinal = 0",
+  'card 1': "c.type IN ('basic', 'reversed', 'typed') AND ri.ordinal = 0",
   'card 2': "c.type = 'reversed' AND ri.ordinal = 1",
   cloze: "c.type = 'cloze'",
   'image occlusion': "c.type = 'occlusion'",
@@ -121,7 +140,6 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
     return `${end}::timestamptz`;
   };
   const daysBack = (days: number) => `${param(new Date(day.start.getTime() - (days - 1) * DAY_MS))}::timestamptz`;
-  const folded = (side: 'front' | 'back', like: string) => `c.${side}_key LIKE search_fold(${param(like)})`;
   const tagged = (like: string) => {
     const name = param(like);
     return `EXISTS (SELECT 1 FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
@@ -142,9 +160,27 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
         return `(c.front_key LIKE search_fold(${like}) OR c.back_key LIKE search_fold(${like}))`;
       }
       case 'field': {
-        const field = FIELDS[node.field.toLowerCase()];
-        if (!field) return 'FALSE';
-        return `(c.type ${field.types} AND ${folded(field.side, node.like)})`;
+        const name = node.field.toLowerCase();
+        const field = FIELDS[name];
+        const like = param(node.like);
+        const stockNotes = STOCK_NOTES.flatMap((type) => {
+          const at = type.fields.findIndex((each) => each.toLowerCase() === name);
+          return at === -1
+            ? []
+            : [`(c.note_type_id = ${literal(type.id)} AND search_fold(c.fields[${at + 1}]) LIKE search_fold(${like}))`];
+        });
+        return `(${[
+          ...(field ? [`(c.type ${field.types} AND c.${field.side}_key LIKE search_fold(${like}))`] : []),
+          ...stockNotes,
+          `(c.type = 'note' AND EXISTS (SELECT 1 ${ownType(', unnest(nt.fields) WITH ORDINALITY AS f(name, n)')}
+            AND lower(f.name) = ${param(name)} AND search_fold(c.fields[f.n]) LIKE search_fold(${like})))`,
+        ].join(' OR ')})`;
+      }
+      case 'note': {
+        const like = param(node.like);
+        return `(EXISTS (SELECT 1 FROM ${STOCK_TYPE_ROWS} WHERE lower(stock.name) LIKE lower(${like})
+            AND c.type::text = stock.card_type AND (stock.note_type_id IS NULL OR c.note_type_id = stock.note_type_id))
+          OR (c.type = 'note' AND EXISTS (SELECT 1 ${ownType()} AND lower(nt.name) LIKE lower(${like}))))`;
       }
       case 'tag':
         return tagged(node.like);
@@ -154,7 +190,18 @@ export function searchSql(search: CardSearch | null, day: SearchDay, firstParam 
           AND NOT EXISTS (SELECT 1 FROM card_tags ct WHERE ct.card_id = c.id)))`;
       }
       case 'card':
-        if (typeof node.template === 'string') return `(${TEMPLATE_NAMES[node.template.toLowerCase()] ?? 'FALSE'})`;
+        if (typeof node.template === 'string') {
+          const name = node.template.toLowerCase();
+          const templates = ', jsonb_array_elements(nt.templates) WITH ORDINALITY AS t(template, n)';
+          const own = `(c.type = 'note' AND EXISTS (SELECT 1 ${ownType(templates)}
+            AND lower(t.template->>'name') = ${param(name)} AND ri.ordinal = t.n - 1))`;
+          const stockNotes = STOCK_NOTES.flatMap((type) => {
+            const at = type.templates.findIndex((template) => template.name.toLowerCase() === name);
+            return at === -1 ? [] : [`(c.note_type_id = ${literal(type.id)} AND ri.ordinal = ${at})`];
+          });
+          const stock = TEMPLATE_NAMES[name];
+          return `(${[...(stock ? [`(${stock})`] : []), ...stockNotes, own].join(' OR ')})`;
+        }
         return `((c.type IN ('cloze', 'occlusion') AND ri.ordinal = ${param(node.template)}::int)
           OR (c.type NOT IN ('cloze', 'occlusion') AND ri.ordinal = ${param(node.template - 1)}::int))`;
       case 'state':

@@ -63,6 +63,44 @@ describe('searching and sorting', () => {
     expect(first.items[0]?.number).toBeGreaterThan(0);
   });
 
+  it("finds a note by its note type, its own fields and its templates' names", async () => {
+    const l = learner();
+    const vocabulary = {
+      name: 'Vocabulary',
+      kind: 'standard',
+      fields: ['Word', 'Meaning'],
+      templates: [
+        { name: 'Recognise', front: '{{Word}}', back: '{{Meaning}}' },
+        { name: 'Recall', front: '{{Meaning}}', back: '{{Word}}' },
+      ],
+    };
+    const type = await l.as.createNoteType(vocabulary);
+    const gato = (await l.as.createCard({ noteTypeId: type.id, fieldValues: ['gato', 'cat'] })).card!;
+    const perro = (await l.as.createCard({ noteTypeId: 'optional-reversed', fieldValues: ['perro', 'dog', 'y'] }))
+      .card!;
+    const basic = await card(l, 'Word', { back: 'gato' });
+    const ids = async (query: string) =>
+      (await l.as.browseCards({ query, pageSize: 100 })).items.map((item) => item.id).sort();
+    expect(await ids('word:gato')).toEqual([gato.id]);
+    expect(await ids('meaning:CAT')).toEqual([gato.id]);
+    expect(await ids('meaning:c*')).toEqual([gato.id]);
+    // A basic card's Back is its back side; a note of a type without a Back field has none.
+    expect(await ids('back:gato')).toEqual([basic.id]);
+    expect(await ids('back:dog')).toEqual([perro.id]);
+    expect(await ids('"add reverse:y"')).toEqual([perro.id]);
+    expect(await ids('note:vocab*')).toEqual([gato.id]);
+    expect(await ids('note:basic')).toEqual([basic.id]);
+    expect(await ids('"note:Basic (optional reversed card)"')).toEqual([perro.id]);
+    expect(await ids('-note:vocabulary')).toEqual([basic.id, perro.id].sort());
+    expect(await ids('card:recall')).toEqual([gato.id]);
+    expect(await ids('"card:card 2"')).toEqual([perro.id]);
+    expect(await ids('"card:card 1"')).toEqual([basic.id, perro.id].sort());
+    // Another learner's note type of the same name finds none of theirs, nor theirs this one's.
+    const other = learner();
+    await other.as.createNoteType(vocabulary);
+    expect((await other.as.browseCards({ query: 'note:vocabulary', pageSize: 100 })).items).toEqual([]);
+  });
+
   it('sorts by front, reps and due', async () => {
     const l = learner();
     await card(l, 'banana');
