@@ -34,7 +34,12 @@ describe('note types', () => {
     const page = await openAs('note-types-en', LAPTOP, 'en-US', cookie);
     await page.goto(`${env.stack.url}/settings?section=note-types`);
     await page.getByRole('heading', { name: 'Note types', level: 2 }).waitFor();
-    await page.getByRole('textbox', { name: "New note type's name" }).fill('Vocabulary');
+    // A stock type's name is taken: the name says which type is meant.
+    const newName = page.getByRole('textbox', { name: "New note type's name" });
+    await newName.fill('basic');
+    await page.getByRole('button', { name: 'Create note type' }).click();
+    await page.getByText('Another note type is named "Basic": choose another name.').waitFor();
+    await newName.fill('Vocabulary');
     await page.getByLabel('Start as a copy of').selectOption({ label: 'Basic (and reversed card)' });
     await page.getByRole('button', { name: 'Create note type' }).click();
     await toasted(page, 'Note type created.');

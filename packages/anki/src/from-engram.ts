@@ -264,6 +264,16 @@ const NOTE_TYPE_CSS = `.card {
 `;
 
 /** Whether an imported note type is still as the import made it from what Anki wrote (not edited in Engram). */
+/**
+ * The name an imported type goes out with: Anki's own while the learner's is it, or it with the number an import
+ * gave it beside a type of that name ("Basic (2)" for a collection's "Basic" with a field added); else the learner's.
+ */
+function ankiName(name: string, anki: AnkiOriginal): string {
+  if (anki.name === undefined) return name;
+  const numbered = /^(.*) \(\d+\)$/.exec(name);
+  return name === anki.name || numbered?.[1] === anki.name ? anki.name : name;
+}
+
 function unchanged(type: EngramExportNoteType, anki: AnkiOriginal): boolean {
   const imported = engramNoteType({
     id: anki.id,
@@ -302,7 +312,7 @@ function noteTypeRegistry() {
       const model: AnkiNoteType = anki
         ? {
             id: freeId(anki.id),
-            name: type.name,
+            name: ankiName(type.name, anki),
             kind: type.kind,
             originalStockKind: undefined,
             fields: anki.fields,

@@ -65,6 +65,8 @@ export interface EngramNoteTypeDraft extends NoteTypeShape {
 /** A note type as Anki wrote it (what an import keeps of it). */
 export interface AnkiOriginal {
   id: number;
+  /** Its name in Anki (absent from what imports before it was kept wrote). */
+  name?: string;
   fields: string[];
   css: string;
   templates: { name: string; qfmt: string; afmt: string }[];
@@ -343,6 +345,7 @@ export function engramNoteType(type: AnkiNoteType): EngramNoteTypeDraft | undefi
     media: [...media],
     anki: {
       id: type.id,
+      name: type.name,
       fields: type.fields,
       css,
       templates: [...type.templates]

@@ -485,6 +485,15 @@ export const STOCK_NOTE_TYPES: readonly StockNoteType[] = [
   },
 ];
 
+/**
+ * Whether `name` is a stock note type's, in any case. A learner's own types are named otherwise, so that a name says
+ * which type is meant (AnkiConnect's modelName, the card form's choice, an Anki package going out).
+ */
+export const isStockNoteTypeName = (name: string): boolean => {
+  const wanted = name.trim().toLowerCase();
+  return STOCK_NOTE_TYPES.some((stock) => stock.name.toLowerCase() === wanted);
+};
+
 export const isStockNoteTypeId = (id: string): id is StockNoteTypeId =>
   (STOCK_NOTE_TYPE_IDS as readonly string[]).includes(id);
 

@@ -6,6 +6,7 @@
 import {
   cardOrdinals,
   deleteNoteTypeInput,
+  isStockNoteTypeName,
   MAX_NOTE_TYPES,
   NOTE_TYPE_REASONS,
   type NoteTypeInput,
@@ -78,6 +79,9 @@ const columns = (type: NoteTypeInput) => ({
 });
 
 async function assertNameFree(tx: Tx, ownerId: string, name: string, except?: string) {
+  if (isStockNoteTypeName(name)) {
+    throw new Conflict(`"${name}" is the name of a stock note type: choose another.`, NOTE_TYPE_REASONS.nameTaken);
+  }
   const taken = await tx.noteType.findFirst({
     where: { ownerId, name: { equals: name, mode: 'insensitive' }, ...(except && { id: { not: except } }) },
     select: { id: true },
@@ -215,7 +219,9 @@ export function deleteNoteType({ db }: Stores) {
       const notes = await tx.card.count({ where: { ownerId, noteTypeId: current.id } });
       if (notes > 0) {
         throw new FailedPrecondition(
-          `This note type has ${notes} notes: delete them or change their note type first.`,
+          notes === 1
+            ? 'This note type has 1 note: delete it or change its note type first.'
+            : `This note type has ${notes} notes: delete them or change their note type first.`,
           NOTE_TYPE_REASONS.inUse,
         );
       }

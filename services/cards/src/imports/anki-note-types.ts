@@ -1,10 +1,11 @@
 // The note types an Anki import brings (issue 45): each custom Anki note type an Engram note type of the learner's,
 // found again by its Anki id (`anki:<id>`) when the same collection comes in again, kept as the learner left it
 // while its fields are the same (their edits to its templates stay), its fields and templates taken from Anki
-// when they changed there. A name the learner already uses for another type gets a number: "Vocabulary (2)".
+// when they changed there. A name the learner already uses for another type (in any case), or a stock type's (a collection's
+// "Basic" with a field added), gets a number: "Vocabulary (2)", "Basic (2)"; an export gives Anki's name back.
 // The files its templates show are kept as the notes' are, and its templates point at them.
 import type { EngramNoteTypeDraft } from '@engram/anki/to-engram';
-import type { NoteTypeShape } from '@engram/contracts/note-types';
+import { isStockNoteTypeName, type NoteTypeShape } from '@engram/contracts/note-types';
 import type pg from 'pg';
 import { shapeOfRow } from '../domain/note-types.js';
 import { type MediaOutcome, withFileUrls } from './anki-media.js';
@@ -26,7 +27,8 @@ const FIND = `SELECT id::text, name, kind, fields, templates FROM note_types WHE
 
 const INSERT = `
 INSERT INTO note_types (id, owner_id, name, kind, fields, templates, css, anki, external_id, created_at, updated_at)
-VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8, now(), now())
+SELECT gen_random_uuid(), $1::text, $2::text, $3::text, $4::text[], $5::jsonb, $6::text, $7::jsonb, $8::text, now(), now()
+WHERE NOT EXISTS (SELECT 1 FROM note_types WHERE owner_id = $1 AND lower(name) = lower($2))
 ON CONFLICT (owner_id, name) DO NOTHING
 RETURNING id::text, name, kind, fields, templates`;
 
@@ -62,6 +64,7 @@ export async function importNoteTypes(
     }
     for (let n = 1; !row && n <= MAX_NAME_TRIES; n++) {
       const name = n === 1 ? draft.name : `${draft.name} (${n})`;
+      if (isStockNoteTypeName(name)) continue;
       row = (await tx.query<Row>(INSERT, [ownerId, name, ...values, externalId])).rows[0];
     }
     if (!row) throw new Error(`no free name for the note type "${draft.name}"`);

@@ -306,6 +306,33 @@ describe('importing an Anki package', () => {
     expect(card.back).toBe('hello');
   });
 
+  it("takes a collection's Basic with a field added as a note type of its own, numbered beside the stock Basic", async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    // As an Anki from before stock kinds were kept wrote it (anki-apkg-parser's packages hold one).
+    const withSource = {
+      ...basic,
+      originalStockKind: undefined,
+      fields: ['Front', 'Back', 'Source'],
+      templates: [{ ...basic.templates[0]!, afmt: `${basic.templates[0]!.afmt}<br>{{Source}}` }],
+    };
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [withSource],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [{ id: 1, guid: 'sourced', noteTypeId: basic.id, fields: ['f', 'b', 'book'], tags: [], modified: 0 }],
+      cards: [],
+      revlog: [],
+      media: [],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done.counts).toMatchObject({ notes: 1, cards: 1, skipped: 0 });
+    const types = await cards.db.noteType.findMany({ where: { ownerId: ann } });
+    expect(types.map((type) => [type.name, type.fields])).toEqual([['Basic (2)', ['Front', 'Back', 'Source']]]);
+    expect((await importedCards(ann)).get('anki:sourced')).toMatchObject({ noteTypeId: types[0]!.id });
+  });
+
   it('leaves out reviews dated in the future, with a notice, and schedules the card from the reviews kept', async () => {
     const ann = learner('ann');
     const basic = GENERATED_NOTE_TYPES[0]!;

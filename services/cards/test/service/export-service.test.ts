@@ -316,6 +316,34 @@ describe('a note type of its own, imported and exported again', () => {
       ['Use', '{{#Example}}{{Example}}{{/Example}}', '{{FrontSide}}\n\n<hr id=answer>\n\n{{Word}}'],
     ]);
   });
+
+  it("comes in numbered beside a type of the learner's of the same name, and goes back under its Anki name", async () => {
+    const bea = learner('bea');
+    await cards.as(bea).createNoteType({
+      name: 'vocabulary',
+      kind: 'standard',
+      fields: ['Term', 'Gloss'],
+      templates: [{ name: 'Card 1', front: '{{Term}}', back: '{{Gloss}}' }],
+    });
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await generateCollection(file, { layout: 'anki21b', notes: 8, reviewsPerCard: 1 });
+    const uploadId = await cards.uploadToImport(bea, 'vocabulary.apkg', await readFile(file));
+    const { importId } = await cards.as(bea).startImport({ uploadId });
+    await waitUntil(
+      'the import finished',
+      async () => (await cards.as(bea).getImport({ importId })).status === 'done',
+      BACKGROUND_JOB_WAIT_MS,
+    );
+    const original = GENERATED_NOTE_TYPES.find((type) => type.name === 'Vocabulary')!;
+    const own = (await cards.as(bea).listNoteTypes({})).items.filter((item) => !item.stock);
+    const byNotes = own.sort((a, b) => a.notes - b.notes);
+    expect(byNotes.map((item) => [item.name, item.fields, item.notes])).toEqual([
+      ['vocabulary', ['Term', 'Gloss'], 0],
+      ['Vocabulary (2)', original.fields, 2],
+    ]);
+    const exported = (await exportedNotes(bea)).types.find((type) => type.id === original.id);
+    expect(exported?.name).toBe('Vocabulary');
+  });
 });
 
 describe("packages Anki wrote with note types of the learner's own, imported and exported again", () => {

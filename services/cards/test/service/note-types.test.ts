@@ -176,6 +176,15 @@ describe("a learner's note types", () => {
       status.ALREADY_EXISTS,
       'You already have a note type named "Vocabulary".',
     ]);
+    // A stock type's name says which type is meant (AnkiConnect's modelName, the card form): none of theirs takes it.
+    expect(await refusal(api.createNoteType({ ...VOCABULARY, name: ' basic ' }))).toEqual([
+      status.ALREADY_EXISTS,
+      '"basic" is the name of a stock note type: choose another.',
+    ]);
+    expect(await refusal(api.updateNoteType({ ...VOCABULARY, id: type.id, name: 'Image Occlusion' }))).toEqual([
+      status.ALREADY_EXISTS,
+      '"Image Occlusion" is the name of a stock note type: choose another.',
+    ]);
     expect(await refusal(api.updateNoteType({ ...VOCABULARY, id: 'basic' }))).toEqual([
       status.INVALID_ARGUMENT,
       'Note type id is not valid.',
@@ -196,7 +205,7 @@ describe("a learner's note types", () => {
     await api.createCard({ noteTypeId: type.id, fieldValues: ['gato', 'cat', ''] });
     expect(await refusal(api.deleteNoteType({ id: type.id }))).toEqual([
       status.FAILED_PRECONDITION,
-      'This note type has 1 notes: delete them or change their note type first.',
+      'This note type has 1 note: delete it or change its note type first.',
     ]);
     expect(await refusal(api.updateNoteType({ ...VOCABULARY, id: type.id, fieldSources: [0, 1, 5] }))).toEqual([
       status.INVALID_ARGUMENT,

@@ -97,12 +97,22 @@ const TEMPLATE_WORDS: Record<TemplateProblem, () => string> = {
 
 type DraftErrors = FieldErrors<'name' | 'fields' | 'templates'>;
 
+/** The words for `name` when another of `types` (stock or the learner's own) has it, in any case. */
+function nameTaken(name: string, types: readonly NoteType[], except?: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  const other = types.find((each) => each.id !== except && each.name.toLowerCase() === wanted);
+  return other ? m.note_types_name_taken({ name: other.name }) : undefined;
+}
+
 /** What keeps the draft from being saved, in the current language (the contracts' rules). */
-function draftProblems(type: NoteType, draft: NoteTypeDraft): DraftErrors {
+function draftProblems(type: NoteType, draft: NoteTypeDraft, types: readonly NoteType[]): DraftErrors {
   const errors: DraftErrors = {};
   const shape = fromDraft(type, draft);
   if (shape.name === '' || shape.name.length > NOTE_TYPE_NAME_MAX_LENGTH) {
     errors.name = m.note_types_name_invalid({ max: NOTE_TYPE_NAME_MAX_LENGTH });
+  } else {
+    const taken = nameTaken(shape.name, types, type.id);
+    if (taken) errors.name = taken;
   }
   const names = shape.fields.map((name) => name.toLowerCase());
   if (shape.fields.length === 0) errors.fields = m.note_types_fields_none();
@@ -201,10 +211,10 @@ function FieldsEditor({
   );
 }
 
-function OwnNoteType({ type }: { type: NoteType }) {
+function OwnNoteType({ type, types }: { type: NoteType; types: readonly NoteType[] }) {
   const form = useContractForm({
     initial: () => toDraft(type),
-    check: (draft: NoteTypeDraft) => draftProblems(type, draft),
+    check: (draft: NoteTypeDraft) => draftProblems(type, draft, types),
     input: (draft) => ({
       id: type.id,
       type: fromDraft(type, draft),
@@ -367,7 +377,10 @@ function NewNoteType({ types, onCreated }: { types: NoteType[]; onCreated: (id: 
   const [fromId, setFromId] = useState(types[0]?.id ?? '');
   const [attempted, setAttempted] = useState(false);
   const trimmed = name.trim();
-  const invalid = trimmed.length === 0 || trimmed.length > NOTE_TYPE_NAME_MAX_LENGTH;
+  const lengthWrong = trimmed.length === 0 || trimmed.length > NOTE_TYPE_NAME_MAX_LENGTH;
+  const problem = lengthWrong
+    ? m.note_types_name_invalid({ max: NOTE_TYPE_NAME_MAX_LENGTH })
+    : nameTaken(trimmed, types);
   const create = useMutation(
     trpc.cards.createNoteType.mutationOptions({
       onSuccess: async (created) => {
@@ -389,7 +402,7 @@ function NewNoteType({ types, onCreated }: { types: NoteType[]; onCreated: (id: 
         event.preventDefault();
         setAttempted(true);
         const from = types.find((type) => type.id === fromId);
-        if (invalid || !from) return;
+        if (problem || !from) return;
         create.mutate({
           name: trimmed,
           kind: from.kind,
@@ -405,7 +418,7 @@ function NewNoteType({ types, onCreated }: { types: NoteType[]; onCreated: (id: 
         value={name}
         onChange={setName}
         maxLength={NOTE_TYPE_NAME_MAX_LENGTH}
-        error={attempted && invalid ? m.note_types_name_invalid({ max: NOTE_TYPE_NAME_MAX_LENGTH }) : undefined}
+        error={attempted ? problem : undefined}
       />
       <SelectField label={m.note_types_new_from()} name="newNoteTypeFrom" value={fromId} onChange={setFromId}>
         {types.map((type) => (
@@ -452,7 +465,7 @@ export function NoteTypesSection() {
           {isStockNoteTypeId(type.id) ? (
             <StockNoteType type={type} />
           ) : (
-            <OwnNoteType key={`${type.id}:${JSON.stringify(type)}`} type={type} />
+            <OwnNoteType key={`${type.id}:${JSON.stringify(type)}`} type={type} types={all} />
           )}
         </>
       )}
