@@ -78,6 +78,20 @@ export interface Outcome {
   error?: string | undefined;
 }
 
+/** A run's outcome before it delivers anything: failed, unless it gets further. */
+export const startingOutcome = (): Outcome => ({
+  status: 'failed',
+  delivered: 0,
+  dropped: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  latencyMs: 0,
+});
+
+/** When a run must be over: the service's limit for a generation, or the caller's deadline if sooner. */
+export const runDeadline = (timeoutMs: number, ctx: CallContext): Date =>
+  new Date(Math.min(Date.now() + timeoutMs, ctx.deadline?.getTime() ?? Number.POSITIVE_INFINITY));
+
 /**
  * Gives back what a generation reserved but did not deliver, and records how it ended. Runs once: true
  * for the call that settled it, false for any later one.

@@ -8,6 +8,7 @@ import {
   type ConverseCommandInput,
   ConverseStreamCommand,
   type ConverseStreamOutput,
+  type ToolConfiguration,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { Logger } from '@engram/kit/logger';
 import type { BedrockSettings } from '../config.js';
@@ -63,24 +64,19 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
+/** The one tool a model must answer with: its name, what it does and its input's JSON schema. */
+const onlyTool = (name: string, description: string, schema: object): ToolConfiguration => ({
+  tools: [{ toolSpec: { name, description, inputSchema: { json: schema as never } } }],
+  toolChoice: { tool: { name } },
+});
+
 /** The Converse call for `request`: the notes, and the one tool the model must answer with. */
 function converseInput(modelId: string, request: GenerationRequest): ConverseCommandInput {
   return {
     modelId,
     system: [{ text: systemPrompt(request) }],
     messages: [{ role: 'user', content: [{ text: userMessage(request) }] }],
-    toolConfig: {
-      tools: [
-        {
-          toolSpec: {
-            name: TOOL_NAME,
-            description: 'Proposes flashcards made from the notes.',
-            inputSchema: { json: CARDS_SCHEMA as never },
-          },
-        },
-      ],
-      toolChoice: { tool: { name: TOOL_NAME } },
-    },
+    toolConfig: onlyTool(TOOL_NAME, 'Proposes flashcards made from the notes.', CARDS_SCHEMA),
     inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
   };
 }
@@ -130,18 +126,7 @@ function shapesInput(modelId: string, request: ShapeRequest, maxShapes: number):
         ],
       },
     ],
-    toolConfig: {
-      tools: [
-        {
-          toolSpec: {
-            name: SHAPES_TOOL,
-            description: 'Proposes the boxes of an image occlusion card over the picture.',
-            inputSchema: { json: SHAPES_SCHEMA as never },
-          },
-        },
-      ],
-      toolChoice: { tool: { name: SHAPES_TOOL } },
-    },
+    toolConfig: onlyTool(SHAPES_TOOL, 'Proposes the boxes of an image occlusion card over the picture.', SHAPES_SCHEMA),
     inferenceConfig: { maxTokens: MAX_OUTPUT_TOKENS, temperature: 0.2 },
   };
 }

@@ -17,7 +17,7 @@ import { GeneratorFailure } from '../generators/generator.js';
 import { recordGeneration } from '../metrics.js';
 import { planOf } from '../plans.js';
 import { keptSince } from '../uploads/quota.js';
-import { type Outcome, reserve, settle, usageOf } from '../usage.js';
+import { reserve, runDeadline, settle, startingOutcome, usageOf } from '../usage.js';
 
 const orUndefined = (value: string) => (value.trim() === '' ? undefined : value);
 
@@ -58,23 +58,14 @@ export function generate(deps: AiDeps) {
       { id, userId: ctx.caller.userId, generator: generator.name, model: generator.model, requested: input.count },
       plan,
     );
-    const outcome: Outcome = {
-      status: 'failed',
-      delivered: 0,
-      dropped: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      latencyMs: 0,
-    };
+    const outcome = startingOutcome();
     const log = ctx.logger.child({ generation: id, generator: generator.name });
     try {
       yield {
         event: { $case: 'started', value: { generationId: id, generator: generator.name, requested: input.count } },
       };
       const asked = new QuestionSet(await existingFronts(deps.cards, ctx));
-      const deadline = new Date(
-        Math.min(Date.now() + deps.generationTimeoutMs, ctx.deadline?.getTime() ?? Number.POSITIVE_INFINITY),
-      );
+      const deadline = runDeadline(deps.generationTimeoutMs, ctx);
       const stop = new AbortController();
       const signal = AbortSignal.any([ctx.signal, stop.signal]);
       let interruption: string | undefined;

@@ -22,7 +22,7 @@ import type { ShapeRequest } from '../generators/generator.js';
 import { recordGeneration } from '../metrics.js';
 import { planOf } from '../plans.js';
 import { refusal } from '../uploads/file-text.js';
-import { type Outcome, reserve, settle } from '../usage.js';
+import { reserve, runDeadline, settle, startingOutcome } from '../usage.js';
 
 /** A picture's format by its first bytes (never by what the caller says it is). */
 export function pictureFormat(bytes: Uint8Array): ShapeRequest['format'] | undefined {
@@ -71,19 +71,10 @@ export function proposeOcclusions(deps: AiDeps) {
       },
       plan,
     );
-    const outcome: Outcome = {
-      status: 'failed',
-      delivered: 0,
-      dropped: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      latencyMs: 0,
-    };
+    const outcome = startingOutcome();
     const log = ctx.logger.child({ generation: id, generator: generator.name });
     try {
-      const deadline = new Date(
-        Math.min(Date.now() + deps.generationTimeoutMs, ctx.deadline?.getTime() ?? Number.POSITIVE_INFINITY),
-      );
+      const deadline = runDeadline(deps.generationTimeoutMs, ctx);
       const regions = async () => {
         const read = await deps.uploads.reader.pool.read(
           ctx.caller.userId,
