@@ -1,6 +1,7 @@
 // Writing a batch of imported Anki cards inside the import's transaction, a statement per table for each chunk of
-// the batch (write-chunks.ts: at most a few megabytes of parameters; rows passed as arrays and unnested), not a
-// call per row: a collection of 40,000 notes and 200,000 reviews takes a few hundred statements. They go over the
+// the batch (write-chunks.ts: at most a few megabytes of parameters; rows passed as arrays and unnested; review
+// items and logs, the most rows, written with COPY into tables of the transaction's own first, copy-rows.ts), not
+// a call per row: a collection of 40,000 notes and 200,000 reviews takes a few hundred statements. They go over the
 // pg pool's client, not Prisma: Prisma's debug module keeps the arguments of its last 100 queries for its error
 // reports, which for these statements are whole batches (measured: 130 MB of a 192 MB heap held, a third of the
 // import's time spent collecting garbage). A card is matched by its external id (`anki:<guid>`): a new one is
@@ -17,6 +18,7 @@ import { Actor_Kind } from '@engram/proto/events/v1/envelope';
 import type pg from 'pg';
 import { tagKey } from '../domain/tag-name.js';
 import { snapshot, stateNumber } from '../review/item-row.js';
+import { copyRows } from './copy-rows.js';
 import { derivedId } from './derived-id.js';
 import { inChunks, WRITE_CHUNK_BYTES } from './write-chunks.js';
 
@@ -105,26 +107,54 @@ const MEMORY_COLUMNS = [
 const ANKI_IS_NEWER =
   'EXCLUDED.last_review IS NOT NULL AND (review_items.last_review IS NULL OR EXCLUDED.last_review > review_items.last_review)';
 
+const ITEM_COLUMNS = ['card_id', 'ordinal', 'archived', ...MEMORY_COLUMNS] as const;
+
+// Review items, one or more a card, go in as the review logs do (below): COPY into a table of the transaction's own,
+// then one upsert from it.
+const STAGE_ITEMS = `
+CREATE TEMP TABLE import_review_items (card_id uuid, ordinal smallint, archived boolean, state smallint,
+  due timestamptz, stability float8, difficulty float8, elapsed_days int, scheduled_days int, learning_step smallint,
+  reps int, lapses int, last_review timestamptz)
+ON COMMIT DROP`;
+
 const UPSERT_ITEMS = `
-INSERT INTO review_items (id, card_id, owner_id, ordinal, archived, ${MEMORY_COLUMNS.join(', ')})
-SELECT gen_random_uuid(), card_id, $1, ordinal, archived, ${MEMORY_COLUMNS.join(', ')}
-FROM unnest($2::uuid[], $3::smallint[], $4::boolean[], $5::smallint[], $6::timestamptz[], $7::float8[], $8::float8[],
-  $9::int[], $10::int[], $11::smallint[], $12::int[], $13::int[], $14::timestamptz[])
-  AS i(card_id, ordinal, archived, ${MEMORY_COLUMNS.join(', ')})
+INSERT INTO review_items (id, owner_id, ${ITEM_COLUMNS.join(', ')})
+SELECT gen_random_uuid(), $1, ${ITEM_COLUMNS.join(', ')} FROM import_review_items
 ON CONFLICT (card_id, ordinal) DO UPDATE SET archived = EXCLUDED.archived,
   ${MEMORY_COLUMNS.map((column) => `${column} = CASE WHEN ${ANKI_IS_NEWER} THEN EXCLUDED.${column} ELSE review_items.${column} END`).join(',\n  ')}
 RETURNING id::text, card_id::text, ordinal`;
 
+// Review logs, the most rows by far, go into a table of the transaction's own with COPY, then into review_logs in
+// one statement: read as parameter arrays they took PostgreSQL twice what COPY takes for them (README), from a
+// table less than COPY itself.
+const LOG_COLUMNS = [
+  'id',
+  'item_id',
+  'card_id',
+  'rating',
+  'state_before',
+  'state_after',
+  'reviewed_at',
+  'duration_ms',
+  'elapsed_days',
+  'last_elapsed_days',
+  'scheduled_days',
+  'learning_step',
+  'due_after',
+  'previous',
+  'after',
+  'preview',
+] as const;
+
+const STAGE_LOGS = `
+CREATE TEMP TABLE import_review_logs (id uuid, item_id uuid, card_id uuid, rating smallint, state_before smallint,
+  state_after smallint, reviewed_at timestamptz, duration_ms int, elapsed_days int, last_elapsed_days int,
+  scheduled_days int, learning_step smallint, due_after timestamptz, previous jsonb, after jsonb, preview boolean)
+ON COMMIT DROP`;
+
 const INSERT_LOGS = `
-INSERT INTO review_logs (id, owner_id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms,
-  elapsed_days, last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview)
-SELECT id, $1, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
-  last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview
-FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::smallint[], $6::smallint[], $7::smallint[], $8::timestamptz[],
-  $9::int[], $10::int[], $11::int[], $12::int[], $13::smallint[], $14::timestamptz[], $15::jsonb[], $16::jsonb[],
-  $17::boolean[])
-  AS l(id, item_id, card_id, rating, state_before, state_after, reviewed_at, duration_ms, elapsed_days,
-    last_elapsed_days, scheduled_days, learning_step, due_after, previous, after, preview)
+INSERT INTO review_logs (owner_id, ${LOG_COLUMNS.join(', ')})
+SELECT $1, ${LOG_COLUMNS.join(', ')} FROM import_review_logs
 ON CONFLICT (id) DO NOTHING`;
 
 const INSERT_EVENTS = `${OUTBOX_INSERT}
@@ -146,6 +176,8 @@ class AnkiBatchWriter {
   private readonly ownerId: string;
   private readonly now: Date;
   private readonly chunkBytes: number;
+  /** The tables of rows to insert the transaction has made so far (import_review_items, import_review_logs). */
+  private readonly staged = new Set<string>();
 
   constructor(tx: Tx, ownerId: string, now: Date, chunkBytes: number) {
     this.tx = tx;
@@ -226,26 +258,36 @@ class AnkiBatchWriter {
       ]);
     }
     if (items.length === 0) return { items, itemIds: new Map<string, string>() };
-    const memory = items.map(({ item }) => item.memory);
-    const rows = (
-      await this.tx.query<{ id: string; card_id: string; ordinal: number }>(UPSERT_ITEMS, [
-        this.ownerId,
-        items.map(({ cardId }) => cardId),
-        items.map(({ item }) => item.ordinal),
-        items.map(({ card }) => card.archived),
-        memory.map((m) => stateNumber(m.state)),
-        memory.map((m) => m.due.toISOString()),
-        memory.map((m) => m.stability),
-        memory.map((m) => m.difficulty),
-        memory.map((m) => m.elapsedDays),
-        memory.map((m) => m.scheduledDays),
-        memory.map((m) => m.learningStep),
-        memory.map((m) => m.reps),
-        memory.map((m) => m.lapses),
-        memory.map((m) => iso(m.lastReview)),
-      ])
-    ).rows;
+    await this.stage('import_review_items', STAGE_ITEMS);
+    await copyRows(
+      this.tx,
+      'import_review_items',
+      ITEM_COLUMNS,
+      items.map(({ cardId, card, item: { ordinal, memory: m } }) => [
+        cardId,
+        ordinal,
+        card.archived,
+        stateNumber(m.state),
+        m.due.toISOString(),
+        m.stability,
+        m.difficulty,
+        m.elapsedDays,
+        m.scheduledDays,
+        m.learningStep,
+        m.reps,
+        m.lapses,
+        iso(m.lastReview),
+      ]),
+    );
+    const rows = (await this.tx.query<{ id: string; card_id: string; ordinal: number }>(UPSERT_ITEMS, [this.ownerId]))
+      .rows;
     return { items, itemIds: new Map(rows.map((row) => [`${row.card_id}/${row.ordinal}`, row.id])) };
+  }
+
+  /** Makes the table `name` for the transaction (`create`), or empties it of the chunk before. */
+  private async stage(name: string, create: string) {
+    await this.tx.query(this.staged.has(name) ? `TRUNCATE ${name}` : create);
+    this.staged.add(name);
   }
 
   private async insertLogs(items: { cardId: string; item: ItemToImport }[], itemIds: Map<string, string>) {
@@ -253,26 +295,31 @@ class AnkiBatchWriter {
       item.logs.map((log) => ({ cardId, itemId: itemIds.get(`${cardId}/${item.ordinal}`)!, log })),
     );
     if (logs.length === 0) return 0;
-    const all = logs.map(({ log }) => log);
-    await this.tx.query(INSERT_LOGS, [
-      this.ownerId,
-      all.map((log) => reviewLogId(this.ownerId, log.reviewedAt)),
-      logs.map(({ itemId }) => itemId),
-      logs.map(({ cardId }) => cardId),
-      all.map((log) => log.rating),
-      all.map((log) => stateNumber(log.stateBefore)),
-      all.map((log) => stateNumber(log.stateAfter)),
-      all.map((log) => log.reviewedAt.toISOString()),
-      all.map((log) => log.durationMs),
-      all.map((log) => log.elapsedDays),
-      all.map((log) => log.lastElapsedDays),
-      all.map((log) => log.scheduledDays),
-      all.map((log) => log.learningStep),
-      all.map((log) => log.dueAfter.toISOString()),
-      all.map((log) => JSON.stringify(snapshot(log.previous))),
-      all.map((log) => JSON.stringify(snapshot(log.after))),
-      all.map((log) => log.preview),
-    ]);
+    await this.stage('import_review_logs', STAGE_LOGS);
+    await copyRows(
+      this.tx,
+      'import_review_logs',
+      LOG_COLUMNS,
+      logs.map(({ cardId, itemId, log }) => [
+        reviewLogId(this.ownerId, log.reviewedAt),
+        itemId,
+        cardId,
+        log.rating,
+        stateNumber(log.stateBefore),
+        stateNumber(log.stateAfter),
+        log.reviewedAt.toISOString(),
+        log.durationMs,
+        log.elapsedDays,
+        log.lastElapsedDays,
+        log.scheduledDays,
+        log.learningStep,
+        log.dueAfter.toISOString(),
+        JSON.stringify(snapshot(log.previous)),
+        JSON.stringify(snapshot(log.after)),
+        log.preview,
+      ]),
+    );
+    await this.tx.query(INSERT_LOGS, [this.ownerId]);
     return logs.length;
   }
 

@@ -795,12 +795,14 @@ describe('writing a batch of imported cards', () => {
     }));
     const budget = 10_000;
     const client = await cards.pool.connect();
-    // The real connection, its statements' parameters measured on their way.
+    // The real connection, its statements' parameters measured on their way (a COPY stream passed as it is).
     const cardStatements: number[] = [];
     const observed = {
-      query: (text: string, values: unknown[]) => {
-        if (text.includes('INSERT INTO cards')) cardStatements.push(Buffer.byteLength(JSON.stringify(values)));
-        return client.query(text, values);
+      query: (text: unknown, values?: unknown[]) => {
+        if (typeof text === 'string' && text.includes('INSERT INTO cards')) {
+          cardStatements.push(Buffer.byteLength(JSON.stringify(values)));
+        }
+        return client.query(text as string, values);
       },
     } as unknown as pg.ClientBase;
     try {
