@@ -134,8 +134,14 @@ export function shapeOf(type: AnkiNoteType): Shape {
   const [first, second] = type.fields;
   const templates = type.templates;
   const stock = type.originalStockKind;
-  // A one-card type asks its first field; with a box to type its second into, that answer is typed.
-  const basicOrTyped = () => (second && hasTypeBox(templates[0]?.qfmt ?? '', second) ? 'typed' : 'basic');
+  // A one-card type asks its first field; with a box to type its second into, that answer is typed. A box that
+  // leaves accents aside (`{{type:nc:Back}}`) makes a note type of its own, which keeps that (a typed card counts
+  // accents, as Anki's stock type does).
+  const basicOrTyped = () => {
+    const question = templates[0]?.qfmt ?? '';
+    if (!second || !hasTypeBox(question, second)) return 'basic';
+    return squash(question).includes(`{{type:nc:${second}}}`) ? 'custom' : 'typed';
+  };
   if ((stock === 'basic' || stock === 'basicTyping') && templates.length === 1 && type.fields.length >= 2)
     return basicOrTyped();
   if ((stock === 'basicAndReversed' || stock === 'basicOptionalReversed') && templates.length === 2) return 'reversed';

@@ -31,9 +31,11 @@ const ANKI_WRITTEN = ankiWrittenPackages();
  * collections), else by its one template asking its first field with a box for its second, as the stock one does.
  */
 function isStockTyping(type: AnkiNoteType): boolean {
-  if (type.originalStockKind === 'basicTyping') return true;
   const [first, second] = type.fields;
   const question = type.templates.length === 1 ? type.templates[0]!.qfmt.replace(/\s+/g, '') : '';
+  // One edited to leave accents aside ({{type:nc:Back}}) comes in as a note type of its own, which keeps that.
+  if (question.includes(`{{type:nc:${second}}}`)) return false;
+  if (type.originalStockKind === 'basicTyping') return true;
   return question === `{{${first}}}{{type:${second}}}`;
 }
 

@@ -246,11 +246,16 @@ describe('stock note types are recognised by kind and structure, not by name', (
     const typing = t('{{Vorne}}\n\n{{type:Hinten}}', '{{Vorne}}\n\n<hr id=answer>\n\n{{type:Hinten}}');
     expect(shapeOf({ ...base, templates: [typing] })).toBe('typed');
     expect(shapeOf({ ...base, originalStockKind: 'basicTyping', templates: [typing] })).toBe('typed');
-    // A learner's copy of Basic with a box added, or one that ignores accents (`nc:`), is typed too.
+    // A learner's copy of Basic with a box added is typed too.
     expect(shapeOf({ ...base, originalStockKind: 'basic', templates: [typing] })).toBe('typed');
-    expect(
-      shapeOf({ ...base, templates: [t('{{Vorne}} {{type:nc:Hinten}}', '{{Vorne}}<hr id=answer>{{type:nc:Hinten}}')] }),
-    ).toBe('typed');
+    // One whose box leaves accents aside (`nc:`) is a note type of its own, keeping that.
+    const accentless = {
+      ...base,
+      templates: [t('{{Vorne}} {{type:nc:Hinten}}', '{{Vorne}}<hr id=answer>{{type:nc:Hinten}}')],
+    };
+    expect(shapeOf(accentless)).toBe('custom');
+    expect(shapeOf({ ...accentless, originalStockKind: 'basicTyping' })).toBe('custom');
+    expect(engramNoteType(accentless)?.templates[0]?.front).toContain('{{type:nc:Hinten}}');
   });
 
   it('a type-in-the-answer type whose box was taken out asks as basic; a box only on the answer is no typing', () => {

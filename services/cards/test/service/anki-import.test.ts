@@ -333,6 +333,40 @@ describe('importing an Anki package', () => {
     expect((await importedCards(ann)).get('anki:sourced')).toMatchObject({ noteTypeId: types[0]!.id });
   });
 
+  it('keeps a typed answer that leaves accents aside ({{type:nc:Back}}) as a note type of its own', async () => {
+    const ann = learner('ann');
+    const basic = GENERATED_NOTE_TYPES[0]!;
+    const accentless = {
+      ...basic,
+      name: 'Basic (type in the answer)',
+      originalStockKind: 'basicTyping' as const,
+      templates: [
+        {
+          ord: 0,
+          name: 'Card 1',
+          qfmt: '{{Front}}\n\n{{type:nc:Back}}',
+          afmt: '{{Front}}\n\n<hr id=answer>\n\n{{type:nc:Back}}',
+        },
+      ],
+    };
+    const file = join(dir, `${randomUUID()}.apkg`);
+    await writePackage(file, {
+      created: GENERATED_CREATED,
+      noteTypes: [accentless],
+      decks: [{ id: 1, name: 'Default' }],
+      notes: [
+        { id: 1, guid: 'cafe', noteTypeId: basic.id, fields: ['Coffee in French', 'café'], tags: [], modified: 0 },
+      ],
+      cards: [],
+      revlog: [],
+      media: [],
+    });
+    const done = await importPackage(ann, await readFile(file));
+    expect(done.counts).toMatchObject({ notes: 1, cards: 1, skipped: 0 });
+    const [item] = (await cards.as(ann).listDue({})).items;
+    expect(item).toMatchObject({ type: 'note', typedAnswer: 'café', typedIgnoreAccents: true });
+  });
+
   it('leaves out reviews dated in the future, with a notice, and schedules the card from the reviews kept', async () => {
     const ann = learner('ann');
     const basic = GENERATED_NOTE_TYPES[0]!;
