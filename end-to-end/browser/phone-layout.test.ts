@@ -3,7 +3,7 @@
 // with a card holding a 300-character URL and a learner with a long name, and none shows a console error, a
 // failed request or a request to another origin; the header collapses into a menu
 // that reaches everything, Sign out included; a practice session is done by touch alone; the heatmap shows
-// the latest week. With ENGRAM_SCREENSHOTS=1 the phone's screens are saved for the README.
+// the latest week; the dashboard keeps the place of figures still loading, so nothing below them jumps. With ENGRAM_SCREENSHOTS=1 the phone's screens are saved for the README.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { networkSettled, openTestPage, useBrowserStack } from '@engram/testkit/browser';
@@ -378,5 +378,35 @@ describe.each(['en', 'pt-BR'] as const)('practice in %s', (language) => {
     await page.getByRole('region', { name: words.answer }).waitFor({ state: 'detached' });
     await page.keyboard.press('Space');
     await page.getByRole('region', { name: words.answer }).waitFor();
+  });
+});
+
+describe.each(SCREENS)("the dashboard's figures arriving late, on %s", (_screenName, screen) => {
+  it('move what is below them by no more than a line: a click aimed at Generate lands on it', async () => {
+    const learner = await learnerWithCards(`charts-late-${screen === PHONE ? 'phone' : 'laptop'}`);
+    const page = await openAs(`charts-late-${screen === PHONE ? 'phone' : 'laptop'}`, screen, 'en', learner.cookie);
+    // The charts' figures held back, as on a slow network, and with them the progress, streak and plan the same
+    // request asks (a CI run once clicked Generate as they arrived, and hit a chart instead).
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname.includes('cards.reviewMetrics'),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(`${env.stack.url}/dashboard`);
+    const generate = page.getByRole('region', { name: 'Generate cards' });
+    await generate.waitFor();
+    await page.getByTestId('charts-loading').waitFor();
+    const before = (await generate.boundingBox())!.y;
+    release();
+    await page.getByRole('region', { name: LANGUAGES.en.reviewsChart }).waitFor();
+    await networkSettled(page);
+    const after = (await generate.boundingBox())!.y;
+    expect(Math.abs(after - before)).toBeLessThanOrEqual(40);
   });
 });

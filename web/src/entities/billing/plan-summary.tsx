@@ -34,8 +34,9 @@ export function PlanStatus({ customer }: { customer: CustomerStanding }) {
  */
 export function PlanSummary({ className = '', usage = false }: { className?: string; usage?: boolean }) {
   const customer = useQuery(customerOptions);
-  // The plan is secondary here: while it loads or when it fails, the line is simply absent (the plans
-  // page shows the error with a way to retry).
+  // The plan is secondary here: when it fails, the line is simply absent (the plans page shows the error with a
+  // way to retry); while it loads, its place is kept, so nothing below jumps when it comes.
+  if (customer.isPending) return <div aria-hidden="true" className={`min-h-[3.25rem] ${className}`} />;
   if (!customer.data) return null;
   const { plan } = customer.data;
   return (

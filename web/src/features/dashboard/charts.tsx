@@ -5,9 +5,10 @@ import { RATINGS, type RatingName } from '@engram/contracts/learning';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type uPlot from 'uplot';
-import { InlineError, InlineLoading } from '../../components/query-states';
+import { InlineError } from '../../components/query-states';
 import { barOptions, UPlotChart } from '../../components/uplot-chart';
 import { getLocale, m } from '../../lib/i18n';
+import { ChartsLoading } from './charts-loading';
 import { addDays, dayRange, formatShortDate, onDays, todayIn } from './days';
 import { Heatmap } from './heatmap';
 import { HistoryChart } from './history-chart';
@@ -194,7 +195,7 @@ export function DashboardCharts() {
         {m.offline_charts_when_online()}
       </p>
     );
-  if (metrics.isPending) return <InlineLoading label={m.dashboard_loading()} />;
+  if (metrics.isPending) return <ChartsLoading />;
   if (metrics.isError)
     return <InlineError message={m.dashboard_load_failed()} onRetry={() => void metrics.refetch()} />;
   // The forecast starts on the learner's today (their timezone and day start, as the service counts it).

@@ -3,7 +3,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect } from 'react';
-import { InlineLoading } from '../../components/query-states';
 import { PlanSummary } from '../../entities/billing/plan-summary';
 import { SyncStatus, useDeviceStatus } from '../../entities/offline/sync-status';
 import { m } from '../../lib/i18n';
@@ -11,6 +10,7 @@ import { useOnline } from '../../lib/online';
 import { startOfflineAfterRender } from '../../lib/service-worker-loader';
 import { CardList, NewCardForm } from '../cards';
 import { AssignmentsPanel } from './assignments-panel';
+import { ChartsLoading } from './charts-loading';
 import { GeneratePanel } from './generate-panel';
 import { greeting } from './greeting';
 import { InvitationsPanel } from './invitations-panel';
@@ -63,7 +63,7 @@ export function DashboardScreen() {
         <StreakPanel onDevice={device.streak} />
       </div>
       <div className="mt-6">
-        <Suspense fallback={<InlineLoading label={m.dashboard_loading()} />}>
+        <Suspense fallback={<ChartsLoading />}>
           <DashboardCharts />
         </Suspense>
       </div>

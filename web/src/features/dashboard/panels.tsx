@@ -56,6 +56,15 @@ function useFigures<T>(server: { data: T | undefined }, onDevice: T | null): { d
   return { data: onDevice, here: true };
 }
 
+/** A panel's figures loading, at about the height they will take: nothing below jumps when they come. */
+function Loading({ height }: { height: string }) {
+  return (
+    <div className={height}>
+      <InlineLoading label={m.dashboard_loading()} />
+    </div>
+  );
+}
+
 export function ProgressPanel({ onDevice }: { onDevice: Progress | null }) {
   const progress = useQuery(progressOptions);
   const figures = useFigures(progress, onDevice);
@@ -63,7 +72,7 @@ export function ProgressPanel({ onDevice }: { onDevice: Progress | null }) {
   if (!figures.data && progress.fetchStatus === 'paused') body = <ShownWhenOnline />;
   else if (!figures.data && progress.isError) {
     body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void progress.refetch()} />;
-  } else if (!figures.data) body = <InlineLoading label={m.dashboard_loading()} />;
+  } else if (!figures.data) body = <Loading height="min-h-[16.75rem] sm:min-h-[15.25rem]" />;
   else {
     const p = figures.data;
     const items = REVIEW_STATES.reduce((sum, state) => sum + p[state], 0);
@@ -135,7 +144,7 @@ export function StreakPanel({ onDevice }: { onDevice: Streak | null }) {
   if (!figures.data && streak.fetchStatus === 'paused') body = <ShownWhenOnline />;
   else if (!figures.data && streak.isError) {
     body = <InlineError message={m.dashboard_load_failed()} onRetry={() => void streak.refetch()} />;
-  } else if (!figures.data) body = <InlineLoading label={m.dashboard_loading()} />;
+  } else if (!figures.data) body = <Loading height="min-h-[8.5rem]" />;
   else {
     const s = figures.data;
     body = (
