@@ -6,6 +6,7 @@
 import {
   cardOrdinals,
   deleteNoteTypeInput,
+  isStockNoteTypeId,
   isStockNoteTypeName,
   MAX_NOTE_TYPES,
   NOTE_TYPE_REASONS,
@@ -128,7 +129,7 @@ export function createNoteType({ db }: Stores) {
 
 /** The learner's own note type `id`, locked for the transaction; a stock type is refused, anyone else's not found. */
 async function ownNoteType(tx: Tx, ownerId: string, id: string) {
-  if (STOCK_NOTE_TYPES.some((stock) => stock.id === id)) {
+  if (isStockNoteTypeId(id)) {
     throw new FailedPrecondition('The stock note types cannot be changed or deleted.', NOTE_TYPE_REASONS.stock);
   }
   const [row] = await tx.$queryRaw<{ id: string }[]>`
