@@ -4,7 +4,7 @@
 // (`collection.anki21b`, zstd, protobuf media list, `meta` version 3) and legacy 2 (`collection.anki21`)
 // are written too, for the fixture generator and the reader's tests. Rows go in in batched transactions
 // from iterables and media are copied file by file, so nothing needs the whole collection in memory.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -67,8 +67,7 @@ export function stripHtml(html: string): string {
 }
 
 /** Anki's duplicate-check checksum: the first 8 hex digits of the SHA-1 of the stripped first field. */
-export const fieldChecksum = (field: string) =>
-  Number.parseInt(createHash('sha1').update(stripHtml(field)).digest('hex').slice(0, 8), 16);
+export const fieldChecksum = (field: string) => Number.parseInt(hash('sha1', stripHtml(field)).slice(0, 8), 16);
 
 function cardData(card: AnkiCard): string {
   if (!card.fsrs) return '{}';

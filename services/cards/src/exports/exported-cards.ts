@@ -12,6 +12,9 @@ import { shapeOfRow } from '../domain/note-types.js';
 
 const PAGE = 500;
 
+/** A time column as ms since the epoch (null stays null). */
+const ms = (column: string) => `(date_part('epoch', ${column}) * 1000)::int8`;
+
 export interface ExportedFile {
   id: string;
   name: string;
@@ -50,31 +53,51 @@ export async function exportedCount(pool: pg.Pool, ownerId: string, scope: Expor
 
 /**
  * The exported cards in id order, each with its tag names, items, files and the reviews of its items the learner
- * did not undo (oldest first), in one query read through a cursor: one plan and one pass over the learner's cards
- * for the whole export, where pages each found by `id > last` scanned the rest of the learner's cards again.
+ * did not undo (oldest first), in one query read through a cursor. Each part is gathered for all the exported
+ * cards at once (a pass over its table, sorted by card) and merged with the cards in id order: one subquery per
+ * card and part, as it was, read the reviews card by card all over their table and took twice as long. Items and
+ * reviews come as JSON arrays of their values, times in ms since the epoch: a third of the text that objects with
+ * their keys and ISO times were, for PostgreSQL to write and the export to read.
  */
 const CARDS_SQL = `
+WITH scoped AS MATERIALIZED (SELECT c.id FROM cards c WHERE ${EXPORTED})
 SELECT c.id, c.type::text AS type, c.front, c.back, c.archived, c.created_at, c.updated_at, c.external_id, c.deck_id,
-  c.note_type_id, c.fields,
-  COALESCE((SELECT array_agg(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id),
-    '{}') AS tags,
-  (SELECT min(t.name) FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = c.id AND t.anki_deck)
-    AS anki_deck,
-  COALESCE((SELECT json_agg(json_build_object('id', i.id, 'ordinal', i.ordinal, 'state', i.state, 'due', i.due,
-      'stability', i.stability, 'difficulty', i.difficulty, 'reps', i.reps, 'lapses', i.lapses,
-      'lastReview', i.last_review, 'scheduledDays', i.scheduled_days) ORDER BY i.ordinal)
-    FROM review_items i WHERE i.card_id = c.id), '[]') AS items,
-  COALESCE((SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'objectKey', m.object_key))
-    FROM card_media cm JOIN media m ON m.id = cm.media_id WHERE cm.card_id = c.id), '[]') AS files,
-  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'ordinal', i.ordinal, 'reviewedAt', l.reviewed_at,
-      'rating', l.rating, 'durationMs', l.duration_ms, 'stateBefore', l.state_before, 'stateAfter', l.state_after,
-      'scheduledDays', l.scheduled_days, 'elapsedDays', l.elapsed_days, 'lastElapsedDays', l.last_elapsed_days,
-      'dueAfter', l.due_after) ORDER BY l.reviewed_at, l.seq)
-    FROM review_items i JOIN review_logs l ON l.item_id = i.id
-    WHERE i.card_id = c.id AND l.undone_at IS NULL), '[]') AS reviews
+  c.note_type_id, c.fields, COALESCE(t.tags, '{}') AS tags, t.anki_deck, COALESCE(i.items, '[]') AS items,
+  COALESCE(f.files, '[]') AS files, COALESCE(r.reviews, '[]') AS reviews
 FROM cards c
-WHERE ${EXPORTED}
+LEFT JOIN (
+  SELECT ct.card_id, array_agg(t.name) AS tags, min(t.name) FILTER (WHERE t.anki_deck) AS anki_deck
+  FROM card_tags ct JOIN tags t ON t.id = ct.tag_id
+  WHERE ct.card_id IN (SELECT id FROM scoped) GROUP BY ct.card_id
+) t ON t.card_id = c.id
+LEFT JOIN (
+  SELECT i.card_id, json_agg(json_build_array(i.ordinal, i.state, ${ms('i.due')}, i.stability, i.difficulty, i.reps,
+    i.lapses, ${ms('i.last_review')}, i.scheduled_days) ORDER BY i.ordinal) AS items
+  FROM review_items i
+  WHERE i.card_id IN (SELECT id FROM scoped) GROUP BY i.card_id
+) i ON i.card_id = c.id
+LEFT JOIN (
+  SELECT cm.card_id, json_agg(json_build_object('id', m.id, 'name', m.name, 'objectKey', m.object_key)) AS files
+  FROM card_media cm JOIN media m ON m.id = cm.media_id
+  WHERE cm.card_id IN (SELECT id FROM scoped) GROUP BY cm.card_id
+) f ON f.card_id = c.id
+LEFT JOIN (
+  SELECT l.card_id, json_agg(json_build_array(l.id, i.ordinal, ${ms('l.reviewed_at')}, l.rating, l.duration_ms,
+    l.state_before, l.state_after, l.scheduled_days, l.elapsed_days, l.last_elapsed_days, ${ms('l.due_after')})
+    ORDER BY l.reviewed_at, l.seq) AS reviews
+  FROM review_logs l JOIN review_items i ON i.id = l.item_id
+  WHERE l.card_id IN (SELECT id FROM scoped) AND l.undone_at IS NULL GROUP BY l.card_id
+) r ON r.card_id = c.id
+WHERE c.id IN (SELECT id FROM scoped)
 ORDER BY c.id`;
+
+/** An item as CARDS_SQL gives it: ordinal, state, due, stability, difficulty, reps, lapses, last review, days. */
+type ItemValues = [number, number, number, number, number, number, number, number | null, number];
+/**
+ * A review as CARDS_SQL gives it: id, its item's ordinal, when, rating, duration, state before and after,
+ * scheduled days, elapsed days, the elapsed days before, when the item fell due after it.
+ */
+type ReviewValues = [string, number, number, number, number, number, number, number, number, number, number];
 
 interface PageRow {
   id: string;
@@ -90,32 +113,9 @@ interface PageRow {
   fields: string[] | null;
   tags: string[];
   anki_deck: string | null;
-  items: {
-    id: string;
-    ordinal: number;
-    state: number;
-    due: string;
-    stability: number;
-    difficulty: number;
-    reps: number;
-    lapses: number;
-    lastReview: string | null;
-    scheduledDays: number;
-  }[];
+  items: ItemValues[];
   files: ExportedFile[];
-  reviews: {
-    id: string;
-    ordinal: number;
-    reviewedAt: string;
-    rating: number;
-    durationMs: number;
-    stateBefore: number;
-    stateAfter: number;
-    scheduledDays: number;
-    elapsedDays: number;
-    lastElapsedDays: number;
-    dueAfter: string;
-  }[];
+  reviews: ReviewValues[];
 }
 
 /**
@@ -133,7 +133,8 @@ export async function* exportedCards(
   let broken: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await client.query('SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off');
+    // The reviews sorted by card (about 160 bytes each) stay in memory up to a collection of some 400,000.
+    await client.query("SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'");
     const noteTypes = await noteTypesOf(client, ownerId);
     await client.query(`DECLARE exported_cards NO SCROLL CURSOR FOR ${CARDS_SQL}`, [
       ownerId,
@@ -207,30 +208,44 @@ function exportedCard(card: PageRow, noteTypes: Map<string, EngramExportNoteType
     updatedAt: card.updated_at,
     guid: card.external_id?.startsWith('anki:') ? card.external_id.slice('anki:'.length) : null,
     deckId: card.deck_id,
-    items: card.items.map((item) => ({
-      ordinal: item.ordinal,
-      state: item.state,
-      due: new Date(item.due),
-      stability: item.stability,
-      difficulty: item.difficulty,
-      reps: item.reps,
-      lapses: item.lapses,
-      lastReview: item.lastReview ? new Date(item.lastReview) : null,
-      scheduledDays: item.scheduledDays,
+    items: card.items.map(([ordinal, state, due, stability, difficulty, reps, lapses, lastReview, scheduledDays]) => ({
+      ordinal,
+      state,
+      due: new Date(due),
+      stability,
+      difficulty,
+      reps,
+      lapses,
+      lastReview: lastReview === null ? null : new Date(lastReview),
+      scheduledDays,
     })),
-    reviews: card.reviews.map((review) => ({
-      id: review.id,
-      itemOrdinal: review.ordinal,
-      reviewedAt: new Date(review.reviewedAt),
-      rating: review.rating,
-      durationMs: review.durationMs,
-      stateBefore: review.stateBefore,
-      stateAfter: review.stateAfter,
-      scheduledDays: review.scheduledDays,
-      elapsedDays: review.elapsedDays,
-      lastElapsedDays: review.lastElapsedDays,
-      dueAfter: new Date(review.dueAfter),
-    })),
+    reviews: card.reviews.map(
+      ([
+        id,
+        ordinal,
+        reviewedAt,
+        rating,
+        durationMs,
+        stateBefore,
+        stateAfter,
+        scheduledDays,
+        elapsedDays,
+        lastElapsed,
+        dueAfter,
+      ]) => ({
+        id,
+        itemOrdinal: ordinal,
+        reviewedAt: new Date(reviewedAt),
+        rating,
+        durationMs,
+        stateBefore,
+        stateAfter,
+        scheduledDays,
+        elapsedDays,
+        lastElapsedDays: lastElapsed,
+        dueAfter: new Date(dueAfter),
+      }),
+    ),
     files: card.files,
   };
 }

@@ -460,6 +460,54 @@ describe("an export's reading of the cards", () => {
     for await (const page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [second.id] })) chosen.push(...page);
     expect(chosen.map((card) => card.front)).toEqual(['two']);
 
+    // Those with a tag: each with its items and its reviews (oldest first, none undone), their times to the ms.
+    const card = await tagged(ann, 'three', 'tres', ['spanish']);
+    const spanish = (await cards.as(ann).listTags({ pageSize: 100 })).items.find((tag) => tag.name === 'spanish')!;
+    const { rows: itemRows } = await cards.pool.query<{ id: string }>(
+      'SELECT id::text FROM review_items WHERE card_id = $1',
+      [card.id],
+    );
+    const reviewIds = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [n, reviewId] of reviewIds.entries()) {
+      await cards
+        .as(ann)
+        .review({ id: itemRows[0]!.id, rating: n === 0 ? 'again' : 'good', reviewId, durationMs: 1_000 });
+    }
+    await cards.as(ann).undoReview({ reviewId: reviewIds[2]! });
+    const tagRead = [];
+    for await (const page of exportedCards(cards.pool, ann, { tagIds: [spanish.id], cardIds: [] }))
+      tagRead.push(...page);
+    expect(tagRead.map((each) => each.front).sort()).toEqual(['one', 'three']);
+    const three = tagRead.find((each) => each.front === 'three')!;
+    const { rows: stored } = await cards.pool.query<{ id: string; reviewed_at: Date; due_after: Date }>(
+      'SELECT id::text, reviewed_at, due_after FROM review_logs WHERE card_id = $1 AND undone_at IS NULL ORDER BY seq',
+      [card.id],
+    );
+    expect(three.reviews).toEqual(
+      stored.map((row, n) =>
+        expect.objectContaining({
+          id: row.id,
+          itemOrdinal: 0,
+          rating: n === 0 ? 1 : 3,
+          durationMs: 1_000,
+          reviewedAt: row.reviewed_at,
+          dueAfter: row.due_after,
+        }),
+      ),
+    );
+    expect(stored.map((row) => row.id)).toEqual(reviewIds.slice(0, 2));
+    const { rows: items } = await cards.pool.query<{ due: Date; last_review: Date; stability: number }>(
+      'SELECT due, last_review, stability FROM review_items WHERE card_id = $1',
+      [card.id],
+    );
+    expect(three.items).toEqual([
+      expect.objectContaining({ ordinal: 0, due: items[0]!.due, lastReview: items[0]!.last_review, reps: 2 }),
+    ]);
+    expect(three.items[0]!.stability).toBe(items[0]!.stability);
+    expect(tagRead.find((each) => each.front === 'one')!.items).toEqual([
+      expect.objectContaining({ ordinal: 0, state: 0, lastReview: null, reps: 0 }),
+    ]);
+
     for await (const _page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [] })) break;
     // Every connection of the pool is idle again, none left inside the export's read-only transaction.
     expect(cards.pool.idleCount).toBe(cards.pool.totalCount);
