@@ -193,6 +193,15 @@ export interface NoteContext {
   deck?: string;
 }
 
+/** How a note's items are rendered for whom. */
+export interface RenderOptions {
+  /**
+   * For AnkiConnect's clients: a `{{type:…}}` as Anki renders it for its reviewer to put the box in, `[[type:Field]]`
+   * (`[[type:nc:Field]]`, `[[type:cloze:Field]]`), on both sides.
+   */
+  ankiTypeMarks?: boolean;
+}
+
 /** An answer the learner types, as a `{{type:…}}` asks it. */
 export interface TypedAnswer {
   expected: string;
@@ -232,6 +241,7 @@ interface RenderContext {
   templateName: string;
   frontSide: string;
   typed?: TypedAnswer;
+  options: RenderOptions;
 }
 
 function special(name: string, context: RenderContext): string | undefined {
@@ -270,6 +280,7 @@ function replacement(node: Extract<Node, { kind: 'field' }>, context: RenderCont
     const cloze = filters.includes('cloze');
     const expected = cloze ? clozeAnswers(value, context.ordinal) : markdownText(value).trim();
     context.typed ??= { expected, ignoreAccents: filters.includes('nc') };
+    if (context.options.ankiTypeMarks) return `[[${[...filters, node.name].join(':')}]]`;
     // The box, and the comparison with what was typed, are the practice screen's wherever the template puts them;
     // the answer shows what was to be typed, as a typed card's back does.
     return context.side === 'answer' ? expected : '';
@@ -305,6 +316,7 @@ export function noteItem(
   ordinal: number,
   values: readonly string[],
   note: NoteContext = {},
+  options: RenderOptions = {},
 ): NoteItem {
   const template = type.kind === 'cloze' ? type.templates[0] : type.templates[ordinal];
   if (!template) return { prompt: '', answer: '' };
@@ -316,6 +328,7 @@ export function noteItem(
     typeName: type.name,
     templateName: template.name,
     frontSide: '',
+    options,
   };
   const prompt = tidy(renderNodes(parseTemplate(template.front), context));
   const answer = tidy(renderNodes(parseTemplate(template.back), { ...context, side: 'answer', frontSide: prompt }));
@@ -532,8 +545,8 @@ export function cardOrdinals(card: ItemSource): number[] {
 }
 
 /** One review item of a card, whatever its type: its question, its answer, and the answer to type if it asks one. */
-export function cardItem(card: ItemSource, ordinal: number): NoteItem {
-  if (card.type === 'note' && card.note) return noteItem(card.note.type, ordinal, card.note.fields, card.note);
+export function cardItem(card: ItemSource, ordinal: number, options: RenderOptions = {}): NoteItem {
+  if (card.type === 'note' && card.note) return noteItem(card.note.type, ordinal, card.note.fields, card.note, options);
   if (card.type === 'note') return { prompt: card.front, answer: card.back };
   return reviewItem(card.type, ordinal, card.front, card.back);
 }

@@ -111,6 +111,31 @@ describe('what each side shows', () => {
     expect(noteItem(clozeTyped, 2, ['{{c1::Lisbon}} is on the {{c2::Tagus}}']).typed?.expected).toBe('Tagus');
   });
 
+  it("marks the box as Anki's reviewer reads it, for AnkiConnect's clients, on both sides", () => {
+    const marked = (type: NoteTypeShape, ordinal: number, values: string[]) =>
+      noteItem(type, ordinal, values, {}, { ankiTypeMarks: true });
+    expect(marked(vocabulary, 1, ['el gato', 'cat', '', '', ''])).toMatchObject({
+      prompt: '# MEANING\n\ncat\n\n# TERM\n\n[[type:Term]]',
+      answer: '# MEANING\n\ncat\n\n# TERM\n\n[[type:Term]]',
+      typed: { expected: 'el gato', ignoreAccents: false },
+    });
+    const lenient: NoteTypeShape = {
+      ...stockNoteType('typed'),
+      templates: [{ name: 'Card 1', front: '{{Front}} {{type:nc:Back}}', back: '{{type:nc:Back}}' }],
+    };
+    expect(marked(lenient, 0, ['Café?', 'café'])).toMatchObject({
+      prompt: 'Café? [[type:nc:Back]]',
+      answer: '[[type:nc:Back]]',
+    });
+    const clozeTyped: NoteTypeShape = {
+      name: 'Cloze typed',
+      kind: 'cloze',
+      fields: ['Text'],
+      templates: [{ name: 'Cloze', front: '{{type:cloze:Text}}', back: '{{type:cloze:Text}}' }],
+    };
+    expect(marked(clozeTyped, 1, ['{{c1::Lisbon}}']).prompt).toBe('[[type:cloze:Text]]');
+  });
+
   it('shows the question again where an answer names {{FrontSide}}, and the note and card by name', () => {
     const type: NoteTypeShape = {
       name: 'Capitals',

@@ -129,6 +129,9 @@ function dueOf(row: CardRow): number {
   return Math.floor(row.due.getTime() / DAY_MS);
 }
 
+/** Where Anki's reviewer puts the box to type a typed card's Back in. */
+const TYPE_BACK = '[[type:Back]]';
+
 /** cardsInfo: each card asked for, in order, or `{}` for one the learner does not have. */
 export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
   const numbers = numbersOf(ids, INFO_MAX_IDS);
@@ -142,12 +145,13 @@ export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
     [ownerId, numbers],
   );
   const types = await noteTypesOf(stores.db, ownerId);
-  // A note's question and answer are its template's, rendered; another card's are its sides (each way round).
+  // A note's question and answer are its template's, rendered, a box to type in as Anki marks it for its reviewer
+  // (`[[type:Field]]`); another card's are its sides (each way round).
   const noteItems = rows.map((row) => {
     const noteType = noteTypeFromRow(row.note_type_id, row.note_type);
     if (row.type !== 'note' || !noteType) return undefined;
     const note = { type: noteType, fields: row.fields ?? [] };
-    return cardItem({ type: 'note', front: row.front, back: row.back, note }, row.ordinal);
+    return cardItem({ type: 'note', front: row.front, back: row.back, note }, row.ordinal, { ankiTypeMarks: true });
   });
   const html = await valuesToHtml(
     stores,
@@ -169,6 +173,8 @@ export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
         : backwards
           ? [back, front]
           : [front, back];
+      // A typed card as Anki renders its stock type ({{Front}} and {{type:Back}}, the answer without {{FrontSide}}).
+      const typed = row.type === 'typed';
       return [
         row.item,
         {
@@ -182,8 +188,8 @@ export async function cardsInfo(stores: Stores, ownerId: string, ids: unknown) {
           fields: Object.fromEntries(
             noteType.fields.map((field, order) => [field, { value: values[order] ?? '', order }]),
           ),
-          question,
-          answer: `${question}<hr id=answer>${answer}`,
+          question: typed ? `${front}\n\n${TYPE_BACK}` : question,
+          answer: typed ? `${front}\n\n<hr id=answer>\n\n${TYPE_BACK}` : `${question}<hr id=answer>${answer}`,
           css: '',
           type: row.state,
           queue: queueOf(row),

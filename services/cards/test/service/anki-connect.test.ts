@@ -197,7 +197,14 @@ describe('a note of Basic (type in the answer)', () => {
       Back: { value: 'Lima', order: 1 },
     });
     const [card] = (await anki('cardsInfo', { cards: note?.cards ?? [] })) as Record<string, unknown>[];
-    expect(card).toMatchObject({ modelName: 'Basic (type in the answer)', template: 'Card 1', ord: 0 });
+    // As Anki renders its stock type for its reviewer: the box to type Back in marked, the answer without the front's.
+    expect(card).toMatchObject({
+      modelName: 'Basic (type in the answer)',
+      template: 'Card 1',
+      ord: 0,
+      question: 'Capital of <em>Peru</em>?\n\n[[type:Back]]',
+      answer: 'Capital of <em>Peru</em>?\n\n<hr id=answer>\n\n[[type:Back]]',
+    });
   });
 });
 
