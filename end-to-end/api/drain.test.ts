@@ -1,8 +1,10 @@
 // A gateway stopped with SIGTERM (a rolling update, a scale-down) answers every request that reached it:
 // clients keeping connections alive and sending request after request never have a kept-alive connection
 // cut under a request; only new connections end up refused once it stops listening (which a load balancer
-// that has seen it unready no longer opens).
+// that has seen it unready no longer opens). While it serves, it leaves closing an idle connection to the
+// client or proxy in front, so that one never sends on a connection the gateway is closing.
 import http from 'node:http';
+import { setTimeout as pause } from 'node:timers/promises';
 import { sharedTestStack } from '@engram/testkit/shared-stack';
 import { startSecondGateway } from '@engram/testkit/stack';
 import { waitUntil } from '@engram/testkit/wait';
@@ -60,5 +62,39 @@ describe('a gateway stopping under load', () => {
     expect(cut).toEqual([]);
     expect(refused).toBeGreaterThan(0);
     expect(new Set(answered)).toEqual(new Set([401]));
+  });
+});
+
+/** One GET on the agent's connection; its status, the Keep-Alive hint, and whether it went on a kept connection. */
+const get = (target: string, agent: http.Agent) =>
+  new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
+    const request = http.get(target, { agent }, (response) => {
+      response.resume();
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          keepAlive: String(response.headers['keep-alive']),
+          reused: request.reusedSocket,
+        }),
+      );
+    });
+    request.on('error', reject);
+  });
+
+describe('a gateway serving', () => {
+  it('keeps an idle connection longer than a proxy in front does (60 s), so a request sent on it is answered', async () => {
+    // Node's http.Agent keeps an idle connection with no limit, as Playwright's request context and ingress-nginx
+    // (60 s) do; the gateway had closed them after Node's 5 s, and a request sent as it did was reset.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const target = `${(await sharedTestStack()).url}/api/trpc/cards.list`;
+    try {
+      const first = await get(target, agent);
+      expect(first).toEqual({ status: 401, keepAlive: 'timeout=65', reused: false });
+      // Past Node's default idle time and its 1 s buffer: the time itself is what is tested.
+      await pause(6_500);
+      expect(await get(target, agent)).toEqual({ status: 401, keepAlive: 'timeout=65', reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });

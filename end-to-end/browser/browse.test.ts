@@ -48,12 +48,22 @@ async function search(page: Page, label: string, query: string, count: string) {
   await page.getByText(count, { exact: true }).waitFor();
 }
 
-/** Runs a bulk action from the bar, then Undo from its toast. */
-async function thenUndo(page: Page, done: string, undo: string, undone: RegExp) {
+const ENGLISH = { undo: 'Undo', close: 'Close notification' };
+const PORTUGUESE = { undo: 'Desfazer', close: 'Fechar notificação' };
+
+/**
+ * After a bulk action, Undo from its toast; then closes the toast that says it was undone, as a learner clears the
+ * stack, so that the next action's "undone" is its own (two undos may say the same words, and a pointer resting on
+ * the stack keeps its toasts up).
+ */
+async function thenUndo(page: Page, labels: typeof ENGLISH, done: string, undone: RegExp) {
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: done });
   await toast.waitFor();
-  await toast.getByRole('button', { name: undo }).click();
-  await page.locator('[data-sonner-toast]').filter({ hasText: undone }).waitFor();
+  await toast.getByRole('button', { name: labels.undo }).click();
+  const undoneToast = page.locator('[data-sonner-toast]').filter({ hasText: undone });
+  await undoneToast.waitFor();
+  await undoneToast.getByRole('button', { name: labels.close }).click();
+  await undoneToast.waitFor({ state: 'detached' });
 }
 
 describe('Browse in English on a laptop', () => {
@@ -88,7 +98,7 @@ describe('Browse in English on a laptop', () => {
     await page.getByRole('checkbox', { name: 'Choose comer' }).check();
     const bar = page.getByRole('region', { name: 'Actions for the 1 cards chosen' });
     await bar.getByRole('button', { name: 'Archive', exact: true }).click();
-    await thenUndo(page, 'Cards archived: 1.', 'Undo', /Undone: 1 cards/);
+    await thenUndo(page, ENGLISH, 'Cards archived: 1.', /Undone: 1 cards/);
     expect((await api.query('cards.list', { archived: true })).items).toEqual([]);
 
     await page.getByRole('checkbox', { name: 'Choose comer' }).check();
@@ -111,7 +121,7 @@ describe('Browse in English on a laptop', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByRole('dialog', { name: 'Delete 2 cards?' }).getByRole('button', { name: 'Delete' }).click();
-    await thenUndo(page, 'Cards deleted: 2.', 'Undo', /Undone: 2 cards/);
+    await thenUndo(page, ENGLISH, 'Cards deleted: 2.', /Undone: 2 cards/);
     await page.getByText('Cards found: 2', { exact: true }).waitFor();
 
     // A saved search runs again with a click.
@@ -176,7 +186,7 @@ describe('Browse in Portuguese on a phone', () => {
     await due.getByLabel('Do dia').fill('3');
     await due.getByLabel('Até o dia').fill('5');
     await due.getByRole('button', { name: 'Definir vencimento' }).click();
-    await thenUndo(page, 'Vencimentos definidos: 3.', 'Desfazer', /Desfeito: 3 cartões/);
+    await thenUndo(page, PORTUGUESE, 'Vencimentos definidos: 3.', /Desfeito: 3 cartões/);
 
     await page.getByRole('checkbox', { name: 'Escolher os 3 cartões mostrados' }).check();
     await page
@@ -184,7 +194,7 @@ describe('Browse in Portuguese on a phone', () => {
       .getByRole('button', { name: 'Esquecer' })
       .click();
     await page.getByRole('dialog', { name: 'Esquecer 3 cartões?' }).getByRole('button', { name: 'Esquecer' }).click();
-    await thenUndo(page, 'Cartões esquecidos: 3.', 'Desfazer', /Desfeito/);
+    await thenUndo(page, PORTUGUESE, 'Cartões esquecidos: 3.', /Desfeito/);
 
     // la casa goes to the Verbos preset (it takes the preset's tag), and back.
     await page.getByRole('checkbox', { name: 'Escolher la casa' }).check();
@@ -195,7 +205,7 @@ describe('Browse in Portuguese on a phone', () => {
     const preset = page.getByRole('dialog', { name: 'Mover 1 cartões para uma predefinição' });
     await preset.getByLabel('Predefinição').selectOption({ label: 'Verbos' });
     await preset.getByRole('button', { name: 'Mudar predefinição' }).click();
-    await thenUndo(page, 'Cartões movidos para a predefinição: 1.', 'Desfazer', /Desfeito: 1 cartões/);
+    await thenUndo(page, PORTUGUESE, 'Cartões movidos para a predefinição: 1.', /Desfeito: 1 cartões/);
     expect((await api.query('browse.count', { query: 'tag:spanish::verbs' })).count).toBe(2);
 
     await page.getByRole('checkbox', { name: 'Escolher la casa' }).check();

@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { connectClients } from '@engram/kit/grpc/client';
 import { startHealthServer } from '@engram/kit/health';
-import { drainable } from '@engram/kit/http-drain';
+import { drainable, keepIdleConnections } from '@engram/kit/http-drain';
 import { createInternalTokenSigner } from '@engram/kit/internal-auth';
 import { createLogger } from '@engram/kit/logger';
 import { onShutdown } from '@engram/kit/shutdown';
@@ -108,6 +108,7 @@ const server = app.listen(config.PORT, '0.0.0.0', (error?: Error) => {
   health.setReady(true);
   logger.info({ port: (server.address() as AddressInfo).port, url: config.PUBLIC_BASE_URL }, 'gateway ready');
 });
+keepIdleConnections(server);
 const draining = drainable(server);
 
 onShutdown(logger, [

@@ -4,13 +4,33 @@
 // the listening socket resets the connections the kernel has accepted but Node has not yet taken. Draining
 // instead answers every request from then on with `Connection: close` (so the client stops using that
 // connection after the answer), stops listening only once no new connection came for a moment (the load
-// balancer has seen the replica unready), and closes the connections left idle only after the server's
-// keep-alive timeout, when the server would have closed them anyway.
+// balancer has seen the replica unready), and closes the connections left idle only after a grace, by when
+// the load balancer has stopped sending to the replica.
+//
+// The same race cuts requests while the server runs, if the server is the side that gives up an idle
+// connection: a client sending on it as the server closes it gets a reset. Node's server does so after 5 s,
+// while ingress-nginx keeps its upstream connections 60 s, cloud load balancers 60 s, and Node's own
+// http.Agent (the one Playwright's request context uses) for as long as the process lives; only a client
+// that reads the `Keep-Alive: timeout=` hint, and keeps an idle timer of its own, closes first. So a serving
+// server keeps idle connections longer than those (`keepIdleConnections`), and the client closes them.
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 
 // Longer than a load balancer's readiness check takes to notice (the proof's checks every 100 ms).
 const QUIET_MS = 500;
+
+/** How long a served connection may sit idle: past ingress-nginx's and cloud load balancers' 60 s. */
+export const IDLE_CONNECTION_MS = 65_000;
+
+/** How long a drain leaves idle connections open before closing them (the load balancer has moved on by then). */
+export const DRAIN_GRACE_MS = 5_000;
+
+/** Lets clients and proxies be the side that closes an idle connection (see above). */
+export function keepIdleConnections(server: Server): void {
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  // A request's headers may take as long as Node's default allows (60 s), never less than the idle time.
+  server.headersTimeout = Math.max(server.headersTimeout, IDLE_CONNECTION_MS + 1_000);
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,7 +60,7 @@ export function drainable(server: Server): DrainableServer {
     response.once('close', () => unanswered.delete(response));
   });
   return {
-    async drain(graceMs = server.keepAliveTimeout) {
+    async drain(graceMs = DRAIN_GRACE_MS) {
       draining = true;
       for (const response of unanswered) if (!response.headersSent) response.setHeader('connection', 'close');
       // The listening socket only (http's close() would also cut the idle connections now); 'close'
