@@ -83,8 +83,8 @@ const get = (target: string, agent: http.Agent) =>
 
 describe('a gateway serving', () => {
   it('keeps an idle connection longer than a proxy in front does (60 s), so a request sent on it is answered', async () => {
-    // Node's http.Agent keeps an idle connection with no limit, as Playwright's request context and ingress-nginx
-    // (60 s) do; the gateway had closed them after Node's 5 s, and a request sent as it did was reset.
+    // Node's http.Agent (Playwright's request context uses one) keeps an idle connection with no limit, ingress-nginx
+    // 60 s; the gateway had closed them after Node's 5 s, and a request sent as it did was reset.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const target = `${(await sharedTestStack()).url}/api/trpc/cards.list`;
     try {

@@ -194,7 +194,7 @@ describe('Browse in Portuguese on a phone', () => {
       .getByRole('button', { name: 'Esquecer' })
       .click();
     await page.getByRole('dialog', { name: 'Esquecer 3 cartões?' }).getByRole('button', { name: 'Esquecer' }).click();
-    await thenUndo(page, PORTUGUESE, 'Cartões esquecidos: 3.', /Desfeito/);
+    await thenUndo(page, PORTUGUESE, 'Cartões esquecidos: 3.', /Desfeito: 3 cartões/);
 
     // la casa goes to the Verbos preset (it takes the preset's tag), and back.
     await page.getByRole('checkbox', { name: 'Escolher la casa' }).check();

@@ -20,15 +20,15 @@ import { Server as NetServer, type Socket } from 'node:net';
 const QUIET_MS = 500;
 
 /** How long a served connection may sit idle: past ingress-nginx's and cloud load balancers' 60 s. */
-export const IDLE_CONNECTION_MS = 65_000;
+const IDLE_CONNECTION_MS = 65_000;
 
 /** How long a drain leaves idle connections open before closing them (the load balancer has moved on by then). */
-export const DRAIN_GRACE_MS = 5_000;
+const DRAIN_GRACE_MS = 5_000;
 
 /** Lets clients and proxies be the side that closes an idle connection (see above). */
 export function keepIdleConnections(server: Server): void {
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
-  // A request's headers may take as long as Node's default allows (60 s), never less than the idle time.
+  // Node's standing advice: the headers' timeout above the idle one, so an idle connection is never taken for a slow request.
   server.headersTimeout = Math.max(server.headersTimeout, IDLE_CONNECTION_MS + 1_000);
 }
 
