@@ -29,6 +29,13 @@ import { LAPTOP, PHONE } from './support/screens.ts';
 seeServiceWorkerRequests();
 const env = useBrowserStack();
 
+/**
+ * How long a chosen picture may take to show: cards checks and re-encodes it in a child process at a lower
+ * priority than the calls learners wait for, and the gateway gives that call 30 s (KEEP_CALL in
+ * gateway/src/handlers/media/finish-upload.ts); beside the proof's stack, CI's took more than 15 s.
+ */
+const PICTURE_KEPT_MS = 30_000;
+
 /** A diagram of 400 × 200 pixels: a blue left half and a green right half. */
 const diagram = () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: '#1060c0' } })
@@ -371,7 +378,7 @@ describe('image occlusion cards', () => {
       buffer: await diagram(),
     });
     const canvas = newCard.getByRole('application', { name: 'The picture: draw the shapes that hide its parts' });
-    await canvas.waitFor();
+    await canvas.waitFor({ timeout: PICTURE_KEPT_MS });
     await newCard.getByRole('textbox', { name: 'Header (optional)' }).fill('Chambers of the heart');
 
     // A rectangle dragged across the left atrium, labelled.
@@ -455,7 +462,7 @@ describe('image occlusion cards', () => {
       buffer: await diagram(),
     });
     const canvas = newCard.getByRole('application', { name: 'A imagem: desenhe as formas que ocultam as partes dela' });
-    await canvas.waitFor();
+    await canvas.waitFor({ timeout: PICTURE_KEPT_MS });
     await canvas.scrollIntoViewIfNeeded();
     await fingerDrag(page, canvas, [0.55, 0.15], [0.9, 0.5]);
     await newCard.getByRole('textbox', { name: 'Rótulo da forma 1' }).fill('Aorta');
@@ -486,7 +493,9 @@ describe('image occlusion cards', () => {
       mimeType: 'image/png',
       buffer: await labelledDiagram(),
     });
-    await newCard.getByRole('application', { name: 'The picture: draw the shapes that hide its parts' }).waitFor();
+    await newCard
+      .getByRole('application', { name: 'The picture: draw the shapes that hide its parts' })
+      .waitFor({ timeout: PICTURE_KEPT_MS });
     await newCard.getByRole('button', { name: 'Suggest shapes' }).click();
     await page.getByText('2 shapes proposed: check each one, name it and correct it before adding the card.').waitFor();
     // Proposed unnamed, each its own question: named, one dropped, then saved.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { GENERATED_NOTE_TYPES, generateCollection } from '@engram/anki/generate-collection';
 import { openPackage } from '@engram/anki/open-package';
 import { engramNoteTypes } from '@engram/anki/to-engram';
+import { createPool } from '@engram/kit/db';
 import { ankiWrittenPackages, COMMITTED_WITNESSES } from '@engram/testkit/anki-witnesses';
 import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
@@ -508,17 +509,19 @@ describe("an export's reading of the cards", () => {
       expect.objectContaining({ ordinal: 0, state: 0, lastReview: null, reps: 0 }),
     ]);
 
-    for await (const _page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [] })) break;
-    // Every connection of the pool is idle again, none left inside the export's read-only transaction.
-    expect(cards.pool.idleCount).toBe(cards.pool.totalCount);
-    const clients = await Promise.all(Array.from({ length: cards.pool.idleCount }, () => cards.pool.connect()));
+    // A pool of one connection, the export's own: the service's background work (its outbox, its work queue)
+    // borrows connections of the shared pool at any moment.
+    const own = createPool(cards.databaseUrl, { max: 1 });
     try {
-      for (const client of clients) {
-        const { rows } = await client.query("SELECT current_setting('transaction_read_only') AS read_only");
-        expect(rows[0].read_only).toBe('off');
-      }
+      for await (const _page of exportedCards(own, ann, { tagIds: [], cardIds: [] })) break;
+      // The connection is back in the pool, outside the export's read-only transaction and with no cursor left.
+      expect({ idle: own.idleCount, total: own.totalCount }).toEqual({ idle: 1, total: 1 });
+      const { rows } = await own.query<{ read_only: string; cursors: number }>(
+        "SELECT current_setting('transaction_read_only') AS read_only, (SELECT count(*)::int FROM pg_cursors) AS cursors",
+      );
+      expect(rows[0]).toEqual({ read_only: 'off', cursors: 0 });
     } finally {
-      for (const client of clients) client.release();
+      await own.end();
     }
   });
 });
