@@ -1,6 +1,6 @@
 // `npm run proof` (after the build): see --help. Prints the table and exits non-zero when a promise broke.
 import { parseArgs } from 'node:util';
-import { FULL, runProof, SHORT } from './proof/run.ts';
+import { FULL, runProof, SHORT, WARM_UP_MS } from './proof/run.ts';
 import { chooseScenarios, SLOWDOWN_BOUND } from './proof/scenarios.ts';
 import { formatTable } from './proof/table.ts';
 
@@ -11,7 +11,9 @@ balancer) on private PostgreSQL, NATS and Redis instances in a temporary folder,
 nice -5 where the machine allows it (CAP_SYS_NICE), ahead of whatever else runs there as pods with CPU
 requests run on a node (so that CPU burners and other test files beside it do not decide its deadlines;
 Engram's sandboxed jobs and forecasts stay at nice 10, below what serves), signs up learners who
-belong to one organization and subscribe to its deck, and runs one scenario after another under their load
+belong to one organization and subscribe to its deck, warms the stack with their load for ${WARM_UP_MS / 1000} s (unjudged: a
+fresh stack's first seconds cost each call several times a warm one's while V8 compiles its paths; the reviews
+it sends are checked with the first row's), and runs one scenario after another under their load
 (reviews with client review ids, due lists, the dashboard's batch, sign-ins): the load alone (with the
 review transaction sent straight to PostgreSQL as a baseline), kill -9 of a cards replica and of a gateway
 replica, NATS restarted, PostgreSQL restarted, Redis gone for 10 s, a rolling SIGTERM restart of the

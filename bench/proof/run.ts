@@ -131,6 +131,24 @@ async function baselineRow(stack: ProofStack, ledger: Ledger, learners: Learner[
 }
 
 /**
+ * How long the learners' load runs, unmeasured, before the first row. A stack in service is warm; a fresh one's
+ * first seconds under the load cost each call several times a warm one's while V8 compiles its paths (on two
+ * cores, measured: calls of 0.4-2 s for the load's first 4-5 s, then of 15-70 ms), which beside CI's other test
+ * files passed the gateway's 3 s deadlines. A replica starting cold under load is the rolling restart's row.
+ */
+export const WARM_UP_MS = 10_000;
+
+/** The warm-up: the reviews it sends are kept (and checked with the first row's), its answers not judged. */
+async function warmUp(context: RowContext) {
+  const warm = await context.load.run(context.perSecond, Promise.resolve(), WARM_UP_MS);
+  context.ledger.record(warm.reviews);
+  const slowest = Math.max(0, ...warm.operations.map((operation) => operation.ms));
+  console.log(
+    `[proof] warm-up: ${warm.requests} requests in ${WARM_UP_MS / 1000} s, ${warm.failures} failed, the slowest ${Math.round(slowest)} ms (not judged)`,
+  );
+}
+
+/**
  * Runs the scenarios `options.only` chooses (all by default; none matched is an error, thrown before anything
  * starts), one row each, then the attacks.
  */
@@ -167,6 +185,7 @@ export async function runProof(options: ProofOptions): Promise<{ rows: Row[]; he
         scenarioMs: options.scenarioMs,
         slowdownEnforced: options.slowdownEnforced,
       };
+      await warmUp(context);
       for (const scenario of scenarios) {
         const began = performance.now();
         const { row, reviewP99, acknowledged } = await runScenario(context, scenario, leavers.shift() as Learner);
