@@ -248,7 +248,8 @@ export async function runScenario(context: RowContext, scenario: Scenario, leave
     failed: [
       ...[...result.failureReasons].slice(0, 5).map(([reason, n]) => `${n} × ${reason}`),
       ...timeline(context.stack.steps.slice(stepsBefore), result.failedAt, faultAt),
-      ...(judged.held || result.failures === 0 ? [] : loggedDuring(context.stack.errorLines, rowBegan)),
+      // A broken row shows what the stack logged as errors meanwhile: the cause of a failed request, or of an act's 5xx.
+      ...(judged.held ? [] : loggedDuring(context.stack.errorLines, rowBegan)),
       ...(deleted === 'after the fault'
         ? ['the account deletion failed while the fault was on, then went through']
         : []),
