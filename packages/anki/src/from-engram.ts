@@ -138,6 +138,11 @@ export interface AnkiExport {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * The collection's deflate level in the zip: level 3 deflates a 31 MB collection of 40,000 cards in 0.29 s to 9.5 MB,
+ * zlib's default (6) in 0.7 s to 8.8 MB; the package is built while the learner waits, and downloaded once.
+ */
+const COLLECTION_DEFLATE_LEVEL = 3;
 /** Anki counts at most a minute of a review's time (its "maximum answer seconds" default). */
 const MAX_REVIEW_TIME_MS = 60_000;
 const DEFAULT_DECK: AnkiDeck = { id: 1, name: 'Default' };
@@ -402,23 +407,75 @@ function occlusionFields(front: string, back: string, mediaName: (id: string, na
 }
 
 /**
+ * A map from ids (integers below 2^53) to ids, in two typed arrays with open addressing: a Map's keys above 2^31 are
+ * boxed numbers, and its lookups and the numbers it allocates took 0.5 s of a 40,000-card export's 7 (310,000 ids).
+ */
+class IdLinks {
+  private keys = new Float64Array(1 << 16).fill(Number.NaN);
+  private values = new Float64Array(1 << 16);
+  private size = 0;
+
+  private slot(id: number, keys: Float64Array): number {
+    const mask = keys.length - 1;
+    // The id's low and high 32 bits, mixed (Fibonacci hashing).
+    let at = Math.imul((id | 0) ^ ((id / 4_294_967_296) | 0), 0x9e3779b1) & mask;
+    for (let key = keys[at]!; !Number.isNaN(key) && key !== id; key = keys[at]!) at = (at + 1) & mask;
+    return at;
+  }
+
+  /** The id linked from `id`, or 0 for none. */
+  get(id: number): number {
+    const at = this.slot(id, this.keys);
+    return this.keys[at] === id ? this.values[at]! : 0;
+  }
+
+  set(id: number, value: number): void {
+    let at = this.slot(id, this.keys);
+    if (this.keys[at] !== id) {
+      if (++this.size * 2 > this.keys.length) {
+        this.grow();
+        at = this.slot(id, this.keys);
+      }
+      this.keys[at] = id;
+    }
+    this.values[at] = value;
+  }
+
+  /** Twice the room, every link kept. */
+  private grow(): void {
+    const { keys, values } = this;
+    this.keys = new Float64Array(keys.length * 2).fill(Number.NaN);
+    this.values = new Float64Array(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (Number.isNaN(key)) continue;
+      const at = this.slot(key, this.keys);
+      this.keys[at] = key;
+      this.values[at] = values[i]!;
+    }
+  }
+}
+
+/**
  * The ids of a table whose ids are times in ms: each row gets the first free id from the one asked for, as imported
  * cards share one creation time, so note and card ids pile up on the same few milliseconds. The ids given are kept
  * as "next free id from here" links (a disjoint-set forest with path compression), so finding the next free one
- * never walks past every id taken before it.
+ * never walks past every id taken before it. Ids are positive integers.
  */
-function idAllocator() {
-  const links = new Map<number, number>();
+export function idAllocator() {
+  const links = new IdLinks();
+  const passed: number[] = [];
   /** Takes the first free id from `id` on. */
   return (id: number): number => {
     let next = links.get(id);
-    if (next === undefined) {
+    if (next === 0) {
       links.set(id, id + 1);
       return id;
     }
-    const passed = [id];
+    passed.length = 0;
+    passed.push(id);
     let at = next;
-    for (next = links.get(at); next !== undefined; next = links.get(at)) {
+    for (next = links.get(at); next !== 0; next = links.get(at)) {
       passed.push(at);
       at = next;
     }
@@ -844,7 +901,7 @@ class PackageWriter implements AnkiExport {
       this.writeCollectionRow();
       db.exec(SCHEMA11_INDEXES);
       db.close();
-      this.zip.addFile(this.paths.collection, 'collection.anki2');
+      this.zip.addFile(this.paths.collection, 'collection.anki2', { compressionLevel: COLLECTION_DEFLATE_LEVEL });
       this.zip.addBuffer(Buffer.from(JSON.stringify(this.mediaMap)), 'media');
       this.zip.end();
       await this.written;
