@@ -16,6 +16,8 @@ import { BACKGROUND_JOB_WAIT_MS, waitUntil } from '@engram/testkit/wait';
 import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Stores } from '../../src/db.js';
+import { writeCsv } from '../../src/exports/export-files.js';
 import { exportedCards } from '../../src/exports/exported-cards.js';
 import { sweepObjects } from '../../src/media/sweeper.js';
 import { type CardsHarness, startCardsHarness } from '../harness.js';
@@ -522,6 +524,52 @@ describe("an export's reading of the cards", () => {
       expect(rows[0]).toEqual({ read_only: 'off', cursors: 0 });
     } finally {
       await own.end();
+    }
+  });
+});
+
+describe("an export's progress", () => {
+  it('is recorded one update at a time as the pages are written, and an update that cannot be recorded fails the export', async () => {
+    const ann = learner('ann');
+    // 1,001 cards: three pages of the export's reading (500 a page).
+    for (const size of [500, 500, 1]) {
+      const made = Array.from({ length: size }, (_, i) => ({ front: `question ${size}-${i}`, back: 'answer' }));
+      await cards.as(ann).createCards({ cards: made, idempotencyKey: randomUUID() });
+    }
+    const job = { id: randomUUID(), ownerId: ann, tagIds: [], cardIds: [], parts: {} };
+    const context = (progress: (done: number) => Promise<unknown>) => ({
+      stores: { pool: cards.pool } as unknown as Stores,
+      store: undefined as never,
+      dir,
+      signal: new AbortController().signal,
+      progress,
+    });
+
+    const reported: number[] = [];
+    let recording = 0;
+    let mostAtOnce = 0;
+    const record = async (done: number) => {
+      recording++;
+      mostAtOnce = Math.max(mostAtOnce, recording);
+      reported.push(done);
+      // A database that takes its time: the next pages are written meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      recording--;
+    };
+    await writeCsv(join(dir, 'progress.csv'), job, context(record));
+    expect(mostAtOnce).toBe(1);
+    expect(reported[0]).toBe(500);
+    expect(reported).toEqual([...reported].sort((a, b) => a - b));
+    expect((await readFile(join(dir, 'progress.csv'), 'utf8')).trim().split('\r\n')).toHaveLength(1 + 1_001);
+
+    // Found at the next page, or after the last one (a learner with one card: one page).
+    const bob = learner('bob');
+    await cards.as(bob).createCards({ cards: [{ front: 'one', back: '1' }], idempotencyKey: randomUUID() });
+    const lost = () => Promise.reject(new Error('the exports table is gone'));
+    for (const ownerId of [ann, bob]) {
+      const failed = join(dir, `progress-failed-${ownerId}.csv`);
+      await expect(writeCsv(failed, { ...job, ownerId }, context(lost))).rejects.toThrow('the exports table is gone');
+      await expect(readFile(failed)).rejects.toThrow(/ENOENT/);
     }
   });
 });
