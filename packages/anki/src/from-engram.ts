@@ -42,6 +42,8 @@ import { fieldChecksum, stripHtml } from './write-package.ts';
 export interface EngramExportItem {
   /** 0 (1 for a reversed card's back), or the cloze number. */
   ordinal: number;
+  /** The item's number (`review_items.number`), by which revlog rows made apart name it (ExportReviewRow). */
+  number?: number | undefined;
   /** 0 new, 1 learning, 2 review, 3 relearning. */
   state: number;
   due: Date;
@@ -126,6 +128,12 @@ export interface ExportSummary {
 export interface AnkiExport {
   /** Writes one card (its note, Anki cards and review log). */
   addCard(card: EngramExportCard): void;
+  /**
+   * Adds revlog rows made apart from their cards, as the text of a JSON array of ExportReviewRow, before or after
+   * their cards (in id order, they are appended as they come): what a database gives as text goes to SQLite without
+   * becoming objects first. An export takes its reviews this way or with its cards, not both.
+   */
+  addReviews(json: string): void;
   /** The name Engram file `id` has in the package; `name` is its Engram name. A name another file already
    * has gets the file's id prefix, so two files of the same name stay two. */
   mediaName(id: string, name: string): string;
@@ -139,12 +147,13 @@ export interface AnkiExport {
 
 const DAY_MS = 86_400_000;
 /**
- * The collection's deflate level in the zip: level 3 deflates a 31 MB collection of 40,000 cards in 0.29 s to 9.5 MB,
- * zlib's default (6) in 0.7 s to 8.8 MB; the package is built while the learner waits, and downloaded once.
+ * The collection's deflate level in the zip: level 1 deflates a 31 MB collection of 40,000 cards in 0.22 s to 9.9 MB,
+ * level 3 in 0.30 s to 9.6 MB, zlib's default (6) in 0.7 s to 8.8 MB; the package is built while the learner waits,
+ * and downloaded once.
  */
-const COLLECTION_DEFLATE_LEVEL = 3;
+const COLLECTION_DEFLATE_LEVEL = 1;
 /** Anki counts at most a minute of a review's time (its "maximum answer seconds" default). */
-const MAX_REVIEW_TIME_MS = 60_000;
+export const MAX_REVIEW_TIME_MS = 60_000;
 const DEFAULT_DECK: AnkiDeck = { id: 1, name: 'Default' };
 
 const BACK = '{{FrontSide}}\n\n<hr id=answer>\n\n';
@@ -370,7 +379,7 @@ export function deckPathOf(tag: string): string | undefined {
 /** A tag name as an Anki note tag: Anki splits tags on whitespace. */
 export const ankiTag = (tag: string) => tag.trim().replace(/\s+/g, '_');
 
-/** Anki's card type (0 new, 1 learning, 2 review, 3 relearning) is Engram's state number. */
+/** A revlog row's type from the review's state before it: 0 (learn) from new or learning, 1 from review, 2 from relearning. */
 const revlogType = (stateBefore: number) => (stateBefore === 2 ? 1 : stateBefore === 3 ? 2 : 0);
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -488,13 +497,9 @@ export function idAllocator() {
 /** Rows written at once by one statement: a call into SQLite costs about what a row does, so rows go in hundreds. */
 const ROWS_PER_INSERT = 100;
 
-/**
- * The rows of one table, each at its own id (idAllocator), gathered and written ROWS_PER_INSERT at a time (`row` is
- * one row's VALUES tuple).
- */
-function rowWriter(db: DatabaseSync, insert: string, row: string) {
-  const freeId = idAllocator();
-  const values: (string | number)[] = [];
+/** The rows of one table, gathered and written ROWS_PER_INSERT at a time (`row` is one row's VALUES tuple). */
+function batchedInsert(db: DatabaseSync, insert: string, row: string) {
+  const values: (string | number | null)[] = [];
   let rows = 0;
   const statements = new Map<number, StatementSync>();
   const statement = (count: number) => {
@@ -512,19 +517,29 @@ function rowWriter(db: DatabaseSync, insert: string, row: string) {
     rows = 0;
   };
   return {
-    /**
-     * Adds a row at the first free id from `wantedId` on, then its other values, written with the rows after it or
-     * at the next flush; returns its id.
-     */
-    add(wantedId: number, rowValues: (string | number)[]): number {
-      const id = freeId(wantedId);
-      values.push(id);
+    /** Adds a row (`first`, when given, before `rowValues`), written with the rows after it or at the next flush. */
+    add(rowValues: (string | number | null)[], first?: number): void {
+      if (first !== undefined) values.push(first);
       for (const value of rowValues) values.push(value);
       rows++;
       if (rows === ROWS_PER_INSERT) flush();
-      return id;
     },
     flush,
+  };
+}
+
+/** The rows of a table whose ids are times in ms, each at its own id (idAllocator), written as batchedInsert does. */
+function rowWriter(db: DatabaseSync, insert: string, row: string) {
+  const freeId = idAllocator();
+  const batch = batchedInsert(db, insert, row);
+  return {
+    /** Adds a row at the first free id from `wantedId` on, then its other values; returns its id. */
+    add(wantedId: number, rowValues: (string | number)[]): number {
+      const id = freeId(wantedId);
+      batch.add(rowValues, id);
+      return id;
+    },
+    flush: batch.flush,
   };
 }
 
@@ -645,15 +660,34 @@ function revlogInterval(review: EngramExportReview): number {
   return -Math.max(0, Math.round((review.dueAfter.getTime() - review.reviewedAt.getTime()) / 1000));
 }
 
-/** The tables an export fills, each through a staging table of the same columns. */
-const STAGED_TABLES = ['notes', 'cards', 'revlog'] as const;
+/** The tables an export fills through a staging table of the same columns (openCollection). */
+const STAGED_TABLES = ['revlog'] as const;
 
 /**
- * The temp collection an export writes into, with its statements, in transactions of about `batchSize` rows. Rows
- * arrive in card order, and their ids (times in ms) fall all over the tables' id order: put straight into the
- * tables, each row went into the middle of a B-tree, splitting its pages, at six times the cost of an append. They
- * go first into staging tables of the same columns without a key, in a file of their own beside it (`stagingPath`),
- * where each row is appended; `moveIn` then fills the tables from them in id order, appending again.
+ * A revlog row made apart from its card (`addReviews`): the number of the item reviewed (EngramExportItem's) in place
+ * of the Anki card id, which the export gives at the end (the Anki card of that item, or none: the review is left
+ * out); the other columns as `addCard` makes them from a card's reviews (revlogInterval, revlogType, its id the first
+ * free one from the review's time, lastIvl the ivl of the item's review before it).
+ */
+export type ExportReviewRow = [
+  itemNumber: number,
+  id: number,
+  ease: number,
+  ivl: number,
+  lastIvl: number,
+  time: number,
+  type: number,
+];
+
+/**
+ * The temp collection an export writes into, with its statements, in transactions of about `batchSize` rows. Notes
+ * and cards go straight into their tables: their ids (times in ms) grow as the cards come in the order they were
+ * made, so each row is appended (in another order each went into the middle of a B-tree, splitting its pages, at
+ * six times the cost). The revlog rows of cards' reviews, whose ids follow the reviews' times card after card, go
+ * first into a staging table of the same columns without a key, in a file of its own beside it (`stagingPath`), and
+ * `moveIn` fills the revlog from it in id order. Revlog rows made apart from their cards (ExportReviewRow) are staged
+ * in the order they come (in id order, they are appended again), beside which Anki card each item (by number) is,
+ * and join the revlog at the end.
  */
 function openCollection(path: string, stagingPath: string, batchSize: number) {
   const db = new DatabaseSync(path);
@@ -669,43 +703,72 @@ function openCollection(path: string, stagingPath: string, batchSize: number) {
     'PRAGMA staging.journal_mode = OFF; PRAGMA staging.synchronous = OFF; PRAGMA staging.locking_mode = EXCLUSIVE;',
   );
   for (const table of STAGED_TABLES) db.exec(`CREATE TABLE staging.${table} AS SELECT * FROM main.${table} WHERE 0`);
+  db.exec(
+    'CREATE TABLE staging.item_cards (item INTEGER PRIMARY KEY, cid INTEGER);' +
+      'CREATE TABLE staging.reviews (item INTEGER, id INTEGER, ease INTEGER, ivl INTEGER, last_ivl INTEGER, ' +
+      'time INTEGER, type INTEGER)',
+  );
   db.exec('BEGIN');
   let pending = 0;
-  const insertNote = rowWriter(db, 'INSERT INTO staging.notes', '(?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)');
-  const insertCard = rowWriter(
-    db,
-    'INSERT INTO staging.cards',
-    '(?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)',
-  );
+  const insertNote = rowWriter(db, 'INSERT INTO main.notes', '(?, ?, ?, ?, -1, ?, ?, ?, ?, 0, ?)');
+  const insertCard = rowWriter(db, 'INSERT INTO main.cards', '(?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)');
   const insertRevlog = rowWriter(db, 'INSERT INTO staging.revlog', '(?, ?, -1, ?, ?, ?, ?, ?, ?)');
+  const insertItemCard = batchedInsert(db, 'INSERT OR IGNORE INTO staging.item_cards', '(?, ?)');
+  // jsonb_each: each row's values read from SQLite's binary JSON, where json_each gave each as text parsed again
+  // for every value (twice the time).
+  const insertReviews = db.prepare(
+    'INSERT INTO staging.reviews SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, ' +
+      'value->>6 FROM jsonb_each(?)',
+  );
   /** Writes every row still gathered. */
   const flush = () => {
     insertNote.flush();
     insertCard.flush();
     insertRevlog.flush();
+    insertItemCard.flush();
+  };
+  /** Counts rows written, committing every `batchSize`. */
+  const wrote = (rows: number) => {
+    pending += rows;
+    if (pending >= batchSize) {
+      flush();
+      db.exec('COMMIT; BEGIN');
+      pending = 0;
+    }
   };
   return {
     db,
     insertNote,
     insertCard,
     insertRevlog,
-    /** Counts rows written, committing every `batchSize`. */
-    wrote(rows: number) {
-      pending += rows;
-      if (pending >= batchSize) {
-        flush();
-        db.exec('COMMIT; BEGIN');
-        pending = 0;
-      }
+    insertItemCard,
+    wrote,
+    /** Stages the revlog rows of a JSON array of ExportReviewRow. */
+    addReviews(json: string) {
+      wrote(Number(insertReviews.run(json).changes));
     },
-    /** Ends the staging: every row gathered goes into its table in id order, and the staging file is let go. */
-    moveIn() {
+    /**
+     * Ends the staging: the staged revlog rows go into the revlog in id order, those made apart join their cards,
+     * and the staging file is let go. Returns how many of those rows went in, and how many were left out.
+     */
+    moveIn(): { revlog: number; skippedReviews: number } {
       flush();
       for (const table of STAGED_TABLES) {
         db.exec(`INSERT OR IGNORE INTO main.${table} SELECT * FROM staging.${table} ORDER BY id`);
       }
+      const staged = Number((db.prepare('SELECT count(*) AS n FROM staging.reviews').get() as { n: number }).n);
+      // In the order they came (a scan of the table, no sort).
+      const joined = db
+        .prepare(
+          'INSERT INTO main.revlog SELECT r.id, m.cid, -1, r.ease, r.ivl, r.last_ivl, ' +
+            'CASE r.type WHEN 0 THEN 0 ELSE 2500 END, r.time, r.type ' +
+            'FROM staging.reviews r CROSS JOIN staging.item_cards m ON m.item = r.item ORDER BY r.rowid',
+        )
+        .run();
       db.exec('COMMIT');
       db.exec('DETACH DATABASE staging');
+      const revlog = Number(joined.changes);
+      return { revlog, skippedReviews: staged - revlog };
     },
   };
 }
@@ -729,6 +792,7 @@ class PackageWriter implements AnkiExport {
   private readonly scheduling: { desiredRetention: number; created: number; nextNewPosition: () => number };
   private newPosition = 0;
   private state: 'open' | 'finished' | 'aborted' = 'open';
+  private reviewsCome: 'with their cards' | 'apart' | undefined;
   private readonly noteTypes = noteTypeRegistry();
 
   private readonly paths: ExportPaths;
@@ -765,6 +829,7 @@ class PackageWriter implements AnkiExport {
 
   readonly addCard = (card: EngramExportCard): void => {
     this.assertOpen();
+    if (card.reviews.length > 0) this.reviewsTaken('with their cards');
     const fields = card.note
       ? card.note.fields.map((field) => markdownToHtml(field, this.mediaName))
       : card.type === 'occlusion'
@@ -776,7 +841,7 @@ class PackageWriter implements AnkiExport {
     const noteId = this.writeNote(card, fields, deckTag);
     const cardIds = this.writeCards(card, noteId, did);
     const logged = this.writeReviews(card, cardIds);
-    this.collection.wrote(1 + cardIds.size + logged);
+    this.collection.wrote(1 + cardIds.size + card.items.length + logged);
   };
 
   /** The card's note; returns its id. */
@@ -823,14 +888,17 @@ class PackageWriter implements AnkiExport {
         row.left,
         row.data,
       ]);
+      // Where the revlog rows made apart of the item this card is go.
+      if (item?.number !== undefined) this.collection.insertItemCard.add([item.number, id]);
       cardIds.set(ord, id);
-      this.summary.cards++;
     }
+    this.summary.cards += cardIds.size;
     return cardIds;
   }
 
   /** The card's reviews, in time order, each on its Anki card; returns how many were written. */
   private writeReviews(card: EngramExportCard, cardIds: Map<number, number>): number {
+    if (card.reviews.length === 0) return 0;
     const lastInterval = new Map<number, number>();
     let logged = 0;
     const reviews = [...card.reviews].sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
@@ -858,6 +926,18 @@ class PackageWriter implements AnkiExport {
     this.summary.revlog += logged;
     return logged;
   }
+
+  /** Reviews come with their cards or apart, never both: their ids are given by one or the other. */
+  private reviewsTaken(how: 'with their cards' | 'apart'): void {
+    this.reviewsCome ??= how;
+    if (this.reviewsCome !== how) throw new Error(`This export takes its reviews ${this.reviewsCome}, not ${how}.`);
+  }
+
+  readonly addReviews = (json: string): void => {
+    this.assertOpen();
+    this.reviewsTaken('apart');
+    this.collection.addReviews(json);
+  };
 
   readonly addMedia = async (name: string, filePath: string): Promise<void> => {
     this.assertOpen();
@@ -897,7 +977,9 @@ class PackageWriter implements AnkiExport {
     this.state = 'finished';
     const { db } = this.collection;
     try {
-      this.collection.moveIn();
+      const apart = this.collection.moveIn();
+      this.summary.revlog += apart.revlog;
+      this.summary.skippedReviews += apart.skippedReviews;
       this.writeCollectionRow();
       db.exec(SCHEMA11_INDEXES);
       db.close();

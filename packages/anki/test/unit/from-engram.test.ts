@@ -482,6 +482,84 @@ describe('export → import round trip', () => {
   });
 });
 
+describe('revlog rows made apart from their cards', () => {
+  it('join the Anki card of their item, before or after it; an item without one leaves its row out; an export takes its reviews one way', async () => {
+    const file = join(dir, 'apart.apkg');
+    const exported = await createExport(file, { now: NOW });
+    const plain = { ...CARDS[0]!, items: [item(0, { number: 7 })], reviews: [] };
+    const both = { ...CARDS[1]!, items: [item(0, { number: 8 }), item(1, { number: 9 })], reviews: [] };
+    // [item number, id, ease, ivl, lastIvl, time, type]
+    exported.addReviews(
+      JSON.stringify([
+        [9, T0 + 1, 3, -600, 0, 5000, 0],
+        [7, T0 + 2, 1, 3, 0, 4000, 1],
+      ]),
+    );
+    exported.addCard(plain);
+    exported.addCard(both);
+    exported.addReviews(
+      JSON.stringify([
+        [8, T0 + 3, 4, 10, 3, 60_000, 2],
+        [99, T0 + 4, 3, 1, 0, 1000, 1],
+      ]),
+    );
+    expect(() => exported.addCard({ ...CARDS[4]!, items: [item(0, { number: 11 })] })).toThrow(
+      'This export takes its reviews apart, not with their cards.',
+    );
+    expect(await exported.finish()).toMatchObject({ notes: 2, cards: 3, revlog: 3, skippedReviews: 1 });
+    const reader = await openPackage(file);
+    try {
+      const cards = [...reader.cards()].flat();
+      const notes = [...reader.notes()].flat();
+      const cardOf = (engramId: string, ord: number) => {
+        const note = notes.find((each) => each.guid === (engramId === both.id ? both.guid : guidOf(engramId)))!;
+        return cards.find((each) => each.noteId === note.id && each.ordinal === ord)!.id;
+      };
+      expect([...reader.revlog()].flat().sort((a, b) => a.id - b.id)).toEqual([
+        {
+          id: T0 + 1,
+          cardId: cardOf(both.id, 1),
+          ease: 3,
+          interval: -600,
+          lastInterval: 0,
+          factor: 0,
+          timeMs: 5000,
+          type: 0,
+        },
+        {
+          id: T0 + 2,
+          cardId: cardOf(plain.id, 0),
+          ease: 1,
+          interval: 3,
+          lastInterval: 0,
+          factor: 2500,
+          timeMs: 4000,
+          type: 1,
+        },
+        {
+          id: T0 + 3,
+          cardId: cardOf(both.id, 0),
+          ease: 4,
+          interval: 10,
+          lastInterval: 3,
+          factor: 2500,
+          timeMs: 60_000,
+          type: 2,
+        },
+      ]);
+    } finally {
+      reader.close();
+    }
+
+    const other = await createExport(join(dir, 'one-way.apkg'), { now: NOW });
+    other.addCard(CARDS[0]!);
+    expect(() => other.addReviews(JSON.stringify([[7, T0, 3, 1, 0, 1000, 1]]))).toThrow(
+      'This export takes its reviews with their cards, not apart.',
+    );
+    await other.abort();
+  });
+});
+
 describe('exporting cards imported together', () => {
   it('gives each of many cards created in the same millisecond a note id of its own, one after the other', async () => {
     const exported = await createExport(join(dir, 'same-moment.apkg'), { now: NOW });

@@ -17,7 +17,13 @@ import type { Stores } from '../db.js';
 import { settingsOf } from '../learner/settings.js';
 import { readSettings } from '../learner/settings-store.js';
 import { spreadsheetCard } from './csv-cells.js';
-import { type ExportedCard, type ExportedFile, exportedCards } from './exported-cards.js';
+import {
+  type ExportedCard,
+  type ExportedFile,
+  type ExportReadOptions,
+  exportedCards,
+  exportedReviews,
+} from './exported-cards.js';
 
 export interface ExportJob {
   id: string;
@@ -72,11 +78,12 @@ async function eachPage(
   job: ExportJob,
   context: ExportContext,
   write: (card: ExportedCard) => Promise<void> | void,
+  read: ExportReadOptions = {},
 ) {
   const progress = progressReporter(context.progress);
   let done = 0;
   try {
-    for await (const page of exportedCards(pool, job.ownerId, { tagIds: job.tagIds, cardIds: job.cardIds })) {
+    for await (const page of exportedCards(pool, job.ownerId, { tagIds: job.tagIds, cardIds: job.cardIds }, read)) {
       context.signal.throwIfAborted();
       for (const card of page) await write(card);
       done += page.length;
@@ -92,7 +99,9 @@ async function eachPage(
 export async function writeCsv(path: string, job: ExportJob, context: ExportContext): Promise<void> {
   const csv = createCsvExport(path);
   try {
-    await eachPage(context.stores.pool, job, context, (card) => csv.addCard(spreadsheetCard(card)));
+    await eachPage(context.stores.pool, job, context, (card) => csv.addCard(spreadsheetCard(card)), {
+      withReviews: false,
+    });
     await csv.finish();
   } catch (error) {
     await csv.abort();
@@ -122,27 +131,57 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
     while (fetching.size >= (all ? 1 : FILES_AT_ONCE)) await Promise.race(fetching);
     if (failure) throw failure.error;
   };
+  // The reviews are read beside the cards, in their snapshot, on a connection of their own, and go to the package
+  // as the text PostgreSQL gives (exportedReviews): while the cards' query sorts its parts, they stream.
+  const stopReviews = new AbortController();
+  const stop = () => stopReviews.abort(context.signal.reason);
+  context.signal.addEventListener('abort', stop, { once: true });
+  let reviews: Promise<void> | undefined;
   try {
-    await eachPage(context.stores.pool, job, context, async (card) => {
-      anki.addCard(card);
-      for (const file of card.files) {
-        if (added.has(file.id)) continue;
-        added.add(file.id);
-        await settle(false);
-        const fetched: Promise<void> = addFile(file)
-          .catch((error: unknown) => {
-            failure ??= { error };
-          })
-          .finally(() => fetching.delete(fetched));
-        fetching.add(fetched);
-      }
-    });
+    const shareSnapshot = async (snapshot: string) => {
+      const read = await exportedReviews(
+        context.stores.pool,
+        job.ownerId,
+        { tagIds: job.tagIds, cardIds: job.cardIds },
+        { snapshot, signal: stopReviews.signal, onRows: anki.addReviews },
+      );
+      reviews = read.done;
+      // Awaited after the cards; a failure before then stops them at the next page.
+      reviews.catch((error: unknown) => {
+        failure ??= { error };
+      });
+    };
+    await eachPage(
+      context.stores.pool,
+      job,
+      context,
+      async (card) => {
+        anki.addCard(card);
+        for (const file of card.files) {
+          if (added.has(file.id)) continue;
+          added.add(file.id);
+          await settle(false);
+          const fetched: Promise<void> = addFile(file)
+            .catch((error: unknown) => {
+              failure ??= { error };
+            })
+            .finally(() => fetching.delete(fetched));
+          fetching.add(fetched);
+        }
+        if (failure) throw failure.error;
+      },
+      { withReviews: false, shareSnapshot },
+    );
+    await reviews;
     await settle(true);
     await anki.finish();
   } catch (error) {
-    await Promise.allSettled(fetching);
+    stopReviews.abort(error);
+    await Promise.allSettled([...fetching, reviews]);
     await anki.abort();
     throw error;
+  } finally {
+    context.signal.removeEventListener('abort', stop);
   }
 }
 
@@ -230,9 +269,11 @@ export async function writeJson(path: string, job: ExportJob, context: ExportCon
   await file.write(',"cards":[');
   let first = true;
   await eachPage(pool, job, context, async (card) => {
-    const { files, note, ...rest } = card;
+    const { files, note, items, ...rest } = card;
     const fields = note ? { noteTypeId: note.type.id, fields: note.fields } : {};
-    await file.write(`${first ? '' : ','}${json({ ...rest, ...fields, files: files.map((f) => f.id) })}`);
+    // An item's number is the database's own, not part of the export.
+    const exported = { ...rest, items: items.map(({ number: _, ...item }) => item), ...fields };
+    await file.write(`${first ? '' : ','}${json({ ...exported, files: files.map((f) => f.id) })}`);
     first = false;
   });
   await file.write(']}}');

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createExport } from '@engram/anki/from-engram';
 import { GENERATED_NOTE_TYPES, generateCollection } from '@engram/anki/generate-collection';
 import { openPackage } from '@engram/anki/open-package';
 import { engramNoteTypes } from '@engram/anki/to-engram';
@@ -17,8 +18,10 @@ import { status } from '@grpc/grpc-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stores } from '../../src/db.js';
-import { writeCsv } from '../../src/exports/export-files.js';
+import { writeApkg, writeCsv } from '../../src/exports/export-files.js';
 import { exportedCards } from '../../src/exports/exported-cards.js';
+import { settingsOf } from '../../src/learner/settings.js';
+import { readSettings } from '../../src/learner/settings-store.js';
 import { sweepObjects } from '../../src/media/sweeper.js';
 import { type CardsHarness, startCardsHarness } from '../harness.js';
 
@@ -447,16 +450,19 @@ describe('exporting everything as JSON', () => {
 });
 
 describe("an export's reading of the cards", () => {
-  it("takes the learner's own cards in one pass, and hands its connection back when the export stops early", async () => {
+  it("takes the learner's own cards in one pass, in the order they were made, and hands its connection back when the export stops early", async () => {
     const ann = learner('ann');
-    const first = await tagged(ann, 'one', 'uno', ['spanish']);
+    await tagged(ann, 'one', 'uno', ['spanish']);
     const second = await tagged(ann, 'two', 'dos', []);
     await tagged(learner('bob'), 'three', 'tres', ['spanish']);
     const read = [];
     for await (const page of exportedCards(cards.pool, ann, { tagIds: [], cardIds: [] })) read.push(...page);
-    expect(read.map((card) => card.front)).toEqual(
-      [first, second].sort((a, b) => a.id.localeCompare(b.id)).map((card) => card.front),
+    const { rows: made } = await cards.pool.query<{ front: string }>(
+      'SELECT front FROM cards WHERE owner_id = $1 ORDER BY created_at, id',
+      [ann],
     );
+    expect(made).toHaveLength(2);
+    expect(read.map((card) => card.front)).toEqual(made.map((row) => row.front));
     expect(read.find((card) => card.front === 'one')).toMatchObject({ tags: ['spanish'], items: [{ ordinal: 0 }] });
     // A Browse selection: only the cards chosen, the learner's own.
     const chosen = [];
@@ -522,6 +528,137 @@ describe("an export's reading of the cards", () => {
         "SELECT current_setting('transaction_read_only') AS read_only, (SELECT count(*)::int FROM pg_cursors) AS cursors",
       );
       expect(rows[0]).toEqual({ read_only: 'off', cursors: 0 });
+    } finally {
+      await own.end();
+    }
+  });
+});
+
+describe("an Anki export's review history", () => {
+  /** A package's notes, cards and review log, as Anki would read them. */
+  async function tablesOf(path: string) {
+    const reader = await openPackage(path);
+    try {
+      return {
+        notes: [...reader.notes()].flat(),
+        cards: [...reader.cards()].flat(),
+        revlog: [...reader.revlog()].flat(),
+      };
+    } finally {
+      reader.close();
+    }
+  }
+
+  const apkgJob = (ownerId: string, tagIds: string[]) => ({
+    id: randomUUID(),
+    ownerId,
+    tagIds,
+    cardIds: [],
+    parts: {},
+  });
+  const apkgContext = (pool: Stores['pool'], signal: AbortSignal) => ({
+    stores: { pool } as unknown as Stores,
+    store: cards.store,
+    dir,
+    signal,
+    progress: async () => undefined,
+  });
+
+  it("is read beside the cards, in their snapshot, as the revlog their own reviews make: Anki's reviews, learning steps, a lapse, an undone review, a chosen tag", async () => {
+    const ann = learner('ann');
+    // A collection as Anki keeps one, with its history (reviews days apart, suspended cards, occlusion notes).
+    const file = join(dir, 'history.apkg');
+    await generateCollection(file, {
+      layout: 'anki21b',
+      notes: 60,
+      reviewsPerCard: 5,
+      withFsrsState: true,
+      occlusionEvery: 10,
+      suspendEvery: 7,
+    });
+    const uploadId = await cards.uploadToImport(ann, 'history.apkg', await readFile(file));
+    const { importId } = await cards.as(ann).startImport({ uploadId });
+    await waitUntil(
+      'the import finished',
+      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
+      BACKGROUND_JOB_WAIT_MS,
+    );
+    // And a word learnt here: its learning steps, a lapse once learnt, and a review taken back.
+    const word = await tagged(ann, 'perro', 'dog', ['spanish']);
+    const { rows: itemRows } = await cards.pool.query<{ id: string }>(
+      'SELECT id::text FROM review_items WHERE card_id = $1',
+      [word.id],
+    );
+    const ratings = ['again', 'good', 'good', 'good', 'again', 'good', 'hard'] as const;
+    const reviewIds = ratings.map(() => randomUUID());
+    for (const [n, rating] of ratings.entries()) {
+      await cards
+        .as(ann)
+        .review({ id: itemRows[0]!.id, rating, reviewId: reviewIds[n]!, durationMs: 2_000 + 90_000 * n });
+    }
+    await cards.as(ann).undoReview({ reviewId: reviewIds.at(-1)! });
+    const spanish = (await cards.as(ann).listTags({ pageSize: 100 })).items.find((tag) => tag.name === 'spanish')!;
+    const { desiredRetention } = settingsOf(await readSettings(cards.pool, ann));
+
+    for (const tagIds of [[], [spanish.id]]) {
+      // As the export job writes it: the reviews read apart, PostgreSQL making their revlog rows.
+      const apart = join(dir, `apart-${randomUUID()}.apkg`);
+      await writeApkg(apart, apkgJob(ann, tagIds), apkgContext(cards.pool, new AbortController().signal));
+      // Each card with its reviews, their rows made one card at a time.
+      const together = join(dir, `together-${randomUUID()}.apkg`);
+      const anki = await createExport(together, { desiredRetention, tempDir: dir });
+      for await (const page of exportedCards(cards.pool, ann, { tagIds, cardIds: [] })) {
+        for (const card of page) anki.addCard(card);
+      }
+      await anki.finish();
+
+      const written = await tablesOf(apart);
+      expect(written).toEqual(await tablesOf(together));
+      if (tagIds.length === 0) {
+        expect(written.revlog.length).toBeGreaterThan(300);
+        expect(written.revlog.map((entry) => entry.type)).toEqual(expect.arrayContaining([0, 1, 2]));
+      } else {
+        // The word alone: six reviews (the undone one left out), its learning steps in seconds.
+        expect(written.revlog.map((entry) => entry.ease)).toEqual([1, 3, 3, 3, 1, 3]);
+        expect(written.revlog.filter((entry) => entry.interval < 0).length).toBeGreaterThan(0);
+        expect(written.revlog.at(-1)!.timeMs).toBe(60_000);
+      }
+    }
+  });
+
+  it('hands both its connections back when the export stops, leaving no file', async () => {
+    const ann = learner('ann');
+    await cards.as(ann).createCards({
+      cards: Array.from({ length: 3 }, (_, i) => ({ front: `word ${i}`, back: `${i}` })),
+      idempotencyKey: randomUUID(),
+    });
+    const { items } = await cards.as(ann).listDue({});
+    await cards.as(ann).review({ id: items[0]!.id, rating: 'good', reviewId: randomUUID(), durationMs: 1_000 });
+    // A pool of the two connections an Anki export reads with (its cards, their reviews).
+    const own = createPool(cards.databaseUrl, { max: 2 });
+    try {
+      const stopped = new AbortController();
+      stopped.abort(new Error('the replica is shutting down'));
+      const path = join(dir, `stopped-${randomUUID()}.apkg`);
+      await expect(writeApkg(path, apkgJob(ann, []), apkgContext(own, stopped.signal))).rejects.toThrow(
+        'the replica is shutting down',
+      );
+      await expect(readFile(path)).rejects.toThrow(/ENOENT/);
+      expect({ idle: own.idleCount, total: own.totalCount }).toEqual({ idle: 2, total: 2 });
+      // Each outside any transaction, with no cursor left (asked at once: one question on each).
+      const state = () =>
+        own.query<{ read_only: string; cursors: number }>(
+          "SELECT current_setting('transaction_read_only') AS read_only, (SELECT count(*)::int FROM pg_cursors) AS cursors",
+        );
+      const answers = await Promise.all([state(), state()]);
+      expect(answers.map(({ rows }) => rows[0])).toEqual([
+        { read_only: 'off', cursors: 0 },
+        { read_only: 'off', cursors: 0 },
+      ]);
+      // And an export on the same pool afterwards is whole.
+      const again = join(dir, `again-${randomUUID()}.apkg`);
+      await writeApkg(again, apkgJob(ann, []), apkgContext(own, new AbortController().signal));
+      expect((await tablesOf(again)).revlog).toHaveLength(1);
     } finally {
       await own.end();
     }
