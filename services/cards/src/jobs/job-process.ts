@@ -16,7 +16,8 @@ import type { JobRequest } from './sandboxed-job.js';
 answerParent<JobRequest, 'done'>(async ({ table, jobId }, signal) => {
   const config = readConfig();
   const logger = createLogger({ service: 'cards', level: config.LOG_LEVEL }).child({ job: table });
-  // A job is one caller: a few connections are plenty.
+  // A job is one caller: a few connections are plenty (an Anki export reads on two at once, its cards and their
+  // reviews).
   const stores = createStores(config.DATABASE_URL, { poolSize: 3, logger });
   try {
     if (table === 'optimizations') {
