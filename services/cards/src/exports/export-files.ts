@@ -132,7 +132,7 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
     if (failure) throw failure.error;
   };
   // The reviews are read beside the cards, in their snapshot, on a connection of their own, and go to the package
-  // as the text PostgreSQL gives (exportedReviews): while the cards' query sorts its parts, they stream.
+  // as the text PostgreSQL gives (exportedReviews): PostgreSQL works out their revlog rows while the cards are written.
   const stopReviews = new AbortController();
   const stop = () => stopReviews.abort(context.signal.reason);
   context.signal.addEventListener('abort', stop, { once: true });

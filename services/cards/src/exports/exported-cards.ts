@@ -159,7 +159,7 @@ export async function* exportedCards(
   let broken: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    // The reviews sorted by card (about 160 bytes each) stay in memory up to a collection of some 400,000.
+    // Should the planner sort the cards rather than read them from the index, the sort stays in memory.
     await client.query("SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'");
     if (shareSnapshot) {
       const { rows } = await client.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot');
@@ -219,6 +219,7 @@ export async function exportedReviews(
   const client = await pool.connect();
   const read = async () => {
     await client.query(`SET TRANSACTION SNAPSHOT ${client.escapeLiteral(options.snapshot)}`);
+    // The sorts of the reviews (about 150 bytes each, twice) stay in memory up to a collection of some 400,000.
     await client.query("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'");
     await client.query(`DECLARE exported_reviews NO SCROLL CURSOR FOR ${reviewsSql}`, [
       ownerId,
