@@ -288,7 +288,9 @@ FROM (
         CASE l.state_before WHEN 2 THEN 1 WHEN 3 THEN 2 ELSE 0 END AS type,
         greatest(0, least(${MAX_REVIEW_TIME_MS}, l.duration_ms)) AS time
       FROM review_logs l JOIN review_items i ON i.id = l.item_id
-      WHERE l.owner_id = $1 AND l.undone_at IS NULL AND l.card_id IN (SELECT c.id FROM cards c WHERE ${EXPORTED})
+      -- Both by owner: each table is read through its owner's index, not whole.
+      WHERE l.owner_id = $1 AND i.owner_id = $1 AND l.undone_at IS NULL
+        AND l.card_id IN (SELECT c.id FROM cards c WHERE ${EXPORTED})
     ) logged
   ) numbered
 ) ordered
