@@ -156,7 +156,6 @@ export async function* exportedCards(
 ): AsyncGenerator<ExportedCard[]> {
   const client = await pool.connect();
   let finished = false;
-  let broken: Error | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // Should the planner sort the cards rather than read them from the index, the sort stays in memory.
@@ -171,30 +170,50 @@ export async function* exportedCards(
       scope.tagIds,
       scope.cardIds,
     ]);
-    // The next page is asked for before this one is handed out: PostgreSQL works it out while the export writes
-    // this one (the connection runs its queries in turn, so a ROLLBACK after an early stop waits for it).
-    const fetchPage = () => client.query<PageRow>(`FETCH ${PAGE} FROM exported_cards`);
-    let next = fetchPage();
-    for (;;) {
-      const { rows } = await next;
-      if (rows.length === 0) break;
-      next = fetchPage();
-      // Left unawaited when the export stops early: its failure is the ROLLBACK's to handle.
-      next.catch(() => undefined);
+    for await (const rows of fetchedAhead<PageRow>(client, 'exported_cards', PAGE)) {
       yield rows.map((row) => exportedCard(row, noteTypes));
     }
     await client.query('COMMIT');
     finished = true;
   } finally {
-    // Left early (the export stopped) or failed: the connection goes back outside any transaction, or, when
-    // even the ROLLBACK fails, is discarded (as kit's inTransaction does).
-    if (!finished) {
-      await client.query('ROLLBACK').catch((error: Error) => {
-        broken = error;
-      });
-    }
-    client.release(broken);
+    await endRead(client, finished);
   }
+}
+
+/**
+ * The rows of cursor `cursor`, `count` at a time. The next rows are asked for before these are handed out:
+ * PostgreSQL works them out while the caller uses these (the connection runs its queries in turn, so a ROLLBACK
+ * after an early stop waits for them).
+ */
+async function* fetchedAhead<Row extends pg.QueryResultRow>(
+  client: pg.PoolClient,
+  cursor: string,
+  count: number,
+): AsyncGenerator<Row[]> {
+  const fetch = () => client.query<Row>(`FETCH ${count} FROM ${cursor}`);
+  let next = fetch();
+  for (;;) {
+    const { rows } = await next;
+    if (rows.length === 0) return;
+    next = fetch();
+    // Left unawaited when the caller stops early: its failure is the ROLLBACK's to handle.
+    next.catch(() => undefined);
+    yield rows;
+  }
+}
+
+/**
+ * Hands a read's connection back. Left early (the export stopped) or failed (`finished` false): it goes back
+ * outside any transaction, or, when even the ROLLBACK fails, is discarded (as kit's inTransaction does).
+ */
+async function endRead(client: pg.PoolClient, finished: boolean): Promise<void> {
+  let broken: Error | undefined;
+  if (!finished) {
+    await client.query('ROLLBACK').catch((error: Error) => {
+      broken = error;
+    });
+  }
+  client.release(broken);
 }
 
 /** Rows of reviewsSql fetched at once: each holds REVIEWS_A_ROW reviews. */
@@ -217,7 +236,8 @@ export async function exportedReviews(
   options: { snapshot: string; signal: AbortSignal; onRows: (json: string) => void },
 ): Promise<{ done: Promise<void> }> {
   const client = await pool.connect();
-  const read = async () => {
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query(`SET TRANSACTION SNAPSHOT ${client.escapeLiteral(options.snapshot)}`);
     // The sorts of the reviews (about 150 bytes each, twice) stay in memory up to a collection of some 400,000.
     await client.query("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'");
@@ -226,39 +246,21 @@ export async function exportedReviews(
       scope.tagIds,
       scope.cardIds,
     ]);
-  };
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await read();
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release(error as Error);
+    await endRead(client, false);
     throw error;
   }
   const done = (async () => {
     let finished = false;
-    let broken: Error | undefined;
     try {
-      const fetchRows = () => client.query<{ rows: string }>(`FETCH ${REVIEW_ROWS} FROM exported_reviews`);
-      let next = fetchRows();
-      for (;;) {
-        const { rows } = await next;
-        if (rows.length === 0) break;
-        next = fetchRows();
-        // Left unawaited when the read stops early: its failure is the ROLLBACK's to handle.
-        next.catch(() => undefined);
+      for await (const rows of fetchedAhead<{ rows: string }>(client, 'exported_reviews', REVIEW_ROWS)) {
         options.signal.throwIfAborted();
         for (const row of rows) options.onRows(`[${row.rows}]`);
       }
       await client.query('COMMIT');
       finished = true;
     } finally {
-      if (!finished) {
-        await client.query('ROLLBACK').catch((error: Error) => {
-          broken = error;
-        });
-      }
-      client.release(broken);
+      await endRead(client, finished);
     }
   })();
   return { done };

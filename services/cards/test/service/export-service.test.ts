@@ -53,6 +53,18 @@ async function finished(userId: string, exportId: string) {
   return current;
 }
 
+/** Imports the package `bytes` (named `name`) for `userId`, as the learner's upload, and waits for it to be done. */
+async function importPackage(userId: string, name: string, bytes: Buffer) {
+  const { importId } = await cards
+    .as(userId)
+    .startImport({ uploadId: await cards.uploadToImport(userId, name, bytes) });
+  await waitUntil(
+    'the import finished',
+    async () => (await cards.as(userId).getImport({ importId })).status === 'done',
+    BACKGROUND_JOB_WAIT_MS,
+  );
+}
+
 async function download(url: string): Promise<Buffer> {
   const answer = await fetch(url);
   expect(answer.status).toBe(200);
@@ -235,14 +247,7 @@ describe('a package Anki wrote, imported and exported again', () => {
     // example-test::Level1; "TopLevel" is in example-test, a deck no `::` marks as one.
     const ann = learner('ann');
     const witness = await readFile(join(COMMITTED_WITNESSES, 'anki-js-example.apkg'));
-    const { importId } = await cards
-      .as(ann)
-      .startImport({ uploadId: await cards.uploadToImport(ann, 'deck.apkg', witness) });
-    await waitUntil(
-      'the import finished',
-      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
-      BACKGROUND_JOB_WAIT_MS,
-    );
+    await importPackage(ann, 'deck.apkg', witness);
     const decks = await cards.db.tag.findMany({ where: { ownerId: ann, ankiDeck: true }, orderBy: { name: 'asc' } });
     expect(decks.map((tag) => tag.name)).toEqual(['example-test', 'example-test::Level1']);
 
@@ -285,13 +290,7 @@ describe('a note type of its own, imported and exported again', () => {
     const ann = learner('ann');
     const file = join(dir, `${randomUUID()}.apkg`);
     await generateCollection(file, { layout: 'anki21b', notes: 8, reviewsPerCard: 1 });
-    const uploadId = await cards.uploadToImport(ann, 'vocabulary.apkg', await readFile(file));
-    const { importId } = await cards.as(ann).startImport({ uploadId });
-    await waitUntil(
-      'the import finished',
-      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
-      BACKGROUND_JOB_WAIT_MS,
-    );
+    await importPackage(ann, 'vocabulary.apkg', await readFile(file));
     const original = GENERATED_NOTE_TYPES.find((type) => type.name === 'Vocabulary')!;
     const exported = await exportedNotes(ann);
     const vocabulary = exported.types.find((type) => type.name === 'Vocabulary')!;
@@ -333,13 +332,7 @@ describe('a note type of its own, imported and exported again', () => {
     });
     const file = join(dir, `${randomUUID()}.apkg`);
     await generateCollection(file, { layout: 'anki21b', notes: 8, reviewsPerCard: 1 });
-    const uploadId = await cards.uploadToImport(bea, 'vocabulary.apkg', await readFile(file));
-    const { importId } = await cards.as(bea).startImport({ uploadId });
-    await waitUntil(
-      'the import finished',
-      async () => (await cards.as(bea).getImport({ importId })).status === 'done',
-      BACKGROUND_JOB_WAIT_MS,
-    );
+    await importPackage(bea, 'vocabulary.apkg', await readFile(file));
     const original = GENERATED_NOTE_TYPES.find((type) => type.name === 'Vocabulary')!;
     const own = (await cards.as(bea).listNoteTypes({})).items.filter((item) => !item.stock);
     const byNotes = own.sort((a, b) => a.notes - b.notes);
@@ -390,13 +383,7 @@ describe("packages Anki wrote with note types of the learner's own, imported and
     it(`goes back as Anki wrote it: ${path.split('/').at(-1)}`, async () => {
       const before = await ownNoteTypes(path);
       const ann = learner('ann');
-      const uploadId = await cards.uploadToImport(ann, path.split('/').at(-1)!, await readFile(path));
-      const { importId } = await cards.as(ann).startImport({ uploadId });
-      await waitUntil(
-        'the import finished',
-        async () => (await cards.as(ann).getImport({ importId })).status === 'done',
-        BACKGROUND_JOB_WAIT_MS,
-      );
+      await importPackage(ann, path.split('/').at(-1)!, await readFile(path));
       const { exportId } = await cards.as(ann).startExport({ format: 'apkg' });
       const exported = join(dir, `${exportId}.apkg`);
       await writeFile(exported, await download((await finished(ann, exportId)).url));
@@ -566,7 +553,7 @@ describe("an Anki export's review history", () => {
 
   it("is read beside the cards, in their snapshot, as the revlog their own reviews make: Anki's reviews, learning steps, a lapse, an undone review, a chosen tag", async () => {
     const ann = learner('ann');
-    // A collection as Anki keeps one, with its history (reviews days apart, suspended cards, occlusion notes).
+    // A collection shaped as Anki keeps one, with its history (reviews days apart, suspended cards, occlusion notes).
     const file = join(dir, 'history.apkg');
     await generateCollection(file, {
       layout: 'anki21b',
@@ -576,13 +563,10 @@ describe("an Anki export's review history", () => {
       occlusionEvery: 10,
       suspendEvery: 7,
     });
-    const uploadId = await cards.uploadToImport(ann, 'history.apkg', await readFile(file));
-    const { importId } = await cards.as(ann).startImport({ uploadId });
-    await waitUntil(
-      'the import finished',
-      async () => (await cards.as(ann).getImport({ importId })).status === 'done',
-      BACKGROUND_JOB_WAIT_MS,
-    );
+    await importPackage(ann, 'history.apkg', await readFile(file));
+    // And every package Anki itself wrote that this run can read, with the histories Anki kept (learning steps,
+    // reviews, relearning: the witnesses of SOURCES.md, where ANKI_WITNESSES or ../shared/anki-packages has them).
+    for (const path of ankiWrittenPackages()) await importPackage(ann, path.split('/').at(-1)!, await readFile(path));
     // And a word learnt here: its learning steps, a lapse once learnt, and a review taken back.
     const word = await tagged(ann, 'perro', 'dog', ['spanish']);
     const { rows: itemRows } = await cards.pool.query<{ id: string }>(
