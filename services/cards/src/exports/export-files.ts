@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import { createCsvExport } from '@engram/anki/csv-export';
 import { createExport } from '@engram/anki/from-engram';
 import { mediaPath } from '@engram/contracts/media';
@@ -111,14 +112,70 @@ export async function writeCsv(path: string, job: ExportJob, context: ExportCont
 
 /** Files fetched from the store at once while the cards go on being written. */
 const FILES_AT_ONCE = 4;
+/**
+ * Cards written between two turns of the event loop: the cards' rows are made without one (the next page is
+ * mostly read already), and the files being fetched go on only in such turns.
+ */
+const CARDS_BETWEEN_TURNS = 64;
+
+/**
+ * The files of an export, fetched from the store FILES_AT_ONCE at a time, in the background, in the order they are
+ * asked for: the cards are written on meanwhile, never waiting for a file (waiting for a free place among four took
+ * 1.7 s of a 40,000-card export's 5.5). The files asked for wait as their ids and keys, a few bytes each.
+ */
+function filePump(fetch: (file: ExportedFile) => Promise<void>) {
+  const waiting: ExportedFile[] = [];
+  const asked = new Set<string>();
+  const fetching = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  let drained: (() => void) | undefined;
+  const next = () => {
+    while (!failure && fetching.size < FILES_AT_ONCE && waiting.length > 0) {
+      const fetched: Promise<void> = fetch(waiting.shift()!)
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => {
+          fetching.delete(fetched);
+          next();
+        });
+      fetching.add(fetched);
+    }
+    if (fetching.size === 0 && (waiting.length === 0 || failure)) drained?.();
+  };
+  return {
+    /** Throws the failure of a file fetched before, if one failed. */
+    check(): void {
+      if (failure) throw failure.error;
+    },
+    /** Asks for the file, once. */
+    add(file: ExportedFile): void {
+      if (asked.has(file.id)) return;
+      asked.add(file.id);
+      waiting.push(file);
+      next();
+    },
+    /** Resolves once every file asked for is in; throws the first failure. */
+    async done(): Promise<void> {
+      if (fetching.size > 0 || (waiting.length > 0 && !failure)) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+        });
+      }
+      if (failure) throw failure.error;
+    },
+    /** Asks for no more and waits for the fetches under way (after a failure: none is left behind). */
+    async stop(): Promise<void> {
+      waiting.length = 0;
+      await Promise.allSettled([...fetching]);
+    },
+  };
+}
 
 export async function writeApkg(path: string, job: ExportJob, context: ExportContext): Promise<void> {
   const settings = settingsOf(await readSettings(context.stores.pool, job.ownerId));
   const anki = await createExport(path, { desiredRetention: settings.desiredRetention, tempDir: context.dir });
-  const added = new Set<string>();
-  const fetching = new Set<Promise<void>>();
-  let failure: { error: unknown } | undefined;
-  const addFile = async (file: ExportedFile) => {
+  const files = filePump(async (file: ExportedFile) => {
     const object = await context.store.getObject(file.objectKey);
     // A file whose bytes are gone is left out; the card still names it.
     if (!object) return;
@@ -126,17 +183,15 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
     await pipeline(object.body, createWriteStream(filePath), { signal: context.signal });
     await anki.addMedia(anki.mediaName(file.id, file.name), filePath);
     await rm(filePath, { force: true });
-  };
-  const settle = async (all: boolean) => {
-    while (fetching.size >= (all ? 1 : FILES_AT_ONCE)) await Promise.race(fetching);
-    if (failure) throw failure.error;
-  };
+  });
+  let reviewsFailure: { error: unknown } | undefined;
   // The reviews are read beside the cards, in their snapshot, on a connection of their own, and go to the package
   // as the text PostgreSQL gives (exportedReviews): PostgreSQL works out their revlog rows while the cards are written.
   const stopReviews = new AbortController();
   const stop = () => stopReviews.abort(context.signal.reason);
   context.signal.addEventListener('abort', stop, { once: true });
   let reviews: Promise<void> | undefined;
+  let written = 0;
   try {
     const shareSnapshot = async (snapshot: string) => {
       const read = await exportedReviews(
@@ -148,7 +203,7 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
       reviews = read.done;
       // Awaited after the cards; a failure before then stops them at the next page.
       reviews.catch((error: unknown) => {
-        failure ??= { error };
+        reviewsFailure ??= { error };
       });
     };
     await eachPage(
@@ -157,27 +212,20 @@ export async function writeApkg(path: string, job: ExportJob, context: ExportCon
       context,
       async (card) => {
         anki.addCard(card);
-        for (const file of card.files) {
-          if (added.has(file.id)) continue;
-          added.add(file.id);
-          await settle(false);
-          const fetched: Promise<void> = addFile(file)
-            .catch((error: unknown) => {
-              failure ??= { error };
-            })
-            .finally(() => fetching.delete(fetched));
-          fetching.add(fetched);
-        }
-        if (failure) throw failure.error;
+        for (const file of card.files) files.add(file);
+        // A file or the reviews that failed stop the cards at once.
+        files.check();
+        if (reviewsFailure) throw reviewsFailure.error;
+        if (++written % CARDS_BETWEEN_TURNS === 0) await setImmediate();
       },
       { withReviews: false, shareSnapshot },
     );
     await reviews;
-    await settle(true);
+    await files.done();
     await anki.finish();
   } catch (error) {
     stopReviews.abort(error);
-    await Promise.allSettled([...fetching, reviews]);
+    await Promise.allSettled([files.stop(), reviews]);
     await anki.abort();
     throw error;
   } finally {

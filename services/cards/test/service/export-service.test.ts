@@ -649,6 +649,97 @@ describe("an Anki export's review history", () => {
   });
 });
 
+describe("an Anki export's files", () => {
+  const apkgJob = (ownerId: string) => ({ id: randomUUID(), ownerId, tagIds: [], cardIds: [], parts: {} });
+
+  // Six cards of a learner's, each showing a picture of its own: more than the four fetched at once.
+  const ann = learner('ann');
+  beforeAll(async () => {
+    // Three at a time: a learner has at most four files being checked.
+    for (const first of [0, 3]) {
+      await Promise.all(
+        [first, first + 1, first + 2].map(async (i) => {
+          const png = await sharp({
+            create: { width: 4, height: 4, channels: 3, background: { r: 40 * i, g: 0, b: 0 } },
+          })
+            .png()
+            .toBuffer();
+          const picture = await cards.keepFile(ann, `shade ${i}.png`, 'image/png', png);
+          await cards.as(ann).createCard({ front: `Which shade? ![shade](${picture.path})`, back: `${i}` });
+        }),
+      );
+    }
+  }, 60_000);
+
+  it('are fetched while the cards go on being written: every card is written while the store holds the files back, and each file is in the package', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = 0;
+    // The store, its answers held back until the cards are written.
+    const slowStore = Object.assign(Object.create(cards.store) as typeof cards.store, {
+      getObject: async (key: string) => {
+        asked++;
+        await held;
+        return cards.store.getObject(key);
+      },
+    });
+    const reported: number[] = [];
+    const path = join(dir, `held-${randomUUID()}.apkg`);
+    const writing = writeApkg(path, apkgJob(ann), {
+      stores: { pool: cards.pool } as unknown as Stores,
+      store: slowStore,
+      dir,
+      signal: new AbortController().signal,
+      progress: async (done: number) => {
+        reported.push(done);
+      },
+    });
+    try {
+      await waitUntil('every card written', async () => reported.includes(6), BACKGROUND_JOB_WAIT_MS);
+      // Four asked for, none come yet: the cards did not wait for them.
+      expect(asked).toBe(4);
+    } finally {
+      release();
+      await writing;
+    }
+    const reader = await openPackage(path);
+    try {
+      expect(reader.counts()).toMatchObject({ notes: 6, cards: 6 });
+      expect(
+        reader
+          .media()
+          .map((file) => file.name)
+          .sort(),
+      ).toEqual(Array.from({ length: 6 }, (_, i) => `shade ${i}.png`));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('that cannot be fetched fail the export, leaving no file', async () => {
+    let asked = 0;
+    const failingStore = Object.assign(Object.create(cards.store) as typeof cards.store, {
+      getObject: async (key: string) => {
+        if (++asked === 5) throw new Error('the bucket is unreachable');
+        return cards.store.getObject(key);
+      },
+    });
+    const path = join(dir, `unreachable-${randomUUID()}.apkg`);
+    await expect(
+      writeApkg(path, apkgJob(ann), {
+        stores: { pool: cards.pool } as unknown as Stores,
+        store: failingStore,
+        dir,
+        signal: new AbortController().signal,
+        progress: async () => undefined,
+      }),
+    ).rejects.toThrow('the bucket is unreachable');
+    await expect(readFile(path)).rejects.toThrow(/ENOENT/);
+  });
+});
+
 describe("an export's progress", () => {
   it('is recorded one update at a time as the pages are written, and an update that cannot be recorded fails the export', async () => {
     const ann = learner('ann');
