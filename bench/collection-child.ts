@@ -9,7 +9,7 @@
 // The store is the S3 stand-in the caller runs in its own process (as S3 is never in the job's): its settings as
 // JSON, joined here.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,18 @@ const schemaUrl = (schema: string) => {
 
 const since = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const megabytes = (kilobytes: number) => Math.round(kilobytes / 1024);
+/** The machine's CPU time so far, busy and in all (Linux's /proc/stat, in its ticks), or nothing elsewhere. */
+function machineCpu(): { busy: number; total: number } | undefined {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.reduce((sum, tick) => sum + tick, 0);
+    // idle and iowait
+    return { busy: total - ticks[3]! - ticks[4]!, total };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The rows the import writes and the export reads, for their floors. */
 const TABLES = ['cards', 'review_items', 'review_logs'];
 
@@ -156,9 +168,19 @@ async function exportCollection(schema: string, ownerId: string, out: typeof res
   const stores = createStores(schemaUrl(schema), { logger });
   try {
     const exported = await stores.db.export.create({ data: { ownerId, format: 'apkg', fileName: 'collection.apkg' } });
+    const before = machineCpu();
+    const ownBefore = process.cpuUsage();
     let start = process.hrtime.bigint();
     await runExport({ stores, store, logger }, exported.id, { signal: new AbortController().signal });
     out.exportMs = since(start);
+    const own = process.cpuUsage(ownBefore);
+    out.exportCpuMs = (own.user + own.system) / 1000;
+    const after = machineCpu();
+    // How busy the machine's cores were meanwhile (this process, PostgreSQL, the stand-in), where Linux says.
+    if (before && after) {
+      out.exportCoresBusy = (after.busy - before.busy) / (after.total - before.total);
+      out.machineCpuMs = ((after.busy - before.busy) / 100) * 1000;
+    }
     const done = await stores.db.export.findUniqueOrThrow({ where: { id: exported.id } });
     if (done.status !== 'done') throw new Error(`the export ${done.status}: ${done.failure}`);
     out.exportBytes = Number(done.size);

@@ -12,7 +12,7 @@
 // chart would give them (its old and its young generation).
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateCollection, generatedCardCount } from '@engram/anki/generate-collection';
@@ -61,6 +61,11 @@ interface ImportResult {
 
 interface ExportResult {
   exportMs: number;
+  /** The CPU time the export's process used. */
+  exportCpuMs: number;
+  /** The share of the machine's cores busy during the export, and their CPU time (absent where it does not say). */
+  exportCoresBusy?: number;
+  machineCpuMs?: number;
   exportBytes: number;
   copyOutMs: number;
 }
@@ -197,6 +202,15 @@ export async function collectionTransfer(adminUrl: string): Promise<void> {
     console.log(
       `export (Anki package, ${(exports[0]!.exportBytes / 1024 / 1024).toFixed(1)} MB), ${RUNS} runs: ${exported.text}; ` +
         `median ratio ${exported.ratio.toFixed(2)} (target <= ${EXPORT_TARGET}: ${verdict(exported.ratio <= EXPORT_TARGET)})`,
+    );
+    // Whether the exports waited or the machine was full: the CPU they used, and all of the machine's meanwhile (the
+    // job's process, PostgreSQL, the stand-in), with the share of its cores busy.
+    console.log(
+      `CPU time during the exports: the job's process ${exports.map((one) => seconds(one.exportCpuMs)).join(', ')}` +
+        (exports.every((one) => one.machineCpuMs !== undefined && one.exportCoresBusy !== undefined)
+          ? `; the machine ${exports.map((one) => seconds(one.machineCpuMs!)).join(', ')}, its ` +
+            `${availableParallelism()} cores ${exports.map((one) => `${Math.round(one.exportCoresBusy! * 100)}%`).join(', ')} busy`
+          : ''),
     );
   } finally {
     for (const schema of schemas) await dropSchema(schema);
