@@ -105,8 +105,8 @@ async function generated(dir: string, scale: number): Promise<string> {
 
 /**
  * Lets PostgreSQL settle after the imports before the exports are timed, as a learner's collection has long before
- * they export it: its tables vacuumed and analysed (what autovacuum does within the minute after an import, and did
- * during the exports when they came at once: 6.0-7.3 s against 5.1-6.3 s) and the imports' pages written out.
+ * they export it: its tables vacuumed and analysed (what autovacuum does within the minute after an import, else
+ * perhaps during the exports timed) and the imports' pages written out.
  */
 async function settle(adminUrl: string, schema: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
